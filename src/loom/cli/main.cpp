@@ -1,0 +1,37 @@
+// `loom`: command-line entry point. Parses the subcommand, runs it, and turns a loom::Error
+// (or any exception) into one message on stderr and exit status 1; usage errors exit with 2.
+#include <cstdio>
+#include <exception>
+
+#include <CLI/CLI.hpp>
+
+#include "loom/cli/commands.hpp"
+#include "loom/core/error.hpp"
+#include "loom/core/log.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"Loom: GNN and embedding training on partitioned graphs"};
+  app.require_subcommand(1);
+  std::string log_level = "info";
+  app.add_option("--log-level", log_level, "trace|debug|info|warn|error|off")->capture_default_str();
+
+  loom::cli::Action action;
+  loom::cli::add_info_command(app, action);
+  CLI::App* import_cmd = app.add_subcommand("import", "Import a graph into a Loom graph store");
+  import_cmd->require_subcommand(1);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : 2;
+  }
+  try {
+    loom::core::init_logging(log_level);
+    return action ? action() : 0;
+  } catch (const loom::Error& e) {
+    std::fprintf(stderr, "loom: error: %s\n", e.what());
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "loom: error: %s\n", e.what());
+  }
+  return 1;
+}

@@ -1,0 +1,106 @@
+#include "loom/core/fs.hpp"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "loom/core/error.hpp"
+
+namespace fs = std::filesystem;
+
+namespace loom::core {
+
+std::string temp_suffix() {
+  static std::atomic<int> counter{0};
+  return "tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
+}
+
+AtomicFile::AtomicFile(std::string path) : path_(std::move(path)), temp_(path_ + "." + temp_suffix()) {
+  file_ = std::fopen(temp_.c_str(), "wb");
+  if (!file_) throw Error::in_file(path_, 0, std::string("cannot write: ") + std::strerror(errno));
+}
+
+AtomicFile::~AtomicFile() {
+  if (file_) {
+    std::fclose(file_);
+    std::remove(temp_.c_str());
+  }
+}
+
+void AtomicFile::commit() {
+  const bool flushed = std::fflush(file_) == 0;
+  const bool closed = std::fclose(file_) == 0;
+  file_ = nullptr;
+  if (!flushed || !closed) {
+    std::remove(temp_.c_str());
+    throw Error::in_file(path_, 0, std::string("write failed: ") + std::strerror(errno));
+  }
+  if (std::rename(temp_.c_str(), path_.c_str()) != 0) {
+    std::remove(temp_.c_str());
+    throw Error::in_file(path_, 0, std::string("cannot rename into place: ") + std::strerror(errno));
+  }
+}
+
+OutputDir::OutputDir(std::string dir, bool overwrite, std::string argument) : dir_(std::move(dir)), overwrite_(overwrite) {
+  while (dir_.size() > 1 && dir_.back() == '/') dir_.pop_back();
+  if (dir_.empty()) throw Error::in_argument(argument, "empty output path");
+  std::error_code ec;
+  if (fs::exists(dir_, ec) && !overwrite_)
+    throw Error::in_argument(argument, "output '" + dir_ + "' already exists (pass --overwrite to replace it)");
+  const fs::path parent = fs::absolute(dir_, ec).parent_path();
+  fs::create_directories(parent, ec);
+  if (ec || !fs::is_directory(parent))
+    throw Error::in_argument(argument, "cannot create parent directory of '" + dir_ + "': " + (ec ? ec.message() : "not a directory"));
+  temp_ = dir_ + "." + temp_suffix();
+  if (!fs::create_directory(temp_, ec) || ec)
+    throw Error::in_argument(argument, "cannot write output directory '" + dir_ + "': " + (ec ? ec.message() : "exists"));
+}
+
+OutputDir::~OutputDir() {
+  if (!committed_) {
+    std::error_code ec;
+    fs::remove_all(temp_, ec);
+  }
+}
+
+void OutputDir::commit() {
+  std::error_code ec;
+  if (fs::exists(dir_, ec)) {
+    if (!overwrite_) throw Error::in_file(dir_, 0, "appeared while writing; not replacing it");
+    fs::remove_all(dir_, ec);
+    if (ec) throw Error::in_file(dir_, 0, "cannot replace: " + ec.message());
+  }
+  fs::rename(temp_, dir_, ec);
+  if (ec) throw Error::in_file(dir_, 0, "cannot rename output into place: " + ec.message());
+  committed_ = true;
+}
+
+long long directory_size(const std::string& path) {
+  long long total = 0;
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(path, ec); !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
+    if (it->is_regular_file(ec)) total += static_cast<long long>(it->file_size(ec));
+  return total;
+}
+
+std::string read_text_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error::in_file(path, 0, std::string("cannot open: ") + std::strerror(errno));
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+void write_text_file(const std::string& path, const std::string& text) {
+  AtomicFile out(path);
+  if (std::fwrite(text.data(), 1, text.size(), out.stream()) != text.size())
+    throw Error::in_file(path, 0, std::string("write failed: ") + std::strerror(errno));
+  out.commit();
+}
+
+}  // namespace loom::core

@@ -1,0 +1,59 @@
+// Files and directories that appear whole or not at all.
+// AtomicFile writes to "<path>.tmp-<pid>-<n>" and renames onto <path> on commit(); if it is
+// destroyed without commit (an exception), the temporary is removed.
+// OutputDir builds a whole output directory under "<dir>.tmp-<pid>-<n>" and renames it onto
+// <dir> on commit(); an exception leaves nothing behind. It fails early, naming the argument,
+// when the parent cannot be written or the target exists without `overwrite`.
+#pragma once
+
+#include <cstdio>
+#include <string>
+
+namespace loom::core {
+
+class AtomicFile {
+ public:
+  explicit AtomicFile(std::string path);
+  ~AtomicFile();
+  AtomicFile(const AtomicFile&) = delete;
+  AtomicFile& operator=(const AtomicFile&) = delete;
+
+  std::FILE* stream() { return file_; }
+  const std::string& temp_path() const { return temp_; }
+  void commit();
+
+ private:
+  std::string path_, temp_;
+  std::FILE* file_ = nullptr;
+};
+
+class OutputDir {
+ public:
+  // `argument` names the CLI option the path came from, for error messages (e.g. "-o").
+  OutputDir(std::string dir, bool overwrite, std::string argument = "-o");
+  ~OutputDir();
+  OutputDir(const OutputDir&) = delete;
+  OutputDir& operator=(const OutputDir&) = delete;
+
+  // The temporary directory to write into; `file("x.npy")` joins a name onto it.
+  const std::string& path() const { return temp_; }
+  std::string file(const std::string& name) const { return temp_ + "/" + name; }
+  const std::string& final_path() const { return dir_; }
+  void commit();
+
+ private:
+  std::string dir_, temp_;
+  bool overwrite_;
+  bool committed_ = false;
+};
+
+// A unique suffix "tmp-<pid>-<counter>" for temporary names.
+std::string temp_suffix();
+// Total size in bytes of the regular files under `path` (recursively).
+long long directory_size(const std::string& path);
+// Reads a whole (small) file into a string; throws Error naming the file if it cannot.
+std::string read_text_file(const std::string& path);
+// Writes a string to a file atomically.
+void write_text_file(const std::string& path, const std::string& text);
+
+}  // namespace loom::core

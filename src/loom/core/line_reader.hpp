@@ -1,0 +1,50 @@
+// Reads a text file line by line, gzip-compressed or plain (detected by content), with the
+// line number kept for error messages. A truncated or corrupt gzip stream raises an Error
+// naming the file and the line reached. Field helpers parse numbers with std::from_chars and
+// report the file, line and field on failure.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "loom/core/error.hpp"
+
+namespace loom::core {
+
+class LineReader {
+ public:
+  explicit LineReader(std::string path);
+  ~LineReader();
+  LineReader(const LineReader&) = delete;
+  LineReader& operator=(const LineReader&) = delete;
+
+  // Next line without its newline (and without a trailing '\r'); false at end of file.
+  bool next(std::string_view& line);
+  std::int64_t line_number() const { return line_number_; }
+  const std::string& path() const { return path_; }
+
+  // An Error located at the current line.
+  Error error(const std::string& message) const { return Error::in_file(path_, line_number_, message); }
+
+ private:
+  bool fill();
+  std::string path_;
+  void* gz_ = nullptr;
+  std::vector<char> buffer_;
+  std::size_t begin_ = 0, end_ = 0;
+  bool eof_ = false;
+  std::string carry_;
+  std::int64_t line_number_ = 0;
+};
+
+// Splits `line` on any of `delims` (consecutive delimiters collapse when `collapse`).
+void split_fields(std::string_view line, std::string_view delims, bool collapse, std::vector<std::string_view>& out);
+
+// Parse one field; on failure throw reader.error("field N: '<text>' is not an integer").
+std::int64_t parse_int(std::string_view field, const LineReader& reader, int field_index);
+double parse_double(std::string_view field, const LineReader& reader, int field_index);
+float parse_float(std::string_view field, const LineReader& reader, int field_index);
+
+}  // namespace loom::core

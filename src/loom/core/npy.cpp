@@ -1,0 +1,234 @@
+#include "loom/core/npy.hpp"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <numeric>
+
+#include "loom/core/fs.hpp"
+
+namespace loom::core {
+
+std::size_t dtype_size(DType dtype) {
+  switch (dtype) {
+    case DType::kBool:
+    case DType::kInt8:
+    case DType::kUInt8: return 1;
+    case DType::kFloat16: return 2;
+    case DType::kInt32:
+    case DType::kFloat32: return 4;
+    case DType::kInt64:
+    case DType::kUInt64:
+    case DType::kFloat64: return 8;
+  }
+  return 0;
+}
+
+std::string dtype_name(DType dtype) {
+  switch (dtype) {
+    case DType::kBool: return "bool";
+    case DType::kInt8: return "int8";
+    case DType::kUInt8: return "uint8";
+    case DType::kInt32: return "int32";
+    case DType::kInt64: return "int64";
+    case DType::kUInt64: return "uint64";
+    case DType::kFloat16: return "float16";
+    case DType::kFloat32: return "float32";
+    case DType::kFloat64: return "float64";
+  }
+  return "?";
+}
+
+std::string dtype_descr(DType dtype) {
+  switch (dtype) {
+    case DType::kBool: return "|b1";
+    case DType::kInt8: return "|i1";
+    case DType::kUInt8: return "|u1";
+    case DType::kInt32: return "<i4";
+    case DType::kInt64: return "<i8";
+    case DType::kUInt64: return "<u8";
+    case DType::kFloat16: return "<f2";
+    case DType::kFloat32: return "<f4";
+    case DType::kFloat64: return "<f8";
+  }
+  return "?";
+}
+
+namespace {
+
+DType parse_descr(const std::string& descr, const std::string& path) {
+  static const std::pair<const char*, DType> table[] = {
+      {"|b1", DType::kBool},    {"|i1", DType::kInt8},    {"|u1", DType::kUInt8},   {"<i4", DType::kInt32},
+      {"<i8", DType::kInt64},   {"<u8", DType::kUInt64},  {"<f2", DType::kFloat16}, {"<f4", DType::kFloat32},
+      {"<f8", DType::kFloat64}, {"=i4", DType::kInt32},   {"=i8", DType::kInt64},   {"=f4", DType::kFloat32},
+      {"=f8", DType::kFloat64}, {"|?", DType::kBool},     {"<b1", DType::kBool}};
+  for (const auto& [name, dtype] : table)
+    if (descr == name) return dtype;
+  throw Error::in_file(path, 0, "unsupported .npy dtype '" + descr + "'");
+}
+
+// Finds the value text following 'key': in a numpy header dict.
+std::string header_field(const std::string& header, const std::string& key, const std::string& path) {
+  const auto pos = header.find("'" + key + "'");
+  if (pos == std::string::npos) throw Error::in_file(path, 0, "malformed .npy header: no '" + key + "'");
+  auto colon = header.find(':', pos);
+  if (colon == std::string::npos) throw Error::in_file(path, 0, "malformed .npy header near '" + key + "'");
+  ++colon;
+  while (colon < header.size() && header[colon] == ' ') ++colon;
+  std::size_t end = colon;
+  if (header[colon] == '(') {
+    end = header.find(')', colon);
+    if (end == std::string::npos) throw Error::in_file(path, 0, "malformed .npy shape");
+    return header.substr(colon, end - colon + 1);
+  }
+  if (header[colon] == '\'') {
+    end = header.find('\'', colon + 1);
+    return header.substr(colon + 1, end - colon - 1);
+  }
+  end = header.find_first_of(",}", colon);
+  return header.substr(colon, end - colon);
+}
+
+std::vector<std::int64_t> parse_shape(const std::string& text, const std::string& path) {
+  std::vector<std::int64_t> shape;
+  std::size_t i = 1;
+  while (i < text.size()) {
+    while (i < text.size() && (text[i] == ' ' || text[i] == ',')) ++i;
+    if (i >= text.size() || text[i] == ')') break;
+    std::size_t used = 0;
+    try {
+      shape.push_back(std::stoll(text.substr(i), &used));
+    } catch (const std::exception&) {
+      throw Error::in_file(path, 0, "malformed .npy shape " + text);
+    }
+    if (shape.back() < 0) throw Error::in_file(path, 0, "negative dimension in .npy shape " + text);
+    i += used;
+  }
+  return shape;
+}
+
+std::int64_t product(const std::vector<std::int64_t>& shape) {
+  return std::accumulate(shape.begin(), shape.end(), std::int64_t{1}, std::multiplies<>());
+}
+
+}  // namespace
+
+std::int64_t NpyArray::size() const { return product(shape_); }
+
+std::int64_t NpyArray::cols() const {
+  if (shape_.size() <= 1) return 1;
+  return product(std::vector<std::int64_t>(shape_.begin() + 1, shape_.end()));
+}
+
+NpyArray NpyArray::map(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY);
+  if (fd < 0) throw Error::in_file(path, 0, std::string("cannot open: ") + std::strerror(errno));
+  struct stat st {};
+  ::fstat(fd, &st);
+  const auto file_size = static_cast<std::size_t>(st.st_size);
+  if (file_size < 10) {
+    ::close(fd);
+    throw Error::in_file(path, 0, "not a .npy file (too short)");
+  }
+  void* base = ::mmap(nullptr, file_size, PROT_READ, MAP_SHARED, fd, 0);
+  ::close(fd);
+  if (base == MAP_FAILED) throw Error::in_file(path, 0, std::string("mmap failed: ") + std::strerror(errno));
+  std::shared_ptr<const void> holder(base, [file_size](const void* p) { ::munmap(const_cast<void*>(p), file_size); });
+  const auto* bytes = static_cast<const unsigned char*>(base);
+  if (std::memcmp(bytes, "\x93NUMPY", 6) != 0) throw Error::in_file(path, 0, "not a .npy file (bad magic)");
+  const int major = bytes[6];
+  std::size_t header_len = 0, prefix = 0;
+  if (major == 1) {
+    header_len = bytes[8] | (bytes[9] << 8);
+    prefix = 10;
+  } else {
+    if (file_size < 12) throw Error::in_file(path, 0, "truncated .npy header");
+    header_len = bytes[8] | (bytes[9] << 8) | (bytes[10] << 16) | (static_cast<std::size_t>(bytes[11]) << 24);
+    prefix = 12;
+  }
+  if (prefix + header_len > file_size) throw Error::in_file(path, 0, "truncated .npy header");
+  const std::string header(reinterpret_cast<const char*>(bytes + prefix), header_len);
+  NpyArray a;
+  a.path_ = path;
+  a.dtype_ = parse_descr(header_field(header, "descr", path), path);
+  if (header_field(header, "fortran_order", path).find("True") != std::string::npos)
+    throw Error::in_file(path, 0, "Fortran-order .npy arrays are not supported; save with order='C'");
+  a.shape_ = parse_shape(header_field(header, "shape", path), path);
+  const std::size_t expected = prefix + header_len + a.nbytes();
+  if (file_size < expected)
+    throw Error::in_file(path, 0, "truncated .npy data: " + std::to_string(file_size) + " bytes, expected " + std::to_string(expected));
+  a.data_ = bytes + prefix + header_len;
+  a.holder_ = std::move(holder);
+  return a;
+}
+
+NpyArray NpyArray::from_bytes(DType dtype, std::vector<std::int64_t> shape, std::vector<char> bytes) {
+  NpyArray a;
+  a.dtype_ = dtype;
+  a.shape_ = std::move(shape);
+  LOOM_CHECK(bytes.size() == a.nbytes(), "NpyArray::from_bytes: {} bytes for {} elements of {}", bytes.size(),
+             a.size(), dtype_name(dtype));
+  auto owned = std::make_shared<std::vector<char>>(std::move(bytes));
+  a.data_ = owned->data();
+  a.holder_ = std::shared_ptr<const void>(owned, owned->data());
+  return a;
+}
+
+void write_npy(const std::string& path, DType dtype, const std::vector<std::int64_t>& shape, const void* data) {
+  std::string dict = "{'descr': '" + dtype_descr(dtype) + "', 'fortran_order': False, 'shape': (";
+  for (std::size_t i = 0; i < shape.size(); ++i) dict += std::to_string(shape[i]) + (shape.size() == 1 ? "," : (i + 1 < shape.size() ? ", " : ""));
+  dict += "), }";
+  const std::size_t unpadded = 10 + dict.size() + 1;
+  dict.append((64 - unpadded % 64) % 64, ' ');
+  dict += '\n';
+  const std::size_t nbytes = static_cast<std::size_t>(product(shape)) * dtype_size(dtype);
+
+  AtomicFile out(path);
+  std::FILE* f = out.stream();
+  const unsigned char preamble[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0,
+                                      static_cast<unsigned char>(dict.size() & 0xff),
+                                      static_cast<unsigned char>(dict.size() >> 8)};
+  bool ok = std::fwrite(preamble, 1, 10, f) == 10 && std::fwrite(dict.data(), 1, dict.size(), f) == dict.size();
+  ok = ok && (nbytes == 0 || std::fwrite(data, 1, nbytes, f) == nbytes);
+  if (!ok) throw Error::in_file(path, 0, std::string("write failed: ") + std::strerror(errno));
+  out.commit();
+}
+
+template <class T>
+std::vector<T> read_npy_as(const std::string& path) {
+  const NpyArray a = NpyArray::map(path);
+  std::vector<T> out(static_cast<std::size_t>(a.size()));
+  auto convert = [&](auto span) {
+    for (std::size_t i = 0; i < span.size(); ++i) {
+      if constexpr (std::is_same_v<std::decay_t<decltype(span[i])>, Half>)
+        out[i] = static_cast<T>(half_to_float(span[i]));
+      else
+        out[i] = static_cast<T>(span[i]);
+    }
+  };
+  switch (a.dtype()) {
+    case DType::kBool: convert(a.span<bool>()); break;
+    case DType::kInt8: convert(a.span<std::int8_t>()); break;
+    case DType::kUInt8: convert(a.span<std::uint8_t>()); break;
+    case DType::kInt32: convert(a.span<std::int32_t>()); break;
+    case DType::kInt64: convert(a.span<std::int64_t>()); break;
+    case DType::kUInt64: convert(a.span<std::uint64_t>()); break;
+    case DType::kFloat16: convert(a.span<Half>()); break;
+    case DType::kFloat32: convert(a.span<float>()); break;
+    case DType::kFloat64: convert(a.span<double>()); break;
+  }
+  return out;
+}
+
+template std::vector<std::int32_t> read_npy_as<std::int32_t>(const std::string&);
+template std::vector<std::int64_t> read_npy_as<std::int64_t>(const std::string&);
+template std::vector<float> read_npy_as<float>(const std::string&);
+template std::vector<double> read_npy_as<double>(const std::string&);
+
+}  // namespace loom::core

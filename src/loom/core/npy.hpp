@@ -1,0 +1,88 @@
+// NumPy .npy arrays: memory-mapped reading and atomic writing (temp file + rename), so that a
+// reader never sees a half-written file. Supports little-endian C-order arrays of
+// bool/int8/uint8/int32/int64/uint64/float16/float32/float64 with any number of dimensions.
+// NpyArray is a read-only view that keeps its mapping (or owned buffer) alive; copies share it.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "loom/core/error.hpp"
+#include "loom/core/half.hpp"
+
+namespace loom::core {
+
+enum class DType { kBool, kInt8, kUInt8, kInt32, kInt64, kUInt64, kFloat16, kFloat32, kFloat64 };
+
+std::size_t dtype_size(DType dtype);
+std::string dtype_name(DType dtype);   // "float32", "int64", ...
+std::string dtype_descr(DType dtype);  // numpy descr: "<f4", "<i8", ...
+
+template <class T> constexpr DType dtype_of();
+template <> constexpr DType dtype_of<bool>() { return DType::kBool; }
+template <> constexpr DType dtype_of<std::int8_t>() { return DType::kInt8; }
+template <> constexpr DType dtype_of<std::uint8_t>() { return DType::kUInt8; }
+template <> constexpr DType dtype_of<std::int32_t>() { return DType::kInt32; }
+template <> constexpr DType dtype_of<std::int64_t>() { return DType::kInt64; }
+template <> constexpr DType dtype_of<std::uint64_t>() { return DType::kUInt64; }
+template <> constexpr DType dtype_of<Half>() { return DType::kFloat16; }
+template <> constexpr DType dtype_of<float>() { return DType::kFloat32; }
+template <> constexpr DType dtype_of<double>() { return DType::kFloat64; }
+
+class NpyArray {
+ public:
+  NpyArray() = default;
+
+  // Maps the file read-only; throws loom::Error naming the file on a bad header or size.
+  static NpyArray map(const std::string& path);
+  // An in-memory array (takes ownership of `bytes`).
+  static NpyArray from_bytes(DType dtype, std::vector<std::int64_t> shape, std::vector<char> bytes);
+
+  bool empty() const { return data_ == nullptr && size() == 0; }
+  DType dtype() const { return dtype_; }
+  const std::vector<std::int64_t>& shape() const { return shape_; }
+  int ndim() const { return static_cast<int>(shape_.size()); }
+  std::int64_t size() const;  // number of elements
+  std::int64_t rows() const { return shape_.empty() ? 1 : shape_[0]; }
+  std::int64_t cols() const;  // product of dims after the first (1 for a vector)
+  std::size_t nbytes() const { return static_cast<std::size_t>(size()) * dtype_size(dtype_); }
+  const void* data() const { return data_; }
+  const std::string& path() const { return path_; }
+
+  // Typed view; throws if T does not match the stored dtype.
+  template <class T>
+  std::span<const T> span() const {
+    if (dtype_of<T>() != dtype_)
+      throw Error::in_file(path_, 0, "expected dtype " + dtype_name(dtype_of<T>()) + ", found " + dtype_name(dtype_));
+    return {static_cast<const T*>(data_), static_cast<std::size_t>(size())};
+  }
+
+ private:
+  std::shared_ptr<const void> holder_;
+  const void* data_ = nullptr;
+  DType dtype_ = DType::kFloat32;
+  std::vector<std::int64_t> shape_;
+  std::string path_;
+};
+
+// Writes `data` (nbytes = prod(shape) * dtype_size) atomically to `path`.
+void write_npy(const std::string& path, DType dtype, const std::vector<std::int64_t>& shape, const void* data);
+
+template <class T>
+void write_npy(const std::string& path, std::span<const T> data, std::vector<std::int64_t> shape = {}) {
+  if (shape.empty()) shape = {static_cast<std::int64_t>(data.size())};
+  write_npy(path, dtype_of<T>(), shape, data.data());
+}
+template <class T>
+void write_npy(const std::string& path, const std::vector<T>& data, std::vector<std::int64_t> shape = {}) {
+  write_npy(path, std::span<const T>(data), std::move(shape));
+}
+
+// Reads a whole array into a vector of T, converting integer or float types as needed.
+template <class T>
+std::vector<T> read_npy_as(const std::string& path);
+
+}  // namespace loom::core

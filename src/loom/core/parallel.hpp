@@ -1,0 +1,65 @@
+// Parallel loops over index ranges with OpenMP, with exceptions carried out of the region
+// (an exception escaping an OpenMP region aborts the process) and rethrown on the caller.
+// parallel_for(n, fn) calls fn(i) for i in [0, n); parallel_for_blocks(n, block, fn) calls
+// fn(begin, end, block_index) for fixed-size blocks, so work seeded per block is identical
+// at any thread count. set_num_threads() sets the OpenMP (and so OpenBLAS) thread count.
+#pragma once
+
+#include <cstdint>
+#include <exception>
+#include <mutex>
+
+#include <omp.h>
+
+namespace loom::core {
+
+void set_num_threads(int threads);  // <= 0: leave the default (all cores)
+int num_threads();
+
+class ExceptionCarrier {
+ public:
+  template <class F>
+  void run(F&& f) noexcept {
+    try {
+      f();
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (!error_) error_ = std::current_exception();
+    }
+  }
+  bool failed() const { return error_ != nullptr; }
+  void rethrow() const {
+    if (error_) std::rethrow_exception(error_);
+  }
+
+ private:
+  std::mutex mutex_;
+  std::exception_ptr error_;
+};
+
+template <class F>
+void parallel_for(std::int64_t n, F&& fn, std::int64_t grain = 1024) {
+  ExceptionCarrier carrier;
+#pragma omp parallel for schedule(dynamic, grain) if (n > grain)
+  for (std::int64_t i = 0; i < n; ++i) {
+    if (!carrier.failed()) carrier.run([&] { fn(i); });
+  }
+  carrier.rethrow();
+}
+
+template <class F>
+void parallel_for_blocks(std::int64_t n, std::int64_t block, F&& fn) {
+  if (n <= 0) return;
+  const std::int64_t blocks = (n + block - 1) / block;
+  ExceptionCarrier carrier;
+#pragma omp parallel for schedule(dynamic, 1) if (blocks > 1)
+  for (std::int64_t b = 0; b < blocks; ++b) {
+    if (carrier.failed()) continue;
+    const std::int64_t begin = b * block;
+    const std::int64_t end = begin + block < n ? begin + block : n;
+    carrier.run([&] { fn(begin, end, b); });
+  }
+  carrier.rethrow();
+}
+
+}  // namespace loom::core

@@ -1,0 +1,241 @@
+#include "loom/graph/store.hpp"
+
+#include <filesystem>
+#include <fstream>
+
+#include "loom/core/fs.hpp"
+#include "loom/core/parallel.hpp"
+
+namespace fs = std::filesystem;
+
+namespace loom::graph {
+
+std::string id_map_name(IdMapKind kind) {
+  switch (kind) {
+    case IdMapKind::kIdentity: return "identity";
+    case IdMapKind::kOrigId: return "orig_id";
+    case IdMapKind::kNames: return "names";
+  }
+  return "?";
+}
+
+namespace {
+
+IdMapKind parse_id_map(const std::string& s, const std::string& path) {
+  if (s == "identity") return IdMapKind::kIdentity;
+  if (s == "orig_id") return IdMapKind::kOrigId;
+  if (s == "names") return IdMapKind::kNames;
+  throw Error::in_file(path, 0, "unknown id_map '" + s + "'");
+}
+
+core::DType parse_feat_dtype(const std::string& s, const std::string& path) {
+  if (s == "float32") return core::DType::kFloat32;
+  if (s == "float16") return core::DType::kFloat16;
+  throw Error::in_file(path, 0, "feat_dtype must be float32 or float16, found '" + s + "'");
+}
+
+}  // namespace
+
+nlohmann::json StoreMeta::to_json() const {
+  nlohmann::json j;
+  j["format"] = "loom-graph";
+  j["version"] = 1;
+  j["num_nodes"] = num_nodes;
+  j["num_edges"] = num_edges;
+  j["directed"] = directed;
+  j["weighted"] = weighted;
+  j["feat_dim"] = feat_dim;
+  j["feat_dtype"] = core::dtype_name(feat_dtype);
+  j["num_classes"] = num_classes;
+  j["multi_label"] = multi_label;
+  j["splits"] = splits;
+  j["id_map"] = id_map_name(id_map);
+  j["id_map_note"] = id_map_note;
+  if (partition) {
+    j["partition"] = {{"part", partition->part},
+                      {"num_parts", partition->num_parts},
+                      {"node_offset", partition->node_offset},
+                      {"global_num_nodes", partition->global_num_nodes}};
+  }
+  j["provenance"] = provenance;
+  return j;
+}
+
+StoreMeta StoreMeta::from_json(const nlohmann::json& j, const std::string& path) {
+  try {
+    if (j.value("format", "") != "loom-graph") throw Error::in_file(path, 0, "not a Loom graph store (format != loom-graph)");
+    StoreMeta m;
+    m.num_nodes = j.at("num_nodes").get<std::int64_t>();
+    m.num_edges = j.at("num_edges").get<std::int64_t>();
+    m.directed = j.at("directed").get<bool>();
+    m.weighted = j.value("weighted", false);
+    m.feat_dim = j.at("feat_dim").get<std::int64_t>();
+    m.feat_dtype = parse_feat_dtype(j.value("feat_dtype", "float32"), path);
+    m.num_classes = j.at("num_classes").get<std::int64_t>();
+    m.multi_label = j.at("multi_label").get<bool>();
+    m.splits = j.at("splits").get<std::map<std::string, std::int64_t>>();
+    m.id_map = parse_id_map(j.value("id_map", "identity"), path);
+    m.id_map_note = j.value("id_map_note", "");
+    if (j.contains("partition")) {
+      const auto& p = j["partition"];
+      m.partition = PartitionInfo{p.at("part").get<int>(), p.at("num_parts").get<int>(),
+                                  p.at("node_offset").get<std::int64_t>(), p.at("global_num_nodes").get<std::int64_t>()};
+    }
+    m.provenance = j.value("provenance", nlohmann::json::object());
+    return m;
+  } catch (const nlohmann::json::exception& e) {
+    throw Error::in_file(path, 0, std::string("malformed meta.json: ") + e.what());
+  }
+}
+
+void validate_graph_data(const GraphData& d) {
+  const std::int64_t rows = d.num_rows();
+  const std::int64_t cols = d.num_cols < 0 ? rows : d.num_cols;
+  LOOM_CHECK(!d.indptr.empty() && d.indptr.front() == 0 && d.indptr.back() == static_cast<std::int64_t>(d.indices.size()),
+             "graph: indptr does not match {} indices", d.indices.size());
+  for (const auto v : d.indices)
+    LOOM_CHECK(v >= 0 && v < cols, "graph: neighbour id {} outside [0, {})", v, cols);
+  LOOM_CHECK(d.edge_weight.empty() || d.edge_weight.size() == d.indices.size(), "graph: {} edge weights for {} edges",
+             d.edge_weight.size(), d.indices.size());
+  if (d.feat_dim > 0)
+    LOOM_CHECK(static_cast<std::int64_t>(d.feat.size()) == rows * d.feat_dim,
+               "graph: feature matrix has {} values, expected {} nodes x {} dims", d.feat.size(), rows, d.feat_dim);
+  if (!d.label.empty()) {
+    LOOM_CHECK(static_cast<std::int64_t>(d.label.size()) == rows, "graph: {} labels for {} nodes", d.label.size(), rows);
+    for (const auto y : d.label)
+      LOOM_CHECK(y >= -1 && y < d.num_classes, "graph: label {} outside [-1, {})", y, d.num_classes);
+  }
+  if (!d.multi_label.empty())
+    LOOM_CHECK(static_cast<std::int64_t>(d.multi_label.size()) == rows * d.num_classes,
+               "graph: multi-label matrix has {} values, expected {} nodes x {} labels", d.multi_label.size(), rows,
+               d.num_classes);
+  for (const auto& [name, ids] : d.splits)
+    for (const auto v : ids) LOOM_CHECK(v >= 0 && v < rows, "graph: {} split id {} outside [0, {})", name, v, rows);
+  LOOM_CHECK(d.orig_id.empty() || static_cast<std::int64_t>(d.orig_id.size()) == rows, "graph: {} original ids for {} nodes",
+             d.orig_id.size(), rows);
+  LOOM_CHECK(d.names.empty() || static_cast<std::int64_t>(d.names.size()) == rows, "graph: {} names for {} nodes",
+             d.names.size(), rows);
+}
+
+void write_store_files(const GraphData& d, const std::string& dir, core::DType feat_dtype) {
+  validate_graph_data(d);
+  const std::int64_t rows = d.num_rows();
+  const std::int64_t cols = d.num_cols < 0 ? rows : d.num_cols;
+  core::write_npy(dir + "/indptr.npy", d.indptr);
+  if (fits_int32(cols)) {
+    std::vector<std::int32_t> narrow(d.indices.size());
+    core::parallel_for(static_cast<std::int64_t>(narrow.size()),
+                       [&](std::int64_t i) { narrow[i] = static_cast<std::int32_t>(d.indices[i]); }, 1 << 16);
+    core::write_npy(dir + "/indices.npy", narrow);
+  } else {
+    core::write_npy(dir + "/indices.npy", d.indices);
+  }
+  if (!d.edge_weight.empty()) core::write_npy(dir + "/weight.npy", d.edge_weight);
+  if (d.feat_dim > 0) {
+    if (feat_dtype == core::DType::kFloat16) {
+      std::vector<core::Half> half(d.feat.size());
+      core::parallel_for(static_cast<std::int64_t>(half.size()), [&](std::int64_t i) { half[i] = core::float_to_half(d.feat[i]); }, 1 << 16);
+      core::write_npy(dir + "/feat.npy", half, {rows, d.feat_dim});
+    } else {
+      core::write_npy(dir + "/feat.npy", d.feat, {rows, d.feat_dim});
+    }
+  }
+  if (!d.label.empty()) core::write_npy(dir + "/label.npy", d.label);
+  if (!d.multi_label.empty()) core::write_npy(dir + "/label.npy", d.multi_label, {rows, d.num_classes});
+  for (const auto& [name, ids] : d.splits) core::write_npy(dir + "/" + name + "_idx.npy", ids);
+  if (!d.orig_id.empty()) core::write_npy(dir + "/orig_id.npy", d.orig_id);
+  if (!d.names.empty()) {
+    std::string text;
+    for (const auto& name : d.names) text += name + "\n";
+    core::write_text_file(dir + "/names.txt", text);
+  }
+
+  StoreMeta m;
+  m.num_nodes = rows;
+  m.num_edges = static_cast<std::int64_t>(d.indices.size());
+  m.directed = d.directed;
+  m.weighted = !d.edge_weight.empty();
+  m.feat_dim = d.feat_dim;
+  m.feat_dtype = feat_dtype;
+  m.num_classes = (d.label.empty() && d.multi_label.empty()) ? 0 : d.num_classes;
+  m.multi_label = !d.multi_label.empty();
+  for (const auto& [name, ids] : d.splits) m.splits[name] = static_cast<std::int64_t>(ids.size());
+  m.id_map = !d.names.empty() ? IdMapKind::kNames : (!d.orig_id.empty() ? IdMapKind::kOrigId : IdMapKind::kIdentity);
+  m.id_map_note = d.id_map_note;
+  m.partition = d.partition;
+  m.provenance = d.provenance;
+  core::write_text_file(dir + "/meta.json", m.to_json().dump(2) + "\n");
+}
+
+void write_graph_store(const GraphData& data, const std::string& dir, const StoreWriteOptions& options) {
+  validate_graph_data(data);
+  core::OutputDir out(dir, options.overwrite);
+  write_store_files(data, out.path(), options.feat_dtype);
+  out.commit();
+}
+
+GraphStore GraphStore::open(const std::string& dir) {
+  const std::string meta_path = dir + "/meta.json";
+  if (!fs::is_directory(dir)) throw Error::in_file(dir, 0, "not a directory (expected a Loom graph store)");
+  if (!fs::exists(meta_path)) throw Error::in_file(dir, 0, "no meta.json: not a Loom graph store");
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(core::read_text_file(meta_path));
+  } catch (const nlohmann::json::exception& e) {
+    throw Error::in_file(meta_path, 0, std::string("invalid JSON: ") + e.what());
+  }
+  if (j.value("format", "") == "loom-partitioned")
+    throw Error::in_file(dir, 0, "is a partitioned store; open one of its part-<k>/ stores or use a partition-aware command");
+  GraphStore g;
+  g.dir_ = dir;
+  g.meta_ = StoreMeta::from_json(j, meta_path);
+  const std::int64_t cols = g.meta_.partition ? g.meta_.partition->global_num_nodes : g.meta_.num_nodes;
+  g.csr_ = Csr(core::NpyArray::map(dir + "/indptr.npy"), core::NpyArray::map(dir + "/indices.npy"), cols);
+  if (g.csr_.num_rows() != g.meta_.num_nodes)
+    throw Error::in_file(dir + "/indptr.npy", 0, "has " + std::to_string(g.csr_.num_rows()) + " rows, meta.json says " +
+                                                     std::to_string(g.meta_.num_nodes));
+  if (g.meta_.weighted) g.weight_ = core::NpyArray::map(dir + "/weight.npy");
+  if (g.meta_.feat_dim > 0) {
+    g.feat_ = core::NpyArray::map(dir + "/feat.npy");
+    if (g.feat_.rows() != g.meta_.num_nodes || g.feat_.cols() != g.meta_.feat_dim || g.feat_.dtype() != g.meta_.feat_dtype)
+      throw Error::in_file(dir + "/feat.npy", 0, "shape or dtype does not match meta.json");
+  }
+  if (g.meta_.num_classes > 0) {
+    g.label_ = core::NpyArray::map(dir + "/label.npy");
+    if (g.label_.rows() != g.meta_.num_nodes) throw Error::in_file(dir + "/label.npy", 0, "row count does not match meta.json");
+  }
+  for (const auto& [name, size] : g.meta_.splits) {
+    auto arr = core::NpyArray::map(dir + "/" + name + "_idx.npy");
+    if (arr.dtype() != core::DType::kInt64 || arr.size() != size)
+      throw Error::in_file(arr.path(), 0, "dtype or size does not match meta.json");
+    g.splits_[name] = std::move(arr);
+  }
+  return g;
+}
+
+std::span<const std::int64_t> GraphStore::split(const std::string& name) const {
+  auto it = splits_.find(name);
+  if (it == splits_.end()) throw Error::in_file(dir_, 0, "store has no '" + name + "' split (" + name + "_idx.npy)");
+  return it->second.span<std::int64_t>();
+}
+
+std::vector<std::int64_t> GraphStore::original_ids() const {
+  if (meta_.id_map == IdMapKind::kOrigId) return core::read_npy_as<std::int64_t>(dir_ + "/orig_id.npy");
+  std::vector<std::int64_t> ids(meta_.num_nodes);
+  const std::int64_t offset = meta_.partition ? meta_.partition->node_offset : 0;
+  for (std::int64_t i = 0; i < meta_.num_nodes; ++i) ids[i] = offset + i;
+  return ids;
+}
+
+std::vector<std::string> GraphStore::original_names() const {
+  std::vector<std::string> names;
+  if (meta_.id_map != IdMapKind::kNames) return names;
+  std::ifstream in(dir_ + "/names.txt");
+  std::string line;
+  while (std::getline(in, line)) names.push_back(line);
+  if (static_cast<std::int64_t>(names.size()) != meta_.num_nodes)
+    throw Error::in_file(dir_ + "/names.txt", 0, "has " + std::to_string(names.size()) + " names for " + std::to_string(meta_.num_nodes) + " nodes");
+  return names;
+}
+
+}  // namespace loom::graph

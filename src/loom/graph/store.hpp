@@ -1,0 +1,123 @@
+// The graph store: a directory that every Loom command reads and that importers, generators
+// and the partitioner write. Layout (all arrays .npy, NumPy-readable with mmap_mode='r'):
+//   meta.json                 counts, dtypes, classes, splits, id map, provenance (StoreMeta)
+//   indptr.npy  int64 [rows+1]   indices.npy int32|int64 [edges]   weight.npy float32 (optional)
+//   feat.npy    float32|float16 [rows, feat_dim]                  (optional)
+//   label.npy   int64 [rows] (class id, -1 = unlabeled) or uint8 [rows, classes] (multi-label)
+//   train_idx.npy / valid_idx.npy / test_idx.npy   int64 row ids (optional)
+//   orig_id.npy int64 [rows] original ids, or names.txt (one original string id per row)
+// A partition's store (part-<k>/ of a partitioned store) has the same layout; its rows are the
+// part's own nodes, its indices global ids, and meta.partition says which range it owns.
+// GraphStore::open maps the arrays; nothing is copied.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "loom/core/npy.hpp"
+#include "loom/graph/csr.hpp"
+
+namespace loom::graph {
+
+enum class IdMapKind { kIdentity, kOrigId, kNames };
+
+struct PartitionInfo {
+  int part = 0;
+  int num_parts = 1;
+  std::int64_t node_offset = 0;       // global id of local row 0
+  std::int64_t global_num_nodes = 0;  // size of the global id space of `indices`
+};
+
+struct StoreMeta {
+  std::int64_t num_nodes = 0;  // rows of this store
+  std::int64_t num_edges = 0;  // stored (directed) CSR entries
+  bool directed = false;       // false: every edge is stored in both directions
+  bool weighted = false;
+  std::int64_t feat_dim = 0;   // 0 = no features
+  core::DType feat_dtype = core::DType::kFloat32;
+  std::int64_t num_classes = 0;  // 0 = no labels
+  bool multi_label = false;
+  std::map<std::string, std::int64_t> splits;  // "train" -> size, ...
+  IdMapKind id_map = IdMapKind::kIdentity;
+  std::string id_map_note;  // how ids were mapped, in words (shown by `loom info`)
+  std::optional<PartitionInfo> partition;
+  nlohmann::json provenance = nlohmann::json::object();
+
+  nlohmann::json to_json() const;
+  static StoreMeta from_json(const nlohmann::json& j, const std::string& path);
+};
+
+// Everything needed to write a store, in memory.
+struct GraphData {
+  std::vector<std::int64_t> indptr, indices;
+  std::vector<float> edge_weight;  // empty = unweighted
+  std::int64_t num_cols = -1;      // id space of indices; -1 = rows (a whole graph)
+  bool directed = false;
+  std::vector<float> feat;  // rows * feat_dim, row-major
+  std::int64_t feat_dim = 0;
+  std::vector<std::int64_t> label;  // single-label: rows entries, -1 unlabeled
+  std::vector<std::uint8_t> multi_label;  // multi-label: rows * num_classes 0/1
+  std::int64_t num_classes = 0;
+  std::map<std::string, std::vector<std::int64_t>> splits;  // "train" -> row ids
+  std::vector<std::int64_t> orig_id;  // empty = identity
+  std::vector<std::string> names;     // string ids (instead of orig_id)
+  std::string id_map_note;
+  std::optional<PartitionInfo> partition;
+  nlohmann::json provenance = nlohmann::json::object();
+
+  std::int64_t num_rows() const { return indptr.empty() ? 0 : static_cast<std::int64_t>(indptr.size()) - 1; }
+};
+
+struct StoreWriteOptions {
+  core::DType feat_dtype = core::DType::kFloat32;  // or kFloat16
+  bool overwrite = false;
+};
+
+// Checks sizes and ranges of `data` (labels vs rows, split ids, feature width, ids < num_cols)
+// and throws Error naming what is inconsistent.
+void validate_graph_data(const GraphData& data);
+
+// Writes the store's files into an existing directory (the caller owns atomicity).
+void write_store_files(const GraphData& data, const std::string& dir, core::DType feat_dtype);
+// Writes a whole store atomically: nothing is left at `dir` if anything fails.
+void write_graph_store(const GraphData& data, const std::string& dir, const StoreWriteOptions& options);
+
+class GraphStore {
+ public:
+  static GraphStore open(const std::string& dir);
+
+  const std::string& dir() const { return dir_; }
+  const StoreMeta& meta() const { return meta_; }
+  const Csr& csr() const { return csr_; }
+  std::int64_t num_nodes() const { return meta_.num_nodes; }
+
+  bool has_feat() const { return meta_.feat_dim > 0; }
+  const core::NpyArray& feat() const { return feat_; }
+  bool has_label() const { return meta_.num_classes > 0; }
+  const core::NpyArray& label() const { return label_; }
+  const core::NpyArray& edge_weight() const { return weight_; }
+
+  bool has_split(const std::string& name) const { return splits_.count(name) > 0; }
+  // Row ids of a split; throws Error naming the store when absent.
+  std::span<const std::int64_t> split(const std::string& name) const;
+
+  // Original id of each row (identity when the store has no map), or names for string ids.
+  std::vector<std::int64_t> original_ids() const;
+  std::vector<std::string> original_names() const;
+
+ private:
+  std::string dir_;
+  StoreMeta meta_;
+  Csr csr_;
+  core::NpyArray feat_, label_, weight_;
+  std::map<std::string, core::NpyArray> splits_;
+};
+
+std::string id_map_name(IdMapKind kind);
+
+}  // namespace loom::graph

@@ -1,0 +1,64 @@
+#include "support/test_support.hpp"
+
+#include <sys/wait.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <array>
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+
+namespace fs = std::filesystem;
+
+namespace loom::test {
+
+std::string data_dir() {
+  if (const char* env = std::getenv("LOOM_DATA"); env && *env) return env;
+  return std::string(LOOM_SOURCE_DIR) + "/../shared/data";
+}
+
+bool exists(const std::string& path) { return fs::exists(path); }
+
+ScratchDir::ScratchDir() {
+  static std::atomic<int> counter{0};
+  path_ = (fs::temp_directory_path() / ("loom-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++))).string();
+  fs::remove_all(path_);
+  fs::create_directories(path_);
+}
+
+ScratchDir::~ScratchDir() {
+  std::error_code ec;
+  fs::remove_all(path_, ec);
+}
+
+std::string loom_binary() { return LOOM_BINARY; }
+
+CommandResult run_loom(const std::string& args) {
+  const std::string command = loom_binary() + " " + args + " 2>&1";
+  CommandResult result;
+  std::FILE* pipe = ::popen(command.c_str(), "r");
+  if (!pipe) throw std::runtime_error("popen failed: " + command);
+  std::array<char, 4096> buffer{};
+  std::size_t n;
+  while ((n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0) result.output.append(buffer.data(), n);
+  const int status = ::pclose(pipe);
+  result.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return result;
+}
+
+void write_file(const std::string& path, const std::string& text, bool gzip) {
+  if (gzip) {
+    gzFile f = gzopen(path.c_str(), "wb");
+    gzwrite(f, text.data(), static_cast<unsigned>(text.size()));
+    gzclose(f);
+    return;
+  }
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+}
+
+}  // namespace loom::test

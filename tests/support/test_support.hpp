@@ -1,0 +1,46 @@
+// Helpers shared by all test binaries: where the shared real data is (LOOM_DATA), a scratch
+// directory removed after each test, and running the `loom` binary for end-to-end CLI tests.
+#pragma once
+
+#include <string>
+
+#include <gtest/gtest.h>
+
+namespace loom::test {
+
+// $LOOM_DATA, or ../shared/data beside the project source.
+std::string data_dir();
+// Declares `std::string var` = data_dir()/relative, or skips the calling test (GTEST_SKIP)
+// with a message when it is absent: LOOM_REQUIRE_DATA(cora, "graphs/cora");
+#define LOOM_REQUIRE_DATA(var, relative)                                                        \
+  const std::string var = ::loom::test::data_dir() + "/" + (relative);                          \
+  if (!::loom::test::exists(var))                                                               \
+  GTEST_SKIP() << "shared data not found at " << var << " (set LOOM_DATA to its folder)"
+bool exists(const std::string& path);
+
+// A fresh directory under the system temp dir, removed (recursively) on destruction.
+class ScratchDir {
+ public:
+  ScratchDir();
+  ~ScratchDir();
+  ScratchDir(const ScratchDir&) = delete;
+  ScratchDir& operator=(const ScratchDir&) = delete;
+  const std::string& path() const { return path_; }
+  std::string operator/(const std::string& name) const { return path_ + "/" + name; }
+
+ private:
+  std::string path_;
+};
+
+struct CommandResult {
+  int status = 0;  // exit status
+  std::string output;  // stdout and stderr together
+};
+// Runs `loom ARGS` (a shell-quoted argument string) and captures its output.
+CommandResult run_loom(const std::string& args);
+std::string loom_binary();
+
+// Writes `text` to `path` (plain, or gzip-compressed when gzip is true).
+void write_file(const std::string& path, const std::string& text, bool gzip = false);
+
+}  // namespace loom::test
