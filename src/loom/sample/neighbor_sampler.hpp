@@ -1,0 +1,53 @@
+// NeighborSampler: node-wise neighbour sampling without replacement over a CSR whose rows and
+// columns are the same global id space (a whole graph, or a partitioned store's replicated
+// topology). Each hop takes every neighbour of a node whose degree is <= the fanout, otherwise
+// `fanout` distinct neighbours uniformly at random (Floyd's algorithm; partial Fisher-Yates on a
+// scratch buffer for large fanouts); fanout -1 takes all neighbours. fanouts[0] is the hop from
+// the seeds (PyG order: "15,10,5" samples 15 neighbours of each seed), so it feeds the LAST block.
+// Output depends only on (graph, fanouts, seeds, seed): each destination node's draw is seeded by
+// its position in its layer (Rng(seed).split(hop, position)), rows are filled in parallel into
+// slices fixed by a prefix sum, and local ids are assigned serially in edge order, so the batch is
+// identical at any thread count. sample() is const and may run concurrently on several threads;
+// the sampler keeps a reference to the Csr, which must outlive it.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "loom/graph/csr.hpp"
+#include "loom/sample/block.hpp"
+
+namespace loom::sample {
+
+class NeighborSampler {
+ public:
+  // fanouts: one per layer, each > 0 or -1 (all neighbours). Throws loom::Error naming the
+  // argument "fanouts" when empty or when a value is 0 or < -1, and when the graph is not square.
+  NeighborSampler(const graph::Csr& graph, std::vector<std::int32_t> fanouts);
+
+  // Exact inference: every layer takes all neighbours.
+  static NeighborSampler full_neighborhood(const graph::Csr& graph, int num_layers);
+
+  // Samples the blocks for `seeds` (distinct global ids in [0, num_nodes)); throws loom::Error
+  // naming "seeds" otherwise. `seed` selects the random streams: derive it per (epoch, batch),
+  // e.g. with batch_seed().
+  SampledBatch sample(std::span<const std::int64_t> seeds, std::uint64_t seed) const;
+
+  int num_layers() const { return static_cast<int>(fanouts_.size()); }
+  const std::vector<std::int32_t>& fanouts() const { return fanouts_; }
+  const graph::Csr& graph() const { return *graph_; }
+
+ private:
+  const graph::Csr* graph_;
+  std::vector<std::int32_t> fanouts_;
+};
+
+// The sampling seed of batch `batch` of epoch `epoch` under a run's base seed.
+std::uint64_t batch_seed(std::uint64_t run_seed, std::int64_t epoch, std::int64_t batch);
+
+// Parses "15,10,5" into fanouts (each > 0 or -1); throws loom::Error naming `argument`.
+std::vector<std::int32_t> parse_fanouts(const std::string& text, const std::string& argument = "fanouts");
+
+}  // namespace loom::sample

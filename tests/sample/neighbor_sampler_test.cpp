@@ -1,0 +1,226 @@
+#include "loom/sample/neighbor_sampler.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <set>
+
+#include <gtest/gtest.h>
+
+#include "loom/core/error.hpp"
+#include "loom/core/parallel.hpp"
+#include "loom/core/rng.hpp"
+#include "loom/graph/build_csr.hpp"
+#include "loom/sample/id_map.hpp"
+
+namespace loom::sample {
+namespace {
+
+// Random symmetric graph with a skewed degree distribution (some hubs above every fanout).
+graph::Csr random_graph(std::int64_t nodes, std::int64_t edges, std::uint64_t seed) {
+  core::Rng rng(seed);
+  graph::EdgeList list;
+  list.num_nodes = nodes;
+  for (std::int64_t e = 0; e < edges; ++e) {
+    const auto u = static_cast<std::int64_t>(rng.below(static_cast<std::uint64_t>(nodes)));
+    // Half the edges go to the first 1% of nodes: those become hubs.
+    const auto hub_range = static_cast<std::uint64_t>(std::max<std::int64_t>(1, nodes / 100));
+    const auto v = static_cast<std::int64_t>(e % 2 == 0 ? rng.below(hub_range) : rng.below(static_cast<std::uint64_t>(nodes)));
+    list.src.push_back(u);
+    list.dst.push_back(v);
+  }
+  auto built = graph::build_csr(list, graph::CsrBuildOptions{});
+  return graph::Csr::from_vectors(std::move(built.indptr), built.indices, nodes);
+}
+
+// A star: node 0 linked to nodes 1..degree.
+graph::Csr star(std::int64_t degree) {
+  graph::EdgeList list;
+  list.num_nodes = degree + 1;
+  for (std::int64_t v = 1; v <= degree; ++v) {
+    list.src.push_back(0);
+    list.dst.push_back(v);
+  }
+  auto built = graph::build_csr(list, graph::CsrBuildOptions{});
+  return graph::Csr::from_vectors(std::move(built.indptr), built.indices, degree + 1);
+}
+
+std::vector<std::int64_t> first_nodes(std::int64_t n, std::int64_t stride, std::int64_t num_nodes) {
+  std::vector<std::int64_t> seeds;
+  for (std::int64_t i = 0; i < n; ++i) seeds.push_back((i * stride) % num_nodes);
+  return seeds;
+}
+
+std::vector<std::int64_t> neighbors_of(const graph::Csr& g, std::int64_t v) {
+  return g.visit([&](auto view) {
+    const auto n = view.neighbors(v);
+    return std::vector<std::int64_t>(n.begin(), n.end());
+  });
+}
+
+TEST(NeighborSampler, BatchInvariantsHold) {
+  const auto g = random_graph(3000, 20000, 1);
+  const NeighborSampler sampler(g, {15, 10, 5});
+  const auto seeds = first_nodes(500, 7, 3000);
+  const SampledBatch batch = sampler.sample(seeds, 42);
+  EXPECT_NO_THROW(validate(batch));
+  ASSERT_EQ(batch.blocks.size(), 3u);
+  EXPECT_EQ(batch.seeds, seeds);
+  // Input nodes are distinct global ids.
+  std::set<std::int64_t> distinct(batch.input_nodes.begin(), batch.input_nodes.end());
+  EXPECT_EQ(distinct.size(), batch.input_nodes.size());
+}
+
+TEST(NeighborSampler, EverySampledEdgeExistsWithoutDuplicatesAndRespectsFanout) {
+  const auto g = random_graph(2000, 15000, 2);
+  const std::vector<std::int32_t> fanouts = {6, 4, 3};
+  const NeighborSampler sampler(g, fanouts);
+  const SampledBatch batch = sampler.sample(first_nodes(300, 13, 2000), 7);
+  for (std::size_t l = 0; l < batch.blocks.size(); ++l) {
+    const Block& b = batch.blocks[l];
+    const std::int32_t fanout = fanouts[fanouts.size() - 1 - l];  // blocks run input -> output
+    for (std::int64_t i = 0; i < b.num_dst; ++i) {
+      const std::int64_t dst = batch.input_nodes[i];
+      const auto all = neighbors_of(g, dst);
+      std::set<std::int64_t> seen;
+      for (std::int64_t e = b.indptr[i]; e < b.indptr[i + 1]; ++e) {
+        const std::int64_t src = batch.input_nodes[b.indices[e]];
+        EXPECT_TRUE(std::binary_search(all.begin(), all.end(), src)) << dst << " -> " << src << " is not an edge";
+        EXPECT_TRUE(seen.insert(src).second) << "duplicate neighbour " << src << " of " << dst;
+      }
+      const auto deg = static_cast<std::int64_t>(all.size());
+      EXPECT_EQ(b.indptr[i + 1] - b.indptr[i], std::min<std::int64_t>(deg, fanout));
+      if (deg <= fanout) {
+        EXPECT_EQ(seen, std::set<std::int64_t>(all.begin(), all.end()));
+      }
+    }
+  }
+}
+
+TEST(NeighborSampler, FullNeighborhoodTakesEveryNeighbour) {
+  const auto g = random_graph(500, 3000, 3);
+  const auto sampler = NeighborSampler::full_neighborhood(g, 2);
+  const SampledBatch batch = sampler.sample(first_nodes(40, 11, 500), 1);
+  std::int64_t expected_edges = 0;
+  for (const Block& b : batch.blocks) {
+    for (std::int64_t i = 0; i < b.num_dst; ++i) {
+      const auto all = neighbors_of(g, batch.input_nodes[i]);
+      std::vector<std::int64_t> got;
+      for (std::int64_t e = b.indptr[i]; e < b.indptr[i + 1]; ++e) got.push_back(batch.input_nodes[b.indices[e]]);
+      EXPECT_EQ(got, all);  // all neighbours, in CSR order
+      expected_edges += static_cast<std::int64_t>(all.size());
+    }
+  }
+  EXPECT_EQ(batch.num_sampled_edges, expected_edges);
+}
+
+TEST(NeighborSampler, SameOutputAtOneAndTwoThreads) {
+  const auto g = random_graph(6000, 60000, 4);
+  const NeighborSampler sampler(g, {15, 10, 5});
+  const auto seeds = first_nodes(1024, 5, 6000);
+  core::set_num_threads(1);
+  const SampledBatch one = sampler.sample(seeds, 99);
+  core::set_num_threads(2);
+  const SampledBatch two = sampler.sample(seeds, 99);
+  core::set_num_threads(0);
+  EXPECT_EQ(one.input_nodes, two.input_nodes);
+  ASSERT_EQ(one.blocks.size(), two.blocks.size());
+  for (std::size_t l = 0; l < one.blocks.size(); ++l) {
+    EXPECT_EQ(one.blocks[l].indptr, two.blocks[l].indptr);
+    EXPECT_EQ(one.blocks[l].indices, two.blocks[l].indices);
+  }
+  // A different seed draws a different sample.
+  const SampledBatch other = sampler.sample(seeds, 100);
+  EXPECT_NE(one.input_nodes, other.input_nodes);
+}
+
+// Each neighbour of a node of degree d is drawn with probability fanout / d.
+void expect_uniform_frequency(std::int64_t degree, std::int32_t fanout, int draws) {
+  const auto g = star(degree);
+  const NeighborSampler sampler(g, {fanout});
+  std::vector<int> count(static_cast<std::size_t>(degree + 1), 0);
+  const std::vector<std::int64_t> seeds = {0};
+  for (int d = 0; d < draws; ++d) {
+    const SampledBatch batch = sampler.sample(seeds, batch_seed(5, 0, d));
+    ASSERT_EQ(batch.num_sampled_edges, fanout);
+    for (const std::int32_t s : batch.blocks[0].indices) ++count[batch.input_nodes[s]];
+  }
+  const double p = static_cast<double>(fanout) / static_cast<double>(degree);
+  const double mean = draws * p;
+  const double sd = std::sqrt(draws * p * (1 - p));
+  for (std::int64_t v = 1; v <= degree; ++v) {
+    EXPECT_NEAR(count[v], mean, 5 * sd) << "neighbour " << v << " (fanout " << fanout << ", degree " << degree << ")";
+  }
+}
+
+TEST(NeighborSampler, NeighbourFrequencyIsFanoutOverDegreeSmallFanout) { expect_uniform_frequency(20, 5, 4000); }
+
+TEST(NeighborSampler, NeighbourFrequencyIsFanoutOverDegreeLargeFanout) { expect_uniform_frequency(300, 100, 1500); }
+
+TEST(NeighborSampler, WideIndicesGiveTheSameSample) {
+  const auto narrow = random_graph(1000, 8000, 6);
+  ASSERT_FALSE(narrow.wide_ids());
+  const auto idx32 = narrow.indices_array().span<std::int32_t>();
+  std::vector<char> bytes(idx32.size() * 8);
+  for (std::size_t e = 0; e < idx32.size(); ++e) {
+    const std::int64_t v = idx32[e];
+    std::memcpy(bytes.data() + 8 * e, &v, 8);
+  }
+  const auto ptr = narrow.indptr();
+  std::vector<char> ptr_bytes(ptr.size() * 8);
+  std::memcpy(ptr_bytes.data(), ptr.data(), ptr_bytes.size());
+  const graph::Csr wide(
+      core::NpyArray::from_bytes(core::DType::kInt64, {static_cast<std::int64_t>(ptr.size())}, std::move(ptr_bytes)),
+      core::NpyArray::from_bytes(core::DType::kInt64, {static_cast<std::int64_t>(idx32.size())}, std::move(bytes)),
+      1000);
+  ASSERT_TRUE(wide.wide_ids());
+  const auto seeds = first_nodes(100, 3, 1000);
+  const auto a = NeighborSampler(narrow, {5, 5}).sample(seeds, 3);
+  const auto b = NeighborSampler(wide, {5, 5}).sample(seeds, 3);
+  EXPECT_EQ(a.input_nodes, b.input_nodes);
+  EXPECT_EQ(a.blocks[0].indices, b.blocks[0].indices);
+}
+
+TEST(NeighborSampler, RejectsBadFanoutsAndSeeds) {
+  const auto g = random_graph(100, 300, 7);
+  EXPECT_THROW(NeighborSampler(g, {}), Error);
+  EXPECT_THROW(NeighborSampler(g, {5, 0}), Error);
+  EXPECT_THROW(NeighborSampler(g, {-2}), Error);
+  const NeighborSampler sampler(g, {3});
+  const std::vector<std::int64_t> duplicate = {1, 2, 1};
+  const std::vector<std::int64_t> out_of_range = {1, 100};
+  try {
+    sampler.sample(duplicate, 0);
+    FAIL() << "duplicate seeds accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.argument(), "seeds");
+    EXPECT_NE(std::string(e.what()).find("appears twice"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(sampler.sample(out_of_range, 0), Error);
+}
+
+TEST(NeighborSampler, ParsesFanouts) {
+  EXPECT_EQ(parse_fanouts("15,10,5"), (std::vector<std::int32_t>{15, 10, 5}));
+  EXPECT_EQ(parse_fanouts("-1"), (std::vector<std::int32_t>{-1}));
+  EXPECT_THROW(parse_fanouts(""), Error);
+  EXPECT_THROW(parse_fanouts("15,,5"), Error);
+  EXPECT_THROW(parse_fanouts("15,x"), Error);
+  EXPECT_THROW(parse_fanouts("0"), Error);
+  EXPECT_THROW(parse_fanouts("10 "), Error);
+}
+
+TEST(IdMap, HandsOutIdsInInsertionOrderInBothRepresentations) {
+  for (const std::int64_t num_ids : {std::int64_t{1000}, std::int64_t{1} << 26}) {
+    IdMap map(num_ids, 10);
+    EXPECT_EQ(map.dense(), num_ids == 1000);
+    EXPECT_EQ(map.insert(500).first, 0);
+    EXPECT_EQ(map.insert(7), std::make_pair(std::int32_t{1}, true));
+    EXPECT_EQ(map.insert(500), std::make_pair(std::int32_t{0}, false));
+    EXPECT_EQ(map.find(7), 1);
+    EXPECT_EQ(map.find(8), -1);
+    EXPECT_EQ(map.size(), 2);
+  }
+}
+
+}  // namespace
+}  // namespace loom::sample
