@@ -1,0 +1,229 @@
+#include "loom/sample/walk/random_walk.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <utility>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "loom/core/error.hpp"
+#include "loom/core/parallel.hpp"
+
+namespace loom::sample::walk {
+namespace {
+
+// Undirected graph from an edge list: sorted rows, both directions stored.
+graph::Csr undirected(std::int64_t n, const std::vector<std::pair<int, int>>& edges) {
+  std::vector<std::vector<std::int64_t>> adj(static_cast<std::size_t>(n));
+  for (auto [u, v] : edges) {
+    adj[u].push_back(v);
+    adj[v].push_back(u);
+  }
+  std::vector<std::int64_t> indptr{0}, indices;
+  for (auto& row : adj) {
+    std::sort(row.begin(), row.end());
+    indices.insert(indices.end(), row.begin(), row.end());
+    indptr.push_back(static_cast<std::int64_t>(indices.size()));
+  }
+  return graph::Csr::from_vectors(std::move(indptr), indices, n);
+}
+
+// A small graph with triangles, a pendant path and varied degrees (0-based):
+// 0-1 0-2 0-3 1-2 1-4 2-3 3-4 4-5 5-6 2-5
+graph::Csr small_graph() {
+  return undirected(7, {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 4}, {2, 3}, {3, 4}, {4, 5}, {5, 6}, {2, 5}});
+}
+
+bool adjacent(const graph::Csr& csr, std::int64_t a, std::int64_t b) {
+  return csr.visit([&](auto g) {
+    const auto row = g.neighbors(a);
+    return std::find(row.begin(), row.end(), b) != row.end();
+  });
+}
+
+TEST(RandomWalk, EveryStepFollowsAnEdgeAndWalksHaveFullLength) {
+  const auto csr = small_graph();
+  WalkOptions opt;
+  opt.walks_per_node = 3;
+  opt.length = 20;
+  opt.p = 0.5;
+  opt.q = 2.0;
+  const auto walks = generate_walks(csr, opt);
+  ASSERT_EQ(walks.num_walks, 21);
+  EXPECT_EQ(walks.steps, 21 * 19);
+  std::vector<int> starts(7, 0);
+  for (std::int64_t w = 0; w < walks.num_walks; ++w) {
+    const auto* row = walks.nodes.data() + w * walks.length;
+    ++starts[row[0]];
+    for (std::int64_t i = 1; i < walks.length; ++i) EXPECT_TRUE(adjacent(csr, row[i - 1], row[i]));
+  }
+  for (int c : starts) EXPECT_EQ(c, 3);  // each round starts once from every node
+}
+
+TEST(RandomWalk, UniformTransitionFrequenciesMatchOneOverDegree) {
+  const auto csr = small_graph();
+  WalkOptions opt;
+  opt.walks_per_node = 400;
+  opt.length = 50;
+  const auto walks = generate_walks(csr, opt);
+  std::map<std::pair<int, int>, double> count;
+  std::vector<double> from(7, 0);
+  for (std::int64_t w = 0; w < walks.num_walks; ++w) {
+    const auto* row = walks.nodes.data() + w * walks.length;
+    for (std::int64_t i = 1; i < walks.length; ++i) {
+      count[{row[i - 1], row[i]}] += 1;
+      from[row[i - 1]] += 1;
+    }
+  }
+  double max_err = 0;
+  for (const auto& [edge, c] : count) {
+    const double expected = 1.0 / static_cast<double>(csr.degree(edge.first));
+    max_err = std::max(max_err, std::abs(c / from[edge.first] - expected));
+  }
+  EXPECT_LT(max_err, 0.01);
+  EXPECT_EQ(count.size(), 20u);  // every directed edge was taken
+}
+
+// Exact node2vec transition probabilities from (t, v) compared with the walks' frequencies by a
+// pooled chi-square statistic and the largest absolute error.
+void check_node2vec_frequencies(double p, double q) {
+  const auto csr = small_graph();
+  WalkOptions opt;
+  opt.walks_per_node = 600;
+  opt.length = 40;
+  opt.p = p;
+  opt.q = q;
+  const auto walks = generate_walks(csr, opt);
+  std::map<std::pair<int, int>, std::map<int, double>> count;
+  for (std::int64_t w = 0; w < walks.num_walks; ++w) {
+    const auto* row = walks.nodes.data() + w * walks.length;
+    for (std::int64_t i = 2; i < walks.length; ++i) count[{row[i - 2], row[i - 1]}][row[i]] += 1;
+  }
+  double chi2 = 0, max_err = 0;
+  std::int64_t dof = 0;
+  for (const auto& [tv, next] : count) {
+    const auto [t, v] = tv;
+    std::vector<std::pair<int, double>> weights;
+    double total_w = 0, total_n = 0;
+    csr.visit([&](auto g) {
+      for (auto x : g.neighbors(v)) {
+        const double w = x == t ? 1.0 / p : adjacent(csr, t, x) ? 1.0 : 1.0 / q;
+        weights.emplace_back(static_cast<int>(x), w);
+        total_w += w;
+      }
+    });
+    for (const auto& [x, c] : next) total_n += c;
+    for (const auto& [x, w] : weights) {
+      const double expected = total_n * w / total_w;
+      const auto it = next.find(x);
+      const double observed = it == next.end() ? 0.0 : it->second;
+      chi2 += (observed - expected) * (observed - expected) / expected;
+      max_err = std::max(max_err, std::abs(observed - expected) / total_n);
+    }
+    dof += static_cast<std::int64_t>(weights.size()) - 1;
+  }
+  // chi-square with `dof` degrees of freedom: mean dof, sd sqrt(2 dof); 5 sd is far out.
+  EXPECT_LT(chi2, static_cast<double>(dof) + 5.0 * std::sqrt(2.0 * static_cast<double>(dof))) << "p=" << p << " q=" << q;
+  EXPECT_LT(max_err, 0.02) << "p=" << p << " q=" << q;
+}
+
+TEST(RandomWalk, Node2vecTransitionsMatchExactWeightsWithLowP) { check_node2vec_frequencies(0.25, 4.0); }
+TEST(RandomWalk, Node2vecTransitionsMatchExactWeightsWithLowQ) { check_node2vec_frequencies(4.0, 0.25); }
+TEST(RandomWalk, Node2vecTransitionsMatchExactWeightsWithReturnBelowInOut) { check_node2vec_frequencies(0.4, 0.2); }
+
+TEST(RandomWalk, SameWalksAtOneAndTwoThreads) {
+  const auto csr = small_graph();
+  WalkOptions opt;
+  opt.walks_per_node = 50;
+  opt.length = 30;
+  opt.p = 0.3;
+  opt.q = 3.0;
+  opt.seed = 42;
+  const int before = core::num_threads();
+  core::set_num_threads(1);
+  const auto one = generate_walks(csr, opt);
+  core::set_num_threads(2);
+  const auto two = generate_walks(csr, opt);
+  core::set_num_threads(before);
+  EXPECT_EQ(one.nodes, two.nodes);
+  opt.seed = 43;
+  EXPECT_NE(generate_walks(csr, opt).nodes, one.nodes);
+}
+
+TEST(RandomWalk, WalkContentDependsOnlyOnSeedRoundAndStart) {
+  const auto csr = small_graph();
+  WalkOptions opt;
+  opt.walks_per_node = 2;
+  opt.length = 15;
+  opt.q = 0.5;
+  opt.shuffle = false;
+  const auto all = generate_walks(csr, opt);
+  const auto subset = generate_walks(csr, opt, {5, 2});
+  ASSERT_EQ(subset.num_walks, 4);
+  // Unshuffled, walk w of the subset is start {5, 2}[w % 2] in round w / 2.
+  for (std::int64_t w = 0; w < 4; ++w) {
+    const std::int64_t start = w % 2 == 0 ? 5 : 2;
+    const std::int64_t full_w = (w / 2) * 7 + start;
+    EXPECT_TRUE(std::equal(subset.nodes.begin() + w * 15, subset.nodes.begin() + (w + 1) * 15,
+                           all.nodes.begin() + full_w * 15));
+  }
+  // Generating a range in chunks gives the same rows as one call.
+  const WalkGenerator gen(csr, opt);
+  std::vector<std::int32_t> chunked(static_cast<std::size_t>(gen.num_walks() * 15));
+  gen.generate(0, 5, std::span(chunked).subspan(0, 5 * 15));
+  gen.generate(5, gen.num_walks() - 5, std::span(chunked).subspan(5 * 15));
+  EXPECT_EQ(chunked, all.nodes);
+}
+
+TEST(RandomWalk, WalkStopsAtNodeWithoutNeighbours) {
+  // Node 2 is isolated; directed edge 0 -> 1 leads into the sink 1.
+  const auto csr = graph::Csr::from_vectors({0, 1, 1, 1}, {1}, 3);
+  WalkOptions opt;
+  opt.walks_per_node = 1;
+  opt.length = 4;
+  opt.shuffle = false;
+  const auto walks = generate_walks(csr, opt);
+  const std::vector<std::int32_t> expected{0, 1, kNoNode, kNoNode, 1, kNoNode, kNoNode, kNoNode,
+                                           2, kNoNode, kNoNode, kNoNode};
+  EXPECT_EQ(walks.nodes, expected);
+  EXPECT_EQ(walks.steps, 1);
+}
+
+TEST(RandomWalk, BadOptionsAreArgumentErrors) {
+  const auto csr = small_graph();
+  auto expect_arg = [&](WalkOptions opt, const std::string& name) {
+    try {
+      generate_walks(csr, opt);
+      FAIL() << "expected an error for " << name;
+    } catch (const Error& e) {
+      EXPECT_EQ(e.argument(), name) << e.what();
+    }
+  };
+  WalkOptions opt;
+  opt.length = 0;
+  expect_arg(opt, "--length");
+  opt = {};
+  opt.p = 0;
+  expect_arg(opt, "--p");
+  opt = {};
+  opt.q = -1;
+  expect_arg(opt, "--q");
+  opt = {};
+  opt.walks_per_node = 0;
+  expect_arg(opt, "--walks");
+  EXPECT_THROW(generate_walks(csr, WalkOptions{}, {7}), Error);
+}
+
+TEST(RandomWalk, Node2vecRejectsUnsortedRows) {
+  const auto csr = graph::Csr::from_vectors({0, 2, 3, 4}, {2, 1, 0, 0}, 3);
+  WalkOptions opt;
+  opt.p = 2;
+  EXPECT_THROW(generate_walks(csr, opt), Error);
+  opt.p = 1;
+  EXPECT_NO_THROW(generate_walks(csr, opt));  // the uniform walk does not need sorted rows
+}
+
+}  // namespace
+}  // namespace loom::sample::walk
