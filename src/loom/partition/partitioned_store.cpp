@@ -1,0 +1,134 @@
+#include "loom/partition/partitioned_store.hpp"
+
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "loom/core/fs.hpp"
+
+namespace loom::partition {
+
+namespace {
+core::DType parse_feat_dtype(const std::string& s, const std::string& path) {
+  if (s == "float32") return core::DType::kFloat32;
+  if (s == "float16") return core::DType::kFloat16;
+  throw Error::in_file(path, 0, "feat_dtype must be float32 or float16, found '" + s + "'");
+}
+
+core::NpyArray map_int64(const std::string& path, std::int64_t expected_size) {
+  auto a = core::NpyArray::map(path);
+  if (a.dtype() != core::DType::kInt64 || a.ndim() != 1 || (expected_size >= 0 && a.size() != expected_size))
+    throw Error::in_file(path, 0, fmt::format("expected a 1-d int64 array{}", expected_size >= 0 ? fmt::format(" of {} entries", expected_size) : ""));
+  return a;
+}
+}  // namespace
+
+nlohmann::json PartitionedMeta::to_json() const {
+  nlohmann::json j;
+  j["format"] = "loom-partitioned";
+  j["version"] = 1;
+  j["num_parts"] = num_parts();
+  j["method"] = method;
+  j["seed"] = seed;
+  j["source"] = source;
+  j["node_offsets"] = book.to_json();
+  j["num_nodes"] = num_nodes;
+  j["num_edges"] = num_edges;
+  j["directed"] = directed;
+  j["weighted"] = weighted;
+  j["feat_dim"] = feat_dim;
+  j["feat_dtype"] = core::dtype_name(feat_dtype);
+  j["num_classes"] = num_classes;
+  j["multi_label"] = multi_label;
+  j["splits"] = splits;
+  j["id_map"] = graph::id_map_name(id_map);
+  j["id_map_note"] = id_map_note;
+  j["quality"] = quality.to_json();
+  return j;
+}
+
+PartitionedMeta PartitionedMeta::from_json(const nlohmann::json& j, const std::string& path) {
+  if (j.value("format", "") != "loom-partitioned") throw Error::in_file(path, 0, "not a Loom partitioned store (format != loom-partitioned)");
+  try {
+    if (j.at("version").get<int>() != 1) throw Error::in_file(path, 0, "unsupported partitioned store version " + j.at("version").dump());
+    PartitionedMeta m;
+    m.method = j.at("method").get<std::string>();
+    m.seed = j.at("seed").get<std::uint64_t>();
+    m.source = j.at("source").get<std::string>();
+    m.book = PartitionBook::from_json(j.at("node_offsets"), path);
+    m.num_nodes = j.at("num_nodes").get<std::int64_t>();
+    m.num_edges = j.at("num_edges").get<std::int64_t>();
+    m.directed = j.at("directed").get<bool>();
+    m.weighted = j.value("weighted", false);
+    m.feat_dim = j.at("feat_dim").get<std::int64_t>();
+    m.feat_dtype = parse_feat_dtype(j.at("feat_dtype").get<std::string>(), path);
+    m.num_classes = j.at("num_classes").get<std::int64_t>();
+    m.multi_label = j.at("multi_label").get<bool>();
+    m.splits = j.at("splits").get<std::map<std::string, std::int64_t>>();
+    const auto id_map = j.at("id_map").get<std::string>();
+    if (id_map != "orig_id" && id_map != "names") throw Error::in_file(path, 0, "id_map must be orig_id or names, found '" + id_map + "'");
+    m.id_map = id_map == "names" ? graph::IdMapKind::kNames : graph::IdMapKind::kOrigId;
+    m.id_map_note = j.value("id_map_note", "");
+    m.quality = PartitionQuality::from_json(j.at("quality"), path);
+    if (j.at("num_parts").get<int>() != m.num_parts())
+      throw Error::in_file(path, 0, fmt::format("num_parts {} does not match {} node_offsets", j.at("num_parts").get<int>(), m.num_parts() + 1));
+    if (m.book.num_nodes() != m.num_nodes)
+      throw Error::in_file(path, 0, fmt::format("node_offsets end at {}, num_nodes is {}", m.book.num_nodes(), m.num_nodes));
+    return m;
+  } catch (const nlohmann::json::exception& e) {
+    throw Error::in_file(path, 0, std::string("malformed meta.json: ") + e.what());
+  }
+}
+
+std::span<const std::int64_t> Part::halo_from(int owner) const {
+  const auto offsets = halo_offsets();
+  return halo_ids().subspan(static_cast<std::size_t>(offsets[owner]), static_cast<std::size_t>(offsets[owner + 1] - offsets[owner]));
+}
+
+PartitionedStore PartitionedStore::open(const std::string& dir) {
+  namespace fs = std::filesystem;
+  const std::string meta_path = dir + "/meta.json";
+  if (!fs::is_directory(dir)) throw Error::in_file(dir, 0, "not a directory (expected a Loom partitioned store)");
+  if (!fs::exists(meta_path)) throw Error::in_file(dir, 0, "no meta.json: not a Loom partitioned store");
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(core::read_text_file(meta_path));
+  } catch (const nlohmann::json::exception& e) {
+    throw Error::in_file(meta_path, 0, std::string("invalid JSON: ") + e.what());
+  }
+  PartitionedStore s;
+  s.dir_ = dir;
+  s.meta_ = PartitionedMeta::from_json(j, meta_path);
+  s.topology_ = graph::GraphStore::open(dir + "/topology");
+  if (s.topology_.num_nodes() != s.meta_.num_nodes || s.topology_.meta().num_edges != s.meta_.num_edges)
+    throw Error::in_file(dir + "/topology", 0, "node or edge count does not match the partitioned store's meta.json");
+  s.new_to_source_ = map_int64(dir + "/new_to_source.npy", s.meta_.num_nodes);
+  return s;
+}
+
+Part PartitionedStore::part(int k) const {
+  LOOM_CHECK(k >= 0 && k < num_parts(), "partitioned store {}: part {} outside [0, {})", dir_, k, num_parts());
+  const std::string pdir = part_dir(k);
+  Part p;
+  p.index_ = k;
+  p.range_ = book().range(k);
+  p.store_ = graph::GraphStore::open(pdir);
+  const auto& info = p.store_.meta().partition;
+  if (!info || info->part != k || info->num_parts != num_parts() || info->node_offset != p.range_.begin ||
+      info->global_num_nodes != meta_.num_nodes || p.store_.num_nodes() != p.range_.size())
+    throw Error::in_file(pdir + "/meta.json", 0,
+                         fmt::format("partition info does not match the partition book (part {} owns [{}, {}) of {})", k,
+                                     p.range_.begin, p.range_.end, meta_.num_nodes));
+  p.halo_offsets_ = map_int64(pdir + "/halo_offsets.npy", num_parts() + 1);
+  p.halo_ids_ = map_int64(pdir + "/halo_ids.npy", -1);
+  const auto offsets = p.halo_offsets();
+  if (offsets[0] != 0) throw Error::in_file(pdir + "/halo_offsets.npy", 0, "first offset must be 0");
+  for (int q = 0; q < num_parts(); ++q)
+    if (offsets[q] > offsets[q + 1])
+      throw Error::in_file(pdir + "/halo_offsets.npy", 0, "offsets are not non-decreasing");
+  if (offsets[num_parts()] != p.halo_ids_.size())
+    throw Error::in_file(pdir + "/halo_offsets.npy", 0, "last offset does not match halo_ids.npy");
+  return p;
+}
+
+}  // namespace loom::partition

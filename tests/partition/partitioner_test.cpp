@@ -1,0 +1,131 @@
+#include "loom/partition/partitioner.hpp"
+
+#include <set>
+
+#include <gtest/gtest.h>
+
+#include "loom/core/error.hpp"
+#include "loom/core/parallel.hpp"
+#include "loom/partition/quality.hpp"
+#include "partition/test_graphs.hpp"
+#include "support/test_support.hpp"
+
+namespace loom::partition {
+namespace {
+
+graph::GraphStore write_and_open(const graph::GraphData& d, const test::ScratchDir& scratch, const std::string& name = "g") {
+  graph::write_graph_store(d, scratch / name, {});
+  return graph::GraphStore::open(scratch / name);
+}
+
+void expect_argument_error(const std::function<void()>& f, const std::string& argument) {
+  try {
+    f();
+    FAIL() << "expected an error naming " << argument;
+  } catch (const Error& e) {
+    EXPECT_EQ(e.argument(), argument) << e.what();
+  }
+}
+
+TEST(MetisPartitioner, CutsOnlyTheBridgeBetweenTwoCliques) {
+  test::ScratchDir scratch;
+  const auto store = write_and_open(test::two_cliques(6), scratch);
+  const auto parts = assign_parts(*make_partitioner("metis"), store, 2, 7);
+  ASSERT_EQ(parts.size(), 12u);
+  for (std::int64_t v = 2; v < 12; ++v) EXPECT_EQ(parts[v], parts[v % 2]) << "node " << v;
+  EXPECT_NE(parts[0], parts[1]);
+  EXPECT_EQ(edge_cut(store.csr(), parts, /*directed=*/false).cut, 1);
+}
+
+TEST(MetisPartitioner, SameSeedSamePartsAtAnyThreadCount) {
+  test::ScratchDir scratch;
+  const auto store = write_and_open(test::random_graph(400, 1600, 3), scratch);
+  const auto metis = make_partitioner("metis");
+  core::set_num_threads(1);
+  const auto one = metis->partition(store, 4, 11);
+  core::set_num_threads(2);
+  const auto two = metis->partition(store, 4, 11);
+  EXPECT_EQ(one, two);
+  EXPECT_EQ(std::set<std::int32_t>(one.begin(), one.end()).size(), 4u);
+}
+
+TEST(MetisPartitioner, BeatsRandomOnEdgeCutAndStaysBalanced) {
+  test::ScratchDir scratch;
+  const auto store = write_and_open(test::random_graph(600, 1500, 5), scratch);
+  const auto metis = make_partitioner("metis")->partition(store, 4, 1);
+  const auto random = make_partitioner("random")->partition(store, 4, 1);
+  EXPECT_LT(edge_cut(store.csr(), metis, false).cut, edge_cut(store.csr(), random, false).cut);
+  std::vector<std::int64_t> sizes(4, 0);
+  for (const auto p : metis) ++sizes[p];
+  EXPECT_LT(balance(sizes), 1.1);
+}
+
+TEST(MetisPartitioner, HandlesDirectedStoresAndSelfLoops) {
+  test::ScratchDir scratch;
+  graph::GraphData d;
+  d.directed = true;
+  d.indptr = {0, 2, 3, 4, 5};  // 0->0, 0->1, 1->2, 2->3, 3->0: a directed cycle with a self-loop
+  d.indices = {0, 1, 2, 3, 0};
+  const auto store = write_and_open(d, scratch);
+  const auto parts = make_partitioner("metis")->partition(store, 2, 0);
+  EXPECT_EQ(parts.size(), 4u);
+  EXPECT_EQ(edge_cut(store.csr(), parts, /*directed=*/true).edges, 4);
+}
+
+TEST(MetisPartitioner, OnePartIsTrivial) {
+  test::ScratchDir scratch;
+  const auto store = write_and_open(test::two_cliques(3), scratch);
+  EXPECT_EQ(make_partitioner("metis")->partition(store, 1, 0), std::vector<std::int32_t>(6, 0));
+}
+
+TEST(RandomPartitioner, SeededAndIndependentOfThreadCount) {
+  test::ScratchDir scratch;
+  const auto store = write_and_open(test::random_graph(50000, 10, 1), scratch);
+  const auto random = make_partitioner("random");
+  core::set_num_threads(1);
+  const auto one = random->partition(store, 3, 42);
+  core::set_num_threads(2);
+  EXPECT_EQ(random->partition(store, 3, 42), one);
+  EXPECT_NE(random->partition(store, 3, 43), one);
+  std::vector<std::int64_t> sizes(3, 0);
+  for (const auto p : one) ++sizes[p];
+  EXPECT_LT(balance(sizes), 1.03);
+}
+
+TEST(HashPartitioner, IdModuloK) {
+  test::ScratchDir scratch;
+  const auto store = write_and_open(test::two_cliques(5), scratch);
+  const auto parts = make_partitioner("hash")->partition(store, 3, 0);
+  for (std::int64_t v = 0; v < 10; ++v) EXPECT_EQ(parts[v], v % 3);
+}
+
+TEST(Partitioner, RejectsPartCountsOutsideOneToNodes) {
+  test::ScratchDir scratch;
+  const auto store = write_and_open(test::two_cliques(3), scratch);
+  for (const auto& name : partitioner_names()) {
+    const auto p = make_partitioner(name);
+    EXPECT_EQ(p->name(), name);
+    expect_argument_error([&] { assign_parts(*p, store, 0, 0); }, "-k");
+    expect_argument_error([&] { assign_parts(*p, store, -2, 0); }, "-k");
+    expect_argument_error([&] { assign_parts(*p, store, 7, 0); }, "-k");
+    EXPECT_EQ(assign_parts(*p, store, 6, 0).size(), 6u);
+  }
+}
+
+TEST(Partitioner, UnknownMethodNamesTheOption) {
+  expect_argument_error([] { make_partitioner("spectral"); }, "--method");
+}
+
+TEST(EdgeCut, CountsUndirectedEdgesOnce) {
+  test::ScratchDir scratch;
+  const auto store = write_and_open(test::two_cliques(4), scratch);  // 2 * 6 + 1 edges
+  const std::vector<std::int32_t> all_apart = {0, 1, 0, 1, 0, 1, 0, 1};
+  const auto cut = edge_cut(store.csr(), all_apart, false);
+  EXPECT_EQ(cut.edges, 13);
+  EXPECT_EQ(cut.cut, 1);
+  const std::vector<std::int32_t> halves = {0, 0, 0, 0, 1, 1, 1, 1};
+  EXPECT_EQ(edge_cut(store.csr(), halves, false).cut, 8);  // 4 per clique; the bridge 0-1 is inside part 0
+}
+
+}  // namespace
+}  // namespace loom::partition
