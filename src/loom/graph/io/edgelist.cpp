@@ -1,0 +1,283 @@
+#include "loom/graph/io/edgelist.hpp"
+
+#include <charconv>
+#include <filesystem>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "loom/core/error.hpp"
+#include "loom/core/line_reader.hpp"
+#include "loom/core/log.hpp"
+#include "loom/graph/io/id_remap.hpp"
+
+namespace loom::graph::io {
+
+namespace {
+
+// Splits a line into its first `max` fields: on runs of spaces/tabs (delim == 0) or on one
+// character, with surrounding spaces trimmed.
+struct Splitter {
+  bool detect = false;
+  char delim = 0;
+
+  int split(std::string_view line, std::string_view* out, int max) const {
+    const std::size_t n = line.size();
+    std::size_t i = 0;
+    int k = 0;
+    if (delim == 0) {
+      while (k < max) {
+        while (i < n && (line[i] == ' ' || line[i] == '\t')) ++i;
+        if (i == n) break;
+        std::size_t j = i;
+        while (j < n && line[j] != ' ' && line[j] != '\t') ++j;
+        out[k++] = line.substr(i, j - i);
+        i = j;
+      }
+      return k;
+    }
+    while (k < max) {
+      const std::size_t j = line.find(delim, i);
+      out[k++] = trim(line.substr(i, j == std::string_view::npos ? std::string_view::npos : j - i));
+      if (j == std::string_view::npos) break;
+      i = j + 1;
+    }
+    return k;
+  }
+
+  static std::string_view trim(std::string_view s) {
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+    return s;
+  }
+};
+
+Splitter parse_delimiter(const std::string& text) {
+  Splitter s;
+  if (text == "auto") {
+    s.detect = true;
+  } else if (text == "whitespace" || text == " ") {
+    s.delim = 0;
+  } else if (text == "tab" || text == "\\t" || text == "\t") {
+    s.delim = '\t';
+  } else if (text == "comma") {
+    s.delim = ',';
+  } else if (text.size() == 1 && text[0] != '#' && text[0] != '%' && text[0] != '-' && text[0] != '.' &&
+             !(text[0] >= '0' && text[0] <= '9')) {
+    s.delim = text[0];
+  } else {
+    throw Error::in_argument("--delimiter", "'" + text + "' is not auto, whitespace, tab, comma or one separator character");
+  }
+  return s;
+}
+
+std::optional<std::int64_t> parse_id(std::string_view field) {
+  const char* begin = field.data();
+  const char* end = begin + field.size();
+  if (begin != end && *begin == '+') ++begin;
+  std::int64_t value = 0;
+  auto [ptr, ec] = std::from_chars(begin, end, value);
+  if (begin == end || ec != std::errc() || ptr != end) return std::nullopt;
+  return value;
+}
+
+// True when the whole field is a number (so never a string id), e.g. "0.25" or "1e3".
+bool is_number(std::string_view field) {
+  double value = 0;
+  auto [ptr, ec] = std::from_chars(field.data(), field.data() + field.size(), value);
+  return !field.empty() && ec == std::errc() && ptr == field.data() + field.size();
+}
+
+// Lines that are not edges: an error naming the line, or (skip) counted and reported once.
+struct BadLines {
+  bool skip = false;
+  std::int64_t count = 0, first_line = 0;
+  std::string first_reason;
+
+  void handle(const core::LineReader& reader, const std::string& reason) {
+    if (!skip) throw reader.error(reason + " (pass --bad-lines skip to skip lines that are not edges)");
+    if (count++ == 0) {
+      first_line = reader.line_number();
+      first_reason = reason;
+    }
+  }
+};
+
+enum class LineResult { kEdge, kBad, kStop };
+
+// Calls on_edge(src_field, dst_field, weight, reader) for every edge line and returns false
+// when on_edge asks to stop (kStop); kBad lines go to `bad`. Detects the delimiter on the
+// first edge line.
+template <class OnEdge>
+bool for_each_edge(const EdgeListImportOptions& o, Splitter& splitter, BadLines& bad, OnEdge&& on_edge) {
+  core::LineReader reader(o.path);
+  std::string_view line;
+  std::string_view fields[3];
+  const int want = o.weighted ? 3 : 2;
+  while (reader.next(line)) {
+    std::size_t i = 0;
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+    if (i == line.size() || line[i] == '#' || line[i] == '%') continue;
+    if (splitter.detect) {
+      splitter.delim = line.find(',') != std::string_view::npos ? ',' : 0;
+      splitter.detect = false;
+    }
+    const int k = splitter.split(line, fields, want);
+    if (k < 2 || fields[0].empty() || fields[1].empty()) {
+      bad.handle(reader, fmt::format("expected 2 fields (source, destination), found '{}'", line));
+      continue;
+    }
+    float weight = 0.0f;
+    if (o.weighted) {
+      if (k < 3 || fields[2].empty()) {
+        bad.handle(reader, "expected a weight in field 3 (--weighted)");
+        continue;
+      }
+      auto [ptr, ec] = std::from_chars(fields[2].data(), fields[2].data() + fields[2].size(), weight);
+      if (ec != std::errc() || ptr != fields[2].data() + fields[2].size()) {
+        bad.handle(reader, fmt::format("field 3: weight '{}' is not a number", fields[2]));
+        continue;
+      }
+    }
+    const LineResult result = on_edge(fields[0], fields[1], weight, reader);
+    if (result == LineResult::kStop) return false;
+    if (result == LineResult::kBad) continue;
+  }
+  return true;
+}
+
+[[noreturn]] void throw_no_edges(const std::string& path) {
+  throw Error::in_file(path, 0, "no edges: the file is empty or holds only comments");
+}
+
+// Integer ids. Returns false (auto mode) at the first id that is not a number at all.
+bool read_numeric(const EdgeListImportOptions& o, Splitter& splitter, bool allow_switch, BadLines& bad,
+                  EdgeList& edges, GraphData& data) {
+  IntIdRemap remap;
+  const bool identity = o.num_nodes >= 0;
+  std::int64_t switch_line = 0;
+  std::string switch_field;
+  const bool complete = for_each_edge(o, splitter, bad, [&](std::string_view a, std::string_view b, float w,
+                                                            const core::LineReader& reader) {
+    const auto u = parse_id(a), v = parse_id(b);
+    if (!u || !v) {
+      const int index = u ? 2 : 1;
+      const std::string field(u ? b : a);
+      if (allow_switch && !is_number(field)) {
+        switch_line = reader.line_number();
+        switch_field = field;
+        return LineResult::kStop;
+      }
+      bad.handle(reader, fmt::format("field {}: '{}' is not an integer id", index, field));
+      return LineResult::kBad;
+    }
+    if (identity) {
+      for (int f = 0; f < 2; ++f) {
+        const auto id = f == 0 ? *u : *v;
+        if (id < 0 || id >= o.num_nodes)
+          throw reader.error(fmt::format("field {}: id {} is outside [0, {}) set by --num-nodes", f + 1, id, o.num_nodes));
+      }
+      edges.src.push_back(*u);
+      edges.dst.push_back(*v);
+    } else {
+      edges.src.push_back(remap.insert(*u));
+      edges.dst.push_back(remap.insert(*v));
+    }
+    if (o.weighted) edges.weight.push_back(w);
+    return LineResult::kEdge;
+  });
+  if (!complete) {
+    spdlog::info("{}:{}: id '{}' is not an integer: reading all ids as strings", o.path, switch_line, switch_field);
+    edges = EdgeList{};
+    return false;
+  }
+  if (edges.src.empty()) throw_no_edges(o.path);
+  if (identity) {
+    edges.num_nodes = o.num_nodes;
+    data.id_map_note = fmt::format("ids used as given; --num-nodes {} fixes the id space", o.num_nodes);
+    return true;
+  }
+  std::vector<std::int64_t> sorted_ids;
+  const DenseOrder order = remap.finish(sorted_ids);
+  apply_order(order, edges.src);
+  apply_order(order, edges.dst);
+  edges.num_nodes = remap.size();
+  if (order.identity) {
+    data.id_map_note = "ids used as given (they already were 0..N-1)";
+  } else {
+    data.orig_id = std::move(sorted_ids);
+    data.id_map_note = "sparse ids remapped to 0..N-1 in sorted numeric order; orig_id.npy holds the original ids";
+  }
+  return true;
+}
+
+void read_strings(const EdgeListImportOptions& o, Splitter& splitter, BadLines& bad, EdgeList& edges, GraphData& data) {
+  StringIdRemap remap;
+  for_each_edge(o, splitter, bad, [&](std::string_view a, std::string_view b, float w, const core::LineReader&) {
+    edges.src.push_back(remap.insert(a));
+    edges.dst.push_back(remap.insert(b));
+    if (o.weighted) edges.weight.push_back(w);
+    return LineResult::kEdge;
+  });
+  if (edges.src.empty()) throw_no_edges(o.path);
+  const DenseOrder order = remap.finish(data.names);
+  apply_order(order, edges.src);
+  apply_order(order, edges.dst);
+  edges.num_nodes = remap.size();
+  data.id_map_note = "string ids mapped to 0..N-1 in sorted (byte-wise) order; names.txt holds the names";
+}
+
+std::string id_kind_name(IdKind kind) {
+  switch (kind) {
+    case IdKind::kAuto: return "auto";
+    case IdKind::kNumeric: return "numeric";
+    case IdKind::kString: return "string";
+  }
+  return "?";
+}
+
+}  // namespace
+
+GraphData import_edgelist(const EdgeListImportOptions& o) {
+  require_source(o.path, "SRC", /*directory=*/false);
+  Splitter splitter = parse_delimiter(o.delimiter);
+  LOOM_CHECK_ARG(!(o.num_nodes >= 0 && o.ids == IdKind::kString), "--num-nodes",
+                 "cannot be combined with string ids (--num-nodes means integer ids used as given)");
+  LOOM_CHECK_ARG(o.num_nodes != 0, "--num-nodes", "must be positive");
+
+  GraphData data;
+  EdgeList edges;
+  BadLines bad;
+  bad.skip = o.skip_bad_lines;
+  IdKind used = o.ids;
+  if (o.ids != IdKind::kString) {
+    const bool allow_switch = o.ids == IdKind::kAuto && o.num_nodes < 0;
+    used = read_numeric(o, splitter, allow_switch, bad, edges, data) ? IdKind::kNumeric : IdKind::kString;
+  }
+  if (used == IdKind::kString) {
+    bad = BadLines{};
+    bad.skip = o.skip_bad_lines;
+    read_strings(o, splitter, bad, edges, data);
+  }
+  if (bad.count > 0) {
+    spdlog::warn("{}: skipped {} lines that are not edges (first: line {}: {})", o.path, bad.count, bad.first_line,
+                 bad.first_reason);
+    data.provenance["counts"]["bad_lines_skipped"] = bad.count;
+    data.provenance["counts"]["first_bad_line"] = bad.first_line;
+  }
+  const std::int64_t num_nodes = edges.num_nodes;
+
+  data.provenance["importer"] = "edgelist";
+  data.provenance["source"] = std::filesystem::absolute(o.path).lexically_normal().string();
+  data.provenance["options"] = {{"delimiter", splitter.delim == 0 ? std::string("whitespace") : std::string(1, splitter.delim)},
+                                {"weighted", o.weighted},
+                                {"bad_lines", o.skip_bad_lines ? "skip" : "error"},
+                                {"ids", id_kind_name(o.ids)},
+                                {"ids_read_as", id_kind_name(used)},
+                                {"num_nodes", o.num_nodes}};
+  assemble_edges(edges, o.policy, data);
+  data.provenance["counts"]["nodes"] = num_nodes;
+  return data;
+}
+
+}  // namespace loom::graph::io

@@ -1,0 +1,28 @@
+// `loom import npy`: a directory of NumPy arrays into a GraphData.
+//   src.npy + dst.npy (integer edge end points)  or  indptr.npy + indices.npy (a CSR)
+//   feat.npy       optional, 2-D float16/float32/float64 [nodes, dim]
+//   label.npy      optional, 1-D class ids (-1 or NaN = unlabeled) or 2-D 0/1 matrix (multi-label)
+//   train_idx.npy / valid_idx.npy / test_idx.npy   optional 1-D integer node ids
+//   orig_id.npy    optional 1-D integer original id of each node
+// The node count is `num_nodes` if given, else the CSR's rows, else the rows of feat/label/
+// orig_id, else the largest edge id + 1; every array present must agree with it. Ids are used
+// as given (dense). Any problem throws loom::Error naming the file (and entry).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "loom/graph/io/import_common.hpp"
+#include "loom/graph/store.hpp"
+
+namespace loom::graph::io {
+
+struct NpyImportOptions {
+  std::string dir;
+  EdgePolicy policy;
+  std::int64_t num_nodes = -1;  // -1: inferred
+};
+
+GraphData import_npy(const NpyImportOptions& options);
+
+}  // namespace loom::graph::io

@@ -1,0 +1,133 @@
+#include "loom/graph/io/ogb.hpp"
+
+#include <algorithm>
+#include <filesystem>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "loom/core/error.hpp"
+#include "loom/core/line_reader.hpp"
+#include "loom/graph/io/csv_tables.hpp"
+
+namespace fs = std::filesystem;
+
+namespace loom::graph::io {
+
+namespace {
+
+std::string require_file(const std::string& dir, const std::string& stem) {
+  const std::string path = find_maybe_gz(dir, stem);
+  if (path.empty()) throw Error::in_file(dir + "/" + stem + ".gz", 0, "missing (required file of an OGB directory)");
+  return path;
+}
+
+EdgeList read_edges(const std::string& path, std::int64_t num_nodes) {
+  core::LineReader reader(path);
+  std::string_view line;
+  std::vector<std::string_view> fields;
+  EdgeList edges;
+  edges.num_nodes = num_nodes;
+  while (reader.next(line)) {
+    core::split_fields(line, ",", /*collapse=*/false, fields);
+    if (fields.size() != 2) throw reader.error(fmt::format("expected 2 fields (src,dst), found {}", fields.size()));
+    for (int f = 0; f < 2; ++f) {
+      const auto id = core::parse_int(fields[f], reader, f);
+      if (id < 0 || id >= num_nodes)
+        throw reader.error(fmt::format("field {}: node id {} is outside [0, {}) (the node count)", f + 1, id, num_nodes));
+      (f == 0 ? edges.src : edges.dst).push_back(id);
+    }
+  }
+  if (edges.src.empty()) throw Error::in_file(path, 0, "empty file (no edges)");
+  return edges;
+}
+
+void check_rows(const std::string& path, std::int64_t rows, const std::string& what, std::int64_t expected,
+                const std::string& source) {
+  if (rows != expected)
+    throw Error::in_file(path, 0, fmt::format("has {} {}, but {} says {}", rows, what, source, expected));
+}
+
+std::string choose_split(const std::string& dir, const std::string& wanted) {
+  const auto kinds = ogb_split_kinds(dir);
+  if (!wanted.empty()) {
+    if (std::find(kinds.begin(), kinds.end(), wanted) == kinds.end())
+      throw Error::in_argument("--split", fmt::format("no split '{}' under {}/split (found: {})", wanted, dir,
+                                                      kinds.empty() ? "none" : fmt::format("{}", fmt::join(kinds, ", "))));
+    return wanted;
+  }
+  if (kinds.size() > 1)
+    throw Error::in_argument("--split", fmt::format("{}/split holds several split kinds ({}); choose one with --split", dir,
+                                                    fmt::join(kinds, ", ")));
+  return kinds.empty() ? "" : kinds[0];
+}
+
+}  // namespace
+
+std::vector<std::string> ogb_split_kinds(const std::string& dir) {
+  std::vector<std::string> kinds;
+  const fs::path split_dir = fs::path(dir) / "split";
+  std::error_code ec;
+  if (!fs::is_directory(split_dir, ec)) return kinds;
+  for (const auto& entry : fs::directory_iterator(split_dir))
+    if (entry.is_directory()) kinds.push_back(entry.path().filename().string());
+  std::sort(kinds.begin(), kinds.end());
+  return kinds;
+}
+
+GraphData import_ogb(const OgbImportOptions& o) {
+  require_source(o.dir, "SRC", /*directory=*/true);
+  const std::string raw = o.dir + "/raw";
+  if (!fs::is_directory(raw)) throw Error::in_argument("SRC", "'" + o.dir + "' has no raw/ folder: not an OGB node-property directory");
+  const std::string split_kind = choose_split(o.dir, o.split);
+
+  const std::string node_count_path = require_file(raw, "num-node-list.csv");
+  const std::int64_t num_nodes = read_count(node_count_path);
+  if (num_nodes <= 0) throw Error::in_file(node_count_path, 1, "node count must be positive");
+  const std::string edge_path = require_file(raw, "edge.csv");
+  EdgeList edges = read_edges(edge_path, num_nodes);
+  const auto edge_rows = static_cast<std::int64_t>(edges.src.size());
+  const std::string edge_count_path = find_maybe_gz(raw, "num-edge-list.csv");
+  if (!edge_count_path.empty()) check_rows(edge_path, edge_rows, "edge rows", read_count(edge_count_path), edge_count_path);
+
+  GraphData data;
+  nlohmann::json counts = {{"nodes", num_nodes}, {"edge_rows", edge_rows}};
+  if (const auto path = find_maybe_gz(raw, "node-feat.csv"); !path.empty()) {
+    FloatRows feat = read_float_rows(path);
+    check_rows(path, feat.rows, "feature rows", num_nodes, node_count_path);
+    data.feat = std::move(feat.values);
+    data.feat_dim = feat.cols;
+  }
+  if (const auto path = find_maybe_gz(raw, "node-label.csv"); !path.empty()) {
+    LabelRows labels = read_label_rows(path);
+    check_rows(path, labels.rows, "label rows", num_nodes, node_count_path);
+    data.num_classes = labels.num_classes;
+    if (labels.multi_label) {
+      data.multi_label = std::move(labels.multi);
+    } else {
+      if (labels.num_classes == 0) throw Error::in_file(path, 0, "every node is unlabeled");
+      data.label = std::move(labels.label);
+      counts["unlabeled_nodes"] = labels.unlabeled;
+    }
+  }
+  if (!split_kind.empty()) {
+    const std::string split_dir = o.dir + "/split/" + split_kind;
+    for (const char* name : {"train", "valid", "test"}) {
+      const std::string path = find_maybe_gz(split_dir, std::string(name) + ".csv");
+      if (path.empty())
+        throw Error::in_file(split_dir + "/" + name + ".csv.gz", 0,
+                             fmt::format("missing: split '{}' needs train, valid and test files", split_kind));
+      data.splits[name] = read_id_rows(path, num_nodes);
+    }
+  }
+
+  data.id_map_note = "ids used as given (OGB node ids are 0..N-1)";
+  data.provenance["importer"] = "ogb";
+  data.provenance["source"] = fs::absolute(o.dir).lexically_normal().string();
+  data.provenance["options"] = {{"split", split_kind}};
+  assemble_edges(edges, o.policy, data);
+  for (const auto& [key, value] : counts.items()) data.provenance["counts"][key] = value;
+  return data;
+}
+
+}  // namespace loom::graph::io
