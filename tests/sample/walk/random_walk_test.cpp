@@ -191,6 +191,18 @@ TEST(RandomWalk, WalkStopsAtNodeWithoutNeighbours) {
   EXPECT_EQ(walks.steps, 1);
 }
 
+TEST(RandomWalk, CompactWalksDropsPaddingAndReturnsOffsets) {
+  const auto csr = graph::Csr::from_vectors({0, 1, 1, 1}, {1}, 3);
+  WalkOptions opt;
+  opt.walks_per_node = 1;
+  opt.length = 4;
+  opt.shuffle = false;
+  auto walks = generate_walks(csr, opt);
+  const auto offsets = compact_walks(walks);
+  EXPECT_EQ(walks.nodes, (std::vector<std::int32_t>{0, 1, 1, 2}));
+  EXPECT_EQ(offsets, (std::vector<std::int64_t>{0, 2, 3, 4}));
+}
+
 TEST(RandomWalk, BadOptionsAreArgumentErrors) {
   const auto csr = small_graph();
   auto expect_arg = [&](WalkOptions opt, const std::string& name) {

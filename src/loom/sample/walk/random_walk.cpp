@@ -135,4 +135,18 @@ Walks generate_walks(const graph::Csr& csr, const WalkOptions& options, std::vec
   return walks;
 }
 
+std::vector<std::int64_t> compact_walks(Walks& walks) {
+  std::vector<std::int64_t> offsets(static_cast<std::size_t>(walks.num_walks) + 1, 0);
+  std::size_t out = 0;
+  for (std::int64_t w = 0; w < walks.num_walks; ++w) {
+    const auto row = static_cast<std::size_t>(w * walks.length);
+    for (std::int64_t i = 0; i < walks.length && walks.nodes[row + i] != kNoNode; ++i)
+      walks.nodes[out++] = walks.nodes[row + i];
+    offsets[static_cast<std::size_t>(w) + 1] = static_cast<std::int64_t>(out);
+  }
+  walks.nodes.resize(out);
+  walks.nodes.shrink_to_fit();
+  return offsets;
+}
+
 }  // namespace loom::sample::walk

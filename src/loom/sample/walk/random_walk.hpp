@@ -79,4 +79,9 @@ struct Walks {
 // All walks of `options` from `start_nodes` (empty = every node), generated in parallel.
 Walks generate_walks(const graph::Csr& csr, const WalkOptions& options, std::vector<std::int64_t> start_nodes = {});
 
+// Removes the kNoNode padding from walks.nodes in place (rows become variable-length runs) and
+// returns the num_walks + 1 offsets delimiting them (walk w = nodes[offsets[w], offsets[w+1])), the
+// layout of embed::Corpus / embed::encode_sequences.
+std::vector<std::int64_t> compact_walks(Walks& walks);
+
 }  // namespace loom::sample::walk
