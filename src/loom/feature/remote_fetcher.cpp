@@ -1,0 +1,101 @@
+#include "loom/feature/remote_fetcher.hpp"
+
+#include "loom/core/parallel.hpp"
+#include "loom/core/timer.hpp"
+
+namespace loom::feature {
+
+WireDType parse_wire_dtype(const std::string& text, const std::string& argument) {
+  if (text == "float32") return WireDType::kFloat32;
+  if (text == "float16") return WireDType::kFloat16;
+  throw Error::in_argument(argument, "must be float32 or float16, got '" + text + "'");
+}
+
+FetchStats& FetchStats::operator+=(const FetchStats& o) {
+  local_rows += o.local_rows;
+  remote_rows += o.remote_rows;
+  bytes += o.bytes;
+  seconds += o.seconds;
+  return *this;
+}
+
+RemoteFetcher::RemoteFetcher(const comm::Communicator& comm, const partition::PartitionBook& book, RowTable local,
+                             WireDType wire)
+    : comm_(&comm), book_(book), local_(std::move(local)), wire_(wire), rank_(comm.rank()),
+      offset_(book.range(comm.rank()).begin) {
+  LOOM_CHECK(book.num_parts() == comm.size(), "feature fetch: {} partitions for {} ranks", book.num_parts(), comm.size());
+  LOOM_CHECK(local_.rows() == book.range(rank_).size(), "feature fetch: rank {} holds {} rows but owns {} ids", rank_,
+             local_.rows(), book.range(rank_).size());
+}
+
+FetchStats RemoteFetcher::fetch(std::span<const std::int64_t> ids, float* out) const {
+  core::Timer timer;
+  const partition::IdRange mine = book_.range(rank_);
+  std::vector<std::int64_t> local_rows, local_positions, remote_positions;
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    if (mine.contains(ids[i])) {
+      local_rows.push_back(ids[i] - offset_);
+      local_positions.push_back(static_cast<std::int64_t>(i));
+    } else {
+      remote_positions.push_back(static_cast<std::int64_t>(i));
+    }
+  }
+  const std::int64_t dim = local_.dim();
+  core::parallel_for(static_cast<std::int64_t>(local_rows.size()),
+                     [&](std::int64_t j) { local_.row(local_rows[j], out + local_positions[j] * dim); }, 256);
+  FetchStats stats = fetch_remote(ids, remote_positions, out);
+  stats.local_rows = static_cast<std::int64_t>(local_rows.size());
+  stats.seconds = timer.seconds();
+  return stats;
+}
+
+FetchStats RemoteFetcher::fetch_remote(std::span<const std::int64_t> ids, std::span<const std::int64_t> remote_positions,
+                                       float* out) const {
+  core::Timer timer;
+  const int parts = book_.num_parts();
+  std::vector<std::vector<std::int64_t>> request_ids(parts), positions(parts);
+  for (const std::int64_t pos : remote_positions) {
+    const int owner = book_.owner(ids[pos]);
+    LOOM_CHECK(owner != rank_, "fetch_remote: id {} is owned by this rank", ids[pos]);
+    request_ids[owner].push_back(ids[pos]);
+    positions[owner].push_back(pos);
+  }
+  FetchStats stats;
+  stats.remote_rows = static_cast<std::int64_t>(remote_positions.size());
+  if (wire_ == WireDType::kFloat16)
+    exchange_rows<core::Half>(request_ids, positions, out, stats);
+  else
+    exchange_rows<float>(request_ids, positions, out, stats);
+  stats.seconds = timer.seconds();
+  return stats;
+}
+
+template <class Wire>
+void RemoteFetcher::exchange_rows(const std::vector<std::vector<std::int64_t>>& request_ids,
+                                  const std::vector<std::vector<std::int64_t>>& positions, float* out,
+                                  FetchStats& stats) const {
+  const int parts = book_.num_parts();
+  // Round 1: ids to their owners. Round 2: owners answer with the rows, in request order.
+  const auto requested = comm_->alltoallv(request_ids, comm::Channel::features);
+  std::vector<std::vector<Wire>> replies(parts);
+  for (int p = 0; p < parts; ++p) {
+    if (p == rank_ || requested[p].empty()) continue;
+    std::vector<std::int64_t> rows(requested[p].size());
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      rows[i] = requested[p][i] - offset_;
+      LOOM_CHECK(rows[i] >= 0 && rows[i] < local_.rows(), "rank {} asked rank {} for id {} it does not own", p, rank_,
+                 requested[p][i]);
+    }
+    encode_rows<Wire>(local_, rows, replies[p]);
+  }
+  const auto rows = comm_->alltoallv(replies, comm::Channel::features);
+  for (int p = 0; p < parts; ++p) {
+    if (p == rank_ || positions[p].empty()) continue;
+    LOOM_CHECK(static_cast<std::int64_t>(rows[p].size()) == static_cast<std::int64_t>(positions[p].size()) * local_.dim(),
+               "rank {} answered {} values for {} rows", p, rows[p].size(), positions[p].size());
+    decode_rows<Wire>(rows[p], local_.dim(), positions[p], out);
+    stats.bytes += static_cast<std::int64_t>(rows[p].size() * sizeof(Wire));
+  }
+}
+
+}  // namespace loom::feature

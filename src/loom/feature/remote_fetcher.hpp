@@ -1,0 +1,61 @@
+// RemoteFetcher: gathers the rows of any global node ids for this rank, DistDGL-style: rows this
+// rank owns are copied from its RowTable; the others are fetched from their owners by one
+// batched request/response round (ids out, rows back) over comm::Channel::features, with rows
+// on the wire as float32 or float16. fetch() is COLLECTIVE: every rank calls it the same number
+// of times in the same order (trainers run the same number of steps on every rank); a rank with
+// nothing to fetch still takes part. Ids may be given in any order; duplicates are allowed.
+// A fetcher may run on a background thread if its Communicator is used by no other thread.
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "loom/comm/communicator.hpp"
+#include "loom/feature/row_table.hpp"
+#include "loom/partition/partition_book.hpp"
+
+namespace loom::feature {
+
+enum class WireDType { kFloat32, kFloat16 };
+WireDType parse_wire_dtype(const std::string& text, const std::string& argument);
+
+struct FetchStats {
+  std::int64_t local_rows = 0;   // served from this rank's own rows
+  std::int64_t remote_rows = 0;  // fetched from other ranks
+  std::int64_t bytes = 0;        // payload bytes this rank received for them (rows only)
+  double seconds = 0;            // wall time of the fetch
+  FetchStats& operator+=(const FetchStats& o);
+};
+
+class RemoteFetcher {
+ public:
+  // `local` holds the rows of the ids book.range(comm.rank()); comm's ranks are the parts.
+  RemoteFetcher(const comm::Communicator& comm, const partition::PartitionBook& book, RowTable local, WireDType wire);
+
+  std::int64_t dim() const { return local_.dim(); }
+  const RowTable& local() const { return local_; }
+  const partition::PartitionBook& book() const { return book_; }
+  int rank() const { return rank_; }
+
+  // Collective. out[i*dim ..] = row of ids[i] (out has ids.size() * dim() floats).
+  FetchStats fetch(std::span<const std::int64_t> ids, float* out) const;
+
+  // Collective. Like fetch(), but only the ids in `remote_positions` (positions into ids, all of
+  // them owned by other ranks) travel; the caller fills the other rows itself.
+  FetchStats fetch_remote(std::span<const std::int64_t> ids, std::span<const std::int64_t> remote_positions,
+                          float* out) const;
+
+ private:
+  template <class Wire>
+  void exchange_rows(const std::vector<std::vector<std::int64_t>>& request_ids,
+                     const std::vector<std::vector<std::int64_t>>& positions, float* out, FetchStats& stats) const;
+
+  const comm::Communicator* comm_;
+  partition::PartitionBook book_;
+  RowTable local_;
+  WireDType wire_;
+  int rank_;
+  std::int64_t offset_;
+};
+
+}  // namespace loom::feature

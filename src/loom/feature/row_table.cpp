@@ -1,0 +1,87 @@
+#include "loom/feature/row_table.hpp"
+
+#include <cstring>
+
+#include "loom/core/error.hpp"
+#include "loom/core/parallel.hpp"
+
+namespace loom::feature {
+
+RowTable RowTable::view(const core::NpyArray& array) {
+  LOOM_CHECK(array.dtype() == core::DType::kFloat32 || array.dtype() == core::DType::kFloat16,
+             "{}: feature rows must be float32 or float16, found {}", array.path(), core::dtype_name(array.dtype()));
+  RowTable t;
+  t.data_ = array.data();
+  t.rows_ = array.rows();
+  t.dim_ = array.cols();
+  t.dtype_ = array.dtype();
+  t.keep_alive_ = std::make_shared<core::NpyArray>(array);
+  return t;
+}
+
+RowTable RowTable::owned(std::vector<float> data, std::int64_t dim) {
+  LOOM_CHECK(dim > 0 && static_cast<std::int64_t>(data.size()) % dim == 0, "RowTable: {} values do not form rows of {}",
+             data.size(), dim);
+  auto holder = std::make_shared<std::vector<float>>(std::move(data));
+  RowTable t;
+  t.data_ = holder->data();
+  t.rows_ = static_cast<std::int64_t>(holder->size()) / dim;
+  t.dim_ = dim;
+  t.dtype_ = core::DType::kFloat32;
+  t.keep_alive_ = std::shared_ptr<const void>(holder, holder->data());
+  return t;
+}
+
+void RowTable::row(std::int64_t r, float* out) const {
+  if (dtype_ == core::DType::kFloat32) {
+    std::memcpy(out, static_cast<const float*>(data_) + r * dim_, sizeof(float) * dim_);
+  } else {
+    const auto* src = static_cast<const core::Half*>(data_) + r * dim_;
+    for (std::int64_t j = 0; j < dim_; ++j) out[j] = core::half_to_float(src[j]);
+  }
+}
+
+void RowTable::row_half(std::int64_t r, core::Half* out) const {
+  if (dtype_ == core::DType::kFloat16) {
+    std::memcpy(out, static_cast<const core::Half*>(data_) + r * dim_, sizeof(core::Half) * dim_);
+  } else {
+    const float* src = static_cast<const float*>(data_) + r * dim_;
+    for (std::int64_t j = 0; j < dim_; ++j) out[j] = core::float_to_half(src[j]);
+  }
+}
+
+void RowTable::gather(std::span<const std::int64_t> local_rows, float* out) const {
+  core::parallel_for(static_cast<std::int64_t>(local_rows.size()),
+                     [&](std::int64_t i) { row(local_rows[i], out + i * dim_); }, 256);
+}
+
+template <class Wire>
+void encode_rows(const RowTable& table, std::span<const std::int64_t> local_rows, std::vector<Wire>& out) {
+  const std::int64_t dim = table.dim();
+  out.resize(local_rows.size() * static_cast<std::size_t>(dim));
+  if constexpr (std::is_same_v<Wire, float>) {
+    table.gather(local_rows, out.data());
+  } else {
+    core::parallel_for(static_cast<std::int64_t>(local_rows.size()),
+                       [&](std::int64_t i) { table.row_half(local_rows[i], out.data() + i * dim); }, 256);
+  }
+}
+
+template <class Wire>
+void decode_rows(std::span<const Wire> wire, std::int64_t dim, std::span<const std::int64_t> out_positions, float* out) {
+  core::parallel_for(static_cast<std::int64_t>(out_positions.size()), [&](std::int64_t i) {
+    float* dst = out + out_positions[i] * dim;
+    const Wire* src = wire.data() + i * dim;
+    if constexpr (std::is_same_v<Wire, float>)
+      std::memcpy(dst, src, sizeof(float) * dim);
+    else
+      for (std::int64_t j = 0; j < dim; ++j) dst[j] = core::half_to_float(src[j]);
+  }, 256);
+}
+
+template void encode_rows<float>(const RowTable&, std::span<const std::int64_t>, std::vector<float>&);
+template void encode_rows<core::Half>(const RowTable&, std::span<const std::int64_t>, std::vector<core::Half>&);
+template void decode_rows<float>(std::span<const float>, std::int64_t, std::span<const std::int64_t>, float*);
+template void decode_rows<core::Half>(std::span<const core::Half>, std::int64_t, std::span<const std::int64_t>, float*);
+
+}  // namespace loom::feature
