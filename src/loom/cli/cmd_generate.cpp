@@ -1,0 +1,108 @@
+// `loom generate rmat|sbm -o DIR ...`: synthetic graph stores (R-MAT, stochastic block model).
+#include <memory>
+
+#include "loom/cli/commands.hpp"
+#include "loom/core/parallel.hpp"
+#include "loom/graph/generate/rmat.hpp"
+#include "loom/graph/generate/sbm.hpp"
+
+namespace loom::cli {
+
+namespace {
+
+// Options every generator shares.
+struct OutputArgs {
+  std::string output;
+  bool overwrite = false;
+  std::string feat_dtype = "float32";
+  int threads = 0;
+
+  graph::StoreWriteOptions write() const {
+    graph::StoreWriteOptions w;
+    w.overwrite = overwrite;
+    w.feat_dtype = feat_dtype == "float16" ? core::DType::kFloat16 : core::DType::kFloat32;
+    return w;
+  }
+};
+
+void add_output_options(CLI::App* sub, OutputArgs& out, std::uint64_t& seed) {
+  sub->add_option("-o,--output", out.output, "Output graph store directory")->required();
+  sub->add_flag("--overwrite", out.overwrite, "Replace DIR if it exists");
+  sub->add_option("--feat-dtype", out.feat_dtype, "Feature storage type")
+      ->check(CLI::IsMember({"float32", "float16"}))
+      ->capture_default_str();
+  sub->add_option("--seed", seed, "Random seed")->capture_default_str();
+  sub->add_option("--threads", out.threads, "Threads (0 = all cores); the output does not depend on it")
+      ->capture_default_str();
+}
+
+void add_split_options(CLI::App* sub, double& train, double& valid) {
+  sub->add_option("--train", train, "Fraction of nodes in the train split")->capture_default_str();
+  sub->add_option("--valid", valid, "Fraction of nodes in the valid split (test = the rest)")->capture_default_str();
+}
+
+void add_rmat(CLI::App& generate, Action& action) {
+  struct Args {
+    graph::generate::RmatOptions options;
+    OutputArgs out;
+  };
+  auto args = std::make_shared<Args>();
+  auto& o = args->options;
+  auto* sub = generate.add_subcommand("rmat", "Graph500 R-MAT graph (symmetric, ids shuffled)");
+  add_output_options(sub, args->out, o.seed);
+  sub->add_option("--scale", o.scale, "2^scale vertices")->required();
+  sub->add_option("--edge-factor", o.edge_factor, "Generated edges per vertex")->capture_default_str();
+  sub->add_option("--a", o.a, "Probability of the top-left quadrant")->capture_default_str();
+  sub->add_option("--b", o.b, "Probability of the top-right quadrant")->capture_default_str();
+  sub->add_option("--c", o.c, "Probability of the bottom-left quadrant (d = 1 - a - b - c)")->capture_default_str();
+  sub->add_option("--feat-dim", o.feat_dim, "Random N(0,1) features per vertex (0 = none)")->capture_default_str();
+  sub->add_option("--classes", o.classes, "Label classes from the top bits of the R-MAT id (0 = none)")
+      ->capture_default_str();
+  add_split_options(sub, o.train, o.valid);
+  sub->callback([&action, args] {
+    action = [args] {
+      core::set_num_threads(args->out.threads);
+      graph::generate::generate_rmat_store(args->options, args->out.output, args->out.write());
+      return 0;
+    };
+  });
+}
+
+void add_sbm(CLI::App& generate, Action& action) {
+  struct Args {
+    graph::generate::SbmOptions options;
+    OutputArgs out;
+  };
+  auto args = std::make_shared<Args>();
+  auto& o = args->options;
+  auto* sub = generate.add_subcommand("sbm", "Stochastic block model with class-correlated features");
+  add_output_options(sub, args->out, o.seed);
+  sub->add_option("--nodes", o.nodes, "Number of nodes")->required();
+  sub->add_option("--classes", o.classes, "Number of classes (blocks)")->required();
+  sub->add_option("--avg-degree", o.avg_degree, "Average stored degree")->required();
+  sub->add_option("--homophily", o.homophily, "Fraction of intra-class edges")->capture_default_str();
+  sub->add_option("--degree-skew", o.degree_skew, "Power-law exponent of expected degrees (> 2; 0 = equal)")
+      ->capture_default_str();
+  sub->add_option("--feat-dim", o.feat_dim, "Feature dimension")->required();
+  sub->add_option("--feat-noise", o.feat_noise, "Feature noise sigma around the class centroid (norm ~1)")
+      ->capture_default_str();
+  add_split_options(sub, o.train, o.valid);
+  sub->callback([&action, args] {
+    action = [args] {
+      core::set_num_threads(args->out.threads);
+      graph::generate::generate_sbm_store(args->options, args->out.output, args->out.write());
+      return 0;
+    };
+  });
+}
+
+}  // namespace
+
+void add_generate_command(CLI::App& app, Action& action) {
+  auto* generate = app.add_subcommand("generate", "Generate a synthetic graph store");
+  generate->require_subcommand(1);
+  add_rmat(*generate, action);
+  add_sbm(*generate, action);
+}
+
+}  // namespace loom::cli
