@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Times `loom import edgelist` on a products-scale edge list (default 2.5M nodes, 31M edges,
+# gzip, sparse 64-bit ids) made by bench/make_edgelist, and records edges/s and peak RSS in
+# bench/results/import.md. Usage: bench/bench_import.sh [BUILD_DIR] (default: build).
+# Environment: NODES, EDGES, SEED, THREADS (OMP_NUM_THREADS for the import, default 2),
+# WORK (scratch folder, default /tmp/loom-bench-import; the input is reused when present).
+set -euo pipefail
+
+root="$(cd "$(dirname "$0")/.." && pwd)"
+build="${1:-$root/build}"
+nodes="${NODES:-2500000}"
+edges="${EDGES:-31000000}"
+seed="${SEED:-1}"
+threads="${THREADS:-2}"
+work="${WORK:-/tmp/loom-bench-import}"
+input="$work/edges-${nodes}-${edges}-${seed}.txt.gz"
+store="$work/store"
+result="$root/bench/results/import.md"
+
+[[ -x /usr/bin/time ]] || { echo "bench_import: /usr/bin/time is missing (apt-get install time)" >&2; exit 1; }
+for program in "$build/loom" "$build/bench/make_edgelist"; do
+  [[ -x "$program" ]] || { echo "bench_import: $program not built (ninja -C $build loom make_edgelist)" >&2; exit 1; }
+done
+mkdir -p "$work" "$root/bench/results"
+
+if [[ ! -f "$input" ]]; then
+  SECONDS=0
+  "$build/bench/make_edgelist" "$input.part" "$nodes" "$edges" "$seed"
+  mv "$input.part" "$input"
+  echo "generated $input in ${SECONDS} s"
+fi
+
+OMP_NUM_THREADS="$threads" /usr/bin/time -v "$build/loom" import edgelist "$input" -o "$store" --overwrite \
+  2> "$work/time.txt" || { cat "$work/time.txt" >&2; exit 1; }
+
+field() { grep -F "$1" "$work/time.txt" | sed 's/.*: //'; }
+elapsed="$(field 'Elapsed (wall clock) time')"
+seconds="$(echo "$elapsed" | awk -F: '{ s = 0; for (i = 1; i <= NF; i++) s = s * 60 + $i; print s }')"
+rss_kib="$(field 'Maximum resident set size')"
+read -r input_edges stored undirected num_nodes dups loops < <(python3 - "$store/meta.json" <<'EOF'
+import json, sys
+m = json.load(open(sys.argv[1]))
+c = m["provenance"]["counts"]
+print(c["input_edges"], c["stored_edges"], c["undirected_edges"], m["num_nodes"], c["duplicate_entries_removed"], c["self_loops_removed"])
+EOF
+)
+rate="$(awk -v e="$input_edges" -v s="$seconds" 'BEGIN { printf "%.2f", e / s / 1e6 }')"
+rss_gib="$(awk -v k="$rss_kib" 'BEGIN { printf "%.2f", k / 1048576 }')"
+gz_mib="$(du -m "$input" | cut -f1)"
+cpu="$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')"
+
+cat > "$result" <<EOF
+# Edge-list import benchmark
+
+\`bench/bench_import.sh\` ($(date -u +%Y-%m-%d), $(nproc) cores: $cpu, OMP_NUM_THREADS=$threads)
+
+Input: \`make_edgelist\` with $nodes nodes, $edges edges, seed $seed: gzip SNAP text, sparse
+64-bit ids (10^12 + i*4096 + r), ${gz_mib} MiB compressed.
+Command: \`loom import edgelist INPUT -o STORE --overwrite\` (defaults: symmetric, duplicates and
+self-loops removed, ids remapped in sorted order with orig_id.npy).
+
+| measure | value |
+|---|---|
+| wall time | ${seconds} s |
+| input edges/s | ${rate} M |
+| peak RSS | ${rss_gib} GiB (${rss_kib} KiB) |
+| nodes | ${num_nodes} |
+| input edges | ${input_edges} |
+| undirected edges stored | ${undirected} (${stored} directed entries) |
+| duplicate entries removed | ${dups} |
+| self-loops removed | ${loops} |
+EOF
+cat "$result"
