@@ -1,0 +1,80 @@
+// `loom embed text CORPUS -o OUT [...]`: Word2Vec (skip-gram or CBOW with negative sampling) on a
+// text corpus; see embed/embed_text.hpp. Prints a one-line summary (or JSON with --json).
+#include <memory>
+#include <optional>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "loom/cli/commands.hpp"
+#include "loom/embed/embed_text.hpp"
+
+namespace loom::cli {
+
+namespace {
+
+struct EmbedTextArgs {
+  embed::EmbedTextOptions options;
+  std::string tokenize = "lower-letters";
+  std::string kernel = "batched";
+  std::string format = "text";
+  std::optional<double> alpha;
+  bool quiet = false;
+  bool as_json = false;
+};
+
+int run_embed_text(EmbedTextArgs args) {
+  auto& o = args.options;
+  o.text.tokenize = embed::parse_tokenize_mode(args.tokenize);
+  o.sgns.kernel = embed::parse_sgns_kernel(args.kernel);
+  o.format = embed::parse_embedding_format(args.format);
+  o.sgns.alpha = args.alpha ? *args.alpha : (o.sgns.cbow ? 0.05 : 0.025);  // word2vec.c's defaults
+  o.sgns.progress = !args.quiet;
+  o.sgns.label = "embed";
+  const auto r = embed::run_embed_text(o);
+  if (args.as_json) {
+    const nlohmann::json j = {{"output", o.output},          {"vocab_size", r.vocab_size},
+                              {"tokens", r.tokens},          {"sentences", r.sentences},
+                              {"read_seconds", r.read_seconds}, {"train_seconds", r.train.seconds},
+                              {"words", r.train.words},      {"words_per_second", r.train.words_per_second},
+                              {"loss", r.train.loss},        {"write_seconds", r.write_seconds}};
+    fmt::print("{}\n", j.dump());
+  } else {
+    fmt::print("wrote {} vectors of dimension {} to {} | corpus {} tokens, read {:.2f}s | train {:.2f}s, {:.0f} words/s, loss {:.4f}\n",
+               r.vocab_size, o.sgns.dim, o.output, r.tokens, r.read_seconds, r.train.seconds, r.train.words_per_second,
+               r.train.loss);
+  }
+  return 0;
+}
+
+}  // namespace
+
+void add_embed_command(CLI::App& app, Action& action) {
+  auto* embed_cmd = app.add_subcommand("embed", "Train word or node embeddings (SGNS)");
+  embed_cmd->require_subcommand(1);
+
+  auto args = std::make_shared<EmbedTextArgs>();
+  auto& o = args->options;
+  auto* sub = embed_cmd->add_subcommand("text", "Word2Vec on a text corpus (gzip or plain, one sentence per line)");
+  sub->add_option("corpus", o.corpus, "Text corpus")->required();
+  sub->add_option("-o,--output", o.output, "Output embedding file")->required();
+  sub->add_option("--format", args->format, "text|binary|npy (npy also writes <stem>.vocab.txt)")->capture_default_str();
+  sub->add_option("--tokenize", args->tokenize, "lower-letters|lower|raw")->capture_default_str();
+  sub->add_option("--min-count", o.text.min_count, "Drop words seen fewer times")->capture_default_str();
+  sub->add_option("--dim", o.sgns.dim, "Embedding dimension")->capture_default_str();
+  sub->add_option("--window", o.sgns.window, "Maximum context distance")->capture_default_str();
+  sub->add_option("--negative", o.sgns.negative, "Negative samples per prediction")->capture_default_str();
+  sub->add_option("--sample", o.sgns.sample, "Frequent-word subsampling rate (0: off)")->capture_default_str();
+  sub->add_option("--epochs", o.sgns.epochs, "Passes over the corpus")->capture_default_str();
+  sub->add_option("--alpha", args->alpha, "Starting learning rate (default 0.025, 0.05 with --cbow)");
+  sub->add_option("--threads", o.sgns.threads, "Worker threads")->capture_default_str();
+  sub->add_option("--kernel", args->kernel, "hogwild (word2vec.c) | batched (shared negatives, pWord2Vec)")
+      ->capture_default_str();
+  sub->add_flag("--cbow", o.sgns.cbow, "CBOW instead of skip-gram");
+  sub->add_option("--seed", o.sgns.seed, "Random seed")->capture_default_str();
+  sub->add_flag("--quiet", args->quiet, "No progress bar");
+  sub->add_flag("--json", args->as_json, "Print the summary as JSON");
+  sub->callback([&action, args] { action = [args] { return run_embed_text(*args); }; });
+}
+
+}  // namespace loom::cli

@@ -1,0 +1,40 @@
+#include "loom/embed/embed_text.hpp"
+
+#include <filesystem>
+
+#include <spdlog/spdlog.h>
+
+#include "loom/core/error.hpp"
+#include "loom/core/timer.hpp"
+
+namespace loom::embed {
+
+EmbedTextResult run_embed_text(const EmbedTextOptions& options) {
+  validate(options.sgns);
+  LOOM_CHECK_ARG(!options.output.empty(), "-o", "an output path is required");
+  const auto parent = std::filesystem::absolute(options.output).parent_path();
+  LOOM_CHECK_ARG(std::filesystem::is_directory(parent), "-o", "directory '{}' does not exist", parent.string());
+
+  EmbedTextResult result;
+  core::Timer timer;
+  const EncodedCorpus encoded = read_text_corpus(options.corpus, options.text);
+  result.read_seconds = timer.seconds();
+  result.vocab_size = encoded.vocab.size();
+  result.tokens = encoded.corpus.num_tokens();
+  result.sentences = encoded.corpus.num_sentences();
+  spdlog::info("corpus {}: {} tokens in {} sentences, vocabulary {} (min-count {}), read in {:.2f}s", options.corpus,
+               result.tokens, result.sentences, result.vocab_size, options.text.min_count, result.read_seconds);
+
+  SgnsModel model = init_sgns_model(encoded.vocab.size(), options.sgns.dim, options.sgns.seed);
+  result.train = train_sgns(encoded.corpus, encoded.vocab.counts(), options.sgns, model);
+  spdlog::info("trained {} ({} kernel, {} threads): {:.2f}s, {:.0f} words/s, loss {:.4f}",
+               options.sgns.cbow ? "cbow" : "skip-gram", sgns_kernel_name(options.sgns.kernel), options.sgns.threads,
+               result.train.seconds, result.train.words_per_second, result.train.loss);
+
+  timer.reset();
+  write_embeddings(options.output, options.format, to_embeddings(encoded.vocab, model.input));
+  result.write_seconds = timer.seconds();
+  return result;
+}
+
+}  // namespace loom::embed

@@ -1,0 +1,34 @@
+// Library entry point of `loom embed text`: read and encode a text corpus, train SGNS on it, write
+// the input vectors in the chosen format. Options are validated (naming the CLI option) before the
+// corpus is read; the output appears whole or not at all.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "loom/embed/embeddings_io.hpp"
+#include "loom/embed/sgns.hpp"
+#include "loom/embed/text_corpus.hpp"
+
+namespace loom::embed {
+
+struct EmbedTextOptions {
+  std::string corpus;  // text file, gzip or plain
+  std::string output;
+  EmbeddingFormat format = EmbeddingFormat::kText;
+  TextCorpusOptions text;
+  SgnsOptions sgns;
+};
+
+struct EmbedTextResult {
+  std::int64_t vocab_size = 0;
+  std::int64_t tokens = 0;     // corpus tokens kept after min-count
+  std::int64_t sentences = 0;
+  double read_seconds = 0;     // reading + encoding the corpus
+  double write_seconds = 0;
+  SgnsStats train;
+};
+
+EmbedTextResult run_embed_text(const EmbedTextOptions& options);
+
+}  // namespace loom::embed

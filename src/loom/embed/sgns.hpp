@@ -1,0 +1,72 @@
+// Skip-gram (or CBOW) with negative sampling over a Corpus: the trainer behind `loom embed text`
+// (and DeepWalk/node2vec, whose walks are corpora of node ids).
+//
+// train_sgns() runs `epochs` passes. Each of `threads` workers owns a contiguous slice of the
+// sentences (balanced by tokens) and updates the shared weights without locks (Hogwild, as
+// word2vec.c's TrainModelThread: the races on rows are deliberate and harmless in practice). The
+// learning rate decays linearly from alpha to alpha * min_alpha_fraction over all epochs, driven by a
+// relaxed atomic count of words done. Random draws (subsampling, window shrink, negatives) are seeded
+// per (epoch, sentence), so with threads == 1 a seed gives bit-identical weights.
+//
+// Kernels: kHogwild is word2vec.c's per-pair update (fresh negatives for every (centre, context)
+// pair); kBatched shares one set of negatives across a centre word's window (pWord2Vec), so a
+// window becomes small matrix products [contexts] x [centre; negatives]^T computed on unchanged
+// weights and then applied. CBOW (one averaged input per centre) uses the same code for both.
+// The input matrix (row i = vocabulary id i) is the embedding.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "loom/embed/corpus.hpp"
+#include "loom/embed/matrix.hpp"
+
+namespace loom::embed {
+
+enum class SgnsKernel { kHogwild, kBatched };
+// "hogwild" | "batched"; throws Error::in_argument("--kernel", ...).
+SgnsKernel parse_sgns_kernel(const std::string& name);
+std::string sgns_kernel_name(SgnsKernel kernel);
+
+struct SgnsOptions {
+  std::int64_t dim = 100;
+  int window = 5;            // max distance; each centre uses a uniform window in [1, window]
+  int negative = 5;          // negative samples per prediction
+  double sample = 1e-4;      // subsampling rate (<= 0: off)
+  int epochs = 5;
+  double alpha = 0.025;      // starting learning rate
+  double min_alpha_fraction = 1e-4;  // floor: alpha * this
+  int threads = 2;
+  SgnsKernel kernel = SgnsKernel::kBatched;
+  bool cbow = false;
+  std::uint64_t seed = 1;
+  bool progress = true;      // draw a core::ProgressBar on stderr
+  std::string label = "train";
+};
+
+// Throws Error::in_argument naming the CLI option (--dim, --window, --negative, --epochs, --alpha,
+// --threads, --sample) for out-of-range values.
+void validate(const SgnsOptions& options);
+
+struct SgnsModel {
+  EmbeddingMatrix input;   // the word/node vectors
+  EmbeddingMatrix output;  // context (negative-sampling) weights
+};
+
+// word2vec.c's initialisation: input uniform in [-0.5/dim, 0.5/dim) (seeded per row), output zero.
+SgnsModel init_sgns_model(std::int64_t rows, std::int64_t dim, std::uint64_t seed);
+
+struct SgnsStats {
+  std::int64_t words = 0;          // corpus tokens processed over all epochs (before subsampling)
+  double seconds = 0;              // training time
+  double words_per_second = 0;
+  double loss = 0;                 // mean negative-sampling loss per prediction, last epoch
+};
+
+// `counts` are the vocabulary counts (size = model rows): they drive subsampling and the
+// negative distribution. Corpus tokens must be in [0, counts.size()).
+SgnsStats train_sgns(const Corpus& corpus, std::span<const std::int64_t> counts, const SgnsOptions& options,
+                     SgnsModel& model);
+
+}  // namespace loom::embed
