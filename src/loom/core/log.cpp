@@ -19,4 +19,10 @@ void init_logging(const std::string& level, int rank) {
     spdlog::set_pattern("[%H:%M:%S.%e] [%^%l%$] %v");
 }
 
+void set_log_rank(int rank, int world_size) {
+  if (world_size <= 1) return;
+  spdlog::set_pattern(fmt::format("[%H:%M:%S.%e] [rank {}] [%^%l%$] %v", rank));
+  if (rank > 0 && spdlog::get_level() < spdlog::level::warn) spdlog::set_level(spdlog::level::warn);
+}
+
 }  // namespace loom::core

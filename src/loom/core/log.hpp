@@ -12,4 +12,7 @@ namespace loom::core {
 // level: trace|debug|info|warn|error|off. rank < 0 means a single-process tool (no prefix).
 void init_logging(const std::string& level, int rank = -1);
 
+// In a multi-rank job: prefix lines with the rank; ranks other than 0 log warnings and errors only.
+void set_log_rank(int rank, int world_size);
+
 }  // namespace loom::core

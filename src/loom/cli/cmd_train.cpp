@@ -1,0 +1,82 @@
+// `loom train STORE`: sampled mini-batch GNN training, in one process on a graph store or under
+// `mpirun -np K` on a K-way partitioned store. Options come from flags or a TOML --config file
+// (keys are the long flag names, e.g. `fanouts = "15,10,5"`); flags override the file.
+#include <memory>
+
+#include "loom/cli/commands.hpp"
+#include "loom/comm/mpi_session.hpp"
+#include "loom/core/log.hpp"
+#include "loom/train/minibatch_trainer.hpp"
+
+namespace loom::cli {
+
+namespace {
+
+struct TrainFlags {
+  train::MinibatchOptions options;
+  std::string model = "sage";
+  std::string bandwidth, latency;
+};
+
+int run_train(const TrainFlags& flags) {
+  return comm::run_job([&](comm::Communicator& world) {
+    core::set_log_rank(world.rank(), world.size());
+    train::MinibatchOptions options = flags.options;
+    world.agree_on([&] {
+      options.model.kind = nn::parse_model_kind(flags.model);
+      if (!flags.bandwidth.empty()) options.link.bandwidth = comm::parse_bandwidth(flags.bandwidth);
+      if (!flags.latency.empty()) options.link.latency = comm::parse_duration(flags.latency);
+    });
+    train::run_minibatch(options, world);
+    return 0;
+  });
+}
+
+}  // namespace
+
+void add_train_command(CLI::App& app, Action& action) {
+  auto flags = std::make_shared<TrainFlags>();
+  auto& o = flags->options;
+  auto* sub = app.add_subcommand("train", "Sampled mini-batch GNN training (one process, or mpirun -np K on K parts)");
+  sub->set_config("--config", "", "TOML file with any of these options (long names as keys)");
+  sub->add_option("store", o.store, "Graph store, or partitioned store with one part per rank")->required();
+  sub->add_option("--model", flags->model, "sage | gcn | gat")->capture_default_str();
+  sub->add_option("--layers", o.model.num_layers, "Number of GNN layers")->capture_default_str();
+  sub->add_option("--hidden", o.model.hidden, "Hidden width")->capture_default_str();
+  sub->add_option("--heads", o.model.heads, "Attention heads (gat)")->capture_default_str();
+  sub->add_option("--dropout", o.model.dropout, "Dropout probability")->capture_default_str();
+  sub->add_option("--fanouts", o.fanouts, "Neighbours sampled per layer, hop from the seeds first (-1 = all)")
+      ->capture_default_str();
+  sub->add_option("--batch-size", o.batch_size, "Seeds per step and rank")->capture_default_str();
+  sub->add_option("--epochs", o.epochs, "Epochs")->capture_default_str();
+  sub->add_option("--lr", o.lr, "Adam learning rate")->capture_default_str();
+  sub->add_option("--weight-decay", o.weight_decay, "Adam weight decay")->capture_default_str();
+  sub->add_option("--lr-schedule", o.lr_schedule, "none | step | cosine")->capture_default_str();
+  sub->add_option("--lr-gamma", o.lr_gamma, "step schedule: factor")->capture_default_str();
+  sub->add_option("--lr-step", o.lr_step, "step schedule: epochs per step")->capture_default_str();
+  sub->add_option("--seed", o.seed, "Random seed (samples, shuffles, initialisation)")->capture_default_str();
+  sub->add_option("--threads", o.threads, "Threads per rank (0 = all cores)")->capture_default_str();
+  sub->add_option("--pipeline-depth", o.pipeline_depth, "Batches prepared ahead (0 = synchronous fetch)")
+      ->capture_default_str();
+  sub->add_option("--wire-dtype", o.wire_dtype, "Feature rows on the wire: float32 | float16")->capture_default_str();
+  sub->add_option("--net-bandwidth", flags->bandwidth, "Link emulation bandwidth, e.g. 10Gbit (off by default)");
+  sub->add_option("--net-latency", flags->latency, "Link emulation latency per message, e.g. 20us");
+  sub->add_option("--eval-every", o.eval_every, "Sampled valid/test evaluation every N epochs (0 = never)")
+      ->capture_default_str();
+  sub->add_option("--eval-fanouts", o.eval_fanouts, "Fanouts of sampled evaluation (one value or one per layer)")
+      ->capture_default_str();
+  sub->add_option("--eval-batch-size", o.eval_batch_size, "Seeds per evaluation step")->capture_default_str();
+  sub->add_flag("!--no-exact-eval", o.exact_eval, "Skip exact layer-wise inference after training");
+  sub->add_option("--metrics", o.metrics_path, "JSON-lines metrics file (one record per epoch)");
+  sub->add_option("--checkpoint-dir", o.checkpoint_dir, "Directory for checkpoints");
+  sub->add_option("--checkpoint-every", o.checkpoint_every, "Checkpoint every N epochs (0 = never)")
+      ->capture_default_str();
+  sub->add_flag("--resume", o.resume, "Continue from the newest checkpoint in --checkpoint-dir");
+  sub->add_option("-o,--output", o.output_dir, "Write predictions (and embeddings) keyed by original id here");
+  sub->add_flag("--save-embeddings", o.save_embeddings, "Also write node embeddings (input of the last layer)");
+  sub->add_flag("--overwrite", o.overwrite, "Replace an existing --output directory");
+  sub->add_flag("--quiet", o.quiet, "No per-epoch log lines");
+  sub->callback([&action, flags] { action = [flags] { return run_train(*flags); }; });
+}
+
+}  // namespace loom::cli

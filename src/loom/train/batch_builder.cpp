@@ -1,0 +1,40 @@
+#include "loom/train/batch_builder.hpp"
+
+#include "loom/core/timer.hpp"
+
+namespace loom::train {
+
+torch::Tensor BatchBuilder::labels(std::span<const std::int64_t> seeds) const {
+  const auto n = static_cast<std::int64_t>(seeds.size());
+  const std::int64_t offset = data_->offset;
+  if (data_->multi_label) {
+    const std::int64_t c = data_->num_classes;
+    const auto all = data_->labels.span<std::uint8_t>();
+    auto y = torch::empty({n, c}, torch::kFloat32);
+    float* out = y.data_ptr<float>();
+    for (std::int64_t i = 0; i < n; ++i)
+      for (std::int64_t j = 0; j < c; ++j) out[i * c + j] = all[(seeds[i] - offset) * c + j];
+    return y;
+  }
+  const auto all = data_->labels.span<std::int64_t>();
+  auto y = torch::empty({n}, torch::kInt64);
+  auto* out = y.data_ptr<std::int64_t>();
+  for (std::int64_t i = 0; i < n; ++i) out[i] = all[seeds[i] - offset];
+  return y;
+}
+
+PreparedBatch BatchBuilder::build(std::span<const std::int64_t> seeds, std::uint64_t sample_seed) const {
+  PreparedBatch b;
+  core::Timer timer;
+  b.sampled = sampler_->sample(seeds, sample_seed);
+  b.graphs.reserve(b.sampled.blocks.size());
+  for (const auto& block : b.sampled.blocks) b.graphs.push_back(nn::MessageGraph::from_block(block));
+  b.sample_seconds = timer.seconds();
+  const auto rows = static_cast<std::int64_t>(b.sampled.input_nodes.size());
+  b.x = torch::empty({rows, fetcher_->dim()}, torch::kFloat32);
+  b.fetch = fetcher_->fetch(b.sampled.input_nodes, b.x.data_ptr<float>());
+  b.y = labels(seeds);
+  return b;
+}
+
+}  // namespace loom::train

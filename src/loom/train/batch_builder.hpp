@@ -1,0 +1,44 @@
+// BatchBuilder turns seed ids into everything one training or evaluation step needs: the sampled
+// blocks (as nn::MessageGraphs), the input feature rows (local rows copied, remote rows fetched
+// from their owners by the collective RemoteFetcher), and the seeds' labels, with the time spent
+// sampling and fetching. build() is collective (because of the fetch).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include <torch/torch.h>
+
+#include "loom/feature/remote_fetcher.hpp"
+#include "loom/nn/message_graph.hpp"
+#include "loom/sample/neighbor_sampler.hpp"
+#include "loom/train/training_data.hpp"
+
+namespace loom::train {
+
+struct PreparedBatch {
+  sample::SampledBatch sampled;
+  std::vector<nn::MessageGraph> graphs;  // one per layer, input layer first
+  torch::Tensor x;                       // [input nodes, feat_dim] float32
+  torch::Tensor y;                       // int64 [seeds] or float [seeds, classes]
+  feature::FetchStats fetch;
+  double sample_seconds = 0;
+};
+
+class BatchBuilder {
+ public:
+  BatchBuilder(const TrainingData& data, const sample::NeighborSampler& sampler, const feature::RemoteFetcher& fetcher)
+      : data_(&data), sampler_(&sampler), fetcher_(&fetcher) {}
+
+  PreparedBatch build(std::span<const std::int64_t> seeds, std::uint64_t sample_seed) const;
+  // Labels of seeds owned by this rank.
+  torch::Tensor labels(std::span<const std::int64_t> seeds) const;
+
+ private:
+  const TrainingData* data_;
+  const sample::NeighborSampler* sampler_;
+  const feature::RemoteFetcher* fetcher_;
+};
+
+}  // namespace loom::train

@@ -1,0 +1,44 @@
+// BatchPipeline: SALIENT-style overlap of data preparation with training. A producer thread
+// samples the next batches and fetches their remote features while the caller trains on the
+// current one; at most `depth` prepared batches wait in a bounded queue. depth 0 prepares each
+// batch synchronously inside next() (the DistDGL-style baseline). The builder's fetcher must use
+// a Communicator that no other thread uses (Communicator::dup()). An exception in the producer is
+// rethrown by next().
+#pragma once
+
+#include <exception>
+#include <thread>
+#include <vector>
+
+#include "loom/core/thread_pool.hpp"
+#include "loom/train/batch_builder.hpp"
+
+namespace loom::train {
+
+struct StepPlan {
+  std::vector<std::int64_t> seeds;
+  std::uint64_t sample_seed = 0;
+};
+
+class BatchPipeline {
+ public:
+  BatchPipeline(const BatchBuilder& builder, std::vector<StepPlan> plan, int depth);
+  ~BatchPipeline();
+  BatchPipeline(const BatchPipeline&) = delete;
+  BatchPipeline& operator=(const BatchPipeline&) = delete;
+
+  // The next batch in plan order; false after the last. wait_seconds = time blocked here.
+  bool next(PreparedBatch& out, double& wait_seconds);
+
+ private:
+  void produce();
+  const BatchBuilder* builder_;
+  std::vector<StepPlan> plan_;
+  int depth_;
+  std::size_t next_sync_ = 0;
+  core::BoundedQueue<PreparedBatch> queue_;
+  std::exception_ptr error_;
+  std::thread producer_;
+};
+
+}  // namespace loom::train

@@ -1,0 +1,64 @@
+#include "loom/train/checkpoint.hpp"
+
+#include <filesystem>
+
+#include "loom/core/error.hpp"
+#include "loom/core/fs.hpp"
+
+namespace fs = std::filesystem;
+
+namespace loom::train {
+
+void save_checkpoint(const std::string& dir, int epochs_done, torch::nn::Module& model, torch::optim::Optimizer& optimizer,
+                     const nlohmann::json& state) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) throw Error::in_argument("--checkpoint-dir", "cannot create '" + dir + "': " + ec.message());
+  const std::string name = "epoch-" + std::to_string(epochs_done);
+  core::OutputDir out(dir + "/" + name, /*overwrite=*/true, "--checkpoint-dir");
+  {
+    torch::serialize::OutputArchive archive;
+    model.save(archive);
+    archive.save_to(out.file("model.pt"));
+  }
+  {
+    torch::serialize::OutputArchive archive;
+    optimizer.save(archive);
+    archive.save_to(out.file("optimizer.pt"));
+  }
+  nlohmann::json s = state;
+  s["epochs_done"] = epochs_done;
+  core::write_text_file(out.file("state.json"), s.dump(2) + "\n");
+  out.commit();
+  core::write_text_file(dir + "/latest", name + "\n");
+}
+
+std::optional<nlohmann::json> load_checkpoint(const std::string& dir, torch::nn::Module& model,
+                                              torch::optim::Optimizer& optimizer, const std::string& fingerprint) {
+  if (!fs::exists(dir + "/latest")) return std::nullopt;
+  std::string name = core::read_text_file(dir + "/latest");
+  while (!name.empty() && (name.back() == '\n' || name.back() == ' ')) name.pop_back();
+  const std::string path = dir + "/" + name;
+  nlohmann::json state;
+  try {
+    state = nlohmann::json::parse(core::read_text_file(path + "/state.json"));
+  } catch (const nlohmann::json::exception& e) {
+    throw Error::in_file(path + "/state.json", 0, std::string("invalid checkpoint state: ") + e.what());
+  }
+  if (state.value("fingerprint", "") != fingerprint)
+    throw Error::in_file(path, 0, "checkpoint was written by a run with different model or data options (" +
+                                      state.value("fingerprint", "?") + " vs " + fingerprint + ")");
+  try {
+    torch::serialize::InputArchive archive;
+    archive.load_from(path + "/model.pt");
+    model.load(archive);
+    torch::serialize::InputArchive opt_archive;
+    opt_archive.load_from(path + "/optimizer.pt");
+    optimizer.load(opt_archive);
+  } catch (const c10::Error& e) {
+    throw Error::in_file(path, 0, std::string("cannot load checkpoint: ") + e.what_without_backtrace());
+  }
+  return state;
+}
+
+}  // namespace loom::train

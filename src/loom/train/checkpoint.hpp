@@ -1,0 +1,25 @@
+// Training checkpoints: DIR/epoch-<E>/ holds model.pt and optimizer.pt (LibTorch archives) and
+// state.json (epochs done, options fingerprint, metrics so far); DIR/latest names the newest.
+// Written by rank 0 atomically (a crash leaves the previous checkpoint intact). Resuming loads
+// the newest checkpoint on every rank; with the per-(seed, epoch, batch) random streams, a
+// resumed run continues to the same result as an uninterrupted one.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+#include <torch/torch.h>
+
+namespace loom::train {
+
+void save_checkpoint(const std::string& dir, int epochs_done, torch::nn::Module& model, torch::optim::Optimizer& optimizer,
+                     const nlohmann::json& state);
+
+// Loads the newest checkpoint into model and optimizer; returns its state.json, or nullopt when
+// DIR has none. Throws Error naming the file when it is unreadable or was made with a different
+// model (`fingerprint` must match the saved one).
+std::optional<nlohmann::json> load_checkpoint(const std::string& dir, torch::nn::Module& model,
+                                              torch::optim::Optimizer& optimizer, const std::string& fingerprint);
+
+}  // namespace loom::train

@@ -1,0 +1,48 @@
+#include "loom/train/gradient_sync.hpp"
+
+#include <cstring>
+
+namespace loom::train {
+
+GradientSync::GradientSync(const comm::Communicator& comm, std::vector<torch::Tensor> parameters,
+                           std::size_t bucket_bytes)
+    : comm_(&comm), parameters_(std::move(parameters)), bucket_elements_(bucket_bytes / sizeof(float)) {}
+
+void GradientSync::all_reduce() {
+  if (comm_->size() == 1) return;
+  const float scale = 1.0f / static_cast<float>(comm_->size());
+  std::size_t first = 0;
+  while (first < parameters_.size()) {
+    // Fill one bucket with whole parameters (a parameter larger than a bucket goes alone).
+    std::size_t last = first, elements = 0;
+    while (last < parameters_.size() &&
+           (last == first || elements + static_cast<std::size_t>(parameters_[last].numel()) <= bucket_elements_))
+      elements += static_cast<std::size_t>(parameters_[last++].numel());
+    buffer_.resize(elements);
+    std::size_t pos = 0;
+    for (std::size_t i = first; i < last; ++i) {
+      auto& p = parameters_[i];
+      const auto n = static_cast<std::size_t>(p.numel());
+      if (p.grad().defined())
+        std::memcpy(buffer_.data() + pos, p.grad().contiguous().data_ptr<float>(), n * sizeof(float));
+      else
+        std::fill_n(buffer_.data() + pos, n, 0.0f);
+      pos += n;
+    }
+    comm_->allreduce_sum(buffer_, comm::Channel::gradients);
+    pos = 0;
+    for (std::size_t i = first; i < last; ++i) {
+      auto& p = parameters_[i];
+      const auto n = static_cast<std::size_t>(p.numel());
+      auto flat = torch::from_blob(buffer_.data() + pos, p.sizes(), torch::kFloat32).mul(scale);
+      if (p.grad().defined())
+        p.mutable_grad().copy_(flat);
+      else
+        p.mutable_grad() = flat.clone();
+      pos += n;
+    }
+    first = last;
+  }
+}
+
+}  // namespace loom::train

@@ -1,0 +1,28 @@
+// Data-parallel gradient averaging: after backward(), every rank's parameter gradients are
+// packed into flat float32 buckets (at most `bucket_bytes` each), summed by one all-reduce per
+// bucket on comm::Channel::gradients, divided by the number of ranks and unpacked. A world of
+// one rank does nothing. Parameters without a gradient contribute zeros (all ranks agree).
+#pragma once
+
+#include <vector>
+
+#include <torch/torch.h>
+
+#include "loom/comm/communicator.hpp"
+
+namespace loom::train {
+
+class GradientSync {
+ public:
+  GradientSync(const comm::Communicator& comm, std::vector<torch::Tensor> parameters,
+               std::size_t bucket_bytes = 8u << 20);
+  void all_reduce();
+
+ private:
+  const comm::Communicator* comm_;
+  std::vector<torch::Tensor> parameters_;
+  std::size_t bucket_elements_;
+  std::vector<float> buffer_;
+};
+
+}  // namespace loom::train

@@ -1,0 +1,43 @@
+// Options of sampled mini-batch training (`loom train`), as a plain struct that the CLI fills
+// (flags or a TOML --config file) and tests and benchmarks build directly.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "loom/comm/link_model.hpp"
+#include "loom/nn/model.hpp"
+
+namespace loom::train {
+
+struct MinibatchOptions {
+  std::string store;  // graph store (1 rank) or partitioned store (one part per rank)
+  nn::ModelOptions model;  // in_features and num_classes come from the data
+  std::string fanouts = "15,10,5";  // fanouts[0] is the hop from the seeds; one per layer
+  std::int64_t batch_size = 1024;
+  int epochs = 10;
+  double lr = 0.003;
+  double weight_decay = 0.0;
+  std::string lr_schedule = "none";  // none | step (x lr_gamma every lr_step epochs) | cosine
+  double lr_gamma = 0.5;
+  int lr_step = 10;
+  std::uint64_t seed = 0;
+  int threads = 0;  // 0 = all cores
+  int pipeline_depth = 4;  // prepared batches in flight; 0 = synchronous fetch (DistDGL-like)
+  std::string wire_dtype = "float32";  // feature rows on the wire: float32 | float16
+  comm::LinkModel link;  // link emulation (off by default)
+  int eval_every = 1;  // sampled valid/test evaluation every N epochs (0 = never)
+  std::string eval_fanouts = "20";  // one value (used for every layer) or one per layer
+  std::int64_t eval_batch_size = 4096;
+  bool exact_eval = true;  // exact layer-wise inference after the last epoch
+  std::string metrics_path;  // JSON-lines, written by rank 0
+  std::string checkpoint_dir;
+  int checkpoint_every = 0;
+  bool resume = false;
+  std::string output_dir;  // predictions / embeddings / node ids (.npy), written by rank 0
+  bool save_embeddings = false;
+  bool overwrite = false;
+  bool quiet = false;  // no per-epoch log lines
+};
+
+}  // namespace loom::train

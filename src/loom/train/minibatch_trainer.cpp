@@ -1,0 +1,266 @@
+#include "loom/train/minibatch_trainer.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "loom/core/log.hpp"
+#include "loom/graph/info.hpp"
+#include "loom/core/metrics.hpp"
+#include "loom/core/parallel.hpp"
+#include "loom/core/rng.hpp"
+#include "loom/core/timer.hpp"
+#include "loom/train/batch_pipeline.hpp"
+#include "loom/train/checkpoint.hpp"
+#include "loom/train/evaluation.hpp"
+#include "loom/train/gradient_sync.hpp"
+#include "loom/train/training_outputs.hpp"
+
+namespace loom::train {
+
+namespace {
+
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+
+// Same-size steps on every rank: this rank's training ids shuffled per (seed, epoch, rank),
+// cycled when the rank has fewer than steps * batch_size of them.
+std::vector<StepPlan> plan_epoch(const std::vector<std::int64_t>& train_ids, std::int64_t steps, std::int64_t batch_size,
+                                 std::uint64_t seed, int epoch, int rank) {
+  std::vector<std::int64_t> order = train_ids;
+  core::Rng rng = core::Rng(seed).split(0x7261696e /*"rain"*/, static_cast<std::uint64_t>(epoch),
+                                        static_cast<std::uint64_t>(rank));
+  core::shuffle(order.begin(), order.end(), rng);
+  std::vector<StepPlan> plan(static_cast<std::size_t>(steps));
+  const auto n = static_cast<std::int64_t>(order.size());
+  for (std::int64_t s = 0; s < steps; ++s) {
+    auto& step = plan[s];
+    if (n > 0) {
+      const std::int64_t size = std::min(batch_size, n);
+      step.seeds.reserve(size);
+      for (std::int64_t i = 0; i < size; ++i) step.seeds.push_back(order[(s * batch_size + i) % n]);
+      std::sort(step.seeds.begin(), step.seeds.end());
+      step.seeds.erase(std::unique(step.seeds.begin(), step.seeds.end()), step.seeds.end());
+    }
+    step.sample_seed = sample::batch_seed(core::mix_seed(seed, static_cast<std::uint64_t>(rank)), epoch, s);
+  }
+  return plan;
+}
+
+double learning_rate(const MinibatchOptions& o, int epoch) {
+  if (o.lr_schedule == "step") return o.lr * std::pow(o.lr_gamma, epoch / std::max(1, o.lr_step));
+  if (o.lr_schedule == "cosine") return 0.5 * o.lr * (1 + std::cos(M_PI * epoch / std::max(1, o.epochs)));
+  return o.lr;
+}
+
+std::vector<std::int32_t> eval_fanouts(const MinibatchOptions& o, int layers) {
+  auto f = sample::parse_fanouts(o.eval_fanouts, "--eval-fanouts");
+  if (f.size() == 1) f.assign(layers, f[0]);
+  if (static_cast<int>(f.size()) != layers)
+    throw Error::in_argument("--eval-fanouts", fmt::format("{} values for a {}-layer model", f.size(), layers));
+  return f;
+}
+
+std::string fingerprint(const MinibatchOptions& o, const TrainingData& d) {
+  return fmt::format("{}:L{}:H{}:heads{}:F{}:C{}:N{}:K{}", nn::model_kind_name(o.model.kind), o.model.num_layers,
+                     o.model.hidden, o.model.heads, d.feat_dim, d.num_classes, d.num_nodes(), d.book.num_parts());
+}
+
+void validate(const MinibatchOptions& o) {
+  LOOM_CHECK_ARG(o.batch_size > 0, "--batch-size", "must be positive, got {}", o.batch_size);
+  LOOM_CHECK_ARG(o.epochs >= 0, "--epochs", "must be >= 0, got {}", o.epochs);
+  LOOM_CHECK_ARG(o.lr > 0, "--lr", "must be positive, got {}", o.lr);
+  LOOM_CHECK_ARG(o.pipeline_depth >= 0, "--pipeline-depth", "must be >= 0, got {}", o.pipeline_depth);
+  LOOM_CHECK_ARG(o.lr_schedule == "none" || o.lr_schedule == "step" || o.lr_schedule == "cosine", "--lr-schedule",
+                 "must be none, step or cosine, got '{}'", o.lr_schedule);
+  LOOM_CHECK_ARG(!o.resume || !o.checkpoint_dir.empty(), "--resume", "needs --checkpoint-dir");
+  const auto fanouts = sample::parse_fanouts(o.fanouts, "--fanouts");
+  LOOM_CHECK_ARG(static_cast<int>(fanouts.size()) == o.model.num_layers, "--fanouts",
+                 "{} fanouts ('{}') for a {}-layer model (--layers): give one fanout per layer", fanouts.size(),
+                 o.fanouts, o.model.num_layers);
+  eval_fanouts(o, o.model.num_layers);
+}
+
+}  // namespace
+
+MinibatchReport run_minibatch(const MinibatchOptions& options, comm::Communicator& world) {
+  const int rank = world.rank();
+  world.agree_on([&] {
+    validate(options);
+    feature::parse_wire_dtype(options.wire_dtype, "--wire-dtype");
+  });
+  core::set_num_threads(options.threads);
+  torch::set_num_threads(core::num_threads());
+  world.set_link_model(options.link);
+  TrainingData data = open_training_data(options.store, world);
+
+  nn::ModelOptions model_options = options.model;
+  model_options.in_features = data.feat_dim;
+  model_options.num_classes = data.num_classes;
+  std::shared_ptr<nn::GnnModel> model;
+  world.agree_on([&] {
+    torch::manual_seed(options.seed);
+    model = std::make_shared<nn::GnnModel>(model_options);
+  });
+  torch::optim::Adam optimizer(model->parameters(),
+                               torch::optim::AdamOptions(options.lr).weight_decay(options.weight_decay));
+
+  const auto fanouts = sample::parse_fanouts(options.fanouts, "--fanouts");
+  const auto& csr = data.topology.csr();
+  sample::NeighborSampler sampler(csr, fanouts);
+  sample::NeighborSampler eval_sampler(csr, eval_fanouts(options, model_options.num_layers));
+  comm::Communicator fetch_comm = world.dup();
+  feature::RemoteFetcher fetcher(fetch_comm, data.book, data.features,
+                                 feature::parse_wire_dtype(options.wire_dtype, "--wire-dtype"));
+  BatchBuilder builder(data, sampler, fetcher);
+  BatchBuilder eval_builder(data, eval_sampler, fetcher);
+  GradientSync gradients(world, model->parameters());
+
+  const std::string print = fingerprint(options, data);
+  int start_epoch = 0;
+  MinibatchReport report;
+  report.score_name = data.multi_label ? "micro_f1" : "accuracy";
+  if (options.resume) {
+    std::optional<nlohmann::json> state;
+    world.agree_on([&] { state = load_checkpoint(options.checkpoint_dir, *model, optimizer, print); });
+    if (state) {
+      start_epoch = state->at("epochs_done").get<int>();
+      report.epochs = state->value("epochs", std::vector<nlohmann::json>{});
+      if (rank == 0) spdlog::info("resumed from {} after epoch {}", options.checkpoint_dir, start_epoch);
+    }
+  }
+
+  core::MetricsLog metrics(rank == 0 ? options.metrics_path : "", options.resume);
+  const std::int64_t steps = world.allreduce_max(
+      ceil_div(static_cast<std::int64_t>(data.train_ids.size()), options.batch_size), comm::Channel::control);
+  LOOM_CHECK(steps > 0 || options.epochs == 0, "{}: no training nodes on any rank", options.store);
+  if (rank == 0)
+    spdlog::info("training {} ({} layers, hidden {}) on {} nodes, {} ranks, {} steps per epoch", nn::model_kind_name(
+                     model_options.kind), model_options.num_layers, model_options.hidden, data.num_nodes(), world.size(),
+                 steps);
+
+  for (int epoch = start_epoch; epoch < options.epochs; ++epoch) {
+    torch::manual_seed(core::mix_seed(options.seed, static_cast<std::uint64_t>(epoch) + 1));
+    for (auto& group : optimizer.param_groups())
+      static_cast<torch::optim::AdamOptions&>(group.options()).lr(learning_rate(options, epoch));
+    model->train();
+    const comm::CommStats before = world.stats();
+    core::Timer epoch_timer;
+    core::TimeAccumulator phases;
+    feature::FetchStats fetched;
+    double loss_sum = 0;
+    ScoreCounts train_counts;
+    std::int64_t sampled_edges = 0;
+    {
+      BatchPipeline pipeline(builder, plan_epoch(data.train_ids, steps, options.batch_size, options.seed, epoch, rank),
+                             options.pipeline_depth);
+      PreparedBatch batch;
+      double wait = 0;
+      while (pipeline.next(batch, wait)) {
+        phases.add("wait", wait);
+        phases.add("sample", batch.sample_seconds);
+        phases.add("fetch", batch.fetch.seconds);
+        fetched += batch.fetch;
+        sampled_edges += batch.sampled.num_sampled_edges;
+        core::Timer compute;
+        optimizer.zero_grad();
+        torch::Tensor loss;
+        if (!batch.sampled.seeds.empty()) {
+          const auto logits = model->forward(batch.x, batch.graphs);
+          loss = data.multi_label ? torch::binary_cross_entropy_with_logits(logits, batch.y)
+                                  : torch::nn::functional::cross_entropy(logits, batch.y);
+          loss.backward();
+          loss_sum += loss.item<double>();
+          train_counts += count_scores(logits.detach(), batch.y, data.multi_label);
+        }
+        phases.add("compute", compute.seconds());
+        core::Timer reduce;
+        gradients.all_reduce();
+        phases.add("allreduce", reduce.seconds());
+        core::Timer step;
+        optimizer.step();
+        phases.add("compute", step.seconds());
+      }
+    }
+    const double train_seconds = epoch_timer.seconds();
+    nlohmann::json record;
+    record["epoch"] = epoch + 1;
+    record["epoch_seconds"] = train_seconds;
+    record["steps"] = steps;
+    record["lr"] = learning_rate(options, epoch);
+    // Loss and training score averaged over ranks.
+    std::array<double, 2> loss_steps{loss_sum, static_cast<double>(steps)};
+    world.allreduce_sum(loss_steps, comm::Channel::control);
+    train_counts = [&] { auto c = train_counts; world.allreduce_sum(c.values, comm::Channel::control); return c; }();
+    record["loss"] = loss_steps[0] / std::max(1.0, loss_steps[1]);
+    record["train_" + report.score_name] = score(train_counts, data.multi_label);
+    record["phases_seconds"] = {{"sample", phases.get("sample")},   {"fetch", phases.get("fetch")},
+                                {"wait", phases.get("wait")},       {"compute", phases.get("compute")},
+                                {"allreduce", phases.get("allreduce")}};
+    const double producer = phases.get("sample") + phases.get("fetch");
+    record["pipeline_hidden_fraction"] =
+        options.pipeline_depth > 0 && producer > 0 ? std::clamp(1.0 - phases.get("wait") / producer, 0.0, 1.0) : 0.0;
+    std::array<std::int64_t, 4> rows{fetched.local_rows, fetched.remote_rows, fetched.bytes, sampled_edges};
+    world.allreduce_sum(rows, comm::Channel::control);
+    record["rows_local"] = rows[0];
+    record["rows_remote"] = rows[1];
+    record["feature_bytes"] = rows[2];
+    record["sampled_edges"] = rows[3];
+    const comm::CommStats epoch_comm = world.stats() - before;
+    record["comm"] = world.global_stats(epoch_comm).to_json();
+    if (options.eval_every > 0 && ((epoch + 1) % options.eval_every == 0 || epoch + 1 == options.epochs)) {
+      core::Timer eval_timer;
+      const auto seed = core::mix_seed(options.seed, 0x6576616c + static_cast<std::uint64_t>(epoch));
+      record["valid_" + report.score_name] = score(
+          sampled_scores(*model, eval_builder, data.valid_ids, options.eval_batch_size, seed, fetch_comm, data.multi_label),
+          data.multi_label);
+      record["test_" + report.score_name] = score(
+          sampled_scores(*model, eval_builder, data.test_ids, options.eval_batch_size, seed + 1, fetch_comm, data.multi_label),
+          data.multi_label);
+      record["eval_seconds"] = eval_timer.seconds();
+      report.final_valid = record["valid_" + report.score_name];
+      report.final_test = record["test_" + report.score_name];
+    }
+    report.epochs.push_back(record);
+    if (rank == 0) {
+      metrics.write(record);
+      if (!options.quiet)
+        spdlog::info("epoch {:>3} | {:.2f}s (sample {:.2f} fetch {:.2f} wait {:.2f} compute {:.2f} allreduce {:.2f}) | "
+                     "loss {:.4f} | train {:.4f} | valid {} | remote rows {} ({})",
+                     epoch + 1, train_seconds, phases.get("sample"), phases.get("fetch"), phases.get("wait"),
+                     phases.get("compute"), phases.get("allreduce"), record["loss"].get<double>(),
+                     record["train_" + report.score_name].get<double>(),
+                     record.contains("valid_" + report.score_name)
+                         ? fmt::format("{:.4f}", record["valid_" + report.score_name].get<double>())
+                         : "-",
+                     rows[1], graph::human_bytes(static_cast<double>(rows[2])));
+    }
+    if (!options.checkpoint_dir.empty() && options.checkpoint_every > 0 && (epoch + 1) % options.checkpoint_every == 0) {
+      world.agree_on([&] {
+        if (rank == 0)
+          save_checkpoint(options.checkpoint_dir, epoch + 1, *model, optimizer,
+                          {{"fingerprint", print}, {"epochs", report.epochs}});
+      });
+    }
+  }
+
+  if (options.exact_eval || !options.output_dir.empty()) {
+    core::Timer timer;
+    const ExactInference exact = exact_inference(*model, data, fetch_comm);
+    report.final_valid = score(exact_scores(exact, builder, data, data.valid_ids, fetch_comm), data.multi_label);
+    report.final_test = score(exact_scores(exact, builder, data, data.test_ids, fetch_comm), data.multi_label);
+    nlohmann::json record = {{"event", "exact_eval"},
+                             {"valid_" + report.score_name, report.final_valid},
+                             {"test_" + report.score_name, report.final_test},
+                             {"seconds", timer.seconds()}};
+    if (rank == 0) {
+      metrics.write(record);
+      spdlog::info("exact layer-wise inference: valid {} {:.4f} | test {} {:.4f} ({:.1f}s)", report.score_name,
+                   report.final_valid, report.score_name, report.final_test, timer.seconds());
+    }
+    if (!options.output_dir.empty()) write_training_outputs(options, data, exact, fetch_comm);
+  }
+  return report;
+}
+
+}  // namespace loom::train

@@ -1,0 +1,29 @@
+// Sampled mini-batch GNN training, single process or data-parallel over MPI ranks (DistDGL /
+// SALIENT style). Each rank draws seeds from its own training nodes (all ranks run the same
+// number of steps per epoch), samples on the replicated topology, fetches remote feature rows
+// from their owners, and trains a replica of the model; gradients are averaged by all-reduce
+// after every step. A producer thread prepares the next batches while the current one trains
+// (options.pipeline_depth). Every epoch reports loss, accuracy, the time spent sampling, waiting
+// for features, computing and all-reducing, the rows fetched, and bytes/messages per channel.
+// run_minibatch is collective over `world`; errors in the options or data are raised on every
+// rank together (comm::AgreedError).
+#pragma once
+
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "loom/comm/communicator.hpp"
+#include "loom/train/minibatch_options.hpp"
+
+namespace loom::train {
+
+struct MinibatchReport {
+  std::vector<nlohmann::json> epochs;  // one record per epoch run (also written to metrics_path)
+  double final_valid = 0, final_test = 0;  // exact (or last sampled) scores
+  std::string score_name;                  // "accuracy" or "micro_f1"
+};
+
+MinibatchReport run_minibatch(const MinibatchOptions& options, comm::Communicator& world);
+
+}  // namespace loom::train

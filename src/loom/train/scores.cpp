@@ -1,0 +1,29 @@
+#include "loom/train/scores.hpp"
+
+namespace loom::train {
+
+ScoreCounts count_scores(const torch::Tensor& logits, const torch::Tensor& labels, bool multi_label) {
+  ScoreCounts c;
+  if (logits.size(0) == 0) return c;
+  if (multi_label) {
+    const auto predicted = logits.gt(0);
+    const auto truth = labels.gt(0.5);
+    c.values[0] = static_cast<double>((predicted & truth).sum().item<std::int64_t>());
+    c.values[1] = static_cast<double>((predicted & ~truth).sum().item<std::int64_t>());
+    c.values[2] = static_cast<double>((~predicted & truth).sum().item<std::int64_t>());
+  } else {
+    c.values[0] = static_cast<double>(logits.argmax(1).eq(labels).sum().item<std::int64_t>());
+    c.values[1] = static_cast<double>(logits.size(0));
+  }
+  return c;
+}
+
+double score(const ScoreCounts& c, bool multi_label) {
+  if (multi_label) {
+    const double denom = 2 * c.values[0] + c.values[1] + c.values[2];
+    return denom > 0 ? 2 * c.values[0] / denom : 0.0;
+  }
+  return c.values[1] > 0 ? c.values[0] / c.values[1] : 0.0;
+}
+
+}  // namespace loom::train

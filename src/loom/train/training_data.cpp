@@ -1,0 +1,78 @@
+#include "loom/train/training_data.hpp"
+
+#include "loom/core/log.hpp"
+#include "loom/graph/info.hpp"
+
+namespace loom::train {
+
+namespace {
+
+std::vector<std::int64_t> to_global(std::span<const std::int64_t> local, std::int64_t offset) {
+  std::vector<std::int64_t> out(local.begin(), local.end());
+  for (auto& v : out) v += offset;
+  return out;
+}
+
+void load_rows(TrainingData& d, const graph::GraphStore& rows_store, std::int64_t offset) {
+  const auto& m = rows_store.meta();
+  if (m.feat_dim == 0) throw Error::in_file(rows_store.dir(), 0, "has no node features (feat.npy); training needs them");
+  if (m.num_classes == 0) throw Error::in_file(rows_store.dir(), 0, "has no labels (label.npy); training needs them");
+  d.features = feature::RowTable::view(rows_store.feat());
+  d.feat_dim = m.feat_dim;
+  d.num_classes = m.num_classes;
+  d.multi_label = m.multi_label;
+  d.labels = rows_store.label();
+  for (const char* split : {"train", "valid", "test"})
+    if (!rows_store.has_split(split))
+      throw Error::in_file(rows_store.dir(), 0, std::string("has no '") + split + "' split (" + split +
+                                                    "_idx.npy); import it with splits or generate them");
+  d.train_ids = to_global(rows_store.split("train"), offset);
+  d.valid_ids = to_global(rows_store.split("valid"), offset);
+  d.test_ids = to_global(rows_store.split("test"), offset);
+  if (m.id_map == graph::IdMapKind::kNames)
+    d.original_names = rows_store.original_names();
+  else
+    d.original_ids = rows_store.original_ids();
+}
+
+}  // namespace
+
+TrainingData open_training_data(const std::string& path, const comm::Communicator& world) {
+  TrainingData d;
+  d.path = path;
+  d.rank = world.rank();
+  world.agree_on([&] {
+    const std::string format = graph::store_format(path);
+    if (format == "loom-partitioned") {
+      auto store = partition::PartitionedStore::open(path);
+      if (store.num_parts() != world.size())
+        throw Error::in_file(path, 0, "has " + std::to_string(store.num_parts()) + " parts but the job has " +
+                                          std::to_string(world.size()) + " ranks (run mpirun -np " +
+                                          std::to_string(store.num_parts()) + ", or repartition with -k " +
+                                          std::to_string(world.size()) + ")");
+      d.partitioned = true;
+      d.topology = store.topology();
+      d.book = store.book();
+      const auto part = store.part(world.rank());
+      d.offset = part.range().begin;
+      d.num_local = part.range().size();
+      load_rows(d, part.store(), d.offset);
+    } else if (format == "loom-graph") {
+      if (world.size() > 1)
+        throw Error::in_file(path, 0, "is not partitioned but the job has " + std::to_string(world.size()) +
+                                          " ranks: run `loom partition " + path + " -k " + std::to_string(world.size()) +
+                                          " -o PARTS` and train on PARTS");
+      d.topology = graph::GraphStore::open(path);
+      d.book = partition::PartitionBook({0, d.topology.num_nodes()});
+      d.num_local = d.topology.num_nodes();
+      load_rows(d, d.topology, 0);
+    } else {
+      throw Error::in_file(path, 0, "unknown store format '" + format + "'");
+    }
+    if (d.topology.meta().directed)
+      spdlog::warn("{}: graph is directed; neighbour sampling follows stored (out-)edges", path);
+  });
+  return d;
+}
+
+}  // namespace loom::train

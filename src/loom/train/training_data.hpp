@@ -1,0 +1,45 @@
+// TrainingData: what one rank of a (mini-batch or full-graph) trainer sees of a dataset, the
+// same way whether the input is a plain graph store (a world of one rank: one part owning every
+// id) or a K-way partitioned store (one part per rank). It holds the replicated topology (the
+// whole graph's CSR in global ids, mapped), the partition book, this rank's own feature rows and
+// labels, its split ids as GLOBAL ids, and the original ids of its rows for outputs.
+// open_training_data() validates the input against the world (a plain store with K > 1 ranks,
+// K different from the part count, missing features/labels/splits) on every rank, so that all
+// ranks fail together with one message.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "loom/comm/communicator.hpp"
+#include "loom/feature/row_table.hpp"
+#include "loom/graph/store.hpp"
+#include "loom/partition/partitioned_store.hpp"
+
+namespace loom::train {
+
+struct TrainingData {
+  std::string path;
+  bool partitioned = false;
+  graph::GraphStore topology;  // whole graph, global ids
+  partition::PartitionBook book;
+  int rank = 0;
+  std::int64_t offset = 0;  // first global id this rank owns
+  std::int64_t num_local = 0;
+  feature::RowTable features;  // this rank's rows
+  std::int64_t feat_dim = 0;
+  std::int64_t num_classes = 0;
+  bool multi_label = false;
+  core::NpyArray labels;  // this rank's rows: int64 [n] or uint8 [n, classes]
+  std::vector<std::int64_t> train_ids, valid_ids, test_ids;  // global ids owned by this rank
+  std::vector<std::int64_t> original_ids;  // original id of each local row (empty for names)
+  std::vector<std::string> original_names;
+  std::int64_t num_nodes() const { return book.num_nodes(); }
+};
+
+// Collective over `world`. Throws (on every rank) an Error naming the store and the problem.
+TrainingData open_training_data(const std::string& path, const comm::Communicator& world);
+
+}  // namespace loom::train

@@ -1,0 +1,103 @@
+// Multi-rank mini-batch training: every rank trains on its own part, features move between
+// ranks through the fetcher, and bad inputs fail on every rank together.
+#include <filesystem>
+
+#include <gtest/gtest.h>
+
+#include "loom/comm/communicator.hpp"
+#include "loom/graph/generate/sbm.hpp"
+#include "loom/partition/write_partitioned.hpp"
+#include "loom/train/minibatch_trainer.hpp"
+
+namespace loom::train {
+namespace {
+
+// Rank 0 makes a fresh directory; every rank gets its path.
+std::string shared_dir(const comm::Communicator& world, const std::string& name) {
+  std::string path;
+  if (world.rank() == 0) {
+    path = (std::filesystem::temp_directory_path() / ("loom-mpi-" + name + "-" + std::to_string(::getpid()))).string();
+    std::filesystem::remove_all(path);
+    std::filesystem::create_directories(path);
+  }
+  world.broadcast(path, 0, comm::Channel::control);
+  return path;
+}
+
+std::string make_parts(const comm::Communicator& world, const std::string& dir, int parts) {
+  if (world.rank() == 0) {
+    graph::generate::SbmOptions o;
+    o.nodes = 1600;
+    o.classes = 4;
+    o.avg_degree = 12;
+    o.homophily = 0.9;
+    o.feat_dim = 16;
+    o.feat_noise = 0.6;
+    o.train = 0.3;
+    o.valid = 0.2;
+    o.seed = 5;
+    graph::generate::generate_sbm_store(o, dir + "/sbm", {});
+    partition::PartitionOptions p;
+    p.source = dir + "/sbm";
+    p.output = dir + "/parts";
+    p.num_parts = parts;
+    partition::partition_store(p);
+  }
+  world.barrier();
+  return dir + "/parts";
+}
+
+MinibatchOptions options_for(const std::string& store) {
+  MinibatchOptions o;
+  o.store = store;
+  o.model.num_layers = 2;
+  o.model.hidden = 32;
+  o.model.dropout = 0.1;
+  o.fanouts = "10,5";
+  o.batch_size = 64;
+  o.epochs = 5;
+  o.lr = 0.01;
+  o.threads = 1;
+  o.quiet = true;
+  return o;
+}
+
+TEST(MinibatchMpi, RanksTrainTogetherAndFetchRemoteRows) {
+  auto world = comm::Communicator::world();
+  const std::string dir = shared_dir(world, "train");
+  const auto report = run_minibatch(options_for(make_parts(world, dir, world.size())), world);
+  EXPECT_GT(report.final_test, 0.85);
+  const auto& last = report.epochs.back();
+  EXPECT_GT(last["rows_remote"].get<std::int64_t>(), 0);
+  EXPECT_GT(last["comm"]["sum"]["features"]["bytes_received"].get<std::int64_t>(), 0);
+  EXPECT_GT(last["comm"]["sum"]["gradients"]["bytes_sent"].get<std::int64_t>(), 0);
+  // Every rank computed the same (all-reduced) loss.
+  const double loss = last["loss"].get<double>();
+  const auto losses = world.allgather(loss, comm::Channel::control);
+  for (double l : losses) EXPECT_DOUBLE_EQ(l, loss);
+  world.barrier();
+  if (world.rank() == 0) std::filesystem::remove_all(dir);
+}
+
+TEST(MinibatchMpi, PartCountMustMatchRanksOnEveryRank) {
+  auto world = comm::Communicator::world();
+  const std::string dir = shared_dir(world, "mismatch");
+  const std::string parts = make_parts(world, dir, world.size() + 1);
+  try {
+    run_minibatch(options_for(parts), world);
+    ADD_FAILURE() << "expected an error";
+  } catch (const comm::AgreedError& e) {
+    EXPECT_NE(std::string(e.what()).find("parts but the job has"), std::string::npos) << e.what();
+  }
+  try {
+    run_minibatch(options_for(dir + "/sbm"), world);
+    ADD_FAILURE() << "expected an error";
+  } catch (const comm::AgreedError& e) {
+    EXPECT_NE(std::string(e.what()).find("not partitioned"), std::string::npos) << e.what();
+  }
+  world.barrier();
+  if (world.rank() == 0) std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace loom::train

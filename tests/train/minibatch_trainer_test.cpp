@@ -1,0 +1,159 @@
+#include "loom/train/minibatch_trainer.hpp"
+
+#include <filesystem>
+
+#include "loom/comm/mpi_session.hpp"
+#include "loom/core/npy.hpp"
+#include "loom/graph/generate/sbm.hpp"
+#include "support/test_support.hpp"
+
+namespace loom::train {
+namespace {
+
+// A small planted-partition graph whose features alone are weak, so the graph must help.
+std::string make_sbm(const test::ScratchDir& dir, const std::string& name = "sbm") {
+  graph::generate::SbmOptions o;
+  o.nodes = 1200;
+  o.classes = 4;
+  o.avg_degree = 12;
+  o.homophily = 0.9;
+  o.feat_dim = 16;
+  o.feat_noise = 0.6;
+  o.train = 0.3;
+  o.valid = 0.2;
+  o.seed = 3;
+  const std::string path = dir / name;
+  graph::generate::generate_sbm_store(o, path, {});
+  return path;
+}
+
+MinibatchOptions small_options(const std::string& store) {
+  MinibatchOptions o;
+  o.store = store;
+  o.model.num_layers = 2;
+  o.model.hidden = 32;
+  o.model.dropout = 0.1;
+  o.fanouts = "10,5";
+  o.batch_size = 128;
+  o.epochs = 6;
+  o.lr = 0.01;
+  o.threads = 2;
+  o.quiet = true;
+  return o;
+}
+
+class MinibatchTrainer : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { session_ = new comm::MpiSession(); }
+  static void TearDownTestSuite() { delete session_; }
+  static comm::MpiSession* session_;
+};
+comm::MpiSession* MinibatchTrainer::session_ = nullptr;
+
+TEST_F(MinibatchTrainer, SageLearnsPlantedPartitionBeyondFeatures) {
+  test::ScratchDir dir;
+  auto world = comm::Communicator::world();
+  const auto report = run_minibatch(small_options(make_sbm(dir)), world);
+  ASSERT_EQ(report.epochs.size(), 6u);
+  EXPECT_LT(report.epochs.back()["loss"].get<double>(), report.epochs.front()["loss"].get<double>());
+  EXPECT_GT(report.final_test, 0.9) << "exact test accuracy";
+  EXPECT_EQ(report.score_name, "accuracy");
+  EXPECT_GT(report.epochs.back()["rows_local"].get<std::int64_t>(), 0);
+  EXPECT_EQ(report.epochs.back()["rows_remote"].get<std::int64_t>(), 0);  // one rank owns every row
+}
+
+TEST_F(MinibatchTrainer, GcnAndGatTrainToo) {
+  test::ScratchDir dir;
+  auto world = comm::Communicator::world();
+  for (const auto kind : {nn::ModelKind::kGcn, nn::ModelKind::kGat}) {
+    auto o = small_options(make_sbm(dir, "g" + nn::model_kind_name(kind)));
+    o.model.kind = kind;
+    o.epochs = 4;
+    EXPECT_GT(run_minibatch(o, world).final_test, 0.8) << nn::model_kind_name(kind);
+  }
+}
+
+TEST_F(MinibatchTrainer, PipelinedAndSynchronousRunsAgree) {
+  test::ScratchDir dir;
+  auto world = comm::Communicator::world();
+  auto o = small_options(make_sbm(dir));
+  o.epochs = 2;
+  o.exact_eval = false;
+  o.pipeline_depth = 0;
+  const auto sync = run_minibatch(o, world);
+  o.pipeline_depth = 3;
+  const auto piped = run_minibatch(o, world);
+  for (int e = 0; e < 2; ++e)
+    EXPECT_DOUBLE_EQ(sync.epochs[e]["loss"].get<double>(), piped.epochs[e]["loss"].get<double>());
+}
+
+TEST_F(MinibatchTrainer, ResumeContinuesToTheSameResult) {
+  test::ScratchDir dir;
+  auto world = comm::Communicator::world();
+  auto o = small_options(make_sbm(dir));
+  o.epochs = 4;
+  o.exact_eval = false;
+  const auto straight = run_minibatch(o, world);
+  o.checkpoint_dir = dir / "ckpt";
+  o.checkpoint_every = 2;
+  o.epochs = 2;
+  run_minibatch(o, world);
+  o.epochs = 4;
+  o.resume = true;
+  const auto resumed = run_minibatch(o, world);
+  ASSERT_EQ(resumed.epochs.size(), 4u);
+  EXPECT_DOUBLE_EQ(resumed.epochs[3]["loss"].get<double>(), straight.epochs[3]["loss"].get<double>());
+  EXPECT_DOUBLE_EQ(resumed.final_test, straight.final_test);
+}
+
+TEST_F(MinibatchTrainer, WritesPredictionsKeyedByOriginalIds) {
+  test::ScratchDir dir;
+  auto world = comm::Communicator::world();
+  auto o = small_options(make_sbm(dir));
+  o.epochs = 1;
+  o.output_dir = dir / "out";
+  o.save_embeddings = true;
+  run_minibatch(o, world);
+  const auto pred = core::NpyArray::map(dir / "out/predictions.npy");
+  const auto ids = core::NpyArray::map(dir / "out/node_ids.npy");
+  const auto emb = core::NpyArray::map(dir / "out/embeddings.npy");
+  EXPECT_EQ(pred.size(), 1200);
+  EXPECT_EQ(ids.size(), 1200);
+  EXPECT_EQ(emb.rows(), 1200);
+  EXPECT_EQ(emb.cols(), 32);
+}
+
+TEST_F(MinibatchTrainer, FanoutsMustMatchLayers) {
+  test::ScratchDir dir;
+  auto world = comm::Communicator::world();
+  auto o = small_options(make_sbm(dir));
+  o.fanouts = "15,10,5";
+  try {
+    run_minibatch(o, world);
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("--fanouts"), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(MinibatchTrainer, StoreWithoutSplitsIsAClearError) {
+  test::ScratchDir dir;
+  auto world = comm::Communicator::world();
+  graph::GraphData g;
+  g.indptr = {0, 1, 2};
+  g.indices = {1, 0};
+  g.feat = {1, 2};
+  g.feat_dim = 1;
+  g.label = {0, 1};
+  g.num_classes = 2;
+  graph::write_graph_store(g, dir / "nosplit", {});
+  try {
+    run_minibatch(small_options(dir / "nosplit"), world);
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("train"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace loom::train
