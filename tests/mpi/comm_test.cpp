@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "loom/comm/communicator.hpp"
+#include "loom/comm/mpi_session.hpp"
 
 namespace loom::comm {
 namespace {
@@ -310,6 +311,16 @@ TEST(Comm, AgreePropagatesTheFailingRanksErrorToEveryRank) {
   }
   // The communicator stays usable afterwards.
   EXPECT_EQ(comm.allreduce_sum(1, Channel::control), comm.size());
+}
+
+TEST(Comm, RunJobReturnsTheWorstStatusAndFailsEveryRankOnAnAgreedError) {
+  // MPI is already running here, so run_job's session borrows it.
+  EXPECT_EQ(run_job([](Communicator& world) { return world.rank() == 1 ? 3 : 0; }), 3);
+  const int status = run_job([](Communicator& world) {
+    world.agree(world.rank() != 1, "(expected by the test) bad --fanouts");
+    return 0;
+  });
+  EXPECT_EQ(status, 1);
 }
 
 }  // namespace

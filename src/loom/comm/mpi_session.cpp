@@ -66,8 +66,13 @@ int run_job(const std::function<int(Communicator& world)>& body) {
   int status = 0;
   try {
     status = body(world);
-  } catch (const AgreedError&) {
-    if (world.rank() == 0) throw;
+  } catch (const AgreedError& e) {
+    // Print before any rank exits: mpirun kills the job when the first rank exits non-zero.
+    if (world.rank() == 0) {
+      std::fprintf(stderr, "loom: error: %s\n", e.what());
+      std::fflush(stderr);
+    }
+    world.barrier();
     return 1;
   } catch (const std::exception& e) {
     if (world.size() > 1) abort_job(e.what());

@@ -10,10 +10,13 @@
 // Exit protocol: (1) validate at checkpoints with Communicator::agree()/agree_on(): when any
 // rank fails, every rank throws AgreedError with the lowest failing rank's message, all ranks
 // unwind and finalize, exit non-zero, and only rank 0 prints. (2) run_job() wraps a command
-// body: AgreedError -> rank 0 rethrows it (main prints "loom: error: rank R: ..."), other ranks
-// return 1 silently; any other exception in a job of more than one rank -> abort_job(), since
-// the other ranks may be blocked in a collective. (3) abort_job() is the last resort: one line
-// on stderr, then MPI_Abort of the whole job (exit status 1).
+// body: AgreedError -> rank 0 prints "loom: error: rank R: ..." once, all ranks synchronize
+// (so the line is out before any rank exits), finalize and return 1; any other exception in a
+// job of more than one rank -> abort_job(), since the other ranks may be blocked in a
+// collective; in a world of size 1 it is rethrown for main() to print. (3) abort_job() is the
+// last resort: one line on stderr, then MPI_Abort of the whole job (exit status 1).
+// mpirun itself still notes "1 process returned a non-zero exit code" after an agreed failure;
+// launch with `mpirun -q` (or OMPI_MCA_orte_execute_quiet=1) to silence that too.
 #pragma once
 
 #include <functional>
@@ -38,7 +41,7 @@ class MpiSession {
 };
 
 // Runs body(world) inside an MpiSession with the protocol above; returns the exit status (the
-// largest status any rank's body returned).
+// largest status any rank's body returned, or 1 after an agreed failure, already printed).
 int run_job(const std::function<int(Communicator& world)>& body);
 
 // Prints "loom: error: [rank R: ]message" and ends the whole job (MPI_Abort, or _Exit(1) when
