@@ -209,6 +209,16 @@ EdgeOperator parse_edge_operator(const std::string& name) {
   throw Error::in_argument("--operator", "unknown edge operator '" + name + "' (hadamard, average, l1, l2)");
 }
 
+std::string edge_operator_name(EdgeOperator op) {
+  switch (op) {
+    case EdgeOperator::kHadamard: return "hadamard";
+    case EdgeOperator::kAverage: return "average";
+    case EdgeOperator::kL1: return "l1";
+    case EdgeOperator::kL2: return "l2";
+  }
+  return "?";
+}
+
 LinkPredResult evaluate_link_prediction(const NodeVectors& vectors, const LinkSplit& split, EdgeOperator op,
                                         const LogisticOptions& options) {
   LinkPredResult result;

@@ -51,6 +51,7 @@ LinkSplit linkpred_split(const graph::GraphStore& store, const LinkSplitOptions&
 enum class EdgeOperator { kHadamard, kAverage, kL1, kL2 };
 // "hadamard" | "average" | "l1" | "l2"; throws Error::in_argument("--operator", ...).
 EdgeOperator parse_edge_operator(const std::string& name);
+std::string edge_operator_name(EdgeOperator op);
 
 struct LinkPredResult {
   double auc = 0;

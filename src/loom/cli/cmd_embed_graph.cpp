@@ -1,0 +1,73 @@
+// `loom embed deepwalk STORE -o OUT [...]` and `loom embed node2vec STORE -o OUT --p P --q Q [...]`:
+// random walks over a graph store, skip-gram with negative sampling on them, vectors keyed by the
+// store's original node ids; see embed/eval/graph_embedding.hpp. Hangs off E1's `embed` command.
+#include <memory>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "loom/cli/commands.hpp"
+#include "loom/cli/graph_embed_args.hpp"
+
+namespace loom::cli {
+
+namespace {
+
+struct EmbedGraphArgs {
+  GraphEmbedArgs graph;
+  std::string store, output, format = "text";
+  bool as_json = false;
+};
+
+int run_embed_graph(EmbedGraphArgs args) {
+  args.graph.finish();
+  embed::eval::EmbedGraphOptions o;
+  o.store = args.store;
+  o.output = args.output;
+  o.format = embed::parse_embedding_format(args.format);
+  o.graph = args.graph.options;
+  const auto r = embed::eval::run_embed_graph(o);
+  if (args.as_json) {
+    const nlohmann::json j = {{"output", o.output},
+                              {"nodes", r.nodes},
+                              {"vectors", r.vectors},
+                              {"walk_steps", r.walk_steps},
+                              {"walk_seconds", r.walk_seconds},
+                              {"walk_steps_per_second", r.walk_steps_per_second},
+                              {"train_seconds", r.train.seconds},
+                              {"words_per_second", r.train.words_per_second},
+                              {"loss", r.train.loss}};
+    fmt::print("{}\n", j.dump());
+  } else {
+    fmt::print("wrote {} vectors of dimension {} to {} | walks {} steps in {:.2f}s ({:.3g} steps/s) | train {:.2f}s, "
+               "{:.0f} words/s, loss {:.4f}\n",
+               r.vectors, o.graph.sgns.dim, o.output, r.walk_steps, r.walk_seconds, r.walk_steps_per_second,
+               r.train.seconds, r.train.words_per_second, r.train.loss);
+  }
+  return 0;
+}
+
+void add_one(CLI::App& embed_cmd, Action& action, const std::string& name, bool biased) {
+  auto args = std::make_shared<EmbedGraphArgs>();
+  auto* sub = embed_cmd.add_subcommand(
+      name, biased ? "node2vec: biased second-order random walks (p, q) + skip-gram"
+                   : "DeepWalk: uniform random walks + skip-gram");
+  sub->add_option("store", args->store, "Graph store directory")->required();
+  sub->add_option("-o,--output", args->output, "Output embedding file (keys are the store's original ids)")
+      ->required();
+  sub->add_option("--format", args->format, "text|binary|npy (npy also writes <stem>.vocab.txt)")
+      ->capture_default_str();
+  add_graph_embed_options(*sub, args->graph, biased);
+  sub->add_flag("--json", args->as_json, "Print the summary as JSON");
+  sub->callback([&action, args] { action = [args] { return run_embed_graph(*args); }; });
+}
+
+}  // namespace
+
+void add_embed_graph_commands(CLI::App& app, Action& action) {
+  auto* embed_cmd = app.get_subcommand("embed");
+  add_one(*embed_cmd, action, "deepwalk", /*biased=*/false);
+  add_one(*embed_cmd, action, "node2vec", /*biased=*/true);
+}
+
+}  // namespace loom::cli

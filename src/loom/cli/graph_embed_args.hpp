@@ -1,0 +1,53 @@
+// Command-line options shared by the graph-embedding commands (`loom embed deepwalk|node2vec`,
+// `loom eval linkpred`, `loom walk`): walk options and, for the trainers, the SGNS options, parsed
+// into embed::eval::GraphEmbedOptions. finish() converts the string options once parsing is done.
+#pragma once
+
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "loom/embed/eval/graph_embedding.hpp"
+
+namespace loom::cli {
+
+struct GraphEmbedArgs {
+  embed::eval::GraphEmbedOptions options;
+  std::string kernel = "batched";
+  bool quiet = false;
+
+  void finish() {
+    options.sgns.kernel = embed::parse_sgns_kernel(kernel);
+    options.progress = !quiet;
+    options.walks.seed = options.sgns.seed;
+  }
+};
+
+// Walk options (--walks --length, and --p --q when `biased`) plus --seed and --threads.
+inline void add_walk_options(CLI::App& sub, GraphEmbedArgs& args, bool biased) {
+  auto& w = args.options.walks;
+  sub.add_option("--walks", w.walks_per_node, "Walks per node")->capture_default_str();
+  sub.add_option("--length", w.length, "Nodes per walk")->capture_default_str();
+  if (biased) {
+    sub.add_option("--p", w.p, "Return parameter p (node2vec)")->capture_default_str();
+    sub.add_option("--q", w.q, "In-out parameter q (node2vec)")->capture_default_str();
+  }
+  sub.add_option("--seed", args.options.sgns.seed, "Random seed")->capture_default_str();
+  sub.add_option("--threads", args.options.sgns.threads, "Threads")->capture_default_str();
+}
+
+// Walk options plus the SGNS trainer's options.
+inline void add_graph_embed_options(CLI::App& sub, GraphEmbedArgs& args, bool biased) {
+  add_walk_options(sub, args, biased);
+  auto& s = args.options.sgns;
+  sub.add_option("--dim", s.dim, "Embedding dimension")->capture_default_str();
+  sub.add_option("--window", s.window, "Maximum context distance in a walk")->capture_default_str();
+  sub.add_option("--negative", s.negative, "Negative samples per prediction")->capture_default_str();
+  sub.add_option("--sample", s.sample, "Frequent-node subsampling rate (0: off)")->capture_default_str();
+  sub.add_option("--epochs", s.epochs, "Passes over the walks")->capture_default_str();
+  sub.add_option("--alpha", s.alpha, "Starting learning rate")->capture_default_str();
+  sub.add_option("--kernel", args.kernel, "hogwild | batched (SGNS kernel)")->capture_default_str();
+  sub.add_flag("--quiet", args.quiet, "No progress bar");
+}
+
+}  // namespace loom::cli

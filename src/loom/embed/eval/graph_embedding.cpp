@@ -1,0 +1,123 @@
+#include "loom/embed/eval/graph_embedding.hpp"
+
+#include <filesystem>
+
+#include <absl/container/flat_hash_map.h>
+#include <spdlog/spdlog.h>
+
+#include "loom/core/error.hpp"
+#include "loom/core/parallel.hpp"
+#include "loom/core/timer.hpp"
+#include "loom/embed/corpus.hpp"
+
+namespace loom::embed::eval {
+
+std::vector<std::string> node_keys(const graph::GraphStore& store) {
+  if (store.meta().id_map == graph::IdMapKind::kNames) return store.original_names();
+  const auto ids = store.original_ids();
+  std::vector<std::string> keys(ids.size());
+  for (std::size_t i = 0; i < ids.size(); ++i) keys[i] = std::to_string(ids[i]);
+  return keys;
+}
+
+Alignment align_to_store(const Embeddings& embeddings, const graph::GraphStore& store) {
+  const auto keys = node_keys(store);
+  absl::flat_hash_map<std::string, std::int64_t> row_of;
+  row_of.reserve(keys.size());
+  for (std::size_t r = 0; r < keys.size(); ++r) row_of.emplace(keys[r], static_cast<std::int64_t>(r));
+  Alignment a;
+  auto& v = a.vectors;
+  v.num_nodes = store.num_nodes();
+  v.dim = embeddings.dim;
+  v.data.assign(static_cast<std::size_t>(v.num_nodes * v.dim), 0.0f);
+  v.present.assign(static_cast<std::size_t>(v.num_nodes), 0);
+  for (std::int64_t i = 0; i < embeddings.size(); ++i) {
+    const auto it = row_of.find(embeddings.words[static_cast<std::size_t>(i)]);
+    if (it == row_of.end()) {
+      ++a.unknown_keys;
+      continue;
+    }
+    const auto row = embeddings.row(i);
+    std::copy(row.begin(), row.end(), v.data.begin() + it->second * v.dim);
+    a.matched += v.present[static_cast<std::size_t>(it->second)] ? 0 : 1;
+    v.present[static_cast<std::size_t>(it->second)] = 1;
+  }
+  return a;
+}
+
+SgnsOptions GraphEmbedOptions::default_graph_sgns() {
+  SgnsOptions o;
+  o.dim = 128;
+  o.window = 10;
+  o.negative = 5;
+  o.epochs = 1;
+  o.sample = 1e-3;
+  o.label = "embed";
+  return o;
+}
+
+GraphEmbedding train_graph_embedding(const graph::Csr& csr, const std::vector<std::string>& keys,
+                                     const GraphEmbedOptions& options) {
+  sample::walk::validate_walk_options(options.walks);
+  validate(options.sgns);
+  LOOM_CHECK(static_cast<std::int64_t>(keys.size()) == csr.num_rows(), "{} node keys for {} rows", keys.size(),
+             csr.num_rows());
+  core::set_num_threads(options.sgns.threads);
+
+  GraphEmbedding result;
+  auto walks = sample::walk::generate_walks(csr, options.walks);
+  result.walk_steps = walks.steps;
+  result.walk_seconds = walks.seconds;
+  spdlog::info("walks: {} of length {} ({}), {} steps in {:.2f}s, {:.3g} steps/s", walks.num_walks, walks.length,
+               options.walks.second_order() ? fmt::format("node2vec p={} q={}", options.walks.p, options.walks.q)
+                                            : std::string("uniform"),
+               walks.steps, walks.seconds, walks.steps_per_second());
+  const auto offsets = sample::walk::compact_walks(walks);
+  const auto encoded = encode_sequences(walks.nodes, offsets, keys, /*min_count=*/1);
+  walks = {};  // the corpus holds its own copy
+
+  auto sgns = options.sgns;
+  sgns.progress = options.progress;
+  SgnsModel model = init_sgns_model(encoded.vocab.size(), sgns.dim, sgns.seed);
+  result.train = train_sgns(encoded.corpus, encoded.vocab.counts(), sgns, model);
+  spdlog::info("trained skip-gram on {} nodes: {:.2f}s, {:.0f} words/s, loss {:.4f}", encoded.vocab.size(),
+               result.train.seconds, result.train.words_per_second, result.train.loss);
+
+  result.embeddings = to_embeddings(encoded.vocab, model.input);
+  auto& v = result.vectors;
+  v.num_nodes = csr.num_rows();
+  v.dim = sgns.dim;
+  v.data.assign(static_cast<std::size_t>(v.num_nodes * v.dim), 0.0f);
+  v.present.assign(static_cast<std::size_t>(v.num_nodes), 0);
+  for (std::int32_t id = 0; id < encoded.vocab.size(); ++id) {
+    const auto node = encoded.source_token[static_cast<std::size_t>(id)];
+    const auto row = result.embeddings.row(id);
+    std::copy(row.begin(), row.end(), v.data.begin() + static_cast<std::int64_t>(node) * v.dim);
+    v.present[static_cast<std::size_t>(node)] = 1;
+  }
+  return result;
+}
+
+EmbedGraphResult run_embed_graph(const EmbedGraphOptions& options) {
+  sample::walk::validate_walk_options(options.graph.walks);
+  validate(options.graph.sgns);
+  LOOM_CHECK_ARG(!options.output.empty(), "-o", "an output path is required");
+  const auto parent = std::filesystem::absolute(options.output).parent_path();
+  LOOM_CHECK_ARG(std::filesystem::is_directory(parent), "-o", "directory '{}' does not exist", parent.string());
+  const auto store = graph::GraphStore::open(options.store);
+  if (store.meta().partition)
+    throw Error::in_file(options.store, 0, "is one partition of a partitioned store; embed the whole graph");
+
+  const auto embedding = train_graph_embedding(store.csr(), node_keys(store), options.graph);
+  write_embeddings(options.output, options.format, embedding.embeddings);
+  EmbedGraphResult r;
+  r.nodes = store.num_nodes();
+  r.vectors = embedding.embeddings.size();
+  r.walk_steps = embedding.walk_steps;
+  r.walk_seconds = embedding.walk_seconds;
+  r.walk_steps_per_second = embedding.walk_seconds > 0 ? static_cast<double>(embedding.walk_steps) / embedding.walk_seconds : 0;
+  r.train = embedding.train;
+  return r;
+}
+
+}  // namespace loom::embed::eval
