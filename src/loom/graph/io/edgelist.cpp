@@ -203,7 +203,7 @@ bool read_numeric(const EdgeListImportOptions& o, Splitter& splitter, bool allow
   apply_order(order, edges.dst);
   edges.num_nodes = remap.size();
   if (order.identity) {
-    data.id_map_note = "ids used as given (they already were 0..N-1)";
+    data.id_map_note = "ids used as given: they already were 0..N-1";
   } else {
     data.orig_id = std::move(sorted_ids);
     data.id_map_note = "sparse ids remapped to 0..N-1 in sorted numeric order; orig_id.npy holds the original ids";

@@ -121,7 +121,7 @@ GraphData import_ogb(const OgbImportOptions& o) {
     }
   }
 
-  data.id_map_note = "ids used as given (OGB node ids are 0..N-1)";
+  data.id_map_note = "ids used as given: OGB node ids are 0..N-1";
   data.provenance["importer"] = "ogb";
   data.provenance["source"] = fs::absolute(o.dir).lexically_normal().string();
   data.provenance["options"] = {{"split", split_kind}};
