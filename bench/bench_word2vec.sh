@@ -46,7 +46,7 @@ for rep in $(seq 1 "$REPS"); do
   "$W2C/word2vec" -train "$TOK" -read-vocab "$VOCAB" -output "$WORK/w2c.bin" -cbow 0 -size 100 -window 5 -negative 5 \
     -hs 0 -sample 1e-4 -threads "$THREADS" -binary 1 -iter 5 -min-count 5 -alpha 0.025 >/dev/null
   t1=$(now)
-  record "{\"tool\":\"word2vec.c\",\"rep\":$rep,\"emb\":\"$WORK/w2c.bin\",\"run\":{\"train_seconds\":$(echo "$t1 - $t0" | bc)}}"
+  record "{\"tool\":\"word2vec.c\",\"rep\":$rep,\"emb\":\"$WORK/w2c.bin\",\"run\":{\"train_seconds\":$($PY -c "print($t1 - $t0)")}}"
   json=$($PY "$ROOT/bench/w2v_gensim.py" train "$TOK" "$WORK/gensim.bin" "$THREADS")
   record "{\"tool\":\"gensim\",\"rep\":$rep,\"emb\":\"$WORK/gensim.bin\",\"run\":$json}"
 done
