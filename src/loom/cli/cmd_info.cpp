@@ -1,16 +1,23 @@
-// `loom info DIR`: a summary of a graph store or of a partitioned store.
+// `loom info DIR [--json]`: a summary of a graph store or of a partitioned store (global counts,
+// id mapping, edge cut, balance and a per-part table).
 #include <memory>
 
 #include <fmt/format.h>
 
 #include "loom/cli/commands.hpp"
 #include "loom/graph/info.hpp"
+#include "loom/partition/partitioned_info.hpp"
 
 namespace loom::cli {
 
 namespace {
 int run_info(const std::string& dir, bool as_json) {
   const auto format = graph::store_format(dir);
+  if (format == "loom-partitioned") {
+    const auto summary = partition::partitioned_summary(partition::PartitionedStore::open(dir));
+    fmt::print("{}", as_json ? summary.dump(2) + "\n" : partition::format_partitioned_summary(summary));
+    return 0;
+  }
   if (format != "loom-graph") throw Error::in_file(dir, 0, "unknown store format '" + format + "'");
   const auto summary = graph::store_summary(graph::GraphStore::open(dir));
   fmt::print("{}", as_json ? summary.dump(2) + "\n" : graph::format_store_summary(summary));

@@ -1,0 +1,36 @@
+// `loom partition DIR -k K --method metis|random|hash -o PARTS [--seed S] [--overwrite]`:
+// partitions a graph store into a partitioned store and prints the quality report.
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "loom/cli/commands.hpp"
+#include "loom/partition/partitioner.hpp"
+#include "loom/partition/write_partitioned.hpp"
+
+namespace loom::cli {
+
+namespace {
+int run_partition(const partition::PartitionOptions& options) {
+  const auto meta = partition::partition_store(options);
+  fmt::print("wrote {}: {} nodes in {} parts ({})\n{}", options.output, meta.num_nodes, meta.num_parts(), meta.method,
+             partition::format_quality(meta.quality));
+  return 0;
+}
+}  // namespace
+
+void add_partition_command(CLI::App& app, Action& action) {
+  auto options = std::make_shared<partition::PartitionOptions>();
+  auto* sub = app.add_subcommand("partition", "Partition a graph store into K parts (a partitioned store)");
+  sub->add_option("dir", options->source, "Graph store to partition")->required();
+  sub->add_option("-k,--parts", options->num_parts, "Number of parts (1 <= K <= nodes)")->required();
+  sub->add_option("--method", options->method,
+                  fmt::format("Partitioner: {}", fmt::join(partition::partitioner_names(), ", ")))
+      ->capture_default_str();
+  sub->add_option("-o,--output", options->output, "Partitioned store to write")->required();
+  sub->add_option("--seed", options->seed, "Random seed (METIS and random)")->capture_default_str();
+  sub->add_flag("--overwrite", options->overwrite, "Replace the output if it exists");
+  sub->callback([&action, options] { action = [options] { return run_partition(*options); }; });
+}
+
+}  // namespace loom::cli
