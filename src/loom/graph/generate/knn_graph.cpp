@@ -15,10 +15,6 @@ namespace loom::graph::generate {
 
 namespace {
 
-// Square tiles of the similarity matrix: tile (I, J) with I <= J is one sgemm of
-// kTile x kTile x dim and serves rows of block I (directly) and rows of block J (transposed).
-constexpr std::int64_t kTile = 1024;
-
 // The k best (similarity, id) pairs seen so far for one row, best first, under the total order
 // "higher similarity, then smaller id". The result is the top k of everything offered, in any
 // order of insertion, so tiles may be processed in any order by any thread.
@@ -106,16 +102,15 @@ KnnResult knn_graph(std::span<const float> features, std::int64_t n, std::int64_
   tops.reserve(static_cast<std::size_t>(n));
   for (std::int64_t r = 0; r < n; ++r) tops.push_back(TopK{out.similarity.data() + r * k, out.neighbors.data() + r * k, k});
 
-  // Tiles (I, J), I <= J, in a fixed list; a lock per row block guards its rows' lists.
+  // Tiles (I, J) with I <= J: each is one sgemm and serves the rows of block I directly and the
+  // rows of block J transposed. A lock per row block guards its rows' lists.
   const std::int64_t blocks = (n + tile - 1) / tile;
-  std::vector<std::pair<std::int64_t, std::int64_t>> tiles;
-  for (std::int64_t bi = 0; bi < blocks; ++bi)
-    for (std::int64_t bj = bi; bj < blocks; ++bj) tiles.emplace_back(bi, bj);
   std::vector<std::mutex> locks(static_cast<std::size_t>(blocks));
 
   BlasThreads single(1);  // parallel over tiles; each sgemm runs in its own thread
-  core::parallel_for(static_cast<std::int64_t>(tiles.size()), [&](std::int64_t t) {
-    const auto [bi, bj] = tiles[t];
+  core::parallel_for(blocks * blocks, [&](std::int64_t t) {
+    const std::int64_t bi = t / blocks, bj = t % blocks;
+    if (bj < bi) return;
     const std::int64_t r0 = bi * tile, rows = std::min(n, r0 + tile) - r0;
     const std::int64_t c0 = bj * tile, cols = std::min(n, c0 + tile) - c0;
     auto sims = std::make_unique_for_overwrite<float[]>(static_cast<std::size_t>(rows * cols));
