@@ -10,6 +10,7 @@
 #include "loom/nn/aggregate.hpp"
 #include "loom/nn/inference.hpp"
 #include "loom/nn/model.hpp"
+#include "loom/nn/relu_dropout.hpp"
 #include "loom/sample/neighbor_sampler.hpp"
 
 namespace loom::nn {
@@ -163,6 +164,27 @@ TEST(GnnModel, FullNeighbourhoodSampledBatchMatchesLayerwiseInference) {
         return p.features.index_select(0, torch::tensor(std::vector<std::int64_t>(ids.begin(), ids.end()), torch::kLong));
       });
   EXPECT_LE((sampled - exact.logits.index_select(0, torch::tensor(seeds, torch::kLong))).abs().max().item<double>(), 1e-5);
+}
+
+TEST(ReluDropout, KeepsOneMinusPScalesAndPassesGradientsThroughTheMask) {
+  torch::manual_seed(7);
+  const auto x = torch::randn({300, 200}).requires_grad_(true);
+  torch::manual_seed(11);
+  const auto y = relu_dropout(x, 0.3, /*training=*/true);
+  const auto positive = x.detach() > 0;
+  const auto kept = y.detach() != 0;
+  EXPECT_FALSE((kept & ~positive).any().item<bool>());  // relu first
+  const double keep_rate = kept.sum().item<double>() / positive.sum().item<double>();
+  EXPECT_NEAR(keep_rate, 0.7, 0.01);
+  const auto kept_x = x.detach().masked_select(kept);
+  EXPECT_LE((y.detach().masked_select(kept) - kept_x / 0.7).abs().max().item<double>(), 1e-6);
+  const auto g = torch::autograd::grad({y}, {x}, {torch::ones_like(y)})[0];
+  EXPECT_LE((g - kept.to(torch::kFloat) / 0.7).abs().max().item<double>(), 1e-6);
+  // Same seed, same mask; eval mode is plain relu.
+  torch::manual_seed(11);
+  EXPECT_TRUE(torch::equal(relu_dropout(x.detach(), 0.3, true), y.detach()));
+  EXPECT_TRUE(torch::equal(relu_dropout(x.detach(), 0.3, false), torch::relu(x.detach())));
+  EXPECT_THROW(relu_dropout(x, 1.0, true), Error);
 }
 
 TEST(GnnModel, RejectsBadOptions) {

@@ -18,18 +18,19 @@ void scaled_spmm(const std::int64_t* ptr, const IdT* idx, std::int64_t rows, con
                  const T* self_coef, std::int64_t num_self, const T* in, std::int64_t width, T* out) {
   at::parallel_for(0, rows, 64, [&](std::int64_t begin, std::int64_t end) {
     for (std::int64_t r = begin; r < end; ++r) {
-      T* o = out + r * width;
+      T* __restrict__ o = out + r * width;
       for (std::int64_t f = 0; f < width; ++f) o[f] = T(0);
       for (std::int64_t e = ptr[r]; e < ptr[r + 1]; ++e) {
         const std::int64_t j = idx[e];
+        if (e + 2 < ptr[r + 1]) __builtin_prefetch(in + idx[e + 2] * width);  // rows are random gathers
         const T w = col_scale ? col_scale[j] : T(1);
-        const T* xj = in + j * width;
+        const T* __restrict__ xj = in + j * width;
         for (std::int64_t f = 0; f < width; ++f) o[f] += w * xj[f];
       }
       const T rs = row_scale ? row_scale[r] : T(1);
       if (self_coef && r < num_self) {
         const T sc = self_coef[r];
-        const T* xr = in + r * width;
+        const T* __restrict__ xr = in + r * width;
         for (std::int64_t f = 0; f < width; ++f) o[f] = rs * o[f] + sc * xr[f];
       } else if (row_scale) {
         for (std::int64_t f = 0; f < width; ++f) o[f] *= rs;

@@ -50,11 +50,11 @@ void gat_forward(const GatShape<T>& g, const std::int64_t* ptr, const IdT* idx, 
         const T w_self = g.self_loops ? std::exp(z_self - m) : T(0);
         denom += w_self;
         const T inv = T(1) / denom;
-        T* o = oi + h * F;
+        T* __restrict__ o = oi + h * F;
         for (std::int64_t e = ptr[i]; e < ptr[i + 1]; ++e) {
           const T a = alpha[e * H + h] * inv;
           alpha[e * H + h] = a;
-          const T* xj = x + (idx[e] * H + h) * F;
+          const T* __restrict__ xj = x + (idx[e] * H + h) * F;
           for (std::int64_t f = 0; f < F; ++f) o[f] += a * xj[f];
         }
         if (g.self_loops) {
@@ -126,8 +126,8 @@ void gat_backward_cols(const GatShape<T>& g, std::int64_t num_src, const std::in
           grad_a_src[j * H + h] += ds[e * H + h];
           if (!gx) continue;
           const T a = alpha[e * H + h];
-          const T* gi = grad_out + (i * H + h) * F;
-          T* o = gx + h * F;
+          const T* __restrict__ gi = grad_out + (i * H + h) * F;
+          T* __restrict__ o = gx + h * F;
           for (std::int64_t f = 0; f < F; ++f) o[f] += a * gi[f];
         }
       }

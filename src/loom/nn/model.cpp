@@ -3,6 +3,7 @@
 #include <torch/torch.h>
 
 #include "loom/core/error.hpp"
+#include "loom/nn/relu_dropout.hpp"
 
 namespace loom::nn {
 
@@ -54,10 +55,7 @@ GnnModel::GnnModel(const ModelOptions& options) : options_(options) {
 torch::Tensor GnnModel::forward_layer(int layer, const MessageGraph& graph, const torch::Tensor& x) {
   LOOM_CHECK_ARG(layer >= 0 && layer < num_layers(), "layer", "layer {} outside [0, {})", layer, num_layers());
   torch::Tensor h = layers_[layer]->forward(graph, x);
-  if (layer + 1 < num_layers()) {
-    h = torch::relu(h);
-    if (options_.dropout > 0) h = torch::dropout(h, options_.dropout, is_training());
-  }
+  if (layer + 1 < num_layers()) h = relu_dropout(h, options_.dropout, is_training());
   return h;
 }
 

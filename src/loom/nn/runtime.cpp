@@ -1,0 +1,27 @@
+#include "loom/nn/runtime.hpp"
+
+#include <dlfcn.h>
+#include <malloc.h>
+
+#include <torch/torch.h>
+
+#include "loom/core/parallel.hpp"
+
+namespace loom::nn {
+
+void configure_cpu_runtime(int threads) {
+  if (threads > 0) {
+    core::set_num_threads(threads);
+    torch::set_num_threads(threads);
+    // LibTorch's GEMMs run in the BLAS library's own pool (OpenBLAS here), which otherwise keeps
+    // one thread per core spinning beside OpenMP's; found at run time so any BLAS links.
+    using SetThreads = void (*)(int);
+    if (auto set_blas = reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads"))) {
+      set_blas(threads);
+    }
+  }
+  mallopt(M_MMAP_THRESHOLD, 32 << 20);  // glibc's largest allowed value on 64-bit
+  mallopt(M_TRIM_THRESHOLD, 1 << 30);
+}
+
+}  // namespace loom::nn
