@@ -2,7 +2,6 @@
 
 #include <filesystem>
 
-#include "loom/comm/mpi_session.hpp"
 #include "loom/core/npy.hpp"
 #include "loom/graph/generate/sbm.hpp"
 #include "support/test_support.hpp"
@@ -42,13 +41,7 @@ MinibatchOptions small_options(const std::string& store) {
   return o;
 }
 
-class MinibatchTrainer : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() { session_ = new comm::MpiSession(); }
-  static void TearDownTestSuite() { delete session_; }
-  static comm::MpiSession* session_;
-};
-comm::MpiSession* MinibatchTrainer::session_ = nullptr;
+class MinibatchTrainer : public ::testing::Test {};
 
 TEST_F(MinibatchTrainer, SageLearnsPlantedPartitionBeyondFeatures) {
   test::ScratchDir dir;

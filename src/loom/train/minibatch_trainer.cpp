@@ -8,7 +8,7 @@
 #include "loom/core/log.hpp"
 #include "loom/graph/info.hpp"
 #include "loom/core/metrics.hpp"
-#include "loom/core/parallel.hpp"
+#include "loom/nn/runtime.hpp"
 #include "loom/core/rng.hpp"
 #include "loom/core/timer.hpp"
 #include "loom/train/batch_pipeline.hpp"
@@ -89,8 +89,7 @@ MinibatchReport run_minibatch(const MinibatchOptions& options, comm::Communicato
     validate(options);
     feature::parse_wire_dtype(options.wire_dtype, "--wire-dtype");
   });
-  core::set_num_threads(options.threads);
-  torch::set_num_threads(core::num_threads());
+  nn::configure_cpu_runtime(options.threads);
   world.set_link_model(options.link);
   TrainingData data = open_training_data(options.store, world);
 
