@@ -14,5 +14,27 @@ namespace loom::cli {
 using Action = std::function<int()>;
 
 void add_info_command(CLI::App& app, Action& action);
+// `loom partition DIR -k K --method ... -o PARTS`.
+void add_partition_command(CLI::App& app, Action& action);
+// `loom import ogb|edgelist|npy` (each hangs off the `import` subcommand).
+void add_import_ogb(CLI::App& import_cmd, Action& action);
+void add_import_edgelist(CLI::App& import_cmd, Action& action);
+void add_import_npy(CLI::App& import_cmd, Action& action);
+// `loom import fashion-mnist` (hangs off the `import` subcommand).
+void add_import_fashion_mnist(CLI::App& import_cmd, Action& action);
+// `loom generate rmat|sbm`.
+void add_generate_command(CLI::App& app, Action& action);
+// `loom embed text` (and the other `embed` subcommands, in cmd_embed.cpp).
+void add_embed_command(CLI::App& app, Action& action);
+// `loom eval analogy|similarity` (and the other `eval` subcommands, in cmd_eval.cpp).
+void add_eval_command(CLI::App& app, Action& action);
+// `loom embed deepwalk|node2vec` (cmd_embed_graph.cpp) and `loom eval nodeclass|linkpred`
+// (cmd_eval_graph.cpp): call after add_embed_command / add_eval_command, whose subcommands they join.
+void add_embed_graph_commands(CLI::App& app, Action& action);
+void add_eval_graph_commands(CLI::App& app, Action& action);
+// `loom walk`: random walks and their throughput.
+void add_walk_command(CLI::App& app, Action& action);
+// `loom train`: sampled mini-batch GNN training (cmd_train.cpp).
+void add_train_command(CLI::App& app, Action& action);
 
 }  // namespace loom::cli
