@@ -45,7 +45,7 @@ for name in $only; do
   cpu_pct="$(field 'Percent of CPU this job got')"
   cpu_s="$(awk -v u="$(field 'User time (seconds)')" -v k="$(field 'System time (seconds)')" 'BEGIN { printf "%.1f", u + k }')"
   read -r nodes edges < <(python3 -c 'import json,sys; m=json.load(open(sys.argv[1])); print(m["num_nodes"], m["num_edges"])' "$store/meta.json")
-  rate="$(awk -v e="$edges" -v s="$seconds" 'BEGIN { printf "%.2f", e / s / 1e6 }')"
+  rate="$(awk -v e="$edges" -v s="$seconds" 'BEGIN { printf "%.3f", e / s / 1e6 }')"
   size_mib="$(du -sm "$store" | cut -f1)"
   rows+="| $name | \`loom $args\` | $nodes | $edges | $seconds | $cpu_s | $rate | $rss_gib | $cpu_pct | $size_mib |"$'\n'
   rm -rf "$store"

@@ -113,7 +113,7 @@ TEST(ImportFashionMnistCli, ImportsIdxFiles) {
   EXPECT_EQ(store.split("test").size(), 12u);
   EXPECT_EQ(store.meta().provenance["k"], 4);
 
-  const auto bad = test::run_loom("import fashion-mnist " + dir.path() + " -o " + (dir / "bad") + " --k 52");
+  const auto bad = test::run_loom("import fashion-mnist " + dir.path() + " -o " + (dir / "bad") + " --k 52 --valid 6");
   EXPECT_EQ(bad.status, 1);
   EXPECT_TRUE(contains(bad.output, "argument --k")) << bad.output;
   EXPECT_FALSE(fs::exists(dir / "bad"));
