@@ -59,7 +59,8 @@ int run_linkpred(LinkPredArgs args) {
   LOOM_CHECK_ARG(args.method == "node2vec" || args.method == "deepwalk", "--method",
                  "unknown method '{}' (deepwalk, node2vec)", args.method);
   if (args.method == "deepwalk")
-    LOOM_CHECK_ARG(!o.graph.walks.second_order(), "--p", "deepwalk walks are uniform; use --method node2vec for p, q");
+    LOOM_CHECK_ARG(!o.graph.walks.second_order(), "--method",
+                   "deepwalk walks are uniform; use --method node2vec to set --p and --q");
   o.operators.clear();
   for (const auto& name : args.operators) o.operators.push_back(embed::eval::parse_edge_operator(name));
   const auto r = embed::eval::run_linkpred(o);
