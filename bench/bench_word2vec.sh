@@ -6,12 +6,14 @@
 # evaluated by the same `loom eval` (analogy over the 30,000 most frequent words, wordsim353
 # Spearman), and cross-checked with gensim's own evaluation. Results: bench/results/word2vec.md.
 #
-# usage: bench/bench_word2vec.sh [REPS]   (env: LOOM=path/to/loom, THREADS=2, LOOM_DATA=...)
+# usage: bench/bench_word2vec.sh [REPS]
+#   env: LOOM=path/to/loom, THREADS=2, KERNELS="batched hogwild" (Loom kernels to run), LOOM_DATA=...
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 DATA=${LOOM_DATA:-$ROOT/../shared/data}
 LOOM=${LOOM:-$ROOT/build/loom}
 THREADS=${THREADS:-2}
+KERNELS=${KERNELS:-batched hogwild}
 REPS=${1:-1}
 WORK=$ROOT/bench/work/w2v
 PY=/usr/bin/python3
@@ -37,7 +39,7 @@ record() { echo "$1" >> "$LOG"; }
 
 LOAD_BEFORE=$(uptime)
 for rep in $(seq 1 "$REPS"); do
-  for kernel in batched hogwild; do
+  for kernel in $KERNELS; do
     out=$WORK/loom-$kernel.bin
     json=$("$LOOM" embed text "$TOK" -o "$out" --format binary --tokenize raw --kernel $kernel $COMMON --quiet --json)
     record "{\"tool\":\"loom-$kernel\",\"rep\":$rep,\"emb\":\"$out\",\"run\":$json}"
@@ -53,7 +55,9 @@ done
 LOAD_AFTER=$(uptime)
 
 # Quality of the last run of each tool, with loom eval and gensim's evaluation.
-for tool in loom-batched loom-hogwild w2c gensim; do
+QUALITY_TOOLS="w2c gensim"
+for kernel in $KERNELS; do QUALITY_TOOLS="loom-$kernel $QUALITY_TOOLS"; done
+for tool in $QUALITY_TOOLS; do
   emb=$WORK/$tool.bin
   a=$("$LOOM" eval analogy "$emb" --questions "$Q" --top 30000 --json)
   s=$("$LOOM" eval similarity "$emb" --pairs "$WS" --json)

@@ -35,7 +35,7 @@ def main():
     print("| tool | train s | words/s | vs faster peer | analogy (loom eval) | covered | wordsim353 Spearman | "
           "gensim-check analogy | gensim-check Spearman |")
     print("|---|---|---|---|---|---|---|---|---|")
-    for tool in ["loom-batched", "loom-hogwild", "word2vec.c", "gensim"]:
+    for tool in [t for t in ["loom-batched", "loom-hogwild", "word2vec.c", "gensim"] if t in runs]:
         q = quality[NAMES[tool]]
         a = q["analogy"]["total"]
         s = q["similarity"][0]
