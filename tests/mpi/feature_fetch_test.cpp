@@ -1,9 +1,11 @@
 // Multi-rank: every rank gets the exact rows of any global ids through RemoteFetcher, with
-// float32 and float16 on the wire, and the bytes counted are the rows that crossed ranks.
+// float32 and float16 on the wire, and the bytes counted are the rows that crossed ranks; a
+// static cache filled from the owners serves its rows so that only the others travel.
 #include <gtest/gtest.h>
 
 #include "loom/comm/communicator.hpp"
 #include "loom/core/rng.hpp"
+#include "loom/feature/feature_source.hpp"
 #include "loom/feature/remote_fetcher.hpp"
 
 namespace loom::feature {
@@ -66,6 +68,53 @@ TEST(RemoteFetcher, RankWithNothingToFetchStillTakesPart) {
   std::vector<float> out(ids.size() * kDim);
   fetcher.fetch(ids, out.data());
   if (s.comm.rank() == 0) EXPECT_EQ(out[0], value(s.book.num_nodes() - 1, 0));
+}
+
+// Each rank caches every other remote id (the odd ones).
+std::vector<std::int64_t> odd_remote_ids(const Ranks& s) {
+  std::vector<std::int64_t> ids;
+  for (std::int64_t g = 1; g < s.book.num_nodes(); g += 2)
+    if (s.book.owner(g) != s.comm.rank()) ids.push_back(g);
+  return ids;
+}
+
+void check_cached_gather(core::DType storage) {
+  Ranks s;
+  RemoteFetcher fetcher(s.comm, s.book, s.local, WireDType::kFloat32);
+  const auto cached_ids = odd_remote_ids(s);
+  const StaticCache cache = StaticCache::fill(fetcher, cached_ids, storage);
+  ASSERT_EQ(cache.size(), static_cast<std::int64_t>(cached_ids.size()));
+  EXPECT_EQ(cache.fill_stats().remote_rows, cache.size());
+  const FeatureSource source(fetcher, &cache);
+
+  std::vector<std::int64_t> ids;
+  for (std::int64_t g = 0; g < s.book.num_nodes(); ++g) ids.push_back(g);
+  std::vector<float> out(ids.size() * kDim, -1.0f);
+  const FetchStats stats = source.gather(ids, out.data());
+  for (std::size_t i = 0; i < ids.size(); ++i)
+    for (std::int64_t j = 0; j < kDim; ++j) ASSERT_EQ(out[i * kDim + j], value(ids[i], j)) << "id " << ids[i];
+  const std::int64_t own = s.book.range(s.comm.rank()).size();
+  EXPECT_EQ(stats.local_rows, own);
+  EXPECT_EQ(stats.cached_rows, cache.size());
+  EXPECT_EQ(stats.remote_rows, s.book.num_nodes() - own - cache.size());
+  EXPECT_EQ(stats.bytes, stats.remote_rows * kDim * 4);
+}
+
+TEST(StaticCache, ServesItsRowsAndOnlyUncachedRowsTravel) { check_cached_gather(core::DType::kFloat32); }
+TEST(StaticCache, Float16StorageKeepsSmallIntegersExact) { check_cached_gather(core::DType::kFloat16); }
+
+TEST(StaticCache, RankWithAnEmptyCacheStillTakesPartInTheFill) {
+  Ranks s;
+  RemoteFetcher fetcher(s.comm, s.book, s.local, WireDType::kFloat32);
+  std::vector<std::int64_t> ids;
+  if (s.comm.rank() == 1) ids = odd_remote_ids(s);
+  const StaticCache cache = StaticCache::fill(fetcher, ids, core::DType::kFloat32);
+  EXPECT_EQ(cache.size(), static_cast<std::int64_t>(ids.size()));
+  if (!ids.empty()) {
+    std::vector<float> row(kDim);
+    cache.rows().row(cache.find(ids[0]), row.data());
+    EXPECT_EQ(row[0], value(ids[0], 0));
+  }
 }
 
 }  // namespace

@@ -62,6 +62,37 @@ MinibatchOptions options_for(const std::string& store) {
   return o;
 }
 
+// A static cache changes where rows come from, never their values: the same seed trains to the
+// same loss with fewer remote rows.
+TEST(MinibatchMpi, StaticCacheMovesFewerRowsAndTrainsIdentically) {
+  auto world = comm::Communicator::world();
+  const std::string dir = shared_dir(world, "cache");
+  auto options = options_for(make_parts(world, dir, world.size()));
+  options.epochs = 2;
+  options.exact_eval = false;
+  const auto plain = run_minibatch(options, world);
+  options.cache = "vip";
+  options.alpha = 0.3;
+  const auto cached = run_minibatch(options, world);
+  for (std::size_t e = 0; e < plain.epochs.size(); ++e) {
+    const auto& a = plain.epochs[e];
+    const auto& b = cached.epochs[e];
+    EXPECT_DOUBLE_EQ(a["loss"].get<double>(), b["loss"].get<double>()) << "epoch " << e;
+    EXPECT_EQ(a["rows_cached"].get<std::int64_t>(), 0);
+    EXPECT_GT(b["rows_cached"].get<std::int64_t>(), 0);
+    EXPECT_LT(b["rows_remote"].get<std::int64_t>(), a["rows_remote"].get<std::int64_t>());
+    EXPECT_EQ(a["rows_remote"].get<std::int64_t>(),
+              b["rows_remote"].get<std::int64_t>() + b["rows_cached"].get<std::int64_t>());
+  }
+  options.cache = "lru";
+  EXPECT_THROW(run_minibatch(options, world), Error);
+  options.cache = "vip";
+  options.alpha = -1;
+  EXPECT_THROW(run_minibatch(options, world), Error);
+  world.barrier();
+  if (world.rank() == 0) std::filesystem::remove_all(dir);
+}
+
 TEST(MinibatchMpi, RanksTrainTogetherAndFetchRemoteRows) {
   auto world = comm::Communicator::world();
   const std::string dir = shared_dir(world, "train");

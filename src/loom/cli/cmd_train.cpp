@@ -59,6 +59,11 @@ void add_train_command(CLI::App& app, Action& action) {
   sub->add_option("--pipeline-depth", o.pipeline_depth, "Batches prepared ahead (0 = synchronous fetch)")
       ->capture_default_str();
   sub->add_option("--wire-dtype", o.wire_dtype, "Feature rows on the wire: float32 | float16")->capture_default_str();
+  sub->add_option("--cache", o.cache, "Static cache of remote rows: none | vip | simulation | degree | halo | random | oracle")
+      ->capture_default_str();
+  sub->add_option("--alpha", o.alpha, "Cache rows per rank = alpha * N / K")->capture_default_str();
+  sub->add_option("--cache-epochs", o.cache_epochs, "Epochs the simulation cache policy samples")->capture_default_str();
+  sub->add_option("--cache-dtype", o.cache_dtype, "Cache rows stored as float32 | float16")->capture_default_str();
   sub->add_option("--net-bandwidth", flags->bandwidth, "Link emulation bandwidth, e.g. 10Gbit (off by default)");
   sub->add_option("--net-latency", flags->latency, "Link emulation latency per message, e.g. 20us");
   sub->add_option("--eval-every", o.eval_every, "Sampled valid/test evaluation every N epochs (0 = never)")

@@ -36,5 +36,7 @@ void add_eval_graph_commands(CLI::App& app, Action& action);
 void add_walk_command(CLI::App& app, Action& action);
 // `loom train`: sampled mini-batch GNN training (cmd_train.cpp).
 void add_train_command(CLI::App& app, Action& action);
+// `loom analyze cache`: static cache policies without training (cmd_analyze.cpp).
+void add_analyze_command(CLI::App& app, Action& action);
 
 }  // namespace loom::cli

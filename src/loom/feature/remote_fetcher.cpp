@@ -13,6 +13,7 @@ WireDType parse_wire_dtype(const std::string& text, const std::string& argument)
 
 FetchStats& FetchStats::operator+=(const FetchStats& o) {
   local_rows += o.local_rows;
+  cached_rows += o.cached_rows;
   remote_rows += o.remote_rows;
   bytes += o.bytes;
   seconds += o.seconds;

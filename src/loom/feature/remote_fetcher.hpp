@@ -21,6 +21,7 @@ WireDType parse_wire_dtype(const std::string& text, const std::string& argument)
 
 struct FetchStats {
   std::int64_t local_rows = 0;   // served from this rank's own rows
+  std::int64_t cached_rows = 0;  // served from this rank's static cache of remote rows
   std::int64_t remote_rows = 0;  // fetched from other ranks
   std::int64_t bytes = 0;        // payload bytes this rank received for them (rows only)
   double seconds = 0;            // wall time of the fetch

@@ -10,26 +10,39 @@ namespace loom::feature {
 RowTable RowTable::view(const core::NpyArray& array) {
   LOOM_CHECK(array.dtype() == core::DType::kFloat32 || array.dtype() == core::DType::kFloat16,
              "{}: feature rows must be float32 or float16, found {}", array.path(), core::dtype_name(array.dtype()));
+  return adopt(array.data(), array.rows(), array.cols(), array.dtype(), std::make_shared<core::NpyArray>(array));
+}
+
+namespace {
+
+template <class T>
+RowTable owned_rows(std::vector<T> data, std::int64_t dim, core::DType dtype) {
+  LOOM_CHECK(dim > 0 && static_cast<std::int64_t>(data.size()) % dim == 0, "RowTable: {} values do not form rows of {}",
+             data.size(), dim);
+  auto holder = std::make_shared<std::vector<T>>(std::move(data));
+  return RowTable::adopt(holder->data(), static_cast<std::int64_t>(holder->size()) / dim, dim, dtype,
+                         std::shared_ptr<const void>(holder, holder->data()));
+}
+
+}  // namespace
+
+RowTable RowTable::adopt(const void* data, std::int64_t rows, std::int64_t dim, core::DType dtype,
+                         std::shared_ptr<const void> keep_alive) {
   RowTable t;
-  t.data_ = array.data();
-  t.rows_ = array.rows();
-  t.dim_ = array.cols();
-  t.dtype_ = array.dtype();
-  t.keep_alive_ = std::make_shared<core::NpyArray>(array);
+  t.data_ = data;
+  t.rows_ = rows;
+  t.dim_ = dim;
+  t.dtype_ = dtype;
+  t.keep_alive_ = std::move(keep_alive);
   return t;
 }
 
 RowTable RowTable::owned(std::vector<float> data, std::int64_t dim) {
-  LOOM_CHECK(dim > 0 && static_cast<std::int64_t>(data.size()) % dim == 0, "RowTable: {} values do not form rows of {}",
-             data.size(), dim);
-  auto holder = std::make_shared<std::vector<float>>(std::move(data));
-  RowTable t;
-  t.data_ = holder->data();
-  t.rows_ = static_cast<std::int64_t>(holder->size()) / dim;
-  t.dim_ = dim;
-  t.dtype_ = core::DType::kFloat32;
-  t.keep_alive_ = std::shared_ptr<const void>(holder, holder->data());
-  return t;
+  return owned_rows(std::move(data), dim, core::DType::kFloat32);
+}
+
+RowTable RowTable::owned(std::vector<core::Half> data, std::int64_t dim) {
+  return owned_rows(std::move(data), dim, core::DType::kFloat16);
 }
 
 void RowTable::row(std::int64_t r, float* out) const {

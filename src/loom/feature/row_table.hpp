@@ -1,6 +1,6 @@
 // RowTable: rows of features (or embeddings) addressed by local row id. Either a view of a
 // store's mapped feat.npy (float32 or float16, nothing copied) or an owned float32 buffer (for
-// per-layer embeddings during exact inference). gather() converts to float32 rows in parallel;
+// per-layer embeddings during exact inference, or a cache's rows, float32 or float16). gather() converts to float32 rows in parallel;
 // encode() writes rows in a wire dtype (float32 or float16) for transfer to another rank.
 #pragma once
 
@@ -20,6 +20,12 @@ class RowTable {
   // A [rows, dim] float32 or float16 array (e.g. GraphStore::feat()).
   static RowTable view(const core::NpyArray& array);
   static RowTable owned(std::vector<float> data, std::int64_t dim);
+  static RowTable owned(std::vector<core::Half> data, std::int64_t dim);
+  // Rows at `data` (float32 or float16), valid while `keep_alive` is held.
+  static RowTable adopt(const void* data, std::int64_t rows, std::int64_t dim, core::DType dtype,
+                        std::shared_ptr<const void> keep_alive);
+  // Bytes the rows occupy.
+  std::int64_t bytes() const { return rows_ * dim_ * static_cast<std::int64_t>(core::dtype_size(dtype_)); }
 
   std::int64_t rows() const { return rows_; }
   std::int64_t dim() const { return dim_; }

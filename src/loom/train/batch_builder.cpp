@@ -31,8 +31,8 @@ PreparedBatch BatchBuilder::build(std::span<const std::int64_t> seeds, std::uint
   for (const auto& block : b.sampled.blocks) b.graphs.push_back(nn::MessageGraph::from_block(block));
   b.sample_seconds = timer.seconds();
   const auto rows = static_cast<std::int64_t>(b.sampled.input_nodes.size());
-  b.x = torch::empty({rows, fetcher_->dim()}, torch::kFloat32);
-  b.fetch = fetcher_->fetch(b.sampled.input_nodes, b.x.data_ptr<float>());
+  b.x = torch::empty({rows, features_->dim()}, torch::kFloat32);
+  b.fetch = features_->gather(b.sampled.input_nodes, b.x.data_ptr<float>());
   b.y = labels(seeds);
   return b;
 }

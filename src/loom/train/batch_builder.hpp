@@ -1,6 +1,6 @@
 // BatchBuilder turns seed ids into everything one training or evaluation step needs: the sampled
-// blocks (as nn::MessageGraphs), the input feature rows (local rows copied, remote rows fetched
-// from their owners by the collective RemoteFetcher), and the seeds' labels, with the time spent
+// blocks (as nn::MessageGraphs), the input feature rows (through the collective FeatureSource:
+// own rows copied, cached rows read, the rest fetched from their owners), and the seeds' labels, with the time spent
 // sampling and fetching. build() is collective (because of the fetch).
 #pragma once
 
@@ -10,7 +10,7 @@
 
 #include <torch/torch.h>
 
-#include "loom/feature/remote_fetcher.hpp"
+#include "loom/feature/feature_source.hpp"
 #include "loom/nn/message_graph.hpp"
 #include "loom/sample/neighbor_sampler.hpp"
 #include "loom/train/training_data.hpp"
@@ -28,8 +28,8 @@ struct PreparedBatch {
 
 class BatchBuilder {
  public:
-  BatchBuilder(const TrainingData& data, const sample::NeighborSampler& sampler, const feature::RemoteFetcher& fetcher)
-      : data_(&data), sampler_(&sampler), fetcher_(&fetcher) {}
+  BatchBuilder(const TrainingData& data, const sample::NeighborSampler& sampler, const feature::FeatureSource& features)
+      : data_(&data), sampler_(&sampler), features_(&features) {}
 
   PreparedBatch build(std::span<const std::int64_t> seeds, std::uint64_t sample_seed) const;
   // Labels of seeds owned by this rank.
@@ -38,7 +38,7 @@ class BatchBuilder {
  private:
   const TrainingData* data_;
   const sample::NeighborSampler* sampler_;
-  const feature::RemoteFetcher* fetcher_;
+  const feature::FeatureSource* features_;
 };
 
 }  // namespace loom::train

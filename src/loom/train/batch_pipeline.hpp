@@ -11,14 +11,12 @@
 #include <vector>
 
 #include "loom/core/thread_pool.hpp"
+#include "loom/sample/epoch_plan.hpp"
 #include "loom/train/batch_builder.hpp"
 
 namespace loom::train {
 
-struct StepPlan {
-  std::vector<std::int64_t> seeds;
-  std::uint64_t sample_seed = 0;
-};
+using sample::StepPlan;
 
 class BatchPipeline {
  public:

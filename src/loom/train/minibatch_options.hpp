@@ -25,6 +25,10 @@ struct MinibatchOptions {
   int threads = 0;  // 0 = all cores
   int pipeline_depth = 4;  // prepared batches in flight; 0 = synchronous fetch (DistDGL-like)
   std::string wire_dtype = "float32";  // feature rows on the wire: float32 | float16
+  std::string cache = "none";  // static cache policy of remote rows (feature::cache_policy_names())
+  double alpha = 0;            // cache rows per rank = alpha * N / K
+  int cache_epochs = 2;        // epochs sampled by the `simulation` policy
+  std::string cache_dtype = "float32";  // cache rows stored as float32 | float16
   comm::LinkModel link;  // link emulation (off by default)
   int eval_every = 1;  // sampled valid/test evaluation every N epochs (0 = never)
   std::string eval_fanouts = "20";  // one value (used for every layer) or one per layer

@@ -11,7 +11,9 @@
 #include "loom/nn/runtime.hpp"
 #include "loom/core/rng.hpp"
 #include "loom/core/timer.hpp"
+#include "loom/feature/cache_policy.hpp"
 #include "loom/train/batch_pipeline.hpp"
+#include "loom/train/cache_setup.hpp"
 #include "loom/train/checkpoint.hpp"
 #include "loom/train/evaluation.hpp"
 #include "loom/train/gradient_sync.hpp"
@@ -20,32 +22,6 @@
 namespace loom::train {
 
 namespace {
-
-std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
-
-// Same-size steps on every rank: this rank's training ids shuffled per (seed, epoch, rank),
-// cycled when the rank has fewer than steps * batch_size of them.
-std::vector<StepPlan> plan_epoch(const std::vector<std::int64_t>& train_ids, std::int64_t steps, std::int64_t batch_size,
-                                 std::uint64_t seed, int epoch, int rank) {
-  std::vector<std::int64_t> order = train_ids;
-  core::Rng rng = core::Rng(seed).split(0x7261696e /*"rain"*/, static_cast<std::uint64_t>(epoch),
-                                        static_cast<std::uint64_t>(rank));
-  core::shuffle(order.begin(), order.end(), rng);
-  std::vector<StepPlan> plan(static_cast<std::size_t>(steps));
-  const auto n = static_cast<std::int64_t>(order.size());
-  for (std::int64_t s = 0; s < steps; ++s) {
-    auto& step = plan[s];
-    if (n > 0) {
-      const std::int64_t size = std::min(batch_size, n);
-      step.seeds.reserve(size);
-      for (std::int64_t i = 0; i < size; ++i) step.seeds.push_back(order[(s * batch_size + i) % n]);
-      std::sort(step.seeds.begin(), step.seeds.end());
-      step.seeds.erase(std::unique(step.seeds.begin(), step.seeds.end()), step.seeds.end());
-    }
-    step.sample_seed = sample::batch_seed(core::mix_seed(seed, static_cast<std::uint64_t>(rank)), epoch, s);
-  }
-  return plan;
-}
 
 double learning_rate(const MinibatchOptions& o, int epoch) {
   if (o.lr_schedule == "step") return o.lr * std::pow(o.lr_gamma, epoch / std::max(1, o.lr_step));
@@ -79,6 +55,11 @@ void validate(const MinibatchOptions& o) {
                  "{} fanouts ('{}') for a {}-layer model (--layers): give one fanout per layer", fanouts.size(),
                  o.fanouts, o.model.num_layers);
   eval_fanouts(o, o.model.num_layers);
+  feature::check_cache_policy(o.cache, "--cache");
+  LOOM_CHECK_ARG(o.alpha >= 0, "--alpha", "must be >= 0, got {}", o.alpha);
+  LOOM_CHECK_ARG(o.cache_epochs > 0, "--cache-epochs", "must be positive, got {}", o.cache_epochs);
+  LOOM_CHECK_ARG(o.cache_dtype == "float32" || o.cache_dtype == "float16", "--cache-dtype",
+                 "must be float32 or float16, got '{}'", o.cache_dtype);
 }
 
 }  // namespace
@@ -111,8 +92,6 @@ MinibatchReport run_minibatch(const MinibatchOptions& options, comm::Communicato
   comm::Communicator fetch_comm = world.dup();
   feature::RemoteFetcher fetcher(fetch_comm, data.book, data.features,
                                  feature::parse_wire_dtype(options.wire_dtype, "--wire-dtype"));
-  BatchBuilder builder(data, sampler, fetcher);
-  BatchBuilder eval_builder(data, eval_sampler, fetcher);
   GradientSync gradients(world, model->parameters());
 
   const std::string print = fingerprint(options, data);
@@ -131,8 +110,16 @@ MinibatchReport run_minibatch(const MinibatchOptions& options, comm::Communicato
 
   core::MetricsLog metrics(rank == 0 ? options.metrics_path : "", options.resume);
   const std::int64_t steps = world.allreduce_max(
-      ceil_div(static_cast<std::int64_t>(data.train_ids.size()), options.batch_size), comm::Channel::control);
+      sample::steps_per_epoch(std::array{static_cast<std::int64_t>(data.train_ids.size())}, options.batch_size),
+      comm::Channel::control);
   LOOM_CHECK(steps > 0 || options.epochs == 0, "{}: no training nodes on any rank", options.store);
+  nlohmann::json cache_record;
+  const feature::StaticCache cache =
+      build_static_cache(options, data, fanouts, steps, start_epoch, fetcher, world, cache_record);
+  if (rank == 0 && !cache_record.is_null()) metrics.write(cache_record);
+  const feature::FeatureSource features(fetcher, &cache);
+  BatchBuilder builder(data, sampler, features);
+  BatchBuilder eval_builder(data, eval_sampler, features);
   if (rank == 0)
     spdlog::info("training {} ({} layers, hidden {}) on {} nodes, {} ranks, {} steps per epoch", nn::model_kind_name(
                      model_options.kind), model_options.num_layers, model_options.hidden, data.num_nodes(), world.size(),
@@ -151,7 +138,7 @@ MinibatchReport run_minibatch(const MinibatchOptions& options, comm::Communicato
     ScoreCounts train_counts;
     std::int64_t sampled_edges = 0;
     {
-      BatchPipeline pipeline(builder, plan_epoch(data.train_ids, steps, options.batch_size, options.seed, epoch, rank),
+      BatchPipeline pipeline(builder, sample::plan_epoch(data.train_ids, steps, options.batch_size, options.seed, epoch, rank),
                              options.pipeline_depth);
       PreparedBatch batch;
       double wait = 0;
@@ -199,12 +186,14 @@ MinibatchReport run_minibatch(const MinibatchOptions& options, comm::Communicato
     const double producer = phases.get("sample") + phases.get("fetch");
     record["pipeline_hidden_fraction"] =
         options.pipeline_depth > 0 && producer > 0 ? std::clamp(1.0 - phases.get("wait") / producer, 0.0, 1.0) : 0.0;
-    std::array<std::int64_t, 4> rows{fetched.local_rows, fetched.remote_rows, fetched.bytes, sampled_edges};
+    std::array<std::int64_t, 5> rows{fetched.local_rows, fetched.remote_rows, fetched.bytes, sampled_edges,
+                                     fetched.cached_rows};
     world.allreduce_sum(rows, comm::Channel::control);
     record["rows_local"] = rows[0];
     record["rows_remote"] = rows[1];
     record["feature_bytes"] = rows[2];
     record["sampled_edges"] = rows[3];
+    record["rows_cached"] = rows[4];
     const comm::CommStats epoch_comm = world.stats() - before;
     record["comm"] = world.global_stats(epoch_comm).to_json();
     if (options.eval_every > 0 && ((epoch + 1) % options.eval_every == 0 || epoch + 1 == options.epochs)) {
@@ -225,14 +214,14 @@ MinibatchReport run_minibatch(const MinibatchOptions& options, comm::Communicato
       metrics.write(record);
       if (!options.quiet)
         spdlog::info("epoch {:>3} | {:.2f}s (sample {:.2f} fetch {:.2f} wait {:.2f} compute {:.2f} allreduce {:.2f}) | "
-                     "loss {:.4f} | train {:.4f} | valid {} | remote rows {} ({})",
+                     "loss {:.4f} | train {:.4f} | valid {} | remote rows {} ({}), cached {}",
                      epoch + 1, train_seconds, phases.get("sample"), phases.get("fetch"), phases.get("wait"),
                      phases.get("compute"), phases.get("allreduce"), record["loss"].get<double>(),
                      record["train_" + report.score_name].get<double>(),
                      record.contains("valid_" + report.score_name)
                          ? fmt::format("{:.4f}", record["valid_" + report.score_name].get<double>())
                          : "-",
-                     rows[1], graph::human_bytes(static_cast<double>(rows[2])));
+                     rows[1], graph::human_bytes(static_cast<double>(rows[2])), rows[4]);
     }
     if (!options.checkpoint_dir.empty() && options.checkpoint_every > 0 && (epoch + 1) % options.checkpoint_every == 0) {
       world.agree_on([&] {

@@ -1,0 +1,56 @@
+// `loom analyze cache PARTS`: remote rows per epoch of each static cache policy at each alpha,
+// without training (feature::analyze_cache); a table on stdout and, with --json, a JSON file.
+#include <cstdio>
+#include <memory>
+
+#include "loom/cli/commands.hpp"
+#include "loom/core/fs.hpp"
+#include "loom/feature/cache_analysis.hpp"
+
+namespace loom::cli {
+
+namespace {
+
+struct AnalyzeFlags {
+  feature::CacheAnalysisOptions options;
+  std::string json_path;
+};
+
+int run_analyze_cache(const AnalyzeFlags& flags) {
+  const feature::CacheAnalysis analysis = feature::analyze_cache(flags.options);
+  std::fputs(analysis.table().c_str(), stdout);
+  if (!flags.json_path.empty()) {
+    core::AtomicFile file(flags.json_path);
+    const std::string text = analysis.to_json().dump(2) + "\n";
+    std::fputs(text.c_str(), file.stream());
+    file.commit();
+  }
+  return 0;
+}
+
+}  // namespace
+
+void add_analyze_command(CLI::App& app, Action& action) {
+  auto* analyze = app.add_subcommand("analyze", "Analyses that need no training");
+  analyze->require_subcommand(1);
+  auto flags = std::make_shared<AnalyzeFlags>();
+  auto& o = flags->options;
+  auto* sub = analyze->add_subcommand("cache", "Remote rows per epoch of static cache policies (SALIENT++)");
+  sub->add_option("store", o.store, "Partitioned store (one part per rank of the training it models)")->required();
+  sub->add_option("--fanouts", o.fanouts, "Neighbours sampled per layer, hop from the seeds first")->capture_default_str();
+  sub->add_option("--batch-size", o.batch_size, "Seeds per step and rank")->capture_default_str();
+  sub->add_option("--alpha", o.alphas, "Cache sizes: rows per rank = alpha * N / K (comma-separated)")
+      ->delimiter(',')
+      ->capture_default_str();
+  sub->add_option("--policies", o.policies, "Policies: vip, simulation, degree, halo, random, oracle, none")
+      ->delimiter(',')
+      ->capture_default_str();
+  sub->add_option("--epochs", o.epochs, "Epochs measured (and sampled by the oracle)")->capture_default_str();
+  sub->add_option("--simulation-epochs", o.simulation_epochs, "Epochs the simulation policy samples (0 = --epochs)")
+      ->capture_default_str();
+  sub->add_option("--seed", o.seed, "Seed of the training run being modelled")->capture_default_str();
+  sub->add_option("--json", flags->json_path, "Also write the results as JSON here");
+  sub->callback([&action, flags] { action = [flags] { return run_analyze_cache(*flags); }; });
+}
+
+}  // namespace loom::cli

@@ -1,0 +1,160 @@
+#include "loom/feature/cache_analysis.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "loom/core/error.hpp"
+#include "loom/core/log.hpp"
+#include "loom/core/timer.hpp"
+#include "loom/feature/cache_policy.hpp"
+#include "loom/graph/info.hpp"
+#include "loom/partition/partitioned_store.hpp"
+#include "loom/sample/epoch_plan.hpp"
+
+namespace loom::feature {
+
+namespace {
+
+// The graph, its book and every part's training ids (global), from either kind of store.
+struct AnalysisInput {
+  graph::GraphStore topology;
+  partition::PartitionBook book;
+  std::vector<std::vector<std::int64_t>> train_ids;
+};
+
+std::vector<std::int64_t> split_ids(const graph::GraphStore& store, std::int64_t offset) {
+  if (!store.has_split("train"))
+    throw Error::in_file(store.dir(), 0, "has no 'train' split (train_idx.npy): the cache analysis samples from it");
+  const auto local = store.split("train");
+  std::vector<std::int64_t> ids(local.begin(), local.end());
+  for (auto& v : ids) v += offset;
+  return ids;
+}
+
+AnalysisInput open_input(const std::string& path) {
+  AnalysisInput in;
+  const std::string format = graph::store_format(path);
+  if (format == "loom-partitioned") {
+    const auto store = partition::PartitionedStore::open(path);
+    in.topology = store.topology();
+    in.book = store.book();
+    for (int k = 0; k < store.num_parts(); ++k) in.train_ids.push_back(split_ids(store.part(k).store(), in.book.range(k).begin));
+  } else if (format == "loom-graph") {
+    in.topology = graph::GraphStore::open(path);
+    in.book = partition::PartitionBook({0, in.topology.num_nodes()});
+    in.train_ids.push_back(split_ids(in.topology, 0));
+  } else {
+    throw Error::in_file(path, 0, "unknown store format '" + format + "'");
+  }
+  return in;
+}
+
+void validate(const CacheAnalysisOptions& o) {
+  LOOM_CHECK_ARG(!o.alphas.empty(), "--alpha", "give at least one value");
+  for (const double a : o.alphas) LOOM_CHECK_ARG(a >= 0, "--alpha", "must be >= 0, got {}", a);
+  LOOM_CHECK_ARG(!o.policies.empty(), "--policies", "give at least one policy");
+  for (const auto& p : o.policies) check_cache_policy(p, "--policies");
+  LOOM_CHECK_ARG(o.epochs > 0, "--epochs", "must be positive, got {}", o.epochs);
+  LOOM_CHECK_ARG(o.simulation_epochs >= 0, "--simulation-epochs", "must be >= 0, got {}", o.simulation_epochs);
+  LOOM_CHECK_ARG(o.batch_size > 0, "--batch-size", "must be positive, got {}", o.batch_size);
+  sample::parse_fanouts(o.fanouts, "--fanouts");
+}
+
+}  // namespace
+
+CacheAnalysis analyze_cache(const CacheAnalysisOptions& options) {
+  validate(options);
+  const AnalysisInput in = open_input(options.store);
+  const auto fanouts = sample::parse_fanouts(options.fanouts, "--fanouts");
+  const graph::Csr& csr = in.topology.csr();
+  const sample::NeighborSampler sampler(csr, fanouts);
+  const int parts = in.book.num_parts();
+  std::vector<std::int64_t> train_counts;
+  for (const auto& ids : in.train_ids) train_counts.push_back(static_cast<std::int64_t>(ids.size()));
+  const std::int64_t steps = sample::steps_per_epoch(train_counts, options.batch_size);
+
+  CacheAnalysis result;
+  result.store = options.store;
+  result.parts = parts;
+  result.nodes = in.book.num_nodes();
+  result.alphas = options.alphas;
+  for (const double a : options.alphas) result.cache_rows.push_back(cache_capacity(a, in.book, 0));
+  for (const auto& p : options.policies) result.results.push_back({p, std::vector<double>(options.alphas.size(), 0.0), 0});
+  const double epochs = options.epochs;
+
+  for (int k = 0; k < parts; ++k) {
+    CacheContext context;
+    context.graph = &csr;
+    context.book = in.book;
+    context.rank = k;
+    context.train_ids = in.train_ids[k];
+    context.fanouts = fanouts;
+    context.batch_size = options.batch_size;
+    context.steps = steps;
+    context.measured = {options.seed, 0, options.epochs};
+    context.simulation_epochs = options.simulation_epochs > 0 ? options.simulation_epochs : options.epochs;
+
+    core::Timer sampling;
+    const auto counts = count_inclusions(sampler, context.train_ids, steps, options.batch_size, k, context.measured);
+    result.sampling_seconds += sampling.seconds();
+    const partition::IdRange mine = in.book.range(k);
+    double remote_total = 0;
+    for (std::int64_t v = 0; v < static_cast<std::int64_t>(counts.size()); ++v) {
+      result.input_rows += counts[v] / epochs;
+      if (!mine.contains(v)) remote_total += counts[v];
+    }
+    result.no_cache_remote_rows += remote_total / epochs;
+    std::int64_t most = 0;
+    for (const double a : options.alphas) most = std::max(most, cache_capacity(a, in.book, k));
+
+    for (auto& policy : result.results) {
+      core::Timer timer;
+      // The oracle's ranking is these very counts: reuse them rather than sample the epochs again.
+      const std::vector<double> scores = policy.policy == "oracle" ? std::vector<double>(counts.begin(), counts.end())
+                                                                   : cache_scores(policy.policy, context);
+      const auto cached = select_cache(scores, in.book, k, most);
+      policy.seconds += timer.seconds();
+      std::vector<double> saved(cached.size() + 1, 0.0);  // saved[m] = counts of the m hottest cached
+      for (std::size_t i = 0; i < cached.size(); ++i) saved[i + 1] = saved[i] + counts[cached[i]];
+      for (std::size_t a = 0; a < options.alphas.size(); ++a) {
+        const auto m = std::min<std::size_t>(cached.size(), cache_capacity(options.alphas[a], in.book, k));
+        policy.remote_rows[a] += (remote_total - saved[m]) / epochs;
+      }
+    }
+    spdlog::info("cache analysis: part {}/{} done", k + 1, parts);
+  }
+  return result;
+}
+
+nlohmann::json CacheAnalysis::to_json() const {
+  nlohmann::json j = {{"store", store},
+                      {"parts", parts},
+                      {"nodes", nodes},
+                      {"alphas", alphas},
+                      {"cache_rows_per_rank", cache_rows},
+                      {"input_rows_per_epoch", input_rows},
+                      {"remote_rows_per_epoch_no_cache", no_cache_remote_rows},
+                      {"sampling_seconds", sampling_seconds}};
+  for (const auto& r : results)
+    j["policies"][r.policy] = {{"remote_rows_per_epoch", r.remote_rows}, {"ranking_seconds", r.seconds}};
+  return j;
+}
+
+std::string CacheAnalysis::table() const {
+  std::string out = fmt::format("{}: {} parts, {} nodes; input rows per epoch {:.4g}, remote rows per epoch without a "
+                                "cache {:.4g}\nremote rows per epoch (all ranks) by policy and alpha "
+                                "(cache rows per rank = alpha * N / K)\n",
+                                store, parts, nodes, input_rows, no_cache_remote_rows);
+  out += fmt::format("{:<12}", "policy");
+  for (const double a : alphas) out += fmt::format(" {:>10}", fmt::format("a={:g}", a));
+  out += "\n";
+  for (const auto& r : results) {
+    out += fmt::format("{:<12}", r.policy);
+    for (const double rows : r.remote_rows) out += fmt::format(" {:>10.4g}", rows);
+    out += "\n";
+  }
+  return out;
+}
+
+}  // namespace loom::feature

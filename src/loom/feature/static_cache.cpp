@@ -1,0 +1,71 @@
+#include "loom/feature/static_cache.hpp"
+
+#include <fstream>
+#include <numeric>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "loom/core/error.hpp"
+#include "loom/core/parallel.hpp"
+
+namespace loom::feature {
+
+namespace {
+
+// MemAvailable from /proc/meminfo in bytes, or -1 where it cannot be read.
+std::int64_t available_memory() {
+  std::ifstream meminfo("/proc/meminfo");
+  std::string key;
+  std::int64_t kib = 0;
+  std::string unit;
+  while (meminfo >> key >> kib >> unit)
+    if (key == "MemAvailable:") return kib * 1024;
+  return -1;
+}
+
+std::string gib(std::int64_t bytes) { return fmt::format("{:.2f} GiB", static_cast<double>(bytes) / (1 << 30)); }
+
+}  // namespace
+
+void check_fits_in_memory(std::int64_t bytes, const std::string& what, const std::string& argument) {
+  const std::int64_t available = available_memory();
+  if (available >= 0 && bytes > available)
+    throw Error::in_argument(argument, fmt::format("{} needs {} but only {} of memory is available", what, gib(bytes),
+                                                   gib(available)));
+}
+
+StaticCache StaticCache::fill(const RemoteFetcher& fetcher, std::vector<std::int64_t> ids, core::DType storage) {
+  const std::int64_t dim = fetcher.dim();
+  const auto rows = static_cast<std::int64_t>(ids.size());
+  const std::int64_t value_bytes = storage == core::DType::kFloat16 ? 2 : 4;
+  std::exception_ptr too_big;
+  try {
+    // The fill holds float32 rows while it converts, so it needs room for both.
+    check_fits_in_memory(rows * dim * (4 + (value_bytes == 2 ? 2 : 0)),
+                         fmt::format("a cache of {} rows x {} features", rows, dim), "--alpha");
+  } catch (...) {
+    too_big = std::current_exception();
+    ids.clear();  // still take part in the collective exchange, with nothing to fetch
+  }
+  StaticCache cache;
+  std::vector<std::int64_t> positions(ids.size());
+  std::iota(positions.begin(), positions.end(), 0);
+  std::vector<float> values(ids.size() * static_cast<std::size_t>(dim));
+  cache.fill_stats_ = fetcher.fetch_remote(ids, positions, values.data());
+  if (too_big) std::rethrow_exception(too_big);
+  if (storage == core::DType::kFloat16) {
+    std::vector<core::Half> half(values.size());
+    core::parallel_for(static_cast<std::int64_t>(values.size()), [&](std::int64_t i) { half[i] = core::float_to_half(values[i]); },
+                       1 << 16);
+    cache.rows_ = RowTable::owned(std::move(half), dim);
+  } else {
+    cache.rows_ = RowTable::owned(std::move(values), dim);
+  }
+  cache.slot_.reserve(ids.size());
+  for (std::int64_t i = 0; i < rows; ++i) cache.slot_.emplace(ids[i], i);
+  cache.ids_ = std::move(ids);
+  return cache;
+}
+
+}  // namespace loom::feature
