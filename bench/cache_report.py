@@ -26,8 +26,10 @@ for path in sorted(glob.glob(os.path.join(work, "analysis-*.json"))):
               f"{a['remote_rows_per_epoch_no_cache']:.4g}; sampling the measured epochs took {a['sampling_seconds']:.1f} s.", "",
               "| policy | " + " | ".join(f"alpha {x:g}" for x in alphas) + " | ranking s |",
               "|---" * (len(alphas) + 2) + "|"]
-    for name_p, r in pol.items():
-        lines.append(f"| {name_p} | " + " | ".join(f"{v:.3g}" for v in r["remote_rows_per_epoch"]) +
+    ordered = [p for p in ("vip", "simulation", "degree", "halo", "random", "oracle", "none") if p in pol]
+    for name_p in ordered + sorted(set(pol) - set(ordered)):
+        r = pol[name_p]
+        lines.append(f"| {name_p} | " + " | ".join(f"{v:.4g}" for v in r["remote_rows_per_epoch"]) +
                      f" | {r['ranking_seconds']:.1f} |")
     checks = []
     if "vip" in pol:

@@ -67,7 +67,9 @@ TEST(RemoteFetcher, RankWithNothingToFetchStillTakesPart) {
   if (s.comm.rank() == 0) ids = {s.book.num_nodes() - 1};
   std::vector<float> out(ids.size() * kDim);
   fetcher.fetch(ids, out.data());
-  if (s.comm.rank() == 0) EXPECT_EQ(out[0], value(s.book.num_nodes() - 1, 0));
+  if (s.comm.rank() == 0) {
+    EXPECT_EQ(out[0], value(s.book.num_nodes() - 1, 0));
+  }
 }
 
 // Each rank caches every other remote id (the odd ones).

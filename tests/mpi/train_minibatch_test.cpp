@@ -93,6 +93,72 @@ TEST(MinibatchMpi, StaticCacheMovesFewerRowsAndTrainsIdentically) {
   if (world.rank() == 0) std::filesystem::remove_all(dir);
 }
 
+// A prefetch buffer, whatever its controller, serves rows without changing them; evictions bring
+// rows in with the minibatch requests, and an unreachable LLM falls back without stopping training.
+TEST(MinibatchMpi, PrefetchBufferServesRowsAndTrainsIdentically) {
+  auto world = comm::Communicator::world();
+  const std::string dir = shared_dir(world, "prefetch");
+  auto options = options_for(make_parts(world, dir, world.size()));
+  options.epochs = 2;
+  options.batch_size = 16;
+  options.exact_eval = false;
+  const auto plain = run_minibatch(options, world);
+  options.prefetch.fraction = 0.3;
+  options.prefetch.initial = "empty";
+  options.prefetch.period = 4;
+  options.control_window = 4;
+  for (const std::string controller : {"periodic", "rules", "llm"}) {
+    options.control.name = controller;
+    options.control.period = 8;
+    options.control.llm_url = "http://127.0.0.1:1";  // nothing listens there
+    const auto run = run_minibatch(options, world);
+    std::int64_t hits = 0, evictions = 0, fallbacks = 0;
+    for (std::size_t e = 0; e < plain.epochs.size(); ++e) {
+      const auto& a = plain.epochs[e];
+      const auto& b = run.epochs[e];
+      EXPECT_DOUBLE_EQ(a["loss"].get<double>(), b["loss"].get<double>()) << controller << " epoch " << e;
+      const auto& p = b["prefetch"];
+      hits += p["hits"].get<std::int64_t>();
+      evictions += p["evictions"].get<std::int64_t>();
+      fallbacks += p["fallbacks"].get<std::int64_t>();
+      EXPECT_EQ(b["rows_remote"].get<std::int64_t>(),
+                a["rows_remote"].get<std::int64_t>() - p["hits"].get<std::int64_t>() + p["rows_in"].get<std::int64_t>())
+          << controller;
+    }
+    EXPECT_GT(evictions, 0) << controller;
+    EXPECT_GT(hits, 0) << controller;
+    if (controller == "llm") {
+      EXPECT_GT(fallbacks, 0);
+    }
+  }
+  options.prefetch.fraction = 1.5;
+  EXPECT_THROW(run_minibatch(options, world), Error);
+  world.barrier();
+  if (world.rank() == 0) std::filesystem::remove_all(dir);
+}
+
+TEST(MinibatchMpi, ConditionsChangeAtTheGivenEpoch) {
+  auto world = comm::Communicator::world();
+  const std::string dir = shared_dir(world, "change");
+  auto options = options_for(make_parts(world, dir, world.size()));
+  options.epochs = 2;
+  options.exact_eval = false;
+  options.change_epoch = 1;
+  options.change_batch_size = 32;
+  options.change_fanouts = "5,5";
+  options.change_train_fraction = 0.5;
+  const auto report = run_minibatch(options, world);
+  ASSERT_EQ(report.epochs.size(), 2u);
+  EXPECT_FALSE(report.epochs[0].contains("changed_conditions"));
+  EXPECT_TRUE(report.epochs[1]["changed_conditions"].get<bool>());
+  // Half the seeds in batches of half the size: about as many steps, fewer sampled edges.
+  EXPECT_LT(report.epochs[1]["sampled_edges"].get<std::int64_t>(), report.epochs[0]["sampled_edges"].get<std::int64_t>());
+  options.change_fanouts = "5";
+  EXPECT_THROW(run_minibatch(options, world), Error);
+  world.barrier();
+  if (world.rank() == 0) std::filesystem::remove_all(dir);
+}
+
 TEST(MinibatchMpi, RanksTrainTogetherAndFetchRemoteRows) {
   auto world = comm::Communicator::world();
   const std::string dir = shared_dir(world, "train");

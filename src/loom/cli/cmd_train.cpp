@@ -64,6 +64,36 @@ void add_train_command(CLI::App& app, Action& action) {
   sub->add_option("--alpha", o.alpha, "Cache rows per rank = alpha * N / K")->capture_default_str();
   sub->add_option("--cache-epochs", o.cache_epochs, "Epochs the simulation cache policy samples")->capture_default_str();
   sub->add_option("--cache-dtype", o.cache_dtype, "Cache rows stored as float32 | float16")->capture_default_str();
+  sub->add_option("--controller", o.control.name,
+                  "Prefetch buffer controller: none (no buffer) | never | periodic | rules | logistic | llm")
+      ->capture_default_str();
+  sub->add_option("--prefetch", o.prefetch.fraction, "Prefetch buffer size as a fraction of the rank's halo")
+      ->capture_default_str();
+  sub->add_option("--prefetch-init", o.prefetch.initial, "Initial buffer contents: empty | degree | random | vip")
+      ->capture_default_str();
+  sub->add_option("--prefetch-decay", o.prefetch.decay, "Score decay per minibatch (a)")->capture_default_str();
+  sub->add_option("--prefetch-period", o.prefetch.period, "Rows idle this many minibatches may be evicted")
+      ->capture_default_str();
+  sub->add_option("--evict-every", o.control.period, "periodic controller: minibatches between evictions")
+      ->capture_default_str();
+  sub->add_option("--control-window", o.control_window, "Minibatches per controller decision")->capture_default_str();
+  sub->add_option("--decision-log", o.decision_log, "JSON lines of prefetch decisions and outcomes (per rank)");
+  sub->add_option("--llm-url", o.control.llm_url, "llm controller: server URL")->capture_default_str();
+  sub->add_option("--llm-model", o.control.llm_model, "llm controller: model name")->capture_default_str();
+  sub->add_option("--llm-api", o.control.llm_api, "llm controller: ollama | openai")->capture_default_str();
+  sub->add_option("--llm-timeout", o.control.llm_timeout, "llm controller: seconds per request")->capture_default_str();
+  sub->add_option("--llm-retries", o.control.llm_retries, "llm controller: retries after a failed request")
+      ->capture_default_str();
+  sub->add_option("--llm-fallback", o.control.llm_fallback, "llm controller: who decides when the LLM cannot")
+      ->capture_default_str();
+  sub->add_option("--change-epoch", o.change_epoch, "From this epoch (0-based) on, train with the --change-* settings")
+      ->capture_default_str();
+  sub->add_option("--change-fanouts", o.change_fanouts, "Fanouts from --change-epoch on");
+  sub->add_option("--change-batch-size", o.change_batch_size, "Batch size from --change-epoch on (0 = unchanged)")
+      ->capture_default_str();
+  sub->add_option("--change-train-fraction", o.change_train_fraction,
+                  "From --change-epoch on, seeds come from this share of each rank's training nodes")
+      ->capture_default_str();
   sub->add_option("--net-bandwidth", flags->bandwidth, "Link emulation bandwidth, e.g. 10Gbit (off by default)");
   sub->add_option("--net-latency", flags->latency, "Link emulation latency per message, e.g. 20us");
   sub->add_option("--eval-every", o.eval_every, "Sampled valid/test evaluation every N epochs (0 = never)")

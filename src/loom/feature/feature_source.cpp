@@ -1,41 +1,84 @@
 #include "loom/feature/feature_source.hpp"
 
+#include <absl/container/flat_hash_map.h>
+
 #include "loom/core/parallel.hpp"
 #include "loom/core/timer.hpp"
 
 namespace loom::feature {
 
+namespace {
+constexpr std::int64_t kOwn = -1, kRemote = -2;
+}
+
 FetchStats FeatureSource::gather(std::span<const std::int64_t> ids, float* out) const {
-  if (cache_ == nullptr || cache_->empty()) return fetcher_->fetch(ids, out);
+  const bool cached = cache_ != nullptr && !cache_->empty();
+  if (!cached && buffer_ == nullptr) return fetcher_->fetch(ids, out);
   core::Timer timer;
   const auto n = static_cast<std::int64_t>(ids.size());
   const partition::IdRange mine = fetcher_->book().range(fetcher_->rank());
-  // slot[i] >= 0: cache row; -1: own row; -2: remote.
-  std::vector<std::int64_t> slot(n);
+  std::vector<std::int64_t> slot(n);  // cache row, kOwn or kRemote
   core::parallel_for(n, [&](std::int64_t i) {
     if (mine.contains(ids[i])) {
-      slot[i] = -1;
+      slot[i] = kOwn;
     } else {
-      const std::int64_t row = cache_->find(ids[i]);
-      slot[i] = row >= 0 ? row : -2;
+      const std::int64_t row = cached ? cache_->find(ids[i]) : -1;
+      slot[i] = row >= 0 ? row : kRemote;
     }
   }, 4096);
   std::vector<std::int64_t> remote_positions;
   for (std::int64_t i = 0; i < n; ++i)
-    if (slot[i] == -2) remote_positions.push_back(i);
+    if (slot[i] == kRemote) remote_positions.push_back(i);
   const std::int64_t dim = fetcher_->dim();
   core::parallel_for(n, [&](std::int64_t i) {
     if (slot[i] >= 0)
       cache_->rows().row(slot[i], out + i * dim);
-    else if (slot[i] == -1)
+    else if (slot[i] == kOwn)
       fetcher_->local().row(ids[i] - mine.begin, out + i * dim);
   }, 256);
-  FetchStats stats = fetcher_->fetch_remote(ids, remote_positions, out);
+  FetchStats stats;
+  if (buffer_ != nullptr) {
+    const auto before = buffer_->hits();
+    remote_positions = buffer_->lookup(ids, remote_positions, out);
+    stats = fetch_with_replacements(ids, remote_positions, out);
+    stats.prefetch_hits = buffer_->hits() - before;
+    buffer_->end_step();
+  } else {
+    stats = fetcher_->fetch_remote(ids, remote_positions, out);
+  }
   for (std::int64_t i = 0; i < n; ++i) {
     stats.cached_rows += slot[i] >= 0;
-    stats.local_rows += slot[i] == -1;
+    stats.local_rows += slot[i] == kOwn;
   }
   stats.seconds = timer.seconds();
+  return stats;
+}
+
+FetchStats FeatureSource::fetch_with_replacements(std::span<const std::int64_t> ids,
+                                                  std::span<const std::int64_t> positions, float* out) const {
+  const std::vector<std::int64_t> extra = buffer_->replacements();
+  if (extra.empty()) return fetcher_->fetch_remote(ids, positions, out);
+  // One request: the batch's missing ids, then replacement ids the batch does not already fetch.
+  std::vector<std::int64_t> request;
+  request.reserve(positions.size() + extra.size());
+  absl::flat_hash_map<std::int64_t, std::int64_t> index;
+  for (const std::int64_t p : positions)
+    if (index.emplace(ids[p], request.size()).second) request.push_back(ids[p]);
+  const auto batch_rows = static_cast<std::int64_t>(request.size());
+  for (const std::int64_t id : extra)
+    if (index.emplace(id, request.size()).second) request.push_back(id);
+  std::vector<std::int64_t> all(request.size());
+  for (std::size_t i = 0; i < all.size(); ++i) all[i] = static_cast<std::int64_t>(i);
+  const std::int64_t dim = fetcher_->dim();
+  std::vector<float> rows(request.size() * static_cast<std::size_t>(dim));
+  FetchStats stats = fetcher_->fetch_remote(request, all, rows.data());
+  for (const std::int64_t p : positions)
+    std::copy_n(rows.data() + index.at(ids[p]) * dim, dim, out + p * dim);
+  std::vector<float> replacement_rows(extra.size() * static_cast<std::size_t>(dim));
+  for (std::size_t i = 0; i < extra.size(); ++i)
+    std::copy_n(rows.data() + index.at(extra[i]) * dim, dim, replacement_rows.data() + i * dim);
+  buffer_->install(extra, replacement_rows.data());
+  stats.prefetch_rows = static_cast<std::int64_t>(request.size()) - batch_rows;
   return stats;
 }
 

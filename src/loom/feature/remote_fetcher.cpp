@@ -14,6 +14,8 @@ WireDType parse_wire_dtype(const std::string& text, const std::string& argument)
 FetchStats& FetchStats::operator+=(const FetchStats& o) {
   local_rows += o.local_rows;
   cached_rows += o.cached_rows;
+  prefetch_hits += o.prefetch_hits;
+  prefetch_rows += o.prefetch_rows;
   remote_rows += o.remote_rows;
   bytes += o.bytes;
   seconds += o.seconds;

@@ -22,7 +22,9 @@ WireDType parse_wire_dtype(const std::string& text, const std::string& argument)
 struct FetchStats {
   std::int64_t local_rows = 0;   // served from this rank's own rows
   std::int64_t cached_rows = 0;  // served from this rank's static cache of remote rows
-  std::int64_t remote_rows = 0;  // fetched from other ranks
+  std::int64_t prefetch_hits = 0;  // served from this rank's prefetch buffer
+  std::int64_t remote_rows = 0;  // fetched from other ranks (including prefetch replacements)
+  std::int64_t prefetch_rows = 0;  // of which brought into the prefetch buffer
   std::int64_t bytes = 0;        // payload bytes this rank received for them (rows only)
   double seconds = 0;            // wall time of the fetch
   FetchStats& operator+=(const FetchStats& o);

@@ -3,7 +3,8 @@
 // current one; at most `depth` prepared batches wait in a bounded queue. depth 0 prepares each
 // batch synchronously inside next() (the DistDGL-style baseline). The builder's fetcher must use
 // a Communicator that no other thread uses (Communicator::dup()). An exception in the producer is
-// rethrown by next().
+// rethrown by next(). With a PrefetchControl, every prepared batch's fetch statistics go to it
+// (on the thread that prepared the batch), so prefetch decisions stay off the training path.
 #pragma once
 
 #include <exception>
@@ -13,6 +14,7 @@
 #include "loom/core/thread_pool.hpp"
 #include "loom/sample/epoch_plan.hpp"
 #include "loom/train/batch_builder.hpp"
+#include "loom/train/prefetch_control.hpp"
 
 namespace loom::train {
 
@@ -20,7 +22,7 @@ using sample::StepPlan;
 
 class BatchPipeline {
  public:
-  BatchPipeline(const BatchBuilder& builder, std::vector<StepPlan> plan, int depth);
+  BatchPipeline(const BatchBuilder& builder, std::vector<StepPlan> plan, int depth, PrefetchControl* control = nullptr);
   ~BatchPipeline();
   BatchPipeline(const BatchPipeline&) = delete;
   BatchPipeline& operator=(const BatchPipeline&) = delete;
@@ -30,9 +32,11 @@ class BatchPipeline {
 
  private:
   void produce();
+  PreparedBatch prepare(std::size_t index);
   const BatchBuilder* builder_;
   std::vector<StepPlan> plan_;
   int depth_;
+  PrefetchControl* control_;
   std::size_t next_sync_ = 0;
   core::BoundedQueue<PreparedBatch> queue_;
   std::exception_ptr error_;

@@ -6,6 +6,8 @@
 #include <string>
 
 #include "loom/comm/link_model.hpp"
+#include "loom/control/controller.hpp"
+#include "loom/feature/prefetch_buffer.hpp"
 #include "loom/nn/model.hpp"
 
 namespace loom::train {
@@ -29,6 +31,16 @@ struct MinibatchOptions {
   double alpha = 0;            // cache rows per rank = alpha * N / K
   int cache_epochs = 2;        // epochs sampled by the `simulation` policy
   std::string cache_dtype = "float32";  // cache rows stored as float32 | float16
+  // Prefetch buffer of halo rows driven by a controller (Rudder); control.name "none" = no buffer.
+  feature::PrefetchOptions prefetch;
+  control::ControllerOptions control{.name = "none"};
+  int control_window = 8;    // minibatches per controller decision
+  std::string decision_log;  // JSON lines of decisions and outcomes (one file per rank)
+  // Changing conditions: from epoch `change_epoch` on (-1 = never), train with these instead.
+  int change_epoch = -1;
+  std::string change_fanouts;        // empty = unchanged
+  std::int64_t change_batch_size = 0;  // 0 = unchanged
+  double change_train_fraction = 1;  // sample seeds from this share of each rank's training nodes
   comm::LinkModel link;  // link emulation (off by default)
   int eval_every = 1;  // sampled valid/test evaluation every N epochs (0 = never)
   std::string eval_fanouts = "20";  // one value (used for every layer) or one per layer

@@ -14,6 +14,7 @@
 #include "loom/feature/cache_policy.hpp"
 #include "loom/train/batch_pipeline.hpp"
 #include "loom/train/cache_setup.hpp"
+#include "loom/train/prefetch_setup.hpp"
 #include "loom/train/checkpoint.hpp"
 #include "loom/train/evaluation.hpp"
 #include "loom/train/gradient_sync.hpp"
@@ -60,6 +61,49 @@ void validate(const MinibatchOptions& o) {
   LOOM_CHECK_ARG(o.cache_epochs > 0, "--cache-epochs", "must be positive, got {}", o.cache_epochs);
   LOOM_CHECK_ARG(o.cache_dtype == "float32" || o.cache_dtype == "float16", "--cache-dtype",
                  "must be float32 or float16, got '{}'", o.cache_dtype);
+  if (o.control.name != "none") {
+    feature::validate(o.prefetch);
+    control::validate(o.control);
+  }
+  LOOM_CHECK_ARG(o.control_window > 0, "--control-window", "must be positive, got {}", o.control_window);
+  LOOM_CHECK_ARG(o.change_epoch >= -1, "--change-epoch", "must be an epoch number or -1, got {}", o.change_epoch);
+  LOOM_CHECK_ARG(o.change_batch_size >= 0, "--change-batch-size", "must be >= 0, got {}", o.change_batch_size);
+  LOOM_CHECK_ARG(o.change_train_fraction > 0 && o.change_train_fraction <= 1, "--change-train-fraction",
+                 "must be in (0, 1], got {}", o.change_train_fraction);
+  if (!o.change_fanouts.empty()) {
+    const auto changed = sample::parse_fanouts(o.change_fanouts, "--change-fanouts");
+    LOOM_CHECK_ARG(static_cast<int>(changed.size()) == o.model.num_layers, "--change-fanouts",
+                   "{} fanouts for a {}-layer model", changed.size(), o.model.num_layers);
+  }
+}
+
+// What an epoch trains with: the base settings, or from --change-epoch on the changed ones.
+struct EpochSetting {
+  std::unique_ptr<sample::NeighborSampler> sampler;
+  std::unique_ptr<BatchBuilder> builder;
+  std::int64_t batch_size = 0;
+  std::vector<std::int64_t> train_ids;
+  std::int64_t steps = 0;
+};
+
+EpochSetting make_setting(const TrainingData& data, const feature::FeatureSource& features, const std::string& fanouts,
+                          std::int64_t batch_size, double train_fraction, std::uint64_t seed,
+                          comm::Communicator& world) {
+  EpochSetting s;
+  s.sampler = std::make_unique<sample::NeighborSampler>(data.topology.csr(), sample::parse_fanouts(fanouts, "--fanouts"));
+  s.builder = std::make_unique<BatchBuilder>(data, *s.sampler, features);
+  s.batch_size = batch_size;
+  s.train_ids = data.train_ids;
+  if (train_fraction < 1) {  // a seeded subset of this rank's training nodes
+    core::Rng rng = core::Rng(seed).split(0x73756273 /*"subs"*/, static_cast<std::uint64_t>(world.rank()));
+    core::shuffle(s.train_ids.begin(), s.train_ids.end(), rng);
+    s.train_ids.resize(static_cast<std::size_t>(std::ceil(train_fraction * static_cast<double>(s.train_ids.size()))));
+    std::sort(s.train_ids.begin(), s.train_ids.end());
+  }
+  s.steps = world.allreduce_max(
+      sample::steps_per_epoch(std::array{static_cast<std::int64_t>(s.train_ids.size())}, batch_size),
+      comm::Channel::control);
+  return s;
 }
 
 }  // namespace
@@ -87,7 +131,6 @@ MinibatchReport run_minibatch(const MinibatchOptions& options, comm::Communicato
 
   const auto fanouts = sample::parse_fanouts(options.fanouts, "--fanouts");
   const auto& csr = data.topology.csr();
-  sample::NeighborSampler sampler(csr, fanouts);
   sample::NeighborSampler eval_sampler(csr, eval_fanouts(options, model_options.num_layers));
   comm::Communicator fetch_comm = world.dup();
   feature::RemoteFetcher fetcher(fetch_comm, data.book, data.features,
@@ -117,9 +160,18 @@ MinibatchReport run_minibatch(const MinibatchOptions& options, comm::Communicato
   const feature::StaticCache cache =
       build_static_cache(options, data, fanouts, steps, start_epoch, fetcher, world, cache_record);
   if (rank == 0 && !cache_record.is_null()) metrics.write(cache_record);
-  const feature::FeatureSource features(fetcher, &cache);
-  BatchBuilder builder(data, sampler, features);
-  BatchBuilder eval_builder(data, eval_sampler, features);
+  nlohmann::json prefetch_record;
+  PrefetchSetup prefetch = build_prefetch(options, data, fanouts, fetcher, world, prefetch_record);
+  if (rank == 0 && !prefetch_record.is_null()) metrics.write(prefetch_record);
+  const feature::FeatureSource features(fetcher, &cache, prefetch.buffer.get());
+  const feature::FeatureSource eval_features(fetcher, &cache);
+  BatchBuilder eval_builder(data, eval_sampler, eval_features);
+  const EpochSetting base = make_setting(data, features, options.fanouts, options.batch_size, 1.0, options.seed, world);
+  EpochSetting changed;
+  if (options.change_epoch >= 0)
+    changed = make_setting(data, features, options.change_fanouts.empty() ? options.fanouts : options.change_fanouts,
+                           options.change_batch_size > 0 ? options.change_batch_size : options.batch_size,
+                           options.change_train_fraction, options.seed, world);
   if (rank == 0)
     spdlog::info("training {} ({} layers, hidden {}) on {} nodes, {} ranks, {} steps per epoch", nn::model_kind_name(
                      model_options.kind), model_options.num_layers, model_options.hidden, data.num_nodes(), world.size(),
@@ -130,6 +182,13 @@ MinibatchReport run_minibatch(const MinibatchOptions& options, comm::Communicato
     for (auto& group : optimizer.param_groups())
       static_cast<torch::optim::AdamOptions&>(group.options()).lr(learning_rate(options, epoch));
     model->train();
+    const bool is_changed = options.change_epoch >= 0 && epoch >= options.change_epoch;
+    const EpochSetting& setting = is_changed ? changed : base;
+    if (rank == 0 && is_changed && epoch == options.change_epoch)
+      spdlog::info("epoch {}: conditions change (fanouts {}, batch size {}, {} steps)", epoch + 1,
+                   options.change_fanouts.empty() ? options.fanouts : options.change_fanouts, setting.batch_size,
+                   setting.steps);
+    const PrefetchCounters control_before = prefetch.control ? prefetch.control->counters() : PrefetchCounters{};
     const comm::CommStats before = world.stats();
     core::Timer epoch_timer;
     core::TimeAccumulator phases;
@@ -138,8 +197,10 @@ MinibatchReport run_minibatch(const MinibatchOptions& options, comm::Communicato
     ScoreCounts train_counts;
     std::int64_t sampled_edges = 0;
     {
-      BatchPipeline pipeline(builder, sample::plan_epoch(data.train_ids, steps, options.batch_size, options.seed, epoch, rank),
-                             options.pipeline_depth);
+      BatchPipeline pipeline(
+          *setting.builder,
+          sample::plan_epoch(setting.train_ids, setting.steps, setting.batch_size, options.seed, epoch, rank),
+          options.pipeline_depth, prefetch.control.get());
       PreparedBatch batch;
       double wait = 0;
       while (pipeline.next(batch, wait)) {
@@ -160,6 +221,7 @@ MinibatchReport run_minibatch(const MinibatchOptions& options, comm::Communicato
           train_counts += count_scores(logits.detach(), batch.y, data.multi_label);
         }
         phases.add("compute", compute.seconds());
+        if (prefetch.control) prefetch.control->record_step_seconds(compute.seconds());
         core::Timer reduce;
         gradients.all_reduce();
         phases.add("allreduce", reduce.seconds());
@@ -172,10 +234,11 @@ MinibatchReport run_minibatch(const MinibatchOptions& options, comm::Communicato
     nlohmann::json record;
     record["epoch"] = epoch + 1;
     record["epoch_seconds"] = train_seconds;
-    record["steps"] = steps;
+    record["steps"] = setting.steps;
+    if (is_changed) record["changed_conditions"] = true;
     record["lr"] = learning_rate(options, epoch);
     // Loss and training score averaged over ranks.
-    std::array<double, 2> loss_steps{loss_sum, static_cast<double>(steps)};
+    std::array<double, 2> loss_steps{loss_sum, static_cast<double>(setting.steps)};
     world.allreduce_sum(loss_steps, comm::Channel::control);
     train_counts = [&] { auto c = train_counts; world.allreduce_sum(c.values, comm::Channel::control); return c; }();
     record["loss"] = loss_steps[0] / std::max(1.0, loss_steps[1]);
@@ -194,6 +257,16 @@ MinibatchReport run_minibatch(const MinibatchOptions& options, comm::Communicato
     record["feature_bytes"] = rows[2];
     record["sampled_edges"] = rows[3];
     record["rows_cached"] = rows[4];
+    if (prefetch.control) {
+      const PrefetchCounters& now = prefetch.control->counters();
+      std::array<std::int64_t, 6> p{fetched.prefetch_hits, fetched.prefetch_hits + fetched.remote_rows - fetched.prefetch_rows,
+                                    fetched.prefetch_rows, now.decisions - control_before.decisions,
+                                    now.evictions - control_before.evictions, now.fallbacks - control_before.fallbacks};
+      world.allreduce_sum(p, comm::Channel::control);
+      record["prefetch"] = {{"hits", p[0]},      {"lookups", p[1]},   {"hit_rate", p[1] > 0 ? double(p[0]) / p[1] : 0.0},
+                            {"rows_in", p[2]},   {"decisions", p[3]}, {"evictions", p[4]},
+                            {"fallbacks", p[5]}};
+    }
     const comm::CommStats epoch_comm = world.stats() - before;
     record["comm"] = world.global_stats(epoch_comm).to_json();
     if (options.eval_every > 0 && ((epoch + 1) % options.eval_every == 0 || epoch + 1 == options.epochs)) {
@@ -235,8 +308,8 @@ MinibatchReport run_minibatch(const MinibatchOptions& options, comm::Communicato
   if (options.exact_eval || !options.output_dir.empty()) {
     core::Timer timer;
     const ExactInference exact = exact_inference(*model, data, fetch_comm);
-    report.final_valid = score(exact_scores(exact, builder, data, data.valid_ids, fetch_comm), data.multi_label);
-    report.final_test = score(exact_scores(exact, builder, data, data.test_ids, fetch_comm), data.multi_label);
+    report.final_valid = score(exact_scores(exact, eval_builder, data, data.valid_ids, fetch_comm), data.multi_label);
+    report.final_test = score(exact_scores(exact, eval_builder, data, data.test_ids, fetch_comm), data.multi_label);
     nlohmann::json record = {{"event", "exact_eval"},
                              {"valid_" + report.score_name, report.final_valid},
                              {"test_" + report.score_name, report.final_test},

@@ -57,6 +57,8 @@ TrainingData open_training_data(const std::string& path, const comm::Communicato
       d.offset = part.range().begin;
       d.num_local = part.range().size();
       load_rows(d, part.store(), d.offset);
+      const auto halo = part.halo_ids();
+      d.halo_ids.assign(halo.begin(), halo.end());
     } else if (format == "loom-graph") {
       if (world.size() > 1)
         throw Error::in_file(path, 0, "is not partitioned but the job has " + std::to_string(world.size()) +

@@ -1,0 +1,46 @@
+// LlmClient: one chat request to an LLM server over HTTP, in either protocol:
+//   ollama  POST {url}/api/chat             {"model", "messages", "stream": false, "format": "json"}
+//           -> {"message": {"content": "..."}}
+//   openai  POST {url}/v1/chat/completions  {"model", "messages", "response_format": {"type": "json_object"}}
+//           -> {"choices": [{"message": {"content": "..."}}]}
+// (any OpenAI-compatible server: llama.cpp, vLLM, LM Studio). Each attempt has a timeout;
+// connection failures and HTTP 5xx are retried `retries` times with doubling backoff. Returns
+// the assistant's message text, or throws Error saying what failed. stop() aborts a request in
+// flight from another thread.
+#pragma once
+
+#include <memory>
+#include <string>
+
+namespace httplib {
+class Client;
+}
+
+namespace loom::control {
+
+struct LlmEndpoint {
+  std::string url;  // http://host:port (a trailing /v1 is accepted for openai)
+  std::string model;
+  std::string api = "ollama";
+  double timeout_seconds = 10;
+  int retries = 2;
+};
+
+class LlmClient {
+ public:
+  explicit LlmClient(LlmEndpoint endpoint);
+  ~LlmClient();
+
+  // True when the server accepts connections (a short probe of its model list).
+  bool reachable(double timeout_seconds = 2.0);
+  std::string chat(const std::string& system, const std::string& user);
+  void stop();
+  const LlmEndpoint& endpoint() const { return endpoint_; }
+
+ private:
+  LlmEndpoint endpoint_;
+  std::string base_path_;
+  std::unique_ptr<httplib::Client> client_;
+};
+
+}  // namespace loom::control

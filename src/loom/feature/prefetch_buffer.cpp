@@ -1,0 +1,152 @@
+#include "loom/feature/prefetch_buffer.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <numeric>
+
+#include "loom/core/error.hpp"
+
+namespace loom::feature {
+
+void validate(const PrefetchOptions& o) {
+  LOOM_CHECK_ARG(o.fraction > 0 && o.fraction <= 1, "--prefetch", "fraction of the halo must be in (0, 1], got {}",
+                 o.fraction);
+  LOOM_CHECK_ARG(o.decay > 0 && o.decay < 1, "--prefetch-decay", "must be in (0, 1), got {}", o.decay);
+  LOOM_CHECK_ARG(o.period > 0, "--prefetch-period", "must be positive, got {}", o.period);
+  LOOM_CHECK_ARG(o.initial == "empty" || o.initial == "degree" || o.initial == "random" || o.initial == "vip",
+                 "--prefetch-init", "must be empty, degree, random or vip, got '{}'", o.initial);
+}
+
+PrefetchBuffer::PrefetchBuffer(std::vector<std::int64_t> halo, std::int64_t dim, const PrefetchOptions& options)
+    : halo_(std::move(halo)), dim_(dim), options_(options) {
+  validate(options_);
+  LOOM_CHECK(std::is_sorted(halo_.begin(), halo_.end()), "prefetch buffer: halo ids must be sorted");
+  const auto capacity = static_cast<std::int64_t>(std::floor(options_.fraction * static_cast<double>(halo_.size())));
+  halo_slot_.assign(halo_.size(), -1);
+  misses_.assign(halo_.size(), 0);
+  slot_halo_.assign(capacity, -1);
+  last_hit_.assign(capacity, 0);
+  rows_.assign(static_cast<std::size_t>(capacity * dim_), 0.0f);
+}
+
+std::int64_t PrefetchBuffer::halo_index(std::int64_t id) const {
+  const auto it = std::lower_bound(halo_.begin(), halo_.end(), id);
+  return it != halo_.end() && *it == id ? it - halo_.begin() : -1;
+}
+
+FetchStats PrefetchBuffer::fill(const RemoteFetcher& fetcher, std::span<const double> scores) {
+  std::vector<std::int64_t> chosen;
+  if (!scores.empty()) {
+    std::vector<std::int64_t> order(halo_.size());
+    std::iota(order.begin(), order.end(), 0);
+    const auto keep = std::min<std::int64_t>(capacity(), order.size());
+    std::partial_sort(order.begin(), order.begin() + keep, order.end(), [&](std::int64_t a, std::int64_t b) {
+      return scores[halo_[a]] > scores[halo_[b]] || (scores[halo_[a]] == scores[halo_[b]] && a < b);
+    });
+    for (std::int64_t i = 0; i < keep; ++i) chosen.push_back(halo_[order[i]]);
+  }
+  std::vector<std::int64_t> positions(chosen.size());
+  std::iota(positions.begin(), positions.end(), 0);
+  std::vector<float> rows(chosen.size() * static_cast<std::size_t>(dim_));
+  const FetchStats stats = fetcher.fetch_remote(chosen, positions, rows.data());  // collective, even when empty
+  pending_slots_.clear();
+  for (std::size_t i = 0; i < chosen.size(); ++i) pending_slots_.push_back(static_cast<std::int64_t>(i));
+  install(chosen, rows.data());
+  rows_replaced_ = 0;
+  return stats;
+}
+
+std::vector<std::int64_t> PrefetchBuffer::lookup(std::span<const std::int64_t> ids, std::span<const std::int64_t> positions,
+                                                 float* out) {
+  std::vector<std::int64_t> missing;
+  for (const std::int64_t pos : positions) {
+    const std::int64_t h = halo_index(ids[pos]);
+    const std::int32_t slot = h >= 0 ? halo_slot_[h] : -1;
+    if (slot >= 0) {
+      std::memcpy(out + pos * dim_, rows_.data() + slot * dim_, sizeof(float) * dim_);
+      last_hit_[slot] = clock_;
+      ++hits_;
+    } else {
+      if (h >= 0) {
+        ++misses_[h];
+        ++halo_misses_;
+      }
+      missing.push_back(pos);
+    }
+  }
+  return missing;
+}
+
+std::int64_t PrefetchBuffer::candidates() const {
+  std::int64_t n = 0;
+  for (std::int64_t s = 0; s < capacity(); ++s) n += slot_halo_[s] >= 0 && clock_ - last_hit_[s] > options_.period;
+  return n;
+}
+
+double PrefetchBuffer::mean_score() const {
+  if (occupied_ == 0) return 0;
+  double sum = 0;
+  for (std::int64_t s = 0; s < capacity(); ++s)
+    if (slot_halo_[s] >= 0) sum += std::pow(1.0 - options_.decay, static_cast<double>(clock_ - last_hit_[s]));
+  return sum / static_cast<double>(occupied_);
+}
+
+std::vector<std::int64_t> PrefetchBuffer::replacements() {
+  pending_slots_.clear();
+  if (!eviction_requested_) return {};
+  eviction_requested_ = false;
+  ++evictions_;
+  // Free slots: empty ones, then candidates idle longest first.
+  std::vector<std::int64_t> free_slots, idle;
+  for (std::int64_t s = 0; s < capacity(); ++s) {
+    if (slot_halo_[s] < 0)
+      free_slots.push_back(s);
+    else if (clock_ - last_hit_[s] > options_.period)
+      idle.push_back(s);
+  }
+  std::sort(idle.begin(), idle.end(), [&](std::int64_t a, std::int64_t b) { return last_hit_[a] < last_hit_[b]; });
+  // Replacements: unbuffered halo nodes with misses, most missed first.
+  std::vector<std::int64_t> wanted;
+  for (std::int64_t h = 0; h < halo_size(); ++h)
+    if (halo_slot_[h] < 0 && misses_[h] > 0) wanted.push_back(h);
+  const auto take = std::min(wanted.size(), free_slots.size() + idle.size());
+  std::partial_sort(wanted.begin(), wanted.begin() + take, wanted.end(),
+                    [&](std::int64_t a, std::int64_t b) { return misses_[a] > misses_[b] || (misses_[a] == misses_[b] && a < b); });
+  wanted.resize(take);
+  std::vector<std::int64_t> ids;
+  for (std::size_t i = 0; i < take; ++i) {
+    std::int64_t slot;
+    if (i < free_slots.size()) {
+      slot = free_slots[i];
+    } else {
+      slot = idle[i - free_slots.size()];
+      halo_slot_[slot_halo_[slot]] = -1;  // evict
+      slot_halo_[slot] = -1;
+      --occupied_;
+    }
+    pending_slots_.push_back(slot);
+    ids.push_back(halo_[wanted[i]]);
+  }
+  return ids;
+}
+
+void PrefetchBuffer::install(std::span<const std::int64_t> ids, const float* rows) {
+  LOOM_CHECK(ids.size() == pending_slots_.size(), "prefetch buffer: {} rows for {} reserved slots", ids.size(),
+             pending_slots_.size());
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    const std::int64_t h = halo_index(ids[i]);
+    LOOM_CHECK(h >= 0, "prefetch buffer: id {} is not in the halo", ids[i]);
+    const std::int64_t slot = pending_slots_[i];
+    std::memcpy(rows_.data() + slot * dim_, rows + i * dim_, sizeof(float) * dim_);
+    slot_halo_[slot] = h;
+    halo_slot_[h] = static_cast<std::int32_t>(slot);
+    last_hit_[slot] = clock_;
+    misses_[h] = 0;
+    ++occupied_;
+  }
+  rows_replaced_ += static_cast<std::int64_t>(ids.size());
+  pending_slots_.clear();
+}
+
+}  // namespace loom::feature

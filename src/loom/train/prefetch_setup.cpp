@@ -1,0 +1,79 @@
+#include "loom/train/prefetch_setup.hpp"
+
+#include <array>
+
+#include "loom/core/log.hpp"
+#include "loom/core/rng.hpp"
+#include "loom/feature/cache_policy.hpp"
+
+namespace loom::train {
+
+namespace {
+
+// Scores for the initial fill (per global vertex); empty for an empty buffer.
+std::vector<double> initial_scores(const MinibatchOptions& o, const TrainingData& data,
+                                   std::span<const std::int32_t> fanouts, int rank) {
+  if (o.prefetch.initial == "empty") return {};
+  feature::CacheContext context;
+  context.graph = &data.topology.csr();
+  context.book = data.book;
+  context.rank = rank;
+  context.train_ids = data.train_ids;
+  context.fanouts.assign(fanouts.begin(), fanouts.end());
+  context.batch_size = o.batch_size;
+  context.measured = {o.seed, 0, 0};
+  return feature::cache_scores(o.prefetch.initial, context);
+}
+
+std::string log_path(const std::string& path, int rank, int ranks) {
+  if (path.empty() || ranks == 1) return path;
+  const auto dot = path.rfind('.');
+  const std::string suffix = ".rank" + std::to_string(rank);
+  return dot == std::string::npos || dot < path.rfind('/') + 1 ? path + suffix : path.substr(0, dot) + suffix + path.substr(dot);
+}
+
+}  // namespace
+
+PrefetchSetup build_prefetch(const MinibatchOptions& options, const TrainingData& data,
+                             std::span<const std::int32_t> fanouts, const feature::RemoteFetcher& fetcher,
+                             comm::Communicator& world, nlohmann::json& record) {
+  PrefetchSetup setup;
+  if (options.control.name == "none" || world.size() == 1) return setup;
+  std::vector<double> scores;
+  world.agree_on([&] {
+    setup.buffer = std::make_unique<feature::PrefetchBuffer>(data.halo_ids, data.feat_dim, options.prefetch);
+    scores = initial_scores(options, data, fanouts, world.rank());
+  });
+  feature::FetchStats fill;
+  world.agree_on([&] { fill = setup.buffer->fill(fetcher, scores); });
+  control::ControllerOptions controller = options.control;
+  controller.seed = core::mix_seed(options.seed, static_cast<std::uint64_t>(world.rank()));
+  const nlohmann::json facts = {{"graph_nodes", data.num_nodes()},
+                                {"ranks", world.size()},
+                                {"rank", world.rank()},
+                                {"own_nodes", data.num_local},
+                                {"halo_nodes", setup.buffer->halo_size()},
+                                {"buffer_capacity", setup.buffer->capacity()},
+                                {"batch_size", options.batch_size},
+                                {"fanouts", options.fanouts},
+                                {"decay", options.prefetch.decay},
+                                {"eviction_after_idle_minibatches", options.prefetch.period}};
+  world.agree_on([&] {
+    setup.control = std::make_unique<PrefetchControl>(*setup.buffer, control::make_controller(controller),
+                                                      options.control_window, facts,
+                                                      log_path(options.decision_log, world.rank(), world.size()));
+  });
+  std::array<std::int64_t, 4> totals{setup.buffer->capacity(), setup.buffer->halo_size(), setup.buffer->occupancy(),
+                                     fill.bytes};
+  world.allreduce_sum(totals, comm::Channel::control);
+  record = {{"event", "prefetch"},          {"controller", options.control.name},
+            {"fraction", options.prefetch.fraction}, {"initial", options.prefetch.initial},
+            {"capacity", totals[0]},         {"halo", totals[1]},
+            {"initial_rows", totals[2]},     {"fill_bytes_received", totals[3]}};
+  if (world.rank() == 0)
+    spdlog::info("prefetch buffer: {} of {} halo rows over {} ranks ({} filled by {}), controller '{}'", totals[0],
+                 totals[1], world.size(), totals[2], options.prefetch.initial, options.control.name);
+  return setup;
+}
+
+}  // namespace loom::train

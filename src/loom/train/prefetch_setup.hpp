@@ -1,0 +1,27 @@
+// The prefetch buffer and controller of `loom train --controller NAME` (Rudder): each rank
+// buffers `--prefetch` of its halo, filled at start (empty, by degree, random or by VIP) in one
+// collective exchange, and a PrefetchControl that runs the controller. Collective over `world`
+// and the fetcher's communicator; nothing is built for --controller none or a single rank.
+// `record` receives a JSON summary (capacity, halo, initial rows, controller).
+#pragma once
+
+#include <memory>
+#include <span>
+
+#include "loom/comm/communicator.hpp"
+#include "loom/train/minibatch_options.hpp"
+#include "loom/train/prefetch_control.hpp"
+#include "loom/train/training_data.hpp"
+
+namespace loom::train {
+
+struct PrefetchSetup {
+  std::unique_ptr<feature::PrefetchBuffer> buffer;
+  std::unique_ptr<PrefetchControl> control;
+};
+
+PrefetchSetup build_prefetch(const MinibatchOptions& options, const TrainingData& data,
+                             std::span<const std::int32_t> fanouts, const feature::RemoteFetcher& fetcher,
+                             comm::Communicator& world, nlohmann::json& record);
+
+}  // namespace loom::train

@@ -1,0 +1,93 @@
+// Prefetch buffer: hits serve the buffered rows, misses are counted per halo node, idle rows
+// become eviction candidates, and an eviction replaces them with the most-missed halo nodes.
+#include <gtest/gtest.h>
+
+#include "loom/core/error.hpp"
+#include "loom/feature/prefetch_buffer.hpp"
+
+namespace loom::feature {
+namespace {
+
+constexpr std::int64_t kDim = 2;
+
+std::vector<float> rows_of(const std::vector<std::int64_t>& ids) {
+  std::vector<float> rows;
+  for (auto id : ids) rows.insert(rows.end(), {static_cast<float>(id), static_cast<float>(-id)});
+  return rows;
+}
+
+// Halo {10, 20, 30, 40}; capacity 2 (fraction 0.5); candidates after 2 idle minibatches.
+PrefetchBuffer make_buffer() {
+  PrefetchOptions o;
+  o.fraction = 0.5;
+  o.period = 2;
+  o.initial = "empty";
+  return PrefetchBuffer({10, 20, 30, 40}, kDim, o);
+}
+
+// Runs one minibatch of `ids` (all remote) through lookup; returns the ids not served.
+std::vector<std::int64_t> minibatch(PrefetchBuffer& b, const std::vector<std::int64_t>& ids, std::vector<float>& out) {
+  std::vector<std::int64_t> positions(ids.size());
+  for (std::size_t i = 0; i < ids.size(); ++i) positions[i] = static_cast<std::int64_t>(i);
+  out.assign(ids.size() * kDim, 0.0f);
+  std::vector<std::int64_t> missing;
+  for (auto p : b.lookup(ids, positions, out.data())) missing.push_back(ids[p]);
+  return missing;
+}
+
+TEST(PrefetchBuffer, EvictionFillsEmptySlotsWithTheMostMissedHaloNodes) {
+  auto b = make_buffer();
+  ASSERT_EQ(b.capacity(), 2);
+  std::vector<float> out;
+  EXPECT_EQ(minibatch(b, {30, 40, 99}, out), (std::vector<std::int64_t>{30, 40, 99}));  // 99: not halo
+  b.end_step();
+  minibatch(b, {40}, out);
+  b.end_step();
+  EXPECT_EQ(b.halo_misses(), 3);
+  EXPECT_TRUE(b.replacements().empty()) << "no eviction was requested";
+  b.request_eviction();
+  const auto ids = b.replacements();
+  EXPECT_EQ(ids, (std::vector<std::int64_t>{40, 30}));  // most missed first
+  b.install(ids, rows_of(ids).data());
+  EXPECT_EQ(b.occupancy(), 2);
+  EXPECT_TRUE(minibatch(b, {30, 40, 10}, out) == std::vector<std::int64_t>{10});
+  EXPECT_EQ(out[0], 30.0f);
+  EXPECT_EQ(out[3], -40.0f);
+  EXPECT_EQ(b.hits(), 2);
+}
+
+TEST(PrefetchBuffer, IdleRowsBecomeCandidatesAndAreReplaced) {
+  auto b = make_buffer();
+  std::vector<float> out;
+  minibatch(b, {10, 20}, out);
+  b.request_eviction();
+  auto ids = b.replacements();
+  b.install(ids, rows_of(ids).data());  // buffer: 10, 20
+  for (int step = 0; step < 3; ++step) {
+    b.end_step();
+    minibatch(b, {10, 30}, out);  // 10 hits, 20 idles, 30 misses
+  }
+  EXPECT_EQ(b.candidates(), 1);  // 20 idle for 3 > 2 minibatches
+  EXPECT_LT(b.mean_score(), 1.0);
+  b.request_eviction();
+  ids = b.replacements();
+  EXPECT_EQ(ids, (std::vector<std::int64_t>{30}));
+  b.install(ids, rows_of(ids).data());
+  EXPECT_EQ(b.rows_replaced(), 3);
+  EXPECT_EQ(b.evictions(), 2);
+  EXPECT_TRUE(minibatch(b, {10, 30, 20}, out) == std::vector<std::int64_t>{20});
+}
+
+TEST(PrefetchBuffer, RejectsFractionsOutsideZeroToOne) {
+  PrefetchOptions o;
+  o.fraction = 0;
+  EXPECT_THROW(validate(o), Error);
+  o.fraction = 1.5;
+  EXPECT_THROW(validate(o), Error);
+  o.fraction = 1;
+  o.initial = "lru";
+  EXPECT_THROW(validate(o), Error);
+}
+
+}  // namespace
+}  // namespace loom::feature
