@@ -9,7 +9,8 @@
 # Environment: DATA (shared data, default ../shared/data), WORK (scratch, default
 # /tmp/loom-bench-cache; stores are reused), THREADS (default 2), NODES (SBM nodes, default
 # 2500000; 0 skips it), EPOCHS (measured epochs, default 5), E2E (1 = also train, default 1),
-# E2E_EPOCHS (default 2).
+# E2E_EPOCHS (default 2), E2E_HIDDEN (default 64: 4 ranks share 2 cores, so compute dominates),
+# REANALYZE (1 = redo analyses whose JSON exists).
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -28,7 +29,8 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 [[ -x "$loom" ]] || { echo "bench_cache: $loom not built (ninja -C $build loom)" >&2; exit 1; }
 mkdir -p "$work" "$root/bench/results"
 
-analyze() {  # name parts
+analyze() {  # name parts (kept from an earlier run unless REANALYZE=1)
+  [[ -f "$work/analysis-$1.json" && "${REANALYZE:-0}" != 1 ]] && return
   "$loom" --log-level warn analyze cache "$2" --fanouts 15,10,5 --batch-size 1024 \
     --alpha 0,0.01,0.05,0.1,0.2,0.5,1 --policies vip,simulation,degree,halo,random,oracle \
     --epochs "$epochs" --json "$work/analysis-$1.json"
@@ -55,7 +57,7 @@ if [[ "$nodes" -gt 0 ]]; then
     analyze "sbm-$nodes-k$k" "$sbm-k$k"
   done
   if [[ "$e2e" == 1 ]]; then
-    common=(--layers 3 --hidden 256 --fanouts 15,10,5 --batch-size 1024 --epochs "$e2e_epochs" --eval-every 0
+    common=(--layers 3 --hidden "${E2E_HIDDEN:-64}" --fanouts 15,10,5 --batch-size 1024 --epochs "$e2e_epochs" --eval-every 0
             --no-exact-eval --net-bandwidth 10Gbit --net-latency 20us --threads 1 --seed 1)
     run() {  # name flags...
       local name="$1"; shift

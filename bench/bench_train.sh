@@ -37,7 +37,7 @@ for link in "" "--net-bandwidth 10Gbit --net-latency 20us"; do
   for depth in 0 4; do
     out="$work/loom-4-d$depth${link:+-link}.jsonl"
     mpirun -np 4 --oversubscribe --allow-run-as-root --bind-to none $loom --log-level warn train "$work/facebook-4" \
-      "${common[@]}" --threads 1 --pipeline-depth $depth $link --metrics "$out"
+      "${common[@]}" --batch-size 256 --threads 1 --pipeline-depth $depth $link --metrics "$out"
     summary=$(/usr/bin/python3 - "$out" <<'PY'
 import json, sys
 r = [json.loads(l) for l in open(sys.argv[1])]
@@ -68,7 +68,8 @@ Machine load when the run started: $load. Command: \`bench/bench_train.sh\`.
 Speed ratio peer/Loom: **$ratio x**. For reference, PyG 2.4 + pyg-lib on this machine type takes about
 7.3 s per epoch (issue 3), test accuracy 0.935.
 
-4 ranks (METIS, 4 parts, one thread each, \`mpirun -np 4\`): per-epoch means; fetch = time the producer spent
+4 ranks (METIS, 4 parts, one thread each, \`mpirun -np 4\`), batch 256 per rank (the same global batch of 1024
+and steps per epoch as one process): per-epoch means; fetch = time the producer spent
 fetching, wait = time training waited for a batch; hidden = share of sample+fetch time the pipeline hid.
 
 | run | epoch (s) | sample | fetch | wait | compute | allreduce | remote rows | feature bytes | hidden | test acc |

@@ -51,7 +51,7 @@ for path in sorted(glob.glob(os.path.join(work, "analysis-*.json"))):
 runs = sorted(glob.glob(os.path.join(work, "e2e-*.jsonl")))
 if runs:
     lines += ["## End to end: 4 ranks, products-scale SBM (K = 4), link emulation 10 Gbit/s + 20 us", "",
-              "3-layer SAGE, hidden 256, fanouts 15,10,5, batch 1024 per rank, 1 thread per rank on 2 cores (4 ranks",
+              f"3-layer SAGE, hidden {os.environ.get('E2E_HIDDEN', '64')}, fanouts 15,10,5, batch 1024 per rank, 1 thread per rank on 2 cores (4 ranks",
               "oversubscribe 2 cores, so compute is ~2x slower than on 4 machines; the comparison is between rows).", "",
               "| configuration | epoch s (last) | wait s | fetch s | remote rows | cached rows | feature bytes | train acc |",
               "|---|---|---|---|---|---|---|---|"]

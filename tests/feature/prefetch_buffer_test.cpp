@@ -1,5 +1,5 @@
-// Prefetch buffer: hits serve the buffered rows, misses are counted per halo node, idle rows
-// become eviction candidates, and an eviction replaces them with the most-missed halo nodes.
+// Prefetch buffer: hits serve the buffered rows, misses are counted per remote vertex, idle rows
+// become eviction candidates, and an eviction replaces them with the most-missed vertices.
 #include <gtest/gtest.h>
 
 #include "loom/core/error.hpp"
@@ -16,13 +16,14 @@ std::vector<float> rows_of(const std::vector<std::int64_t>& ids) {
   return rows;
 }
 
-// Halo {10, 20, 30, 40}; capacity 2 (fraction 0.5); candidates after 2 idle minibatches.
+// The rank owns ids [0, 5) of 50; capacity 2 (half of a 4-vertex halo); candidates after 2 idle
+// minibatches.
 PrefetchBuffer make_buffer() {
   PrefetchOptions o;
   o.fraction = 0.5;
   o.period = 2;
   o.initial = "empty";
-  return PrefetchBuffer({10, 20, 30, 40}, kDim, o);
+  return PrefetchBuffer({0, 5}, 50, PrefetchBuffer::capacity_for(4, o), kDim, o);
 }
 
 // Runs one minibatch of `ids` (all remote) through lookup; returns the ids not served.
@@ -35,19 +36,19 @@ std::vector<std::int64_t> minibatch(PrefetchBuffer& b, const std::vector<std::in
   return missing;
 }
 
-TEST(PrefetchBuffer, EvictionFillsEmptySlotsWithTheMostMissedHaloNodes) {
+TEST(PrefetchBuffer, EvictionFillsEmptySlotsWithTheMostMissedVertices) {
   auto b = make_buffer();
   ASSERT_EQ(b.capacity(), 2);
   std::vector<float> out;
-  EXPECT_EQ(minibatch(b, {30, 40, 99}, out), (std::vector<std::int64_t>{30, 40, 99}));  // 99: not halo
+  EXPECT_EQ(minibatch(b, {30, 40, 45}, out), (std::vector<std::int64_t>{30, 40, 45}));
   b.end_step();
   minibatch(b, {40}, out);
   b.end_step();
-  EXPECT_EQ(b.halo_misses(), 3);
+  EXPECT_EQ(b.misses(), 4);
   EXPECT_TRUE(b.replacements().empty()) << "no eviction was requested";
   b.request_eviction();
   const auto ids = b.replacements();
-  EXPECT_EQ(ids, (std::vector<std::int64_t>{40, 30}));  // most missed first
+  EXPECT_EQ(ids, (std::vector<std::int64_t>{40, 30}));  // most missed first, then by id
   b.install(ids, rows_of(ids).data());
   EXPECT_EQ(b.occupancy(), 2);
   EXPECT_TRUE(minibatch(b, {30, 40, 10}, out) == std::vector<std::int64_t>{10});

@@ -18,40 +18,44 @@ void validate(const PrefetchOptions& o) {
                  "--prefetch-init", "must be empty, degree, random or vip, got '{}'", o.initial);
 }
 
-PrefetchBuffer::PrefetchBuffer(std::vector<std::int64_t> halo, std::int64_t dim, const PrefetchOptions& options)
-    : halo_(std::move(halo)), dim_(dim), options_(options) {
+PrefetchBuffer::PrefetchBuffer(partition::IdRange own, std::int64_t num_nodes, std::int64_t capacity,
+                               std::int64_t dim, const PrefetchOptions& options)
+    : own_(own), dim_(dim), options_(options) {
   validate(options_);
-  LOOM_CHECK(std::is_sorted(halo_.begin(), halo_.end()), "prefetch buffer: halo ids must be sorted");
-  const auto capacity = static_cast<std::int64_t>(std::floor(options_.fraction * static_cast<double>(halo_.size())));
-  halo_slot_.assign(halo_.size(), -1);
-  misses_.assign(halo_.size(), 0);
-  slot_halo_.assign(capacity, -1);
-  last_hit_.assign(capacity, 0);
+  LOOM_CHECK(own.begin >= 0 && own.end <= num_nodes && own.begin <= own.end, "prefetch buffer: own range [{}, {}) "
+             "outside {} nodes", own.begin, own.end, num_nodes);
+  const std::int64_t remote = num_nodes - own.size();
+  capacity = std::clamp<std::int64_t>(capacity, 0, remote);
+  vertex_slot_.assign(static_cast<std::size_t>(remote), -1);
+  misses_.assign(static_cast<std::size_t>(remote), 0);
+  slot_vertex_.assign(static_cast<std::size_t>(capacity), -1);
+  last_hit_.assign(static_cast<std::size_t>(capacity), 0);
   rows_.assign(static_cast<std::size_t>(capacity * dim_), 0.0f);
 }
 
-std::int64_t PrefetchBuffer::halo_index(std::int64_t id) const {
-  const auto it = std::lower_bound(halo_.begin(), halo_.end(), id);
-  return it != halo_.end() && *it == id ? it - halo_.begin() : -1;
+std::int64_t PrefetchBuffer::capacity_for(std::int64_t halo_size, const PrefetchOptions& options) {
+  return static_cast<std::int64_t>(std::floor(options.fraction * static_cast<double>(halo_size)));
 }
 
 FetchStats PrefetchBuffer::fill(const RemoteFetcher& fetcher, std::span<const double> scores) {
   std::vector<std::int64_t> chosen;
   if (!scores.empty()) {
-    std::vector<std::int64_t> order(halo_.size());
-    std::iota(order.begin(), order.end(), 0);
+    std::vector<std::int64_t> order;
+    for (std::int64_t r = 0; r < static_cast<std::int64_t>(vertex_slot_.size()); ++r)
+      if (scores[remote_id(r)] > 0) order.push_back(r);
     const auto keep = std::min<std::int64_t>(capacity(), order.size());
-    std::partial_sort(order.begin(), order.begin() + keep, order.end(), [&](std::int64_t a, std::int64_t b) {
-      return scores[halo_[a]] > scores[halo_[b]] || (scores[halo_[a]] == scores[halo_[b]] && a < b);
-    });
-    for (std::int64_t i = 0; i < keep; ++i) chosen.push_back(halo_[order[i]]);
+    const auto hotter = [&](std::int64_t a, std::int64_t b) {
+      const double sa = scores[remote_id(a)], sb = scores[remote_id(b)];
+      return sa > sb || (sa == sb && a < b);
+    };
+    std::partial_sort(order.begin(), order.begin() + keep, order.end(), hotter);
+    for (std::int64_t i = 0; i < keep; ++i) chosen.push_back(remote_id(order[i]));
   }
   std::vector<std::int64_t> positions(chosen.size());
   std::iota(positions.begin(), positions.end(), 0);
   std::vector<float> rows(chosen.size() * static_cast<std::size_t>(dim_));
   const FetchStats stats = fetcher.fetch_remote(chosen, positions, rows.data());  // collective, even when empty
-  pending_slots_.clear();
-  for (std::size_t i = 0; i < chosen.size(); ++i) pending_slots_.push_back(static_cast<std::int64_t>(i));
+  pending_slots_.assign(positions.begin(), positions.end());
   install(chosen, rows.data());
   rows_replaced_ = 0;
   return stats;
@@ -61,17 +65,15 @@ std::vector<std::int64_t> PrefetchBuffer::lookup(std::span<const std::int64_t> i
                                                  float* out) {
   std::vector<std::int64_t> missing;
   for (const std::int64_t pos : positions) {
-    const std::int64_t h = halo_index(ids[pos]);
-    const std::int32_t slot = h >= 0 ? halo_slot_[h] : -1;
+    const std::int64_t r = remote_index(ids[pos]);
+    const std::int32_t slot = vertex_slot_[r];
     if (slot >= 0) {
       std::memcpy(out + pos * dim_, rows_.data() + slot * dim_, sizeof(float) * dim_);
       last_hit_[slot] = clock_;
       ++hits_;
     } else {
-      if (h >= 0) {
-        ++misses_[h];
-        ++halo_misses_;
-      }
+      ++misses_[r];
+      ++misses_total_;
       missing.push_back(pos);
     }
   }
@@ -80,7 +82,7 @@ std::vector<std::int64_t> PrefetchBuffer::lookup(std::span<const std::int64_t> i
 
 std::int64_t PrefetchBuffer::candidates() const {
   std::int64_t n = 0;
-  for (std::int64_t s = 0; s < capacity(); ++s) n += slot_halo_[s] >= 0 && clock_ - last_hit_[s] > options_.period;
+  for (std::int64_t s = 0; s < capacity(); ++s) n += slot_vertex_[s] >= 0 && clock_ - last_hit_[s] > options_.period;
   return n;
 }
 
@@ -88,7 +90,7 @@ double PrefetchBuffer::mean_score() const {
   if (occupied_ == 0) return 0;
   double sum = 0;
   for (std::int64_t s = 0; s < capacity(); ++s)
-    if (slot_halo_[s] >= 0) sum += std::pow(1.0 - options_.decay, static_cast<double>(clock_ - last_hit_[s]));
+    if (slot_vertex_[s] >= 0) sum += std::pow(1.0 - options_.decay, static_cast<double>(clock_ - last_hit_[s]));
   return sum / static_cast<double>(occupied_);
 }
 
@@ -100,16 +102,16 @@ std::vector<std::int64_t> PrefetchBuffer::replacements() {
   // Free slots: empty ones, then candidates idle longest first.
   std::vector<std::int64_t> free_slots, idle;
   for (std::int64_t s = 0; s < capacity(); ++s) {
-    if (slot_halo_[s] < 0)
+    if (slot_vertex_[s] < 0)
       free_slots.push_back(s);
     else if (clock_ - last_hit_[s] > options_.period)
       idle.push_back(s);
   }
   std::sort(idle.begin(), idle.end(), [&](std::int64_t a, std::int64_t b) { return last_hit_[a] < last_hit_[b]; });
-  // Replacements: unbuffered halo nodes with misses, most missed first.
+  // Replacements: unbuffered remote vertices with misses, most missed first.
   std::vector<std::int64_t> wanted;
-  for (std::int64_t h = 0; h < halo_size(); ++h)
-    if (halo_slot_[h] < 0 && misses_[h] > 0) wanted.push_back(h);
+  for (std::int64_t r = 0; r < static_cast<std::int64_t>(misses_.size()); ++r)
+    if (vertex_slot_[r] < 0 && misses_[r] > 0) wanted.push_back(r);
   const auto take = std::min(wanted.size(), free_slots.size() + idle.size());
   std::partial_sort(wanted.begin(), wanted.begin() + take, wanted.end(),
                     [&](std::int64_t a, std::int64_t b) { return misses_[a] > misses_[b] || (misses_[a] == misses_[b] && a < b); });
@@ -121,12 +123,12 @@ std::vector<std::int64_t> PrefetchBuffer::replacements() {
       slot = free_slots[i];
     } else {
       slot = idle[i - free_slots.size()];
-      halo_slot_[slot_halo_[slot]] = -1;  // evict
-      slot_halo_[slot] = -1;
+      vertex_slot_[slot_vertex_[slot]] = -1;  // evict
+      slot_vertex_[slot] = -1;
       --occupied_;
     }
     pending_slots_.push_back(slot);
-    ids.push_back(halo_[wanted[i]]);
+    ids.push_back(remote_id(wanted[i]));
   }
   return ids;
 }
@@ -135,14 +137,14 @@ void PrefetchBuffer::install(std::span<const std::int64_t> ids, const float* row
   LOOM_CHECK(ids.size() == pending_slots_.size(), "prefetch buffer: {} rows for {} reserved slots", ids.size(),
              pending_slots_.size());
   for (std::size_t i = 0; i < ids.size(); ++i) {
-    const std::int64_t h = halo_index(ids[i]);
-    LOOM_CHECK(h >= 0, "prefetch buffer: id {} is not in the halo", ids[i]);
+    LOOM_CHECK(!own_.contains(ids[i]), "prefetch buffer: id {} is this rank's own", ids[i]);
+    const std::int64_t r = remote_index(ids[i]);
     const std::int64_t slot = pending_slots_[i];
     std::memcpy(rows_.data() + slot * dim_, rows + i * dim_, sizeof(float) * dim_);
-    slot_halo_[slot] = h;
-    halo_slot_[h] = static_cast<std::int32_t>(slot);
+    slot_vertex_[slot] = r;
+    vertex_slot_[r] = static_cast<std::int32_t>(slot);
     last_hit_[slot] = clock_;
-    misses_[h] = 0;
+    misses_[r] = 0;
     ++occupied_;
   }
   rows_replaced_ += static_cast<std::int64_t>(ids.size());

@@ -1,11 +1,12 @@
-// PrefetchBuffer (Rudder, MassiveGNN): a buffer of halo features on one rank whose contents
-// change during training. It holds up to `capacity` rows of the rank's halo (remote neighbours
-// of its own nodes). Per minibatch, lookup() serves the buffered rows among the remote ids and
-// counts a miss for every other halo id. Each buffered row's score decays by (1 - decay) per
+// PrefetchBuffer (Rudder, MassiveGNN): a buffer of remote features on one rank whose contents
+// change during training. Its capacity is a fraction of the rank's halo (the remote neighbours of
+// its own nodes), and it may hold any remote vertex: with multi-hop sampling, vertices two or
+// three hops out are fetched too, and the buffer follows whatever is missed. Per minibatch,
+// lookup() serves the buffered rows among the remote ids and counts a miss for every other one. Each buffered row's score decays by (1 - decay) per
 // minibatch and is restored to 1 on a hit, so score = (1 - decay)^(minibatches since last hit);
 // rows scoring under (1 - decay)^period (idle for more than `period` minibatches) are eviction
 // candidates. When a controller asks for an eviction, the next minibatch evicts the candidates
-// (and fills empty slots) with the halo nodes missed most often, and those rows travel in the
+// (and fills empty slots) with the remote vertices missed most often, and those rows travel in the
 // same request as the minibatch's own misses (FeatureSource does the fetch, then install()).
 // Not thread-safe: one thread (the pipeline's producer) uses it.
 #pragma once
@@ -31,28 +32,30 @@ void validate(const PrefetchOptions& options);
 
 class PrefetchBuffer {
  public:
-  // `halo`: sorted distinct global ids of the rank's halo.
-  PrefetchBuffer(std::vector<std::int64_t> halo, std::int64_t dim, const PrefetchOptions& options);
+  // The rank owns the ids `own` of [0, num_nodes); the buffer holds up to `capacity` other rows.
+  PrefetchBuffer(partition::IdRange own, std::int64_t num_nodes, std::int64_t capacity, std::int64_t dim,
+                 const PrefetchOptions& options);
+  // Capacity for a rank whose halo has `halo_size` vertices: floor(fraction * halo_size).
+  static std::int64_t capacity_for(std::int64_t halo_size, const PrefetchOptions& options);
 
-  std::int64_t capacity() const { return static_cast<std::int64_t>(slot_halo_.size()); }
+  std::int64_t capacity() const { return static_cast<std::int64_t>(slot_vertex_.size()); }
   std::int64_t occupancy() const { return occupied_; }
-  std::int64_t halo_size() const { return static_cast<std::int64_t>(halo_.size()); }
   const PrefetchOptions& options() const { return options_; }
 
-  // Collective: fills the buffer with the `capacity` halo nodes scoring highest (scores per
-  // global vertex, e.g. degree or VIP; empty = leave the buffer empty).
+  // Collective: fills the buffer with the `capacity` remote vertices scoring highest (scores
+  // per global vertex, e.g. degree or VIP, > 0 to be taken; empty = leave the buffer empty).
   FetchStats fill(const RemoteFetcher& fetcher, std::span<const double> scores);
 
   // For ids[p], p in `positions` (remote ids): copies buffered rows to out (dim floats per row)
-  // and returns the positions it could not serve. Counts hits and halo misses.
+  // and returns the positions it could not serve. Counts hits and misses.
   std::vector<std::int64_t> lookup(std::span<const std::int64_t> ids, std::span<const std::int64_t> positions,
                                    float* out);
 
   // Asks for an eviction at the next replacements() call.
   void request_eviction() { eviction_requested_ = true; }
   bool eviction_requested() const { return eviction_requested_; }
-  // When an eviction was requested: evicts the candidates and returns the halo ids to fetch into
-  // the freed (and empty) slots, most-missed first; otherwise nothing.
+  // When an eviction was requested: evicts the candidates and returns the ids to fetch into
+  // the freed (and empty) slots, most-missed remote vertices first; otherwise nothing.
   std::vector<std::int64_t> replacements();
   // Stores the fetched rows of the ids replacements() returned (rows[i] = ids[i]).
   void install(std::span<const std::int64_t> ids, const float* rows);
@@ -65,23 +68,25 @@ class PrefetchBuffer {
   double mean_score() const;
 
   std::int64_t hits() const { return hits_; }
-  std::int64_t halo_misses() const { return halo_misses_; }
+  std::int64_t misses() const { return misses_total_; }
   std::int64_t evictions() const { return evictions_; }
   std::int64_t rows_replaced() const { return rows_replaced_; }
 
  private:
-  std::int64_t halo_index(std::int64_t id) const;  // -1 when not in the halo
-  std::vector<std::int64_t> halo_;
+  // Dense index of a remote id: the ids before `own`, then those after it.
+  std::int64_t remote_index(std::int64_t id) const { return id < own_.begin ? id : id - own_.size(); }
+  std::int64_t remote_id(std::int64_t index) const { return index < own_.begin ? index : index + own_.size(); }
+  partition::IdRange own_;
   std::int64_t dim_;
   PrefetchOptions options_;
-  std::vector<std::int32_t> halo_slot_;     // per halo node: its slot, or -1
-  std::vector<std::int32_t> misses_;        // per halo node: misses while not buffered
-  std::vector<std::int64_t> slot_halo_;     // per slot: halo index, or -1 (empty)
+  std::vector<std::int32_t> vertex_slot_;   // per remote vertex: its slot, or -1
+  std::vector<std::int32_t> misses_;        // per remote vertex: misses while not buffered
+  std::vector<std::int64_t> slot_vertex_;   // per slot: remote index, or -1 (empty)
   std::vector<std::int64_t> last_hit_;      // per slot: clock of the last hit (or install)
   std::vector<float> rows_;                 // capacity x dim
   std::vector<std::int64_t> pending_slots_; // slots reserved for the ids replacements() returned
   std::int64_t occupied_ = 0, clock_ = 0;
-  std::int64_t hits_ = 0, halo_misses_ = 0, evictions_ = 0, rows_replaced_ = 0;
+  std::int64_t hits_ = 0, misses_total_ = 0, evictions_ = 0, rows_replaced_ = 0;
   bool eviction_requested_ = false;
 };
 

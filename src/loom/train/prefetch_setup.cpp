@@ -41,7 +41,11 @@ PrefetchSetup build_prefetch(const MinibatchOptions& options, const TrainingData
   if (options.control.name == "none" || world.size() == 1) return setup;
   std::vector<double> scores;
   world.agree_on([&] {
-    setup.buffer = std::make_unique<feature::PrefetchBuffer>(data.halo_ids, data.feat_dim, options.prefetch);
+    feature::validate(options.prefetch);
+    setup.buffer = std::make_unique<feature::PrefetchBuffer>(
+        data.book.range(world.rank()), data.num_nodes(),
+        feature::PrefetchBuffer::capacity_for(static_cast<std::int64_t>(data.halo_ids.size()), options.prefetch),
+        data.feat_dim, options.prefetch);
     scores = initial_scores(options, data, fanouts, world.rank());
   });
   feature::FetchStats fill;
@@ -52,7 +56,7 @@ PrefetchSetup build_prefetch(const MinibatchOptions& options, const TrainingData
                                 {"ranks", world.size()},
                                 {"rank", world.rank()},
                                 {"own_nodes", data.num_local},
-                                {"halo_nodes", setup.buffer->halo_size()},
+                                {"halo_nodes", data.halo_ids.size()},
                                 {"buffer_capacity", setup.buffer->capacity()},
                                 {"batch_size", options.batch_size},
                                 {"fanouts", options.fanouts},
@@ -63,7 +67,8 @@ PrefetchSetup build_prefetch(const MinibatchOptions& options, const TrainingData
                                                       options.control_window, facts,
                                                       log_path(options.decision_log, world.rank(), world.size()));
   });
-  std::array<std::int64_t, 4> totals{setup.buffer->capacity(), setup.buffer->halo_size(), setup.buffer->occupancy(),
+  std::array<std::int64_t, 4> totals{setup.buffer->capacity(), static_cast<std::int64_t>(data.halo_ids.size()),
+                                     setup.buffer->occupancy(),
                                      fill.bytes};
   world.allreduce_sum(totals, comm::Channel::control);
   record = {{"event", "prefetch"},          {"controller", options.control.name},
@@ -71,8 +76,9 @@ PrefetchSetup build_prefetch(const MinibatchOptions& options, const TrainingData
             {"capacity", totals[0]},         {"halo", totals[1]},
             {"initial_rows", totals[2]},     {"fill_bytes_received", totals[3]}};
   if (world.rank() == 0)
-    spdlog::info("prefetch buffer: {} of {} halo rows over {} ranks ({} filled by {}), controller '{}'", totals[0],
-                 totals[1], world.size(), totals[2], options.prefetch.initial, options.control.name);
+    spdlog::info("prefetch buffer: {} rows over {} ranks ({} of their {} halo vertices), {} filled by {}, controller '{}'",
+                 totals[0], world.size(), options.prefetch.fraction, totals[1], totals[2], options.prefetch.initial,
+                 options.control.name);
   return setup;
 }
 

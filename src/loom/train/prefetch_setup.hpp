@@ -1,5 +1,5 @@
 // The prefetch buffer and controller of `loom train --controller NAME` (Rudder): each rank
-// buffers `--prefetch` of its halo, filled at start (empty, by degree, random or by VIP) in one
+// buffers as many remote rows as `--prefetch` of its halo has, filled at start (empty, by degree, random or by VIP) in one
 // collective exchange, and a PrefetchControl that runs the controller. Collective over `world`
 // and the fetcher's communicator; nothing is built for --controller none or a single rank.
 // `record` receives a JSON summary (capacity, halo, initial rows, controller).

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Rudder-style adaptive prefetching: 4 ranks on Facebook (METIS K=4) under link emulation
+# (10 Gbit/s, 20 us), prefetch fractions 0.05 and 0.25 of each rank's halo, with and without a
+# mid-run change of fanouts / batch size / training subset, for every controller: none (no
+# buffer, DistDGL-like), never (static prefetch), periodic, rules, logistic and llm (against
+# bench/peers/scripted_llm.py, a scripted agent speaking Ollama's API). Records epoch time,
+# remote rows and bytes, hit rate, decisions and test accuracy in bench/results/prefetch.md.
+# Usage: bench/bench_prefetch.sh [BUILD_DIR]. Environment: DATA (shared data), WORK (scratch,
+# default /tmp/loom-bench-prefetch), EPOCHS (default 6), CHANGE_EPOCH (default 3).
+set -euo pipefail
+
+root="$(cd "$(dirname "$0")/.." && pwd)"
+build="${1:-$root/build}"
+data="${DATA:-$root/../shared/data}"
+work="${WORK:-/tmp/loom-bench-prefetch}"
+epochs="${EPOCHS:-6}"
+change_epoch="${CHANGE_EPOCH:-3}"
+loom="$build/loom"
+port=18434
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1
+mkdir -p "$work" "$root/bench/results"
+[[ -f "$work/facebook/meta.json" ]] || "$loom" --log-level warn import ogb "$data/graphs/facebook" -o "$work/facebook" --overwrite
+[[ -f "$work/facebook-k4/meta.json" ]] || "$loom" --log-level warn partition "$work/facebook" -k 4 --seed 1 -o "$work/facebook-k4" --overwrite
+
+/usr/bin/python3 "$root/bench/peers/scripted_llm.py" --port "$port" --delay 0.2 &
+agent=$!
+trap 'kill $agent 2>/dev/null' EXIT
+sleep 1
+
+common=(--layers 3 --hidden 256 --fanouts 15,10,5 --batch-size 128 --epochs "$epochs" --eval-every "$epochs"
+        --no-exact-eval --net-bandwidth 10Gbit --net-latency 20us --threads 1 --seed 1 --prefetch-period 8)
+change=(--change-epoch "$change_epoch" --change-fanouts 10,10,10 --change-batch-size 256 --change-train-fraction 0.5)
+rm -f "$work"/run-*.jsonl
+for scenario in steady change; do
+  extra=()
+  [[ "$scenario" == change ]] && extra=("${change[@]}")
+  for fraction in 0.05 0.25; do
+    for controller in none never periodic rules logistic llm; do
+      [[ "$controller" == none && "$fraction" != 0.05 ]] && continue  # no buffer: one run per scenario
+      name="$scenario-$fraction-$controller"
+      echo "bench_prefetch: $name" >&2
+      mpirun -np 4 --oversubscribe --bind-to none "$loom" --log-level warn train "$work/facebook-k4" "${common[@]}" \
+        "${extra[@]}" --controller "$controller" --prefetch "$fraction" --evict-every 8 \
+        --llm-url "http://127.0.0.1:$port" --metrics "$work/run-$name.jsonl" --decision-log "$work/decisions-$name.jsonl"
+    done
+  done
+done
+/usr/bin/python3 "$root/bench/prefetch_report.py" "$work" "$root/bench/results/prefetch.md"
+cat "$root/bench/results/prefetch.md"
