@@ -68,7 +68,7 @@ if [[ "$nodes" -gt 0 ]]; then
     run partition-only --pipeline-depth 0
     run pipeline --pipeline-depth 4
     run pipeline-vip0.2 --pipeline-depth 4 --cache vip --alpha 0.2
-    run replicated --pipeline-depth 4 --cache degree --alpha 3
+    run replicated --pipeline-depth 4 --cache degree --alpha 4  # every remote row, whatever the part sizes
   fi
 fi
 

@@ -14,13 +14,13 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 mkdir -p "$work" bench/results
 [ -d "$work/facebook" ] || $loom import ogb "$data/graphs/facebook" -o "$work/facebook"
 [ -d "$work/facebook-4" ] || $loom partition "$work/facebook" -k 4 --method metis -o "$work/facebook-4"
-common=(--model sage --layers 3 --hidden 256 --fanouts 15,10,5 --batch-size 1024 --epochs 10 --lr 0.003 --dropout 0.5)
+common=(--model sage --layers 3 --hidden 256 --fanouts 15,10,5 --epochs 10 --lr 0.003 --dropout 0.5)
 load=$(cut -d' ' -f1-3 /proc/loadavg)
 
 mean_epoch() { /usr/bin/python3 -c "import json,sys; r=[json.loads(l) for l in open(sys.argv[1]) if 'epoch_seconds' in l]; t=[x['epoch_seconds'] for x in r[1:]] or [r[0]['epoch_seconds']]; print(f'{sum(t)/len(t):.3f}')" "$1"; }
 last_field() { /usr/bin/python3 -c "import json,sys; r=[json.loads(l) for l in open(sys.argv[1])]; print(f\"{[x for x in r if sys.argv[2] in x][-1][sys.argv[2]]:.4f}\")" "$1" "$2"; }
 
-$loom --log-level warn train "$work/facebook" "${common[@]}" --threads 2 --metrics "$work/loom-1.jsonl"
+$loom --log-level warn train "$work/facebook" "${common[@]}" --batch-size 1024 --threads 2 --metrics "$work/loom-1.jsonl"
 loom_epoch=$(mean_epoch "$work/loom-1.jsonl")
 loom_acc=$(last_field "$work/loom-1.jsonl" test_accuracy)
 

@@ -13,7 +13,7 @@ Decision RulesController::decide(const ControlContext& context) {
   if (last != nullptr && !last->measured) return make_decision(false, name(), "waiting to measure the last eviction");
   const bool backfired = last != nullptr && last->after.hit_rate < last->before.hit_rate &&
                          last->after.remote_rows > last->before.remote_rows;
-  const double idle_needed = backfired ? 0.25 : 0.10;
+  const double idle_needed = backfired ? 0.10 : 0.02;
   if (now.occupancy < 0.999 && now.hit_rate < 1.0)
     return make_decision(true, name(), fmt::format("buffer {:.0f}% full while rows are missed", 100 * now.occupancy));
   if (now.candidate_share >= idle_needed)
