@@ -7,6 +7,8 @@
 #include <nlohmann/json.hpp>
 
 #include "loom/cli/commands.hpp"
+#include "loom/cli/graph_embed_args.hpp"
+#include "loom/comm/mpi_session.hpp"
 #include "loom/embed/embed_text.hpp"
 
 namespace loom::cli {
@@ -19,11 +21,12 @@ struct EmbedTextArgs {
   std::string kernel = "batched";
   std::string format = "text";
   std::optional<double> alpha;
+  std::string combiner = "gc";
   bool quiet = false;
   bool as_json = false;
 };
 
-int run_embed_text(EmbedTextArgs args) {
+int run_embed_text_on(EmbedTextArgs& args, comm::Communicator& world) {
   auto& o = args.options;
   o.text.tokenize = embed::parse_tokenize_mode(args.tokenize);
   o.sgns.kernel = embed::parse_sgns_kernel(args.kernel);
@@ -31,7 +34,13 @@ int run_embed_text(EmbedTextArgs args) {
   o.sgns.alpha = args.alpha ? *args.alpha : (o.sgns.cbow ? 0.05 : 0.025);  // word2vec.c's defaults
   o.sgns.progress = !args.quiet;
   o.sgns.label = "embed";
+  world.agree_on([&] {
+    o.sync.combiner = embed::parse_combiner(args.combiner);
+    embed::validate(o.sync);
+  });
+  if (world.size() > 1) o.sync.comm = &world;
   const auto r = embed::run_embed_text(o);
+  if (world.rank() != 0) return 0;
   if (args.as_json) {
     const nlohmann::json j = {{"output", o.output},          {"vocab_size", r.vocab_size},
                               {"tokens", r.tokens},          {"sentences", r.sentences},
@@ -45,6 +54,10 @@ int run_embed_text(EmbedTextArgs args) {
                r.train.loss);
   }
   return 0;
+}
+
+int run_embed_text(EmbedTextArgs args) {
+  return comm::run_job([&](comm::Communicator& world) { return run_embed_text_on(args, world); });
 }
 
 }  // namespace
@@ -74,6 +87,7 @@ void add_embed_command(CLI::App& app, Action& action) {
   sub->add_option("--seed", o.sgns.seed, "Random seed")->capture_default_str();
   sub->add_flag("--quiet", args->quiet, "No progress bar");
   sub->add_flag("--json", args->as_json, "Print the summary as JSON");
+  add_sync_options(*sub, args->combiner, o.sync.rounds);
   sub->callback([&action, args] { action = [args] { return run_embed_text(*args); }; });
 }
 

@@ -8,6 +8,7 @@
 
 #include "loom/cli/commands.hpp"
 #include "loom/cli/graph_embed_args.hpp"
+#include "loom/comm/mpi_session.hpp"
 
 namespace loom::cli {
 
@@ -19,14 +20,20 @@ struct EmbedGraphArgs {
   bool as_json = false;
 };
 
-int run_embed_graph(EmbedGraphArgs args) {
-  args.graph.finish();
+// One rank of `loom embed deepwalk|node2vec` (all ranks train together; rank 0 writes and prints).
+int embed_graph_on(EmbedGraphArgs& args, comm::Communicator& world) {
   embed::eval::EmbedGraphOptions o;
+  world.agree_on([&] {
+    args.graph.finish();
+    embed::validate(args.graph.options.sync);
+    o.format = embed::parse_embedding_format(args.format);
+  });
   o.store = args.store;
   o.output = args.output;
-  o.format = embed::parse_embedding_format(args.format);
   o.graph = args.graph.options;
+  if (world.size() > 1) o.graph.sync.comm = &world;
   const auto r = embed::eval::run_embed_graph(o);
+  if (world.rank() != 0) return 0;
   if (args.as_json) {
     const nlohmann::json j = {{"output", o.output},
                               {"nodes", r.nodes},
@@ -45,6 +52,10 @@ int run_embed_graph(EmbedGraphArgs args) {
                r.train.seconds, r.train.words_per_second, r.train.loss);
   }
   return 0;
+}
+
+int run_embed_graph(EmbedGraphArgs args) {
+  return comm::run_job([&](comm::Communicator& world) { return embed_graph_on(args, world); });
 }
 
 void add_one(CLI::App& embed_cmd, Action& action, const std::string& name, bool biased) {

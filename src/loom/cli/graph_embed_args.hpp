@@ -14,14 +14,23 @@ namespace loom::cli {
 struct GraphEmbedArgs {
   embed::eval::GraphEmbedOptions options;
   std::string kernel = "batched";
+  std::string combiner = "gc";
   bool quiet = false;
 
   void finish() {
     options.sgns.kernel = embed::parse_sgns_kernel(kernel);
+    options.sync.combiner = embed::parse_combiner(combiner);
     options.progress = !quiet;
     options.walks.seed = options.sgns.seed;
   }
 };
+
+// Distributed SGNS under mpirun: --combiner and --rounds.
+inline void add_sync_options(CLI::App& sub, std::string& combiner, int& rounds) {
+  sub.add_option("--combiner", combiner, "With mpirun -np K: average | sum | gc (gradient combiner)")
+      ->capture_default_str();
+  sub.add_option("--rounds", rounds, "With mpirun -np K: synchronisation rounds per epoch")->capture_default_str();
+}
 
 // Walk options (--walks --length, and --p --q when `biased`) plus --seed and --threads.
 inline void add_walk_options(CLI::App& sub, GraphEmbedArgs& args, bool biased) {
@@ -48,6 +57,7 @@ inline void add_graph_embed_options(CLI::App& sub, GraphEmbedArgs& args, bool bi
   sub.add_option("--alpha", s.alpha, "Starting learning rate")->capture_default_str();
   sub.add_option("--kernel", args.kernel, "hogwild | batched (SGNS kernel)")->capture_default_str();
   sub.add_flag("--quiet", args.quiet, "No progress bar");
+  add_sync_options(sub, args.combiner, args.options.sync.rounds);
 }
 
 }  // namespace loom::cli

@@ -26,13 +26,14 @@ EmbedTextResult run_embed_text(const EmbedTextOptions& options) {
                result.tokens, result.sentences, result.vocab_size, options.text.min_count, result.read_seconds);
 
   SgnsModel model = init_sgns_model(encoded.vocab.size(), options.sgns.dim, options.sgns.seed);
-  result.train = train_sgns(encoded.corpus, encoded.vocab.counts(), options.sgns, model);
+  result.train = train_sgns_synced(encoded.corpus, encoded.vocab.counts(), options.sgns, options.sync, model, &result.sync);
   spdlog::info("trained {} ({} kernel, {} threads): {:.2f}s, {:.0f} words/s, loss {:.4f}",
                options.sgns.cbow ? "cbow" : "skip-gram", sgns_kernel_name(options.sgns.kernel), options.sgns.threads,
                result.train.seconds, result.train.words_per_second, result.train.loss);
 
   timer.reset();
-  write_embeddings(options.output, options.format, to_embeddings(encoded.vocab, model.input));
+  if (options.sync.comm == nullptr || options.sync.comm->rank() == 0)
+    write_embeddings(options.output, options.format, to_embeddings(encoded.vocab, model.input));
   result.write_seconds = timer.seconds();
   return result;
 }

@@ -8,6 +8,7 @@
 
 #include "loom/embed/embeddings_io.hpp"
 #include "loom/embed/sgns.hpp"
+#include "loom/embed/synced_sgns.hpp"
 #include "loom/embed/text_corpus.hpp"
 
 namespace loom::embed {
@@ -18,6 +19,7 @@ struct EmbedTextOptions {
   EmbeddingFormat format = EmbeddingFormat::kText;
   TextCorpusOptions text;
   SgnsOptions sgns;
+  SyncOptions sync;  // with K > 1 ranks: each trains on its share; rank 0 writes the output
 };
 
 struct EmbedTextResult {
@@ -27,6 +29,7 @@ struct EmbedTextResult {
   double read_seconds = 0;     // reading + encoding the corpus
   double write_seconds = 0;
   SgnsStats train;
+  SyncStats sync;
 };
 
 EmbedTextResult run_embed_text(const EmbedTextOptions& options);

@@ -110,7 +110,7 @@ SgnsStats train_sgns(const Corpus& corpus, std::span<const std::int64_t> counts,
     carrier.run([&] {
       detail::KernelScratch scratch(options.window, options.negative, params.stride);
       std::vector<std::int32_t> kept;
-      float alpha = static_cast<float>(options.alpha);
+      float alpha = static_cast<float>(options.alpha * std::max(1.0 - options.schedule_begin, options.min_alpha_fraction));
       std::int64_t pending = 0, window_predictions = 0;
       double window_loss = 0;
       for (int epoch = 0; epoch < options.epochs && !carrier.failed(); ++epoch) {
@@ -131,7 +131,8 @@ SgnsStats train_sgns(const Corpus& corpus, std::span<const std::int64_t> counts,
           pending += static_cast<std::int64_t>(sentence.size());
           if (pending >= kSyncWords) {
             const std::int64_t done = words_done.fetch_add(pending, std::memory_order_relaxed) + pending;
-            const double left = 1.0 - static_cast<double>(done) / static_cast<double>(schedule + 1);
+            const double left = 1.0 - (options.schedule_begin + (options.schedule_end - options.schedule_begin) *
+                                                              static_cast<double>(done) / static_cast<double>(schedule + 1));
             alpha = static_cast<float>(options.alpha * std::max(left, options.min_alpha_fraction));
             bar.update(pending, fmt::format("loss {:.4f} lr {:.5f}",
                                             window_predictions ? window_loss / static_cast<double>(window_predictions) : 0.0, alpha));

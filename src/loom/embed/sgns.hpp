@@ -41,6 +41,9 @@ struct SgnsOptions {
   SgnsKernel kernel = SgnsKernel::kBatched;
   bool cbow = false;
   std::uint64_t seed = 1;
+  // The share [schedule_begin, schedule_end) of a longer training that this call covers, so that
+  // the learning rate decays over the whole (distributed training calls this once per round).
+  double schedule_begin = 0, schedule_end = 1;
   bool progress = true;      // draw a core::ProgressBar on stderr
   std::string label = "train";
 };

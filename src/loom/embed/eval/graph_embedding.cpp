@@ -79,7 +79,7 @@ GraphEmbedding train_graph_embedding(const graph::Csr& csr, const std::vector<st
   auto sgns = options.sgns;
   sgns.progress = options.progress;
   SgnsModel model = init_sgns_model(encoded.vocab.size(), sgns.dim, sgns.seed);
-  result.train = train_sgns(encoded.corpus, encoded.vocab.counts(), sgns, model);
+  result.train = train_sgns_synced(encoded.corpus, encoded.vocab.counts(), sgns, options.sync, model);
   spdlog::info("trained skip-gram on {} nodes: {:.2f}s, {:.0f} words/s, loss {:.4f}", encoded.vocab.size(),
                result.train.seconds, result.train.words_per_second, result.train.loss);
 
@@ -109,7 +109,8 @@ EmbedGraphResult run_embed_graph(const EmbedGraphOptions& options) {
     throw Error::in_file(options.store, 0, "is one partition of a partitioned store; embed the whole graph");
 
   const auto embedding = train_graph_embedding(store.csr(), node_keys(store), options.graph);
-  write_embeddings(options.output, options.format, embedding.embeddings);
+  if (options.graph.sync.comm == nullptr || options.graph.sync.comm->rank() == 0)
+    write_embeddings(options.output, options.format, embedding.embeddings);
   EmbedGraphResult r;
   r.nodes = store.num_nodes();
   r.vectors = embedding.embeddings.size();

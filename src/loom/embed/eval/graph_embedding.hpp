@@ -17,6 +17,7 @@
 #include "loom/embed/embeddings_io.hpp"
 #include "loom/embed/eval/node_classification.hpp"
 #include "loom/embed/sgns.hpp"
+#include "loom/embed/synced_sgns.hpp"
 #include "loom/graph/store.hpp"
 #include "loom/sample/walk/random_walk.hpp"
 
@@ -36,6 +37,7 @@ Alignment align_to_store(const Embeddings& embeddings, const graph::GraphStore& 
 struct GraphEmbedOptions {
   sample::walk::WalkOptions walks{};
   SgnsOptions sgns = default_graph_sgns();
+  SyncOptions sync;  // with K > 1 ranks: each trains on its share of the walks
   bool progress = true;
 
   static SgnsOptions default_graph_sgns();
