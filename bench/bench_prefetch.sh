@@ -6,7 +6,8 @@
 # bench/peers/scripted_llm.py, a scripted agent speaking Ollama's API). Records epoch time,
 # remote rows and bytes, hit rate, decisions and test accuracy in bench/results/prefetch.md.
 # Usage: bench/bench_prefetch.sh [BUILD_DIR]. Environment: DATA (shared data), WORK (scratch,
-# default /tmp/loom-bench-prefetch), EPOCHS (default 6), CHANGE_EPOCH (default 3).
+# default /tmp/loom-bench-prefetch), EPOCHS (default 6), CHANGE_EPOCH (default 3),
+# PRODUCTS_PARTS (optional: also run a products-scale store), FACEBOOK (0 skips the Facebook runs).
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -30,8 +31,9 @@ sleep 1
 common=(--layers 3 --hidden 256 --fanouts 15,10,5 --batch-size 128 --epochs "$epochs" --eval-every "$epochs"
         --no-exact-eval --net-bandwidth 10Gbit --net-latency 20us --threads 1 --seed 1 --prefetch-period 8)
 change=(--change-epoch "$change_epoch" --change-fanouts 10,10,10 --change-batch-size 256 --change-train-fraction 0.5)
-rm -f "$work"/run-*.jsonl
+[[ "${FACEBOOK:-1}" == 1 ]] && rm -f "$work"/run-steady-* "$work"/run-change-*
 for scenario in steady change; do
+  [[ "${FACEBOOK:-1}" == 1 ]] || break
   extra=()
   [[ "$scenario" == change ]] && extra=("${change[@]}")
   for fraction in 0.05 0.25; do
@@ -45,5 +47,17 @@ for scenario in steady change; do
     done
   done
 done
+# Products scale (PRODUCTS_PARTS = a 4-way partitioned products-scale store, e.g. the one
+# bench_cache.sh builds): steady scenario, F = 0.25, one epoch, hidden 64, batch 1024 per rank.
+if [[ -n "${PRODUCTS_PARTS:-}" ]]; then
+  for controller in none never periodic rules logistic; do
+    name="products-0.25-$controller"
+    echo "bench_prefetch: $name" >&2
+    mpirun -np 4 --oversubscribe --bind-to none "$loom" --log-level warn train "$PRODUCTS_PARTS" --layers 3 --hidden 64 \
+      --fanouts 15,10,5 --batch-size 1024 --epochs 1 --eval-every 0 --no-exact-eval --net-bandwidth 10Gbit \
+      --net-latency 20us --threads 1 --seed 1 --prefetch-period 8 --controller "$controller" --prefetch 0.25 \
+      --evict-every 8 --metrics "$work/run-$name.jsonl"
+  done
+fi
 /usr/bin/python3 "$root/bench/prefetch_report.py" "$work" "$root/bench/results/prefetch.md"
 cat "$root/bench/results/prefetch.md"

@@ -40,17 +40,19 @@ lines = ["# Adaptive prefetching benchmark (Rudder)", "",
          f"`bench/bench_prefetch.sh` ({datetime.date.today()}, 2 cores): 4 ranks on Facebook (METIS K = 4), link emulation",
          "10 Gbit/s + 20 us, 3-layer SAGE hidden 256, fanouts 15,10,5, batch 128 per rank, 1 thread per rank (4 ranks on",
          "2 cores). `change`: from epoch 4 on, fanouts 10,10,10, batch 256, half of each rank's training nodes.",
+         "`products`: the products-scale SBM (2.5M nodes, K = 4), hidden 64, batch 1024 per rank, one epoch.",
          "Per epoch, summed over ranks; hit rate = buffer hits / remote rows looked up in the buffer.", "",
          "| scenario | fraction | controller | epoch s | remote rows | feature MB | hit rate | decisions | evictions | test acc |",
          "|---|---|---|---|---|---|---|---|---|---|"]
 order = ["none", "never", "periodic", "rules", "logistic", "llm"]
-for (scenario, fraction, controller), r in sorted(rows.items(), key=lambda kv: (kv[0][0] != "steady", kv[0][1], order.index(kv[0][2]) if kv[0][2] in order else 99)):
+scenarios = ["steady", "change", "products"]
+for (scenario, fraction, controller), r in sorted(rows.items(), key=lambda kv: (scenarios.index(kv[0][0]) if kv[0][0] in scenarios else 9, kv[0][1], order.index(kv[0][2]) if kv[0][2] in order else 99)):
     lines.append(f"| {scenario} | {fraction} | {controller} | {r['epoch_s']:.2f} | {r['remote']:,.0f} | {r['bytes'] / 1e6:,.1f} "
                  f"| {r['hit']:.3f} | {r['decisions']:.1f} | {r['evictions']:.1f} | {r['acc']:.4f} |")
 lines += ["", "| scenario | fraction | best adaptive | remote rows vs none | vs never | epoch s vs none | vs never |",
           "|---|---|---|---|---|---|---|"]
-for scenario in ("steady", "change"):
-    none = rows.get((scenario, "0.05", "none"))
+for scenario in ("steady", "change", "products"):
+    none = rows.get((scenario, "0.05", "none")) or rows.get((scenario, "0.25", "none"))
     for fraction in ("0.05", "0.25"):
         never = rows.get((scenario, fraction, "never"))
         adaptive = {c: rows[(scenario, fraction, c)] for c in ("periodic", "rules", "logistic", "llm") if (scenario, fraction, c) in rows}

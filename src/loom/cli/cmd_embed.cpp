@@ -40,15 +40,18 @@ int run_embed_text_on(EmbedTextArgs& args, comm::Communicator& world) {
   });
   if (world.size() > 1) o.sync.comm = &world;
   const auto r = embed::run_embed_text(o);
+  const nlohmann::json traffic = world.global_stats(world.stats()).to_json();  // collective
   if (world.rank() != 0) return 0;
   if (args.as_json) {
-    const nlohmann::json j = {{"output", o.output},          {"vocab_size", r.vocab_size},
+    nlohmann::json j = {{"output", o.output},          {"vocab_size", r.vocab_size},
                               {"tokens", r.tokens},          {"sentences", r.sentences},
                               {"read_seconds", r.read_seconds}, {"train_seconds", r.train.seconds},
                               {"words", r.train.words},      {"words_per_second", r.train.words_per_second},
                               {"loss", r.train.loss},        {"write_seconds", r.write_seconds}};
+    if (world.size() > 1) j["embeddings_bytes_sent"] = traffic["sum"]["embeddings"]["bytes_sent"];
     fmt::print("{}\n", j.dump());
   } else {
+    if (world.size() > 1) fmt::print("embeddings channel, all ranks: {}\n", traffic["sum"]["embeddings"].dump());
     fmt::print("wrote {} vectors of dimension {} to {} | corpus {} tokens, read {:.2f}s | train {:.2f}s, {:.0f} words/s, loss {:.4f}\n",
                r.vocab_size, o.sgns.dim, o.output, r.tokens, r.read_seconds, r.train.seconds, r.train.words_per_second,
                r.train.loss);

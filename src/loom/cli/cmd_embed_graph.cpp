@@ -33,9 +33,10 @@ int embed_graph_on(EmbedGraphArgs& args, comm::Communicator& world) {
   o.graph = args.graph.options;
   if (world.size() > 1) o.graph.sync.comm = &world;
   const auto r = embed::eval::run_embed_graph(o);
+  const nlohmann::json traffic = world.global_stats(world.stats()).to_json();  // collective
   if (world.rank() != 0) return 0;
   if (args.as_json) {
-    const nlohmann::json j = {{"output", o.output},
+    nlohmann::json j = {{"output", o.output},
                               {"nodes", r.nodes},
                               {"vectors", r.vectors},
                               {"walk_steps", r.walk_steps},
@@ -44,8 +45,10 @@ int embed_graph_on(EmbedGraphArgs& args, comm::Communicator& world) {
                               {"train_seconds", r.train.seconds},
                               {"words_per_second", r.train.words_per_second},
                               {"loss", r.train.loss}};
+    if (world.size() > 1) j["embeddings_bytes_sent"] = traffic["sum"]["embeddings"]["bytes_sent"];
     fmt::print("{}\n", j.dump());
   } else {
+    if (world.size() > 1) fmt::print("embeddings channel, all ranks: {}\n", traffic["sum"]["embeddings"].dump());
     fmt::print("wrote {} vectors of dimension {} to {} | walks {} steps in {:.2f}s ({:.3g} steps/s) | train {:.2f}s, "
                "{:.0f} words/s, loss {:.4f}\n",
                r.vectors, o.graph.sgns.dim, o.output, r.walk_steps, r.walk_seconds, r.walk_steps_per_second,

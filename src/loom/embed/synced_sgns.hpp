@@ -16,7 +16,7 @@ namespace loom::embed {
 struct SyncOptions {
   const comm::Communicator* comm = nullptr;  // null: train in this process alone
   Combiner combiner = Combiner::kGc;
-  int rounds = 4;  // synchronisation rounds per epoch
+  int rounds = 64;  // synchronisation rounds per epoch (fewer: less traffic, staler updates)
 };
 
 // Throws Error naming --rounds when rounds < 1.
