@@ -40,7 +40,8 @@ TEST(SyncedSgns, RanksEndIdenticalAndLearnTheTopics) {
   auto world = comm::Communicator::world();
   std::vector<std::int64_t> counts;
   const Corpus corpus = topic_corpus(counts);
-  for (const Combiner combiner : {Combiner::kAverage, Combiner::kSum, Combiner::kGc}) {
+  for (const auto& [combiner, half] : {std::pair{Combiner::kAverage, false}, std::pair{Combiner::kSum, false},
+                                       std::pair{Combiner::kGc, false}, std::pair{Combiner::kGc, true}}) {
     SgnsOptions o;
     o.dim = 16;
     o.window = 3;
@@ -54,6 +55,7 @@ TEST(SyncedSgns, RanksEndIdenticalAndLearnTheTopics) {
     sync.comm = &world;
     sync.combiner = combiner;
     sync.rounds = 3;
+    sync.half_updates = half;
     SgnsModel model = init_sgns_model(50, o.dim, 1);
     const auto before = world.stats();
     SyncStats stats;

@@ -90,7 +90,7 @@ void add_embed_command(CLI::App& app, Action& action) {
   sub->add_option("--seed", o.sgns.seed, "Random seed")->capture_default_str();
   sub->add_flag("--quiet", args->quiet, "No progress bar");
   sub->add_flag("--json", args->as_json, "Print the summary as JSON");
-  add_sync_options(*sub, args->combiner, o.sync.rounds);
+  add_sync_options(*sub, args->combiner, o.sync);
   sub->callback([&action, args] { action = [args] { return run_embed_text(*args); }; });
 }
 

@@ -25,11 +25,12 @@ struct GraphEmbedArgs {
   }
 };
 
-// Distributed SGNS under mpirun: --combiner and --rounds.
-inline void add_sync_options(CLI::App& sub, std::string& combiner, int& rounds) {
+// Distributed SGNS under mpirun: --combiner, --rounds and --half-updates.
+inline void add_sync_options(CLI::App& sub, std::string& combiner, embed::SyncOptions& sync) {
   sub.add_option("--combiner", combiner, "With mpirun -np K: average | sum | gc (gradient combiner)")
       ->capture_default_str();
-  sub.add_option("--rounds", rounds, "With mpirun -np K: synchronisation rounds per epoch")->capture_default_str();
+  sub.add_option("--rounds", sync.rounds, "With mpirun -np K: synchronisation rounds per epoch")->capture_default_str();
+  sub.add_flag("--half-updates", sync.half_updates, "With mpirun -np K: send row updates as float16");
 }
 
 // Walk options (--walks --length, and --p --q when `biased`) plus --seed and --threads.
@@ -57,7 +58,7 @@ inline void add_graph_embed_options(CLI::App& sub, GraphEmbedArgs& args, bool bi
   sub.add_option("--alpha", s.alpha, "Starting learning rate")->capture_default_str();
   sub.add_option("--kernel", args.kernel, "hogwild | batched (SGNS kernel)")->capture_default_str();
   sub.add_flag("--quiet", args.quiet, "No progress bar");
-  add_sync_options(sub, args.combiner, args.options.sync.rounds);
+  add_sync_options(sub, args.combiner, args.options.sync);
 }
 
 }  // namespace loom::cli

@@ -6,6 +6,7 @@
 #include <spdlog/spdlog.h>
 
 #include "loom/core/error.hpp"
+#include "loom/core/half.hpp"
 #include "loom/core/parallel.hpp"
 #include "loom/core/rng.hpp"
 #include "loom/core/timer.hpp"
@@ -35,8 +36,24 @@ std::int64_t sentence_at(const Corpus& corpus, double fraction) {
 
 // Exchanges the rows of `current` that differ from `snapshot` and sets every row any rank changed
 // to snapshot + the combined update. Returns the rows this rank sent.
-std::int64_t synchronise(EmbeddingMatrix& current, const std::vector<float>& snapshot, Combiner combiner,
+// Every rank's row updates, decoded to float32 (the wire carries float32 or float16).
+std::vector<std::vector<float>> gather_updates(const std::vector<float>& updates, bool half,
+                                               const comm::Communicator& comm) {
+  if (!half) return comm.allgatherv(std::span<const float>(updates), comm::Channel::embeddings);
+  std::vector<std::uint16_t> wire(updates.size());
+  for (std::size_t i = 0; i < updates.size(); ++i) wire[i] = core::float_to_half(updates[i]).bits;
+  const auto all = comm.allgatherv(std::span<const std::uint16_t>(wire), comm::Channel::embeddings);
+  std::vector<std::vector<float>> out(all.size());
+  for (std::size_t k = 0; k < all.size(); ++k) {
+    out[k].resize(all[k].size());
+    for (std::size_t i = 0; i < all[k].size(); ++i) out[k][i] = core::half_to_float(core::Half{all[k][i]});
+  }
+  return out;
+}
+
+std::int64_t synchronise(EmbeddingMatrix& current, const std::vector<float>& snapshot, const SyncOptions& sync,
                          const comm::Communicator& comm) {
+  const Combiner combiner = sync.combiner;
   const std::int64_t rows = current.rows(), dim = current.dim(), stride = current.stride();
   std::vector<std::int64_t> changed;
   std::vector<float> updates;
@@ -48,7 +65,7 @@ std::int64_t synchronise(EmbeddingMatrix& current, const std::vector<float>& sna
     for (std::int64_t d = 0; d < dim; ++d) updates.push_back(now[d] - before[d]);
   }
   const auto all_ids = comm.allgatherv(std::span<const std::int64_t>(changed), comm::Channel::embeddings);
-  const auto all_updates = comm.allgatherv(std::span<const float>(updates), comm::Channel::embeddings);
+  const auto all_updates = gather_updates(updates, sync.half_updates, comm);
   // Per changed row, its updates in rank order.
   std::vector<std::int32_t> slot(static_cast<std::size_t>(rows), -1);
   std::vector<std::int64_t> touched;
@@ -111,8 +128,8 @@ SgnsStats train_sgns_synced(const Corpus& corpus, std::span<const std::int64_t> 
         stats.loss = part.loss;
       }
       core::Timer exchange;
-      local.rows_sent += synchronise(model.input, before_in, sync.combiner, comm);
-      local.rows_sent += synchronise(model.output, before_out, sync.combiner, comm);
+      local.rows_sent += synchronise(model.input, before_in, sync, comm);
+      local.rows_sent += synchronise(model.output, before_out, sync, comm);
       local.sync_seconds += exchange.seconds();
       ++local.rounds;
     }

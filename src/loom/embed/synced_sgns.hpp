@@ -17,6 +17,7 @@ struct SyncOptions {
   const comm::Communicator* comm = nullptr;  // null: train in this process alone
   Combiner combiner = Combiner::kGc;
   int rounds = 64;  // synchronisation rounds per epoch (fewer: less traffic, staler updates)
+  bool half_updates = false;  // send row updates as float16 (half the bytes)
 };
 
 // Throws Error naming --rounds when rounds < 1.
