@@ -13,7 +13,11 @@ feature::StaticCache build_static_cache(const MinibatchOptions& options, const T
                                         std::span<const std::int32_t> fanouts, std::int64_t steps, int start_epoch,
                                         const feature::RemoteFetcher& fetcher, comm::Communicator& world,
                                         nlohmann::json& record) {
-  if (options.cache == "none" || world.size() == 1) return {};
+  if (options.cache == "none") return {};
+  if (world.size() == 1) {
+    spdlog::warn("--cache {}: one rank owns every row, so there is nothing to cache", options.cache);
+    return {};
+  }
   core::Timer ranking;
   std::vector<std::int64_t> ids;
   world.agree_on([&] {

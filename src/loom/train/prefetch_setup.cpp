@@ -38,7 +38,12 @@ PrefetchSetup build_prefetch(const MinibatchOptions& options, const TrainingData
                              std::span<const std::int32_t> fanouts, const feature::RemoteFetcher& fetcher,
                              comm::Communicator& world, nlohmann::json& record) {
   PrefetchSetup setup;
-  if (options.control.name == "none" || world.size() == 1) return setup;
+  if (options.control.name == "none") return setup;
+  if (world.size() == 1) {
+    spdlog::warn("--controller {}: one rank owns every row, so there is nothing to prefetch; no buffer built",
+                 options.control.name);
+    return setup;
+  }
   std::vector<double> scores;
   world.agree_on([&] {
     feature::validate(options.prefetch);
