@@ -28,7 +28,8 @@ void remap_corpus(Corpus& corpus, std::span<const std::int32_t> remap, std::int6
 }
 
 EncodedCorpus encode_sequences(std::span<const std::int32_t> tokens, std::span<const std::int64_t> offsets,
-                               std::vector<std::string> names, std::int64_t min_count) {
+                               std::vector<std::string> names, std::int64_t min_count,
+                               const std::function<void(std::vector<std::int64_t>&)>& merge_counts) {
   LOOM_CHECK(!offsets.empty() && offsets.front() == 0 &&
                  offsets.back() == static_cast<std::int64_t>(tokens.size()),
              "sequences: offsets must start at 0 and end at the token count {}", tokens.size());
@@ -38,6 +39,7 @@ EncodedCorpus encode_sequences(std::span<const std::int32_t> tokens, std::span<c
     LOOM_CHECK(tokens[i] >= 0 && tokens[i] < n, "sequences: token {} at position {} is outside [0, {})", tokens[i], i, n);
     ++counts[static_cast<std::size_t>(tokens[i])];
   }
+  if (merge_counts) merge_counts(counts);
   EncodedCorpus result;
   std::vector<std::int32_t> remap;
   result.vocab = Vocabulary::build(std::move(names), counts, min_count, &remap);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -38,8 +39,11 @@ struct EncodedCorpus {
 // `min_count`, and re-encodes the sequences with vocabulary ids, dropping tokens below min-count
 // and sentences left empty. `offsets` delimit the sequences as in Corpus. Throws Error if a token is
 // out of range, or if the vocabulary is empty after min-count.
+// `merge_counts`, when given, may replace the token counts before the vocabulary is built (a
+// distributed run sums them over ranks, so that every rank builds the same vocabulary).
 EncodedCorpus encode_sequences(std::span<const std::int32_t> tokens, std::span<const std::int64_t> offsets,
-                               std::vector<std::string> names, std::int64_t min_count);
+                               std::vector<std::string> names, std::int64_t min_count,
+                               const std::function<void(std::vector<std::int64_t>&)>& merge_counts = {});
 
 // Remaps corpus tokens through `remap` (old id -> new id or -1 = drop), dropping empty sentences
 // and splitting sentences longer than max_sentence_length. In place.

@@ -103,7 +103,8 @@ SgnsStats train_sgns_synced(const Corpus& corpus, std::span<const std::int64_t> 
   validate(options);
   const comm::Communicator& comm = *sync.comm;
   const int rank = comm.rank(), ranks = comm.size();
-  const double share_begin = static_cast<double>(rank) / ranks, share_end = static_cast<double>(rank + 1) / ranks;
+  const double share_begin = sync.local_corpus ? 0.0 : static_cast<double>(rank) / ranks;
+  const double share_end = sync.local_corpus ? 1.0 : static_cast<double>(rank + 1) / ranks;
   const std::int64_t total_rounds = static_cast<std::int64_t>(options.epochs) * sync.rounds;
   SgnsStats stats;
   SyncStats local;

@@ -1,5 +1,6 @@
 // Distributed SGNS (GraphAny2Vec): with a communicator of K > 1 ranks, every rank holds the same
-// corpus and model, trains on its own contiguous share of the sentences (balanced by tokens), and
+// corpus and model and trains on its own contiguous share of the sentences (balanced by tokens),
+// or, with `local_corpus`, holds only its own sentences (the walks from its start nodes), and
 // after each of `rounds` synchronisation rounds per epoch the ranks exchange only the rows they
 // changed (sparse: row ids and their updates, for the input and output matrices) over
 // comm::Channel::embeddings and apply the combined update (combiner.hpp), so every rank ends the
@@ -18,6 +19,7 @@ struct SyncOptions {
   Combiner combiner = Combiner::kGc;
   int rounds = 64;  // synchronisation rounds per epoch (fewer: less traffic, staler updates)
   bool half_updates = false;  // send row updates as float16 (half the bytes)
+  bool local_corpus = false;  // each rank passes its own corpus (e.g. its walks), trained whole
 };
 
 // Throws Error naming --rounds when rounds < 1.

@@ -65,7 +65,16 @@ GraphEmbedding train_graph_embedding(const graph::Csr& csr, const std::vector<st
   core::set_num_threads(options.sgns.threads);
 
   GraphEmbedding result;
-  auto walks = sample::walk::generate_walks(csr, options.walks);
+  // Distributed: each rank walks from its own contiguous share of the start nodes and trains on
+  // those walks; node counts are summed over ranks so that every rank builds the same vocabulary.
+  const comm::Communicator* comm = options.sync.comm != nullptr && options.sync.comm->size() > 1 ? options.sync.comm : nullptr;
+  std::vector<std::int64_t> starts;
+  if (comm != nullptr) {
+    const std::int64_t n = csr.num_rows(), k = comm->size(), r = comm->rank();
+    LOOM_CHECK(n >= k, "the graph has {} nodes, fewer than the {} ranks", n, k);
+    for (std::int64_t v = n * r / k; v < n * (r + 1) / k; ++v) starts.push_back(v);
+  }
+  auto walks = sample::walk::generate_walks(csr, options.walks, starts);
   result.walk_steps = walks.steps;
   result.walk_seconds = walks.seconds;
   spdlog::info("walks: {} of length {} ({}), {} steps in {:.2f}s, {:.3g} steps/s", walks.num_walks, walks.length,
@@ -73,13 +82,18 @@ GraphEmbedding train_graph_embedding(const graph::Csr& csr, const std::vector<st
                                             : std::string("uniform"),
                walks.steps, walks.seconds, walks.steps_per_second());
   const auto offsets = sample::walk::compact_walks(walks);
-  const auto encoded = encode_sequences(walks.nodes, offsets, keys, /*min_count=*/1);
+  const auto sum_over_ranks = [comm](std::vector<std::int64_t>& counts) {
+    if (comm != nullptr) comm->allreduce_sum(counts, comm::Channel::embeddings);
+  };
+  const auto encoded = encode_sequences(walks.nodes, offsets, keys, /*min_count=*/1, sum_over_ranks);
   walks = {};  // the corpus holds its own copy
 
   auto sgns = options.sgns;
   sgns.progress = options.progress;
   SgnsModel model = init_sgns_model(encoded.vocab.size(), sgns.dim, sgns.seed);
-  result.train = train_sgns_synced(encoded.corpus, encoded.vocab.counts(), sgns, options.sync, model);
+  SyncOptions sync = options.sync;
+  sync.local_corpus = comm != nullptr;
+  result.train = train_sgns_synced(encoded.corpus, encoded.vocab.counts(), sgns, sync, model);
   spdlog::info("trained skip-gram on {} nodes: {:.2f}s, {:.0f} words/s, loss {:.4f}", encoded.vocab.size(),
                result.train.seconds, result.train.words_per_second, result.train.loss);
 
