@@ -10,7 +10,7 @@ namespace loom::train {
 namespace {
 
 // A small planted-partition graph whose features alone are weak, so the graph must help.
-std::string make_sbm(const test::ScratchDir& dir, const std::string& name = "sbm") {
+graph::generate::SbmOptions small_sbm() {
   graph::generate::SbmOptions o;
   o.nodes = 1200;
   o.classes = 4;
@@ -21,8 +21,12 @@ std::string make_sbm(const test::ScratchDir& dir, const std::string& name = "sbm
   o.train = 0.3;
   o.valid = 0.2;
   o.seed = 3;
+  return o;
+}
+
+std::string make_sbm(const test::ScratchDir& dir, const std::string& name = "sbm") {
   const std::string path = dir / name;
-  graph::generate::generate_sbm_store(o, path, {});
+  graph::generate::generate_sbm_store(small_sbm(), path, {});
   return path;
 }
 
@@ -47,16 +51,7 @@ class MinibatchTrainer : public ::testing::Test {};
 // trainer uses binary cross-entropy and reports micro-F1.
 TEST_F(MinibatchTrainer, MultiLabelGraphsTrainWithBinaryCrossEntropy) {
   test::ScratchDir dir;
-  graph::generate::SbmOptions o;
-  o.nodes = 1200;
-  o.classes = 4;
-  o.avg_degree = 12;
-  o.homophily = 0.9;
-  o.feat_dim = 16;
-  o.feat_noise = 0.6;
-  o.train = 0.3;
-  o.valid = 0.2;
-  o.seed = 3;
+  const graph::generate::SbmOptions o = small_sbm();
   auto data = graph::generate::generate_sbm(o);
   data.num_classes = 5;
   data.multi_label.assign(static_cast<std::size_t>(o.nodes) * 5, 0);

@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
-#include <map>
-#include <numeric>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -17,8 +15,9 @@ namespace {
 
 using Scorer = std::function<std::vector<double>(const CacheContext&)>;
 
-const std::map<std::string, Scorer>& registry() {
-  static const std::map<std::string, Scorer> policies = {
+// Policies in the order they are listed to users.
+const std::vector<std::pair<std::string, Scorer>>& registry() {
+  static const std::vector<std::pair<std::string, Scorer>> policies = {
       {"none", [](const CacheContext& c) { return std::vector<double>(c.graph->num_rows(), 0.0); }},
       {"vip", policies::vip},
       {"simulation", policies::simulation},
@@ -30,15 +29,25 @@ const std::map<std::string, Scorer>& registry() {
   return policies;
 }
 
+const Scorer* find_policy(const std::string& name) {
+  for (const auto& [policy, scorer] : registry())
+    if (policy == name) return &scorer;
+  return nullptr;
+}
+
 }  // namespace
 
 const std::vector<std::string>& cache_policy_names() {
-  static const std::vector<std::string> names = {"none", "vip", "simulation", "degree", "halo", "random", "oracle"};
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    for (const auto& entry : registry()) out.push_back(entry.first);
+    return out;
+  }();
   return names;
 }
 
 void check_cache_policy(const std::string& name, const std::string& argument) {
-  if (!registry().contains(name))
+  if (find_policy(name) == nullptr)
     throw Error::in_argument(argument, fmt::format("unknown cache policy '{}' (one of {})", name,
                                                    fmt::join(cache_policy_names(), ", ")));
 }
@@ -46,7 +55,7 @@ void check_cache_policy(const std::string& name, const std::string& argument) {
 std::vector<double> cache_scores(const std::string& policy, const CacheContext& context) {
   check_cache_policy(policy);
   LOOM_CHECK(context.graph != nullptr, "cache policy '{}' needs a graph", policy);
-  return registry().at(policy)(context);
+  return (*find_policy(policy))(context);
 }
 
 std::vector<std::int64_t> select_cache(std::span<const double> scores, const partition::PartitionBook& book, int rank,

@@ -67,11 +67,9 @@ FetchStats FeatureSource::fetch_with_replacements(std::span<const std::int64_t> 
   const auto batch_rows = static_cast<std::int64_t>(request.size());
   for (const std::int64_t id : extra)
     if (index.emplace(id, request.size()).second) request.push_back(id);
-  std::vector<std::int64_t> all(request.size());
-  for (std::size_t i = 0; i < all.size(); ++i) all[i] = static_cast<std::int64_t>(i);
   const std::int64_t dim = fetcher_->dim();
-  std::vector<float> rows(request.size() * static_cast<std::size_t>(dim));
-  FetchStats stats = fetcher_->fetch_remote(request, all, rows.data());
+  FetchStats stats;
+  const std::vector<float> rows = fetcher_->fetch_rows(request, &stats);
   for (const std::int64_t p : positions)
     std::copy_n(rows.data() + index.at(ids[p]) * dim, dim, out + p * dim);
   std::vector<float> replacement_rows(extra.size() * static_cast<std::size_t>(dim));

@@ -51,11 +51,10 @@ FetchStats PrefetchBuffer::fill(const RemoteFetcher& fetcher, std::span<const do
     std::partial_sort(order.begin(), order.begin() + keep, order.end(), hotter);
     for (std::int64_t i = 0; i < keep; ++i) chosen.push_back(remote_id(order[i]));
   }
-  std::vector<std::int64_t> positions(chosen.size());
-  std::iota(positions.begin(), positions.end(), 0);
-  std::vector<float> rows(chosen.size() * static_cast<std::size_t>(dim_));
-  const FetchStats stats = fetcher.fetch_remote(chosen, positions, rows.data());  // collective, even when empty
-  pending_slots_.assign(positions.begin(), positions.end());
+  FetchStats stats;
+  const std::vector<float> rows = fetcher.fetch_rows(chosen, &stats);  // collective, even when empty
+  pending_slots_.resize(chosen.size());
+  std::iota(pending_slots_.begin(), pending_slots_.end(), 0);
   install(chosen, rows.data());
   rows_replaced_ = 0;
   return stats;

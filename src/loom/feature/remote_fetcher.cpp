@@ -1,5 +1,7 @@
 #include "loom/feature/remote_fetcher.hpp"
 
+#include <numeric>
+
 #include "loom/core/parallel.hpp"
 #include "loom/core/timer.hpp"
 
@@ -71,6 +73,15 @@ FetchStats RemoteFetcher::fetch_remote(std::span<const std::int64_t> ids, std::s
     exchange_rows<float>(request_ids, positions, out, stats);
   stats.seconds = timer.seconds();
   return stats;
+}
+
+std::vector<float> RemoteFetcher::fetch_rows(std::span<const std::int64_t> ids, FetchStats* stats) const {
+  std::vector<std::int64_t> positions(ids.size());
+  std::iota(positions.begin(), positions.end(), 0);
+  std::vector<float> rows(ids.size() * static_cast<std::size_t>(local_.dim()));
+  const FetchStats fetched = fetch_remote(ids, positions, rows.data());
+  if (stats != nullptr) *stats = fetched;
+  return rows;
 }
 
 template <class Wire>

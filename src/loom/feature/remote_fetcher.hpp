@@ -48,6 +48,10 @@ class RemoteFetcher {
   FetchStats fetch_remote(std::span<const std::int64_t> ids, std::span<const std::int64_t> remote_positions,
                           float* out) const;
 
+  // Collective. The rows of `ids` (all owned by other ranks), in order, as a new buffer of
+  // ids.size() * dim() floats; `stats` (optional) receives the fetch statistics.
+  std::vector<float> fetch_rows(std::span<const std::int64_t> ids, FetchStats* stats = nullptr) const;
+
  private:
   template <class Wire>
   void exchange_rows(const std::vector<std::vector<std::int64_t>>& request_ids,

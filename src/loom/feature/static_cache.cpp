@@ -1,7 +1,6 @@
 #include "loom/feature/static_cache.hpp"
 
 #include <fstream>
-#include <numeric>
 #include <string>
 
 #include <fmt/format.h>
@@ -49,10 +48,7 @@ StaticCache StaticCache::fill(const RemoteFetcher& fetcher, std::vector<std::int
     ids.clear();  // still take part in the collective exchange, with nothing to fetch
   }
   StaticCache cache;
-  std::vector<std::int64_t> positions(ids.size());
-  std::iota(positions.begin(), positions.end(), 0);
-  std::vector<float> values(ids.size() * static_cast<std::size_t>(dim));
-  cache.fill_stats_ = fetcher.fetch_remote(ids, positions, values.data());
+  std::vector<float> values = fetcher.fetch_rows(ids, &cache.fill_stats_);
   if (too_big) std::rethrow_exception(too_big);
   if (storage == core::DType::kFloat16) {
     std::vector<core::Half> half(values.size());

@@ -4,10 +4,22 @@
 
 #include "loom/core/log.hpp"
 #include "loom/core/timer.hpp"
-#include "loom/feature/cache_policy.hpp"
 #include "loom/graph/info.hpp"
 
 namespace loom::train {
+
+feature::CacheContext cache_context(const MinibatchOptions& options, const TrainingData& data,
+                                    std::span<const std::int32_t> fanouts, int rank) {
+  feature::CacheContext context;
+  context.graph = &data.topology.csr();
+  context.book = data.book;
+  context.rank = rank;
+  context.train_ids = data.train_ids;
+  context.fanouts.assign(fanouts.begin(), fanouts.end());
+  context.batch_size = options.batch_size;
+  context.measured = {options.seed, 0, 0};
+  return context;
+}
 
 feature::StaticCache build_static_cache(const MinibatchOptions& options, const TrainingData& data,
                                         std::span<const std::int32_t> fanouts, std::int64_t steps, int start_epoch,
@@ -21,13 +33,7 @@ feature::StaticCache build_static_cache(const MinibatchOptions& options, const T
   core::Timer ranking;
   std::vector<std::int64_t> ids;
   world.agree_on([&] {
-    feature::CacheContext context;
-    context.graph = &data.topology.csr();
-    context.book = data.book;
-    context.rank = world.rank();
-    context.train_ids = data.train_ids;
-    context.fanouts.assign(fanouts.begin(), fanouts.end());
-    context.batch_size = options.batch_size;
+    feature::CacheContext context = cache_context(options, data, fanouts, world.rank());
     context.steps = steps;
     context.measured = {options.seed, start_epoch, options.epochs - start_epoch};
     context.simulation_epochs = options.cache_epochs;

@@ -12,11 +12,17 @@
 #include <nlohmann/json.hpp>
 
 #include "loom/comm/communicator.hpp"
+#include "loom/feature/cache_policy.hpp"
 #include "loom/feature/static_cache.hpp"
 #include "loom/train/minibatch_options.hpp"
 #include "loom/train/training_data.hpp"
 
 namespace loom::train {
+
+// What a cache policy needs to know about this rank's training: graph, book, its training ids,
+// fanouts, batch size and the run seed (measured epochs: none; set them for the oracle).
+feature::CacheContext cache_context(const MinibatchOptions& options, const TrainingData& data,
+                                    std::span<const std::int32_t> fanouts, int rank);
 
 feature::StaticCache build_static_cache(const MinibatchOptions& options, const TrainingData& data,
                                         std::span<const std::int32_t> fanouts, std::int64_t steps, int start_epoch,

@@ -4,7 +4,7 @@
 
 #include "loom/core/log.hpp"
 #include "loom/core/rng.hpp"
-#include "loom/feature/cache_policy.hpp"
+#include "loom/train/cache_setup.hpp"
 
 namespace loom::train {
 
@@ -14,15 +14,7 @@ namespace {
 std::vector<double> initial_scores(const MinibatchOptions& o, const TrainingData& data,
                                    std::span<const std::int32_t> fanouts, int rank) {
   if (o.prefetch.initial == "empty") return {};
-  feature::CacheContext context;
-  context.graph = &data.topology.csr();
-  context.book = data.book;
-  context.rank = rank;
-  context.train_ids = data.train_ids;
-  context.fanouts.assign(fanouts.begin(), fanouts.end());
-  context.batch_size = o.batch_size;
-  context.measured = {o.seed, 0, 0};
-  return feature::cache_scores(o.prefetch.initial, context);
+  return feature::cache_scores(o.prefetch.initial, cache_context(o, data, fanouts, rank));
 }
 
 std::string log_path(const std::string& path, int rank, int ranks) {
