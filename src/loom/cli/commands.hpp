@@ -38,5 +38,6 @@ void add_walk_command(CLI::App& app, Action& action);
 void add_train_command(CLI::App& app, Action& action);
 // `loom analyze cache`: static cache policies without training (cmd_analyze.cpp).
 void add_analyze_command(CLI::App& app, Action& action);
+void add_fullgraph_command(CLI::App& app, Action& action);
 
 }  // namespace loom::cli

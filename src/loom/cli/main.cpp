@@ -31,6 +31,7 @@ int main(int argc, char** argv) {
   loom::cli::add_eval_graph_commands(app, action);
   loom::cli::add_walk_command(app, action);
   loom::cli::add_train_command(app, action);
+  loom::cli::add_fullgraph_command(app, action);
   loom::cli::add_analyze_command(app, action);
 
   try {

@@ -131,6 +131,16 @@ Communicator Communicator::dup() const {
   return Communicator(std::move(impl));
 }
 
+Communicator Communicator::split(int color, int key) const {
+  LOOM_CHECK(color >= 0, "split: color {} must be >= 0", color);
+  auto impl = std::make_unique<Impl>(*impl_);
+  detail::check(MPI_Comm_split(impl_->comm, color, key, &impl->comm), "MPI_Comm_split");
+  detail::check(MPI_Comm_rank(impl->comm, &impl->rank), "MPI_Comm_rank");
+  detail::check(MPI_Comm_size(impl->comm, &impl->size), "MPI_Comm_size");
+  impl->owned = true;
+  return Communicator(std::move(impl));
+}
+
 void Communicator::barrier() const { detail::check(MPI_Barrier(impl_->comm), "MPI_Barrier"); }
 
 CommStats Communicator::stats() const { return impl_->shared->counters.snapshot(); }

@@ -77,6 +77,9 @@ class Communicator {
   int size() const;
   // Collective. A new MPI communicator with the same ranks; shares counters, model and clock.
   Communicator dup() const;
+  // Collective. The ranks that pass the same color (>= 0) form a new communicator, ordered by
+  // key (then by rank here); it shares counters, model and clock like dup().
+  Communicator split(int color, int key) const;
   // Collective; moves no payload and is not counted or emulated.
   void barrier() const;
 

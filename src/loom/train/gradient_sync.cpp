@@ -5,12 +5,16 @@
 namespace loom::train {
 
 GradientSync::GradientSync(const comm::Communicator& comm, std::vector<torch::Tensor> parameters,
-                           std::size_t bucket_bytes)
-    : comm_(&comm), parameters_(std::move(parameters)), bucket_elements_(bucket_bytes / sizeof(float)) {}
+                           comm::Channel channel, bool average, std::size_t bucket_bytes)
+    : comm_(&comm),
+      parameters_(std::move(parameters)),
+      channel_(channel),
+      average_(average),
+      bucket_elements_(bucket_bytes / sizeof(float)) {}
 
 void GradientSync::all_reduce() {
   if (comm_->size() == 1) return;
-  const float scale = 1.0f / static_cast<float>(comm_->size());
+  const float scale = average_ ? 1.0f / static_cast<float>(comm_->size()) : 1.0f;
   std::size_t first = 0;
   while (first < parameters_.size()) {
     // Fill one bucket with whole parameters (a parameter larger than a bucket goes alone).
@@ -29,7 +33,7 @@ void GradientSync::all_reduce() {
         std::fill_n(buffer_.data() + pos, n, 0.0f);
       pos += n;
     }
-    comm_->allreduce_sum(buffer_, comm::Channel::gradients);
+    comm_->allreduce_sum(buffer_, channel_);
     pos = 0;
     for (std::size_t i = first; i < last; ++i) {
       auto& p = parameters_[i];

@@ -1,7 +1,8 @@
 // Data-parallel gradient averaging: after backward(), every rank's parameter gradients are
 // packed into flat float32 buckets (at most `bucket_bytes` each), summed by one all-reduce per
-// bucket on comm::Channel::gradients, divided by the number of ranks and unpacked. A world of
-// one rank does nothing. Parameters without a gradient contribute zeros (all ranks agree).
+// bucket on `channel` (default comm::Channel::gradients), divided by the number of ranks unless
+// `average` is false (full-graph training sums partial gradients of one loss), and unpacked. A
+// world of one rank does nothing. Parameters without a gradient contribute zeros.
 #pragma once
 
 #include <vector>
@@ -15,12 +16,15 @@ namespace loom::train {
 class GradientSync {
  public:
   GradientSync(const comm::Communicator& comm, std::vector<torch::Tensor> parameters,
+               comm::Channel channel = comm::Channel::gradients, bool average = true,
                std::size_t bucket_bytes = 8u << 20);
   void all_reduce();
 
  private:
   const comm::Communicator* comm_;
   std::vector<torch::Tensor> parameters_;
+  comm::Channel channel_;
+  bool average_;
   std::size_t bucket_elements_;
   std::vector<float> buffer_;
 };

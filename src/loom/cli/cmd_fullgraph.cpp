@@ -1,0 +1,81 @@
+// `loom fullgraph PARTS --mode graph|pipe|hybrid`: full-graph training of deep GNNs under
+// `mpirun -np P` on a partitioned store (one part per rank for graph mode, one per chunk for
+// pipe and hybrid). Options come from flags or a TOML --config file; flags override the file.
+#include <memory>
+
+#include "loom/cli/commands.hpp"
+#include "loom/comm/mpi_session.hpp"
+#include "loom/core/log.hpp"
+#include "loom/train/fullgraph_trainer.hpp"
+
+namespace loom::cli {
+
+namespace {
+
+struct FullGraphFlags {
+  train::FullGraphOptions options;
+  std::string mode = "graph", model = "gcnii", bandwidth, latency;
+};
+
+int run_fullgraph(const FullGraphFlags& flags) {
+  return comm::run_job([&](comm::Communicator& world) {
+    core::set_log_rank(world.rank(), world.size());
+    train::FullGraphOptions options = flags.options;
+    world.agree_on([&] {
+      options.mode = train::parse_fullgraph_mode(flags.mode);
+      options.model.kind = nn::parse_deep_kind(flags.model);
+      options.link = comm::parse_link_model(flags.bandwidth, flags.latency);
+    });
+    train::run_fullgraph(options, world);
+    return 0;
+  });
+}
+
+}  // namespace
+
+void add_fullgraph_command(CLI::App& app, Action& action) {
+  auto flags = std::make_shared<FullGraphFlags>();
+  auto& o = flags->options;
+  auto* sub = app.add_subcommand(
+      "fullgraph", "Full-graph training of deep GNNs: graph parallelism, GNNPipe pipelining, or hybrid (mpirun -np P)");
+  sub->set_config("--config", "", "TOML file with any of these options (long names as keys)");
+  sub->add_option("parts", o.store, "Partitioned store (graph: one part per rank; pipe/hybrid: one part per chunk)")
+      ->required();
+  sub->add_option("--mode", flags->mode, "graph | pipe | hybrid")->capture_default_str();
+  sub->add_option("--model", flags->model, "gcnii | gcn | sage | resgcn")->capture_default_str();
+  sub->add_option("--layers", o.model.num_layers, "Hidden GNN layers (between input and output linear layers)")
+      ->capture_default_str();
+  sub->add_option("--hidden", o.model.hidden, "Hidden width")->capture_default_str();
+  sub->add_option("--dropout", o.model.dropout, "Dropout probability")->capture_default_str();
+  sub->add_option("--gcnii-alpha", o.model.alpha, "gcnii: initial-residual weight")->capture_default_str();
+  sub->add_option("--gcnii-lambda", o.model.lambda, "gcnii: identity-mapping strength")->capture_default_str();
+  sub->add_option("--ways", o.ways, "hybrid: ranks per pipeline stage")->capture_default_str();
+  sub->add_option("--chunks", o.chunks, "pipe/hybrid: chunks per way (0 = from the part count)")
+      ->capture_default_str();
+  sub->add_option("--epochs", o.epochs, "Epochs")->capture_default_str();
+  sub->add_option("--lr", o.lr, "Adam learning rate")->capture_default_str();
+  sub->add_option("--weight-decay", o.weight_decay, "Adam weight decay")->capture_default_str();
+  sub->add_option("--seed", o.seed, "Random seed (initialisation, dropout, chunk order)")->capture_default_str();
+  sub->add_option("--threads", o.threads, "Threads per rank (0 = all cores)")->capture_default_str();
+  sub->add_flag("--shuffle-chunks,!--fixed-chunk-order", o.shuffle_chunks, "New chunk order every epoch")
+      ->capture_default_str();
+  sub->add_option("--history-window", o.history_window, "Refresh historical embeddings every N epochs")
+      ->capture_default_str();
+  sub->add_flag("--unbiased-grad,!--no-unbiased-grad", o.unbiased_grad,
+                "Keep cross-chunk gradients (scaled by 2) instead of dropping them")
+      ->capture_default_str();
+  sub->add_flag("--stale-halo", o.stale_halo, "graph mode: one-epoch-stale halo exchanged in the background (PipeGCN)");
+  sub->add_option("--net-bandwidth", flags->bandwidth, "Link emulation bandwidth, e.g. 10Gbit (off by default)");
+  sub->add_option("--net-latency", flags->latency, "Link emulation latency per message, e.g. 20us");
+  sub->add_option("--eval-every", o.eval_every, "Valid/test accuracy every N epochs (0 = after the last only)")
+      ->capture_default_str();
+  sub->add_option("--metrics", o.metrics_path, "JSON-lines metrics file (setup record, then one per epoch)");
+  sub->add_option("--checkpoint-dir", o.checkpoint_dir, "Directory for checkpoints (one sub-directory per rank)");
+  sub->add_option("--checkpoint-every", o.checkpoint_every, "Checkpoint every N epochs (0 = never)")
+      ->capture_default_str();
+  sub->add_flag("--resume", o.resume, "Continue from the newest checkpoints in --checkpoint-dir");
+  sub->add_flag("--quiet", o.quiet, "No per-epoch log lines");
+  sub->callback([&action, flags] { action = [flags] { return run_fullgraph(*flags); }; });
+}
+
+}  // namespace loom::cli

@@ -1,0 +1,57 @@
+#include "loom/train/chunk_set.hpp"
+
+#include <algorithm>
+
+#include "loom/core/error.hpp"
+#include "loom/sample/neighbor_sampler.hpp"
+
+namespace loom::train {
+
+ChunkSet::ChunkSet(const graph::Csr& csr, const partition::PartitionBook& book, const FullGraphLayout& layout) {
+  own_ = {book.range(layout.part_of(layout.way, 0)).begin, book.range(layout.part_of(layout.way, layout.chunks - 1)).end};
+  const auto one_hop = sample::NeighborSampler::full_neighborhood(csr, 1);
+  for (int c = 0; c < layout.chunks; ++c) {
+    Chunk chunk;
+    chunk.index = c;
+    chunk.rows = book.range(layout.part_of(layout.way, c));
+    chunk.slot_begin = chunk.rows.begin - own_.begin;
+    std::vector<std::int64_t> dst(static_cast<std::size_t>(chunk.size()));
+    for (std::int64_t i = 0; i < chunk.size(); ++i) dst[static_cast<std::size_t>(i)] = chunk.rows.begin + i;
+    if (!dst.empty()) {
+      const sample::SampledBatch block = one_hop.sample(dst, 0);
+      chunk.graph = nn::MessageGraph::from_block(block.blocks.front())
+                        .with_gcn_norm(nn::global_gcn_norm(csr, block.input_nodes, dst));
+      chunk.outside.assign(block.input_nodes.begin() + chunk.size(), block.input_nodes.end());
+    } else {
+      chunk.graph = nn::MessageGraph(torch::zeros({1}, torch::kLong), torch::empty({0}, torch::kInt), 0);
+    }
+    for (std::int64_t id : chunk.outside)
+      if (!own_.contains(id)) mirrors_.push_back(id);
+    chunks_.push_back(std::move(chunk));
+  }
+  std::sort(mirrors_.begin(), mirrors_.end());
+  mirrors_.erase(std::unique(mirrors_.begin(), mirrors_.end()), mirrors_.end());
+  for (Chunk& chunk : chunks_) {
+    chunk.outside_slots = torch::empty({static_cast<std::int64_t>(chunk.outside.size())}, torch::kLong);
+    auto* s = chunk.outside_slots.data_ptr<std::int64_t>();
+    std::vector<std::int64_t> pos, slots;
+    for (std::size_t i = 0; i < chunk.outside.size(); ++i) {
+      s[i] = slot(chunk.outside[i]);
+      if (s[i] < own_.size()) {
+        pos.push_back(static_cast<std::int64_t>(i));
+        slots.push_back(s[i]);
+      }
+    }
+    chunk.local_pos = torch::tensor(pos, torch::kLong).reshape({static_cast<std::int64_t>(pos.size())});
+    chunk.local_slots = torch::tensor(slots, torch::kLong).reshape({static_cast<std::int64_t>(slots.size())});
+  }
+}
+
+std::int64_t ChunkSet::slot(std::int64_t global) const {
+  if (own_.contains(global)) return global - own_.begin;
+  const auto it = std::lower_bound(mirrors_.begin(), mirrors_.end(), global);
+  LOOM_CHECK(it != mirrors_.end() && *it == global, "node {} is neither owned nor a mirror of this rank", global);
+  return own_.size() + (it - mirrors_.begin());
+}
+
+}  // namespace loom::train

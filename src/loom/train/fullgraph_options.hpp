@@ -1,0 +1,39 @@
+// Options of full-graph training (`loom fullgraph`), as a plain struct that the CLI fills and
+// tests and benchmarks build directly. See fullgraph_layout.hpp for the modes.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "loom/comm/link_model.hpp"
+#include "loom/nn/deep_model.hpp"
+#include "loom/train/fullgraph_layout.hpp"
+
+namespace loom::train {
+
+struct FullGraphOptions {
+  std::string store;  // partitioned store: one part per rank (graph) or per chunk (pipe, hybrid)
+  FullGraphMode mode = FullGraphMode::kGraph;
+  nn::DeepModelOptions model;  // in_features and num_classes come from the data
+  int ways = 2;    // hybrid: ranks per stage
+  int chunks = 0;  // pipe/hybrid: chunks per way; 0 = take them from the part count
+  int epochs = 100;
+  double lr = 0.01;
+  double weight_decay = 0.0;
+  std::uint64_t seed = 0;
+  int threads = 0;  // 0 = all cores
+  // GNNPipe's convergence aids (pipe and hybrid):
+  bool shuffle_chunks = true;  // a new chunk order every epoch (seed shared by all ranks)
+  int history_window = 1;      // historical buffers refreshed every N epochs, held in between
+  bool unbiased_grad = true;   // cross-chunk gradients kept (x2) instead of dropped
+  bool stale_halo = false;     // graph mode: PipeGCN-style one-epoch-stale halo, overlapped
+  comm::LinkModel link;
+  int eval_every = 1;  // valid/test accuracy every N epochs (0 = only after the last)
+  std::string metrics_path;  // JSON lines, written by rank 0
+  std::string checkpoint_dir;  // one sub-directory per rank (rank-<r>)
+  int checkpoint_every = 0;
+  bool resume = false;
+  bool quiet = false;
+};
+
+}  // namespace loom::train

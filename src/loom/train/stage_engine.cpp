@@ -1,0 +1,227 @@
+#include "loom/train/stage_engine.hpp"
+
+#include "loom/core/timer.hpp"
+
+namespace loom::train {
+
+namespace {
+
+constexpr int kBackwardTag = 16000;  // + chunk; forward tags are the chunk numbers
+
+torch::Tensor grad_or_zeros(const torch::Tensor& leaf) {
+  return leaf.grad().defined() ? leaf.grad() : torch::zeros_like(leaf);
+}
+
+std::span<float> as_span(torch::Tensor& t) { return {t.data_ptr<float>(), static_cast<std::size_t>(t.numel())}; }
+
+}  // namespace
+
+struct StageEngine::ChunkState {
+  torch::Tensor h0_graph, h0;                   // input part and the leaf the layers read
+  std::vector<torch::Tensor> in, outside, out;  // per layer of the stage (leaves, leaves, outputs)
+  torch::Tensor top, loss;                      // last stage: output leaf and loss
+};
+
+StageEngine::StageEngine(nn::DeepGnn& model, const FullGraphOptions& options, const FullGraphLayout& layout,
+                         int layer_begin, int layer_end, const ChunkSet& chunks, const partition::PartitionBook& book,
+                         const FullGraphData& data, const comm::Communicator& world,
+                         const comm::Communicator& stage_comm)
+    : model_(&model),
+      options_(&options),
+      layout_(layout),
+      begin_(layer_begin),
+      end_(layer_end),
+      chunks_(&chunks),
+      data_(&data),
+      world_(&world),
+      mirrors_(chunks, book, layout, stage_comm),
+      graph_mode_(layout.mode == FullGraphMode::kGraph),
+      needs_input_(layout.first_stage() || model.uses_initial_residual()),
+      cross_scale_(graph_mode_ ? 1.0 : (options.unbiased_grad ? 2.0 : 0.0)) {
+  const std::int64_t hidden = model.options().hidden;
+  const int layers = end_ - begin_;
+  if (!graph_mode_ || options.stale_halo)
+    for (int i = 0; i < layers; ++i) history_.push_back(torch::zeros({chunks.num_slots(), hidden}));
+  if (cross_scale_ != 0)
+    for (int i = 0; i < layers; ++i) pending_.push_back(torch::zeros({chunks.own().size(), hidden}));
+  if (graph_mode_ && options.stale_halo) {
+    async_comm_ = std::make_unique<comm::Communicator>(stage_comm.dup());
+    async_mirrors_ = std::make_unique<MirrorExchange>(chunks, book, layout, *async_comm_);
+    background_ = std::make_unique<core::ThreadPool>(1);
+    for (int i = 0; i < layers; ++i) late_grads_.push_back(torch::zeros({chunks.own().size(), hidden}));
+  }
+}
+
+StageEngine::~StageEngine() {
+  for (auto& f : in_flight_)
+    if (f.valid()) f.wait();
+}
+
+torch::Tensor StageEngine::receive(int c, int from_stage, int tag, comm::Channel channel, StageCounts& counts) const {
+  auto t = torch::empty({chunks_->chunk(c).size(), model_->options().hidden});
+  core::Timer wait;
+  world_->recv(as_span(t), layout_.rank_of(from_stage, layout_.way), tag, channel);
+  counts.bubble_seconds += wait.seconds();
+  return t;
+}
+
+void StageEngine::wait_background(StageCounts& counts) {
+  core::Timer wait;
+  for (auto& f : in_flight_) f.get();
+  in_flight_.clear();
+  counts.exchange_seconds += wait.seconds();
+}
+
+void StageEngine::forward_chunk(int c, bool train, bool refresh, ChunkState& st, StageCounts& counts,
+                                std::vector<std::pair<torch::Tensor, comm::Request>>& sends) {
+  const Chunk& ch = chunks_->chunk(c);
+  const ChunkRows& rows = data_->chunks[static_cast<std::size_t>(c)];
+  const bool stale = graph_mode_ && options_->stale_halo;
+  if (needs_input_) {
+    st.h0_graph = model_->input(rows.features);
+    st.h0 = train ? st.h0_graph.detach().requires_grad_() : st.h0_graph;
+  }
+  torch::Tensor a;
+  if (layout_.first_stage()) {
+    a = st.h0;
+  } else {
+    a = receive(c, layout_.stage - 1, c, comm::Channel::activations, counts);
+    if (train) a.requires_grad_();
+  }
+  const torch::Tensor h0 = model_->uses_initial_residual() ? st.h0 : torch::Tensor();
+  torch::Tensor out;
+  for (int l = begin_; l < end_; ++l) {
+    const std::size_t i = static_cast<std::size_t>(l - begin_);
+    if (i > 0) a = train ? out.detach().requires_grad_() : out;
+    torch::Tensor buffer = history_.empty() ? torch::empty({chunks_->num_slots(), a.size(1)}) : history_[i];
+    if ((graph_mode_ && !stale) || (!graph_mode_ && refresh)) {
+      buffer.slice(0, ch.slot_begin, ch.slot_begin + ch.size()).copy_(a.detach());
+      core::Timer t;
+      mirrors_.exchange_values(c, a.detach(), buffer);
+      counts.exchange_seconds += t.seconds();
+    }
+    torch::Tensor o = buffer.index_select(0, ch.outside_slots);
+    if (stale && train) {
+      in_flight_.push_back(background_->submit(
+          [this, c, values = a.detach(), target = history_[i]]() mutable { async_mirrors_->exchange_values(c, values, target); }));
+    }
+    if (train) o.requires_grad_();
+    out = model_->layer(l, ch.graph, torch::cat({a, o}), h0);
+    if (train) {
+      st.in.push_back(a);
+      st.outside.push_back(o);
+      st.out.push_back(out);
+    }
+  }
+  if (layout_.last_stage()) {
+    st.top = train ? out.detach().requires_grad_() : out;
+    const auto logits = model_->output(st.top);
+    const bool multi = data_->multi_label;
+    if (rows.train.numel() > 0) {
+      const auto lt = logits.index_select(0, rows.train), yt = rows.labels.index_select(0, rows.train);
+      const auto loss =
+          multi ? torch::binary_cross_entropy_with_logits(lt, yt, {}, {}, at::Reduction::Sum) /
+                      static_cast<double>(data_->num_train * data_->num_classes)
+                : torch::nn::functional::cross_entropy(lt, yt, torch::nn::functional::CrossEntropyFuncOptions().reduction(torch::kSum)) /
+                      static_cast<double>(data_->num_train);
+      counts.loss += loss.item<double>();
+      counts.train += count_scores(lt.detach(), yt, multi);
+      if (train) st.loss = loss;
+    }
+    if (!train) {
+      counts.valid += count_scores(logits.index_select(0, rows.valid), rows.labels.index_select(0, rows.valid), multi);
+      counts.test += count_scores(logits.index_select(0, rows.test), rows.labels.index_select(0, rows.test), multi);
+    }
+  } else {
+    auto payload = out.detach().contiguous();
+    auto request = world_->isend(std::span<const float>(as_span(payload)), layout_.rank_of(layout_.stage + 1, layout_.way),
+                                 c, comm::Channel::activations);
+    sends.emplace_back(std::move(payload), std::move(request));
+  }
+}
+
+void StageEngine::backward_chunk(int c, ChunkState& st, StageCounts& counts,
+                                 std::vector<std::pair<torch::Tensor, comm::Request>>& sends) {
+  const Chunk& ch = chunks_->chunk(c);
+  const bool stale = graph_mode_ && options_->stale_halo;
+  torch::Tensor g;
+  if (layout_.last_stage()) {
+    if (st.loss.defined()) st.loss.backward();
+    g = grad_or_zeros(st.top);
+  } else {
+    g = receive(c, layout_.stage + 1, kBackwardTag + c, comm::Channel::gradients, counts);
+  }
+  for (int i = end_ - begin_ - 1; i >= 0; --i) {
+    const auto u = static_cast<std::size_t>(i);
+    st.out[u].backward(g);
+    if (cross_scale_ != 0) {
+      const torch::Tensor og = grad_or_zeros(st.outside[u]);
+      if (ch.local_pos.numel() > 0)
+        pending_[u].index_add_(0, ch.local_slots, og.index_select(0, ch.local_pos) * cross_scale_);
+      if (stale) {
+        in_flight_.push_back(background_->submit(
+            [this, c, og, target = late_grads_[u]]() mutable { async_mirrors_->exchange_grads(c, og, target, 1.0); }));
+      } else {
+        core::Timer t;
+        mirrors_.exchange_grads(c, og, pending_[u], cross_scale_);
+        counts.exchange_seconds += t.seconds();
+      }
+    }
+    g = grad_or_zeros(st.in[u]);
+    if (!pending_.empty()) {
+      auto mine = pending_[u].slice(0, ch.slot_begin, ch.slot_begin + ch.size());
+      g = g + mine;
+      mine.zero_();
+    }
+  }
+  if (layout_.first_stage()) {
+    st.h0_graph.backward(g);
+  } else {
+    auto payload = g.contiguous();
+    auto request = world_->isend(std::span<const float>(as_span(payload)), layout_.rank_of(layout_.stage - 1, layout_.way),
+                                 kBackwardTag + c, comm::Channel::gradients);
+    sends.emplace_back(std::move(payload), std::move(request));
+    if (needs_input_ && st.h0.grad().defined()) st.h0_graph.backward(st.h0.grad());
+  }
+  st = ChunkState{};
+}
+
+StageCounts StageEngine::train_epoch(std::span<const int> order, bool refresh_history) {
+  StageCounts counts;
+  const bool stale = graph_mode_ && options_->stale_halo;
+  if (!stale)
+    for (auto& p : pending_) p.zero_();
+  model_->train();
+  std::vector<ChunkState> states(chunks_->chunks().size());
+  std::vector<std::pair<torch::Tensor, comm::Request>> sends;
+  for (int c : order) forward_chunk(c, true, refresh_history, states[static_cast<std::size_t>(c)], counts, sends);
+  for (auto it = order.rbegin(); it != order.rend(); ++it)
+    backward_chunk(*it, states[static_cast<std::size_t>(*it)], counts, sends);
+  core::Timer wait;
+  for (auto& s : sends) s.second.wait();
+  counts.bubble_seconds += wait.seconds();
+  if (stale) {
+    wait_background(counts);
+    for (std::size_t i = 0; i < late_grads_.size(); ++i) {
+      pending_[i].copy_(late_grads_[i]);
+      late_grads_[i].zero_();
+    }
+  }
+  return counts;
+}
+
+StageCounts StageEngine::evaluate() {
+  torch::NoGradGuard no_grad;
+  model_->eval();
+  StageCounts counts;
+  std::vector<std::pair<torch::Tensor, comm::Request>> sends;
+  for (int c = 0; c < static_cast<int>(chunks_->chunks().size()); ++c) {
+    ChunkState state;
+    forward_chunk(c, false, false, state, counts, sends);
+  }
+  for (auto& s : sends) s.second.wait();
+  model_->train();
+  return counts;
+}
+
+}  // namespace loom::train

@@ -1,0 +1,86 @@
+// StageEngine: one rank's share of a full-graph epoch, for every mode of fullgraph_layout.hpp.
+// The rank runs layers [layer_begin, layer_end) of the model for the chunks of its way.
+//
+// Forward, chunk by chunk in the epoch's order: the stage input arrives from the previous
+// stage (comm::Channel::activations; the first stage computes it with the input part); each
+// layer reads the chunk's own rows exactly and its outside rows from the layer's buffer, which
+// holds historical values (pipe, hybrid: refreshed from every chunk's current rows and, across
+// ways, by MirrorExchange) or the halo just exchanged (graph mode: exact full-graph training).
+// The stage output goes to the next stage; the last stage computes logits and the loss.
+// Backward, in reverse chunk order: the gradient of the stage output arrives from the next
+// stage (Channel::gradients) and flows back layer by layer; gradients of outside rows are
+// accumulated for the chunks that own them (times 2 with the unbiased estimate, dropped
+// without it; sent back to their owners in graph mode), and each chunk's accumulated
+// contributions join its gradient before it is passed on. Weight gradients accumulate in the
+// model's parameters; the caller all-reduces and steps.
+// With stale_halo (graph mode) the layers read last epoch's halo and this epoch's exchanges run
+// on a background thread, overlapped with compute, their gradients applied one epoch late.
+#pragma once
+
+#include <memory>
+#include <span>
+#include <vector>
+
+#include <torch/torch.h>
+
+#include "loom/comm/communicator.hpp"
+#include "loom/core/thread_pool.hpp"
+#include "loom/nn/deep_model.hpp"
+#include "loom/train/chunk_set.hpp"
+#include "loom/train/fullgraph_data.hpp"
+#include "loom/train/fullgraph_options.hpp"
+#include "loom/train/mirror_exchange.hpp"
+#include "loom/train/scores.hpp"
+
+namespace loom::train {
+
+struct StageCounts {
+  double loss = 0;                  // this rank's share of the loss (last stage only)
+  ScoreCounts train, valid, test;   // this rank's nodes (last stage only)
+  double bubble_seconds = 0;        // blocked waiting for the neighbouring stages
+  double exchange_seconds = 0;      // in mirror exchanges (waiting for background ones included)
+};
+
+class StageEngine {
+ public:
+  // stage_comm: the ranks of this stage (ways); world: all ranks (stage-to-stage transfers).
+  StageEngine(nn::DeepGnn& model, const FullGraphOptions& options, const FullGraphLayout& layout, int layer_begin,
+              int layer_end, const ChunkSet& chunks, const partition::PartitionBook& book,
+              const FullGraphData& data, const comm::Communicator& world, const comm::Communicator& stage_comm);
+  ~StageEngine();
+
+  // One training epoch over the chunks in `order` (every rank passes the same order).
+  StageCounts train_epoch(std::span<const int> order, bool refresh_history);
+  // Forward only, without dropout and without writing the historical buffers.
+  StageCounts evaluate();
+
+ private:
+  struct ChunkState;
+  void forward_chunk(int c, bool train, bool refresh, ChunkState& state, StageCounts& counts,
+                     std::vector<std::pair<torch::Tensor, comm::Request>>& sends);
+  void backward_chunk(int c, ChunkState& state, StageCounts& counts,
+                      std::vector<std::pair<torch::Tensor, comm::Request>>& sends);
+  torch::Tensor receive(int c, int from_stage, int tag, comm::Channel channel, StageCounts& counts) const;
+  void wait_background(StageCounts& counts);
+
+  nn::DeepGnn* model_;
+  const FullGraphOptions* options_;
+  FullGraphLayout layout_;
+  int begin_, end_;
+  const ChunkSet* chunks_;
+  const FullGraphData* data_;
+  const comm::Communicator* world_;
+  MirrorExchange mirrors_;
+  bool graph_mode_, needs_input_;
+  double cross_scale_;  // factor of cross-chunk gradients (graph 1, unbiased 2, else 0)
+  std::vector<torch::Tensor> history_;  // [layer - begin]: [slots, H] (pipe/hybrid, stale halo)
+  std::vector<torch::Tensor> pending_;  // [layer - begin]: [own rows, H] cross-chunk gradients
+  // Stale halo: exchanges on a background thread over a duplicated stage communicator.
+  std::unique_ptr<comm::Communicator> async_comm_;
+  std::unique_ptr<MirrorExchange> async_mirrors_;
+  std::unique_ptr<core::ThreadPool> background_;
+  std::vector<std::future<void>> in_flight_;
+  std::vector<torch::Tensor> late_grads_;  // [layer - begin]: received this epoch, applied next
+};
+
+}  // namespace loom::train
