@@ -1,0 +1,208 @@
+// Multi-rank full-graph training: graph parallelism reproduces one-process training exactly,
+// pipelined and hybrid modes train and move the bytes the cost formulas give, and bad layouts
+// fail on every rank together.
+#include <filesystem>
+
+#include <gtest/gtest.h>
+
+#include "loom/comm/communicator.hpp"
+#include "loom/graph/generate/sbm.hpp"
+#include "loom/partition/write_partitioned.hpp"
+#include "loom/train/fullgraph_trainer.hpp"
+
+namespace loom::train {
+namespace {
+
+constexpr std::int64_t kNodes = 1200;
+
+std::string shared_dir(const comm::Communicator& world, const std::string& name) {
+  std::string path;
+  if (world.rank() == 0) {
+    path = (std::filesystem::temp_directory_path() / ("loom-mpi-" + name + "-" + std::to_string(::getpid()))).string();
+    std::filesystem::remove_all(path);
+    std::filesystem::create_directories(path);
+  }
+  world.broadcast(path, 0, comm::Channel::control);
+  return path;
+}
+
+// The same SBM graph partitioned into each of `part_counts` (store dir/parts-<k>).
+std::string make_parts(const comm::Communicator& world, const std::string& name, std::initializer_list<int> part_counts) {
+  const std::string dir = shared_dir(world, name);
+  if (world.rank() == 0) {
+    graph::generate::SbmOptions o;
+    o.nodes = kNodes;
+    o.classes = 4;
+    o.avg_degree = 10;
+    o.homophily = 0.85;
+    o.feat_dim = 16;
+    o.feat_noise = 0.8;
+    o.train = 0.3;
+    o.valid = 0.2;
+    o.seed = 11;
+    graph::generate::generate_sbm_store(o, dir + "/sbm", {});
+    for (int k : part_counts) {
+      partition::PartitionOptions p;
+      p.source = dir + "/sbm";
+      p.output = dir + "/parts-" + std::to_string(k);
+      p.num_parts = k;
+      partition::partition_store(p);
+    }
+  }
+  world.barrier();
+  return dir;
+}
+
+FullGraphOptions options_for(const std::string& store, FullGraphMode mode) {
+  FullGraphOptions o;
+  o.store = store;
+  o.mode = mode;
+  o.model.kind = nn::DeepKind::kGcnii;
+  o.model.num_layers = 8;
+  o.model.hidden = 16;
+  o.model.dropout = 0.2;
+  o.epochs = 20;
+  o.lr = 0.02;
+  o.threads = 1;
+  o.eval_every = 0;
+  o.quiet = true;
+  return o;
+}
+
+std::uint64_t bytes(const FullGraphReport& r, const char* channel) {
+  return r.epochs.front().at("bytes").at(channel).get<std::uint64_t>();
+}
+
+TEST(FullGraphMpi, GraphParallelismEqualsOneProcess) {
+  auto world = comm::Communicator::world();
+  const int p = world.size();
+  const std::string dir = make_parts(world, "fg-graph", {1, p});
+  for (auto kind : {nn::DeepKind::kGcnii, nn::DeepKind::kSage, nn::DeepKind::kResGcn}) {
+    FullGraphOptions o = options_for(dir + "/parts-1", FullGraphMode::kGraph);
+    o.model.kind = kind;
+    o.model.dropout = 0;  // dropout masks differ by rank; everything else must match exactly
+    o.epochs = 3;
+    auto alone = world.split(world.rank(), 0);
+    const FullGraphReport reference = run_fullgraph(o, alone);
+    o.store = dir + "/parts-" + std::to_string(p);
+    const FullGraphReport parallel = run_fullgraph(o, world);
+    for (int e = 0; e < o.epochs; ++e)
+      EXPECT_NEAR(parallel.epochs[e]["loss"].get<double>(), reference.epochs[e]["loss"].get<double>(), 2e-4)
+          << nn::deep_kind_name(kind) << " epoch " << e;
+    EXPECT_NEAR(parallel.final_test, reference.final_test, 1e-9);
+    // Every layer moves each partition's mirrors forward and their gradients back.
+    const auto mirrors = parallel.setup["mirrors"].get<std::int64_t>();
+    EXPECT_GT(mirrors, 0);
+    EXPECT_EQ(bytes(parallel, "halo"), static_cast<std::uint64_t>(2 * 4 * mirrors * o.model.num_layers * o.model.hidden));
+    EXPECT_EQ(bytes(parallel, "activations"), 0u);
+  }
+}
+
+TEST(FullGraphMpi, PipelinedModelParallelismTrainsAndMovesOneChunkPerBoundary) {
+  auto world = comm::Communicator::world();
+  const int p = world.size();
+  const std::string dir = make_parts(world, "fg-pipe", {1, 2 * p});
+  FullGraphOptions graph = options_for(dir + "/parts-1", FullGraphMode::kGraph);
+  graph.epochs = 80;
+  auto alone = world.split(world.rank(), 0);
+  const FullGraphReport reference = run_fullgraph(graph, alone);
+
+  FullGraphOptions o = options_for(dir + "/parts-" + std::to_string(2 * p), FullGraphMode::kPipe);
+  o.epochs = 80;  // historical embeddings converge more slowly at first
+  const FullGraphReport pipe = run_fullgraph(o, world);
+  EXPECT_EQ(pipe.setup["stages"].get<int>(), p);
+  EXPECT_EQ(pipe.setup["layer_bounds"].size(), static_cast<std::size_t>(p + 1));
+  const auto expected = static_cast<std::uint64_t>((p - 1) * kNodes * o.model.hidden * 4);
+  EXPECT_EQ(bytes(pipe, "activations"), expected);
+  EXPECT_EQ(bytes(pipe, "gradients"), expected);
+  EXPECT_EQ(bytes(pipe, "halo"), 0u);
+  EXPECT_LT(pipe.epochs.back()["loss"].get<double>(), 0.6 * pipe.epochs.front()["loss"].get<double>());
+  EXPECT_GT(pipe.final_test, reference.final_test - 0.05) << "graph-parallel reference " << reference.final_test;
+
+  // Without the convergence aids it still trains (fixed order, history held 2 epochs, no cross-chunk gradients).
+  o.shuffle_chunks = false;
+  o.history_window = 2;
+  o.unbiased_grad = false;
+  const FullGraphReport plain = run_fullgraph(o, world);
+  EXPECT_LT(plain.epochs.back()["loss"].get<double>(), plain.epochs.front()["loss"].get<double>());
+}
+
+TEST(FullGraphMpi, HybridSplitsStagesIntoWays) {
+  auto world = comm::Communicator::world();
+  if (world.size() % 2 != 0) GTEST_SKIP() << "hybrid with 2 ways needs an even rank count";
+  const int p = world.size();
+  const std::string dir = make_parts(world, "fg-hybrid", {p});
+  FullGraphOptions o = options_for(dir + "/parts-" + std::to_string(p), FullGraphMode::kHybrid);
+  o.ways = 2;
+  const FullGraphReport hybrid = run_fullgraph(o, world);
+  const int stages = p / 2;
+  EXPECT_EQ(hybrid.setup["stages"].get<int>(), stages);
+  EXPECT_EQ(bytes(hybrid, "activations"), static_cast<std::uint64_t>((stages - 1) * kNodes * o.model.hidden * 4));
+  EXPECT_GT(bytes(hybrid, "halo"), 0u);
+  EXPECT_LT(hybrid.epochs.back()["loss"].get<double>(), 0.6 * hybrid.epochs.front()["loss"].get<double>());
+  EXPECT_GT(hybrid.final_test, 0.5);
+}
+
+TEST(FullGraphMpi, StaleHaloTrainsWithTheSameBytes) {
+  auto world = comm::Communicator::world();
+  const int p = world.size();
+  const std::string dir = make_parts(world, "fg-stale", {p});
+  FullGraphOptions o = options_for(dir + "/parts-" + std::to_string(p), FullGraphMode::kGraph);
+  const FullGraphReport fresh = run_fullgraph(o, world);
+  o.stale_halo = true;
+  const FullGraphReport stale = run_fullgraph(o, world);
+  EXPECT_EQ(bytes(stale, "halo"), bytes(fresh, "halo"));
+  EXPECT_LT(stale.epochs.back()["loss"].get<double>(), 0.6 * stale.epochs.front()["loss"].get<double>());
+  EXPECT_GT(stale.final_test, fresh.final_test - 0.05);
+}
+
+TEST(FullGraphMpi, ResumedGraphTrainingContinuesIdentically) {
+  auto world = comm::Communicator::world();
+  const int p = world.size();
+  const std::string dir = make_parts(world, "fg-resume", {p});
+  FullGraphOptions o = options_for(dir + "/parts-" + std::to_string(p), FullGraphMode::kGraph);
+  o.epochs = 4;
+  const FullGraphReport straight = run_fullgraph(o, world);
+  o.checkpoint_dir = dir + "/ckpt";
+  o.checkpoint_every = 1;
+  o.epochs = 2;
+  run_fullgraph(o, world);
+  o.epochs = 4;
+  o.resume = true;
+  const FullGraphReport resumed = run_fullgraph(o, world);
+  ASSERT_EQ(resumed.epochs.size(), 4u);
+  EXPECT_NEAR(resumed.epochs[3]["loss"].get<double>(), straight.epochs[3]["loss"].get<double>(), 1e-6);
+}
+
+void expect_agreed_error(const FullGraphOptions& o, comm::Communicator& world, const std::string& text) {
+  try {
+    run_fullgraph(o, world);
+    ADD_FAILURE() << "expected an error mentioning " << text;
+  } catch (const comm::AgreedError& e) {
+    EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();
+  }
+}
+
+TEST(FullGraphMpi, BadLayoutsFailOnEveryRank) {
+  auto world = comm::Communicator::world();
+  const int p = world.size();
+  const std::string dir = make_parts(world, "fg-bad", {1, p});
+  FullGraphOptions o = options_for(dir + "/parts-1", FullGraphMode::kGraph);
+  expect_agreed_error(o, world, "one part per rank");
+  o = options_for(dir + "/parts-" + std::to_string(p), FullGraphMode::kPipe);
+  o.model.num_layers = p - 1;
+  expect_agreed_error(o, world, "need a layer per stage");
+  o = options_for(dir + "/parts-1", FullGraphMode::kPipe);
+  expect_agreed_error(o, world, "at least one chunk per stage");
+  o = options_for(dir + "/parts-" + std::to_string(p), FullGraphMode::kPipe);
+  o.chunks = 2 * p;
+  expect_agreed_error(o, world, "--chunks");
+  o.chunks = 0;
+  o.stale_halo = true;
+  expect_agreed_error(o, world, "--stale-halo");
+  o = options_for(dir + "/sbm", FullGraphMode::kGraph);
+  expect_agreed_error(o, world, "partitioned store");
+}
+
+}  // namespace
+}  // namespace loom::train
