@@ -146,6 +146,7 @@ FullGraphReport run_fullgraph(const FullGraphOptions& options, comm::Communicato
                   {"ways", layout.ways},
                   {"chunks_per_way", layout.chunks},
                   {"nodes", data.num_nodes},
+                  {"features", data.feat_dim},
                   {"mirrors", mirrors},
                   {"layer_bounds", bounds},
                   {"layer_costs", costs},

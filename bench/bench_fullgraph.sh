@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Full-graph training benchmark (issue 7): graph parallelism vs GNNPipe pipelining vs hybrid
+# (2 ways) on 4 ranks, 32-layer GCNII and GCN, hidden 100, link emulation at 10 Gbit/s, on the
+# same METIS partition of each graph (4 parts: one per rank for graph mode, one per chunk for
+# pipe, two chunks per way for hybrid). Prints and records epoch time, bytes per epoch by
+# channel next to the cost formulas, and test accuracy; then a depth sweep (8-64 layers) of
+# bytes per epoch for graph and pipe. Writes bench/results/fullgraph.md.
+#   GRAPHS   graphs to run (default "facebook fmnist dense"); dense = SBM with 100k nodes and
+#            average degree 400 (Reddit-like)
+#   EPOCHS_<graph>  epochs per run (facebook 100, fmnist 12, dense 2)
+#   SWEEP    graphs for the depth sweep (default "facebook fmnist")
+set -euo pipefail
+cd "$(dirname "$0")/.."
+data=${LOOM_DATA:-../shared/data}
+work=${WORK:-bench/work/fullgraph}
+loom=./build/loom
+mkdir -p "$work/runs"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+mpirun=(mpirun -np 4 --oversubscribe --bind-to none -q)
+graphs=${GRAPHS-"facebook fmnist dense"}
+sweep=${SWEEP-"facebook fmnist"}
+
+prepare() {  # graph -> $work/<graph>-4
+  local g=$1
+  [[ -f "$work/$g-4/meta.json" ]] && return
+  case $g in
+    facebook) $loom --log-level warn import ogb "$data/graphs/facebook" -o "$work/facebook" --overwrite ;;
+    fmnist) $loom --log-level warn import fashion-mnist /usr/share/datasets/fashion-mnist -o "$work/fmnist" --k 10 --overwrite ;;
+    dense) $loom --log-level warn generate sbm --nodes 100000 --classes 10 --avg-degree 400 --homophily 0.3 \
+             --feat-dim 64 --feat-noise 1.0 --train 0.3 --valid 0.1 --seed 7 -o "$work/dense" --overwrite ;;
+  esac
+  $loom --log-level warn partition "$work/$g" -k 4 --method metis -o "$work/$g-4" --overwrite > /dev/null
+}
+
+run() {  # graph model mode layers epochs tag -> $work/runs/<graph>-<tag>-<model>-<mode>-L<layers>.jsonl
+  local g=$1 model=$2 mode=$3 layers=$4 epochs=$5 tag=$6 extra=()
+  [[ $mode == hybrid ]] && extra=(--ways 2)
+  local out="$work/runs/$g-$tag-$model-$mode-L$layers.jsonl"
+  rm -f "$out"
+  "${mpirun[@]}" $loom --log-level warn fullgraph "$work/$g-4" --mode "$mode" --model "$model" --layers "$layers" \
+    --hidden 100 --epochs "$epochs" --eval-every "$epochs" --lr 0.005 --dropout 0.5 --threads 1 \
+    --net-bandwidth 10Gbit --metrics "$out" "${extra[@]}"
+  python3 - "$out" <<'PY'
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+s, e = recs[0], recs[1:]
+t = sorted(r["epoch_seconds"] for r in e[1:] or e)[len(e[1:] or e) // 2]
+b = e[-1]["bytes"]
+print(f'  {s["mode"]:6} {s["model"]:6} L={s["layers"]:2}: {t:7.2f} s/epoch, {b["total"]/2**20:9.1f} MiB/epoch '
+      f'(act {b["activations"]/2**20:.1f}, grad {b["gradients"]/2**20:.1f}, halo {b["halo"]/2**20:.1f}, '
+      f'weights {b["weights"]/2**20:.1f}), test {e[-1].get("test_accuracy", float("nan")):.4f}')
+PY
+}
+
+for g in $graphs; do
+  prepare "$g"
+  eval "epochs=\${EPOCHS_$g:-}"
+  [[ -z $epochs ]] && case $g in facebook) epochs=100 ;; fmnist) epochs=12 ;; *) epochs=2 ;; esac
+  echo "== $g ($epochs epochs)"
+  for model in gcnii gcn; do
+    [[ $g == dense && $model == gcn && -z ${DENSE_GCN:-} ]] && continue
+    for mode in graph pipe hybrid; do run "$g" "$model" "$mode" 32 "$epochs" main; done
+  done
+done
+for g in $sweep; do
+  prepare "$g"
+  echo "== depth sweep on $g (1 epoch)"
+  for layers in 8 16 32 64; do
+    for mode in graph pipe; do run "$g" gcnii "$mode" "$layers" 1 sweep; done
+  done
+done
+python3 bench/fullgraph_report.py "$work/runs" > bench/results/fullgraph.md
+echo "wrote bench/results/fullgraph.md"
