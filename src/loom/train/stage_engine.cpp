@@ -37,7 +37,8 @@ StageEngine::StageEngine(nn::DeepGnn& model, const FullGraphOptions& options, co
       mirrors_(chunks, book, layout, stage_comm),
       graph_mode_(layout.mode == FullGraphMode::kGraph),
       needs_input_(layout.first_stage() || model.uses_initial_residual()),
-      cross_scale_(graph_mode_ ? 1.0 : (options.unbiased_grad ? 2.0 : 0.0)) {
+      // With one chunk per way every cross-chunk gradient arrives before it is consumed.
+      cross_scale_(graph_mode_ || layout.chunks == 1 ? 1.0 : (options.unbiased_grad ? 2.0 : 0.0)) {
   const std::int64_t hidden = model.options().hidden;
   const int layers = end_ - begin_;
   if (!graph_mode_ || options.stale_halo)

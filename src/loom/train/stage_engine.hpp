@@ -72,7 +72,7 @@ class StageEngine {
   const comm::Communicator* world_;
   MirrorExchange mirrors_;
   bool graph_mode_, needs_input_;
-  double cross_scale_;  // factor of cross-chunk gradients (graph 1, unbiased 2, else 0)
+  double cross_scale_;  // factor of cross-chunk gradients (one chunk 1, unbiased 2, else 0)
   std::vector<torch::Tensor> history_;  // [layer - begin]: [slots, H] (pipe/hybrid, stale halo)
   std::vector<torch::Tensor> pending_;  // [layer - begin]: [own rows, H] cross-chunk gradients
   // Stale halo: exchanges on a background thread over a duplicated stage communicator.
