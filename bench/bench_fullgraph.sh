@@ -9,6 +9,7 @@
 #            average degree 400 (Reddit-like)
 #   EPOCHS_<graph>  epochs per run (facebook 100, fmnist 12, dense 2)
 #   SWEEP    graphs for the depth sweep (default "facebook fmnist")
+#   LONG     "graph:epochs ..." extra GCNII runs of all three modes for convergence (e.g. facebook:200)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 data=${LOOM_DATA:-../shared/data}
@@ -61,6 +62,12 @@ for g in $graphs; do
     [[ $g == dense && $model == gcn && -z ${DENSE_GCN:-} ]] && continue
     for mode in graph pipe hybrid; do run "$g" "$model" "$mode" 32 "$epochs" main; done
   done
+done
+for spec in ${LONG:-}; do
+  g=${spec%%:*} epochs=${spec##*:}
+  prepare "$g"
+  echo "== $g, GCNII, $epochs epochs"
+  for mode in graph pipe hybrid; do run "$g" gcnii "$mode" 32 "$epochs" "long$epochs"; done
 done
 for g in $sweep; do
   prepare "$g"

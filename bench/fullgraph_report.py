@@ -38,8 +38,8 @@ main = defaultdict(list)
 sweep = defaultdict(dict)
 for r in runs:
     s = r["setup"]
-    if r["tag"] == "main":
-        main[r["graph"]].append(r)
+    if r["tag"] != "sweep":
+        main[r["graph"] if r["tag"] == "main" else f'{r["graph"]} (convergence run)'].append(r)
     else:
         sweep[r["graph"]][(s["mode"], s["layers"])] = r
 
@@ -104,3 +104,21 @@ for g, cells in sweep.items():
         print(f"\nMirrors sum_p M_p = {m} of |V| = {v}: pipe overtakes graph from L = {lstack:.1f} (stack formula), "
               f"{lissue:.1f} (issue formula); measured: "
               + (f"from {crossover} layers of those swept." if crossover else "not within the swept depths.") + "\n")
+
+print("""## Reading the numbers
+
+- Timings come from 4 ranks sharing 2 cores, so computation dominates; the modeled 10 Gbit/s
+  link time of each rank is in the metrics (`comm.max.<channel>.link_seconds`). A mode that
+  moves fewer bytes wins by that link time, and loses where it computes more.
+- GCNII: every stage recomputes the initial residual h0 = ReLU(W x) for all vertices instead of
+  receiving it, which keeps stage traffic at |V| x H; the price is the input projection once per
+  stage, noticeable where features are wide (Fashion-MNIST, F = 784).
+- The issue's graph formula counts an F-wide exchange at the first layer; Loom's stack starts
+  with an input linear layer, so every one of its L layers exchanges H-wide rows, which the
+  "stack" formula counts. Measured halo bytes equal it exactly; stage bytes equal the pipe formula.
+- Hybrid's formula column covers the stage boundaries; its halo column is the mirror exchange
+  between the two ways of each stage (values forward, gradients back).
+- Pipe and hybrid read neighbours in other chunks from historical buffers, one epoch old for the
+  chunks processed later in the epoch: they need more epochs to reach graph parallelism's
+  accuracy (see the convergence run where present).
+""")

@@ -1,7 +1,6 @@
 // Multi-rank full-graph training: graph parallelism reproduces one-process training exactly,
 // pipelined and hybrid modes train and move the bytes the cost formulas give, and bad layouts
 // fail on every rank together.
-#include <filesystem>
 
 #include <gtest/gtest.h>
 
@@ -9,26 +8,15 @@
 #include "loom/graph/generate/sbm.hpp"
 #include "loom/partition/write_partitioned.hpp"
 #include "loom/train/fullgraph_trainer.hpp"
+#include "mpi/mpi_support.hpp"
 
 namespace loom::train {
 namespace {
 
 constexpr std::int64_t kNodes = 1200;
 
-std::string shared_dir(const comm::Communicator& world, const std::string& name) {
-  std::string path;
-  if (world.rank() == 0) {
-    path = (std::filesystem::temp_directory_path() / ("loom-mpi-" + name + "-" + std::to_string(::getpid()))).string();
-    std::filesystem::remove_all(path);
-    std::filesystem::create_directories(path);
-  }
-  world.broadcast(path, 0, comm::Channel::control);
-  return path;
-}
-
-// The same SBM graph partitioned into each of `part_counts` (store dir/parts-<k>).
-std::string make_parts(const comm::Communicator& world, const std::string& name, std::initializer_list<int> part_counts) {
-  const std::string dir = shared_dir(world, name);
+// The same SBM graph (dir/sbm) partitioned into each of `part_counts` (dir/parts-<k>).
+void make_parts(const comm::Communicator& world, const std::string& dir, std::initializer_list<int> part_counts) {
   if (world.rank() == 0) {
     graph::generate::SbmOptions o;
     o.nodes = kNodes;
@@ -50,7 +38,6 @@ std::string make_parts(const comm::Communicator& world, const std::string& name,
     }
   }
   world.barrier();
-  return dir;
 }
 
 FullGraphOptions options_for(const std::string& store, FullGraphMode mode) {
@@ -76,7 +63,9 @@ std::uint64_t bytes(const FullGraphReport& r, const char* channel) {
 TEST(FullGraphMpi, GraphParallelismEqualsOneProcess) {
   auto world = comm::Communicator::world();
   const int p = world.size();
-  const std::string dir = make_parts(world, "fg-graph", {1, p});
+  const mpi_test::SharedScratch scratch(world, "fg-graph");
+  const std::string& dir = scratch.path();
+  make_parts(world, dir, {1, p});
   for (auto kind : {nn::DeepKind::kGcnii, nn::DeepKind::kSage, nn::DeepKind::kResGcn}) {
     FullGraphOptions o = options_for(dir + "/parts-1", FullGraphMode::kGraph);
     o.model.kind = kind;
@@ -101,7 +90,9 @@ TEST(FullGraphMpi, GraphParallelismEqualsOneProcess) {
 TEST(FullGraphMpi, PipelinedModelParallelismTrainsAndMovesOneChunkPerBoundary) {
   auto world = comm::Communicator::world();
   const int p = world.size();
-  const std::string dir = make_parts(world, "fg-pipe", {1, 2 * p});
+  const mpi_test::SharedScratch scratch(world, "fg-pipe");
+  const std::string& dir = scratch.path();
+  make_parts(world, dir, {1, 2 * p});
   FullGraphOptions graph = options_for(dir + "/parts-1", FullGraphMode::kGraph);
   graph.epochs = 80;
   auto alone = world.split(world.rank(), 0);
@@ -131,7 +122,9 @@ TEST(FullGraphMpi, HybridSplitsStagesIntoWays) {
   auto world = comm::Communicator::world();
   if (world.size() % 2 != 0) GTEST_SKIP() << "hybrid with 2 ways needs an even rank count";
   const int p = world.size();
-  const std::string dir = make_parts(world, "fg-hybrid", {p});
+  const mpi_test::SharedScratch scratch(world, "fg-hybrid");
+  const std::string& dir = scratch.path();
+  make_parts(world, dir, {p});
   FullGraphOptions o = options_for(dir + "/parts-" + std::to_string(p), FullGraphMode::kHybrid);
   o.ways = 2;
   const FullGraphReport hybrid = run_fullgraph(o, world);
@@ -146,7 +139,9 @@ TEST(FullGraphMpi, HybridSplitsStagesIntoWays) {
 TEST(FullGraphMpi, StaleHaloTrainsWithTheSameBytes) {
   auto world = comm::Communicator::world();
   const int p = world.size();
-  const std::string dir = make_parts(world, "fg-stale", {p});
+  const mpi_test::SharedScratch scratch(world, "fg-stale");
+  const std::string& dir = scratch.path();
+  make_parts(world, dir, {p});
   FullGraphOptions o = options_for(dir + "/parts-" + std::to_string(p), FullGraphMode::kGraph);
   const FullGraphReport fresh = run_fullgraph(o, world);
   o.stale_halo = true;
@@ -159,7 +154,9 @@ TEST(FullGraphMpi, StaleHaloTrainsWithTheSameBytes) {
 TEST(FullGraphMpi, ResumedGraphTrainingContinuesIdentically) {
   auto world = comm::Communicator::world();
   const int p = world.size();
-  const std::string dir = make_parts(world, "fg-resume", {p});
+  const mpi_test::SharedScratch scratch(world, "fg-resume");
+  const std::string& dir = scratch.path();
+  make_parts(world, dir, {p});
   FullGraphOptions o = options_for(dir + "/parts-" + std::to_string(p), FullGraphMode::kGraph);
   o.epochs = 4;
   const FullGraphReport straight = run_fullgraph(o, world);
@@ -186,7 +183,9 @@ void expect_agreed_error(const FullGraphOptions& o, comm::Communicator& world, c
 TEST(FullGraphMpi, BadLayoutsFailOnEveryRank) {
   auto world = comm::Communicator::world();
   const int p = world.size();
-  const std::string dir = make_parts(world, "fg-bad", {1, p});
+  const mpi_test::SharedScratch scratch(world, "fg-bad");
+  const std::string& dir = scratch.path();
+  make_parts(world, dir, {1, p});
   FullGraphOptions o = options_for(dir + "/parts-1", FullGraphMode::kGraph);
   expect_agreed_error(o, world, "one part per rank");
   o = options_for(dir + "/parts-" + std::to_string(p), FullGraphMode::kPipe);

@@ -8,21 +8,10 @@
 #include "loom/graph/generate/sbm.hpp"
 #include "loom/partition/write_partitioned.hpp"
 #include "loom/train/minibatch_trainer.hpp"
+#include "mpi/mpi_support.hpp"
 
 namespace loom::train {
 namespace {
-
-// Rank 0 makes a fresh directory; every rank gets its path.
-std::string shared_dir(const comm::Communicator& world, const std::string& name) {
-  std::string path;
-  if (world.rank() == 0) {
-    path = (std::filesystem::temp_directory_path() / ("loom-mpi-" + name + "-" + std::to_string(::getpid()))).string();
-    std::filesystem::remove_all(path);
-    std::filesystem::create_directories(path);
-  }
-  world.broadcast(path, 0, comm::Channel::control);
-  return path;
-}
 
 std::string make_parts(const comm::Communicator& world, const std::string& dir, int parts) {
   if (world.rank() == 0) {
@@ -66,7 +55,8 @@ MinibatchOptions options_for(const std::string& store) {
 // same loss with fewer remote rows.
 TEST(MinibatchMpi, StaticCacheMovesFewerRowsAndTrainsIdentically) {
   auto world = comm::Communicator::world();
-  const std::string dir = shared_dir(world, "cache");
+  const mpi_test::SharedScratch scratch(world, "cache");
+  const std::string& dir = scratch.path();
   auto options = options_for(make_parts(world, dir, world.size()));
   options.epochs = 2;
   options.exact_eval = false;
@@ -89,15 +79,14 @@ TEST(MinibatchMpi, StaticCacheMovesFewerRowsAndTrainsIdentically) {
   options.cache = "vip";
   options.alpha = -1;
   EXPECT_THROW(run_minibatch(options, world), Error);
-  world.barrier();
-  if (world.rank() == 0) std::filesystem::remove_all(dir);
 }
 
 // A prefetch buffer, whatever its controller, serves rows without changing them; evictions bring
 // rows in with the minibatch requests, and an unreachable LLM falls back without stopping training.
 TEST(MinibatchMpi, PrefetchBufferServesRowsAndTrainsIdentically) {
   auto world = comm::Communicator::world();
-  const std::string dir = shared_dir(world, "prefetch");
+  const mpi_test::SharedScratch scratch(world, "prefetch");
+  const std::string& dir = scratch.path();
   auto options = options_for(make_parts(world, dir, world.size()));
   options.epochs = 2;
   options.batch_size = 16;
@@ -133,13 +122,12 @@ TEST(MinibatchMpi, PrefetchBufferServesRowsAndTrainsIdentically) {
   }
   options.prefetch.fraction = 1.5;
   EXPECT_THROW(run_minibatch(options, world), Error);
-  world.barrier();
-  if (world.rank() == 0) std::filesystem::remove_all(dir);
 }
 
 TEST(MinibatchMpi, ConditionsChangeAtTheGivenEpoch) {
   auto world = comm::Communicator::world();
-  const std::string dir = shared_dir(world, "change");
+  const mpi_test::SharedScratch scratch(world, "change");
+  const std::string& dir = scratch.path();
   auto options = options_for(make_parts(world, dir, world.size()));
   options.epochs = 2;
   options.exact_eval = false;
@@ -155,13 +143,12 @@ TEST(MinibatchMpi, ConditionsChangeAtTheGivenEpoch) {
   EXPECT_LT(report.epochs[1]["sampled_edges"].get<std::int64_t>(), report.epochs[0]["sampled_edges"].get<std::int64_t>());
   options.change_fanouts = "5";
   EXPECT_THROW(run_minibatch(options, world), Error);
-  world.barrier();
-  if (world.rank() == 0) std::filesystem::remove_all(dir);
 }
 
 TEST(MinibatchMpi, RanksTrainTogetherAndFetchRemoteRows) {
   auto world = comm::Communicator::world();
-  const std::string dir = shared_dir(world, "train");
+  const mpi_test::SharedScratch scratch(world, "train");
+  const std::string& dir = scratch.path();
   const auto report = run_minibatch(options_for(make_parts(world, dir, world.size())), world);
   EXPECT_GT(report.final_test, 0.85);
   const auto& last = report.epochs.back();
@@ -172,13 +159,12 @@ TEST(MinibatchMpi, RanksTrainTogetherAndFetchRemoteRows) {
   const double loss = last["loss"].get<double>();
   const auto losses = world.allgather(loss, comm::Channel::control);
   for (double l : losses) EXPECT_DOUBLE_EQ(l, loss);
-  world.barrier();
-  if (world.rank() == 0) std::filesystem::remove_all(dir);
 }
 
 TEST(MinibatchMpi, PartCountMustMatchRanksOnEveryRank) {
   auto world = comm::Communicator::world();
-  const std::string dir = shared_dir(world, "mismatch");
+  const mpi_test::SharedScratch scratch(world, "mismatch");
+  const std::string& dir = scratch.path();
   const std::string parts = make_parts(world, dir, world.size() + 1);
   try {
     run_minibatch(options_for(parts), world);
@@ -192,8 +178,6 @@ TEST(MinibatchMpi, PartCountMustMatchRanksOnEveryRank) {
   } catch (const comm::AgreedError& e) {
     EXPECT_NE(std::string(e.what()).find("not partitioned"), std::string::npos) << e.what();
   }
-  world.barrier();
-  if (world.rank() == 0) std::filesystem::remove_all(dir);
 }
 
 }  // namespace
