@@ -9,7 +9,8 @@
 #            average degree 400 (Reddit-like)
 #   EPOCHS_<graph>  epochs per run (facebook 100, fmnist 12, dense 2)
 #   SWEEP    graphs for the depth sweep (default "facebook fmnist")
-#   LONG     "graph:epochs ..." extra GCNII runs of all three modes for convergence (e.g. facebook:200)
+#   LONG     "graph:epochs ..." extra GCNII runs for convergence (e.g. facebook:200), of the modes in
+#            LONG_MODES (default "graph pipe hybrid"); LR sets the learning rate (default 0.005)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 data=${LOOM_DATA:-../shared/data}
@@ -39,7 +40,7 @@ run() {  # graph model mode layers epochs tag -> $work/runs/<graph>-<tag>-<model
   local out="$work/runs/$g-$tag-$model-$mode-L$layers.jsonl"
   rm -f "$out"
   "${mpirun[@]}" $loom --log-level warn fullgraph "$work/$g-4" --mode "$mode" --model "$model" --layers "$layers" \
-    --hidden 100 --epochs "$epochs" --eval-every "$epochs" --lr 0.005 --dropout 0.5 --threads 1 \
+    --hidden 100 --epochs "$epochs" --eval-every "$epochs" --lr "${LR:-0.005}" --dropout 0.5 --threads 1 \
     --net-bandwidth 10Gbit --metrics "$out" "${extra[@]}"
   python3 - "$out" <<'PY'
 import json, sys
@@ -67,7 +68,7 @@ for spec in ${LONG:-}; do
   g=${spec%%:*} epochs=${spec##*:}
   prepare "$g"
   echo "== $g, GCNII, $epochs epochs"
-  for mode in graph pipe hybrid; do run "$g" gcnii "$mode" 32 "$epochs" "long$epochs"; done
+  for mode in ${LONG_MODES:-graph pipe hybrid}; do run "$g" gcnii "$mode" 32 "$epochs" "long$epochs"; done
 done
 for g in $sweep; do
   prepare "$g"

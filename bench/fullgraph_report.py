@@ -53,7 +53,8 @@ print("input linear layer, then L hidden-to-hidden layers that each exchange H-w
 print("`2*4*(S-1)*|V|*H` over the stage boundaries.\n")
 for g, rs in main.items():
     s0 = rs[0]["setup"]
-    print(f"## {g}: {s0['nodes']} nodes, {s0['features']} features, {rs[0]['epochs']} epochs\n")
+    print(f"## {g}: {s0['nodes']} nodes, {s0['features']} features, {rs[0]['epochs']} epochs, "
+          f"lr {next((r['setup']['lr'] for r in rs if 'lr' in r['setup']), 0.005)}\n")
     print("| model | mode | s/epoch | bubble s | MiB/epoch total | stage act+grad | halo | weights | formula (issue) | "
           "formula (stack) | measured / formula | test acc | vs graph |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")

@@ -147,6 +147,7 @@ FullGraphReport run_fullgraph(const FullGraphOptions& options, comm::Communicato
                   {"chunks_per_way", layout.chunks},
                   {"nodes", data.num_nodes},
                   {"features", data.feat_dim},
+                  {"lr", options.lr},
                   {"mirrors", mirrors},
                   {"layer_bounds", bounds},
                   {"layer_costs", costs},
