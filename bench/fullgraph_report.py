@@ -45,7 +45,7 @@ for r in runs:
 
 print("# Full-graph training: graph parallelism vs GNNPipe (pipe) vs hybrid\n")
 print("`bench/bench_fullgraph.sh`: 4 ranks (`mpirun -np 4`, one thread each, on this 2-core machine), link")
-print("emulation 10 Gbit/s, hidden 100, 32 layers, Adam lr 0.005, dropout 0.5; one 4-part METIS partition per")
+print("emulation 10 Gbit/s, hidden 100, 32 layers, Adam (lr per section), dropout 0.5; one 4-part METIS partition per")
 print("graph serves all modes (graph: a part per rank; pipe: 4 stages, a part per chunk; hybrid: 2 stages x 2")
 print("ways, 2 chunks per way). Epoch time is the median after the first epoch; bytes are per epoch, summed")
 print("over ranks. Formulas: graph `2*4*sum M_p*(F+(L-1)H)` (issue) and `2*4*sum M_p*L*H` (Loom's stack: an")
