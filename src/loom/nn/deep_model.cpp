@@ -30,9 +30,9 @@ std::string deep_kind_name(DeepKind kind) {
 
 namespace {
 
+// Glorot (Xavier) uniform initialisation of a [out, in] weight.
 torch::Tensor linear_weight(std::int64_t out, std::int64_t in) {
-  const double bound = std::sqrt(6.0 / static_cast<double>(in + out));
-  return torch::empty({out, in}).uniform_(-bound, bound);
+  return torch::nn::init::xavier_uniform_(torch::empty({out, in}));
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include "loom/core/error.hpp"
 #include "loom/sample/neighbor_sampler.hpp"
+#include "loom/train/index_tensor.hpp"
 
 namespace loom::train {
 
@@ -32,18 +33,17 @@ ChunkSet::ChunkSet(const graph::Csr& csr, const partition::PartitionBook& book, 
   std::sort(mirrors_.begin(), mirrors_.end());
   mirrors_.erase(std::unique(mirrors_.begin(), mirrors_.end()), mirrors_.end());
   for (Chunk& chunk : chunks_) {
-    chunk.outside_slots = torch::empty({static_cast<std::int64_t>(chunk.outside.size())}, torch::kLong);
-    auto* s = chunk.outside_slots.data_ptr<std::int64_t>();
-    std::vector<std::int64_t> pos, slots;
+    std::vector<std::int64_t> all, pos, local;
     for (std::size_t i = 0; i < chunk.outside.size(); ++i) {
-      s[i] = slot(chunk.outside[i]);
-      if (s[i] < own_.size()) {
+      all.push_back(slot(chunk.outside[i]));
+      if (all.back() < own_.size()) {
         pos.push_back(static_cast<std::int64_t>(i));
-        slots.push_back(s[i]);
+        local.push_back(all.back());
       }
     }
-    chunk.local_pos = torch::tensor(pos, torch::kLong).reshape({static_cast<std::int64_t>(pos.size())});
-    chunk.local_slots = torch::tensor(slots, torch::kLong).reshape({static_cast<std::int64_t>(slots.size())});
+    chunk.outside_slots = index_tensor(all);
+    chunk.local_pos = index_tensor(pos);
+    chunk.local_slots = index_tensor(local);
   }
 }
 

@@ -6,6 +6,7 @@
 
 #include "loom/core/error.hpp"
 #include "loom/feature/row_table.hpp"
+#include "loom/train/index_tensor.hpp"
 
 namespace loom::train {
 
@@ -14,9 +15,7 @@ namespace {
 torch::Tensor split_rows(const graph::GraphStore& part, const char* name) {
   if (!part.has_split(name))
     throw Error::in_file(part.dir(), 0, std::string("has no '") + name + "' split; import the graph with splits");
-  const auto rows = part.split(name);
-  return torch::tensor(std::vector<std::int64_t>(rows.begin(), rows.end()), torch::kLong)
-      .reshape({static_cast<std::int64_t>(rows.size())});
+  return index_tensor(part.split(name));
 }
 
 torch::Tensor labels_of(const graph::GraphStore& part, bool multi_label, std::int64_t classes) {

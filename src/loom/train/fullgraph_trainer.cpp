@@ -176,9 +176,8 @@ FullGraphReport run_fullgraph(const FullGraphOptions& options, comm::Communicato
     const comm::GlobalCommStats traffic = world.global_stats(world.stats() - before);
 
     nlohmann::json record = {{"epoch", epoch + 1}, {"epoch_seconds", seconds}};
-    std::array<double, 4> sums{counts.loss, 0, 0, 0};
-    world.allreduce_sum(sums, comm::Channel::control);
-    record["loss"] = sums[0];
+    const double loss = world.allreduce_sum(counts.loss, comm::Channel::control);
+    record["loss"] = loss;
     std::array<double, 2> waits{counts.bubble_seconds, counts.exchange_seconds};
     world.allreduce_max(waits, comm::Channel::control);
     record["bubble_seconds"] = waits[0];
@@ -211,7 +210,7 @@ FullGraphReport run_fullgraph(const FullGraphOptions& options, comm::Communicato
       if (!options.quiet)
         spdlog::info("epoch {:>3} | {:.2f}s (bubble {:.2f}, exchange {:.2f}) | loss {:.4f} | train {:.4f} | valid {} | "
                      "test {} | {} (act {}, grad {}, halo {}, weights {})",
-                     epoch + 1, seconds, waits[0], waits[1], sums[0], record["train_" + report.score_name].get<double>(),
+                     epoch + 1, seconds, waits[0], waits[1], loss, record["train_" + report.score_name].get<double>(),
                      record.contains("valid_" + report.score_name)
                          ? fmt::format("{:.4f}", record["valid_" + report.score_name].get<double>()) : "-",
                      record.contains("test_" + report.score_name)

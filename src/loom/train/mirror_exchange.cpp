@@ -4,13 +4,11 @@
 
 #include <torch/torch.h>
 
+#include "loom/train/index_tensor.hpp"
+
 namespace loom::train {
 
 namespace {
-
-torch::Tensor to_tensor(const std::vector<std::int64_t>& v) {
-  return torch::tensor(v.empty() ? std::vector<std::int64_t>{} : v, torch::kLong).reshape({static_cast<std::int64_t>(v.size())});
-}
 
 // Sends one float block per peer; returns each peer's rows as a [rows, width] tensor.
 std::vector<torch::Tensor> send_rows(const comm::Communicator& comm, const std::vector<torch::Tensor>& blocks,
@@ -61,8 +59,8 @@ MirrorExchange::MirrorExchange(const ChunkSet& chunks, const partition::Partitio
       const partition::IdRange theirs = book.range(layout.part_of(q, c));
       for (std::int64_t id : need[q])
         if (theirs.contains(id)) recv.push_back(chunks.slot(id));
-      lists_[c].value_send[q] = to_tensor(send);
-      lists_[c].value_recv[q] = to_tensor(recv);
+      lists_[c].value_send[q] = index_tensor(send);
+      lists_[c].value_recv[q] = index_tensor(recv);
     }
   }
 
@@ -79,7 +77,7 @@ MirrorExchange::MirrorExchange(const ChunkSet& chunks, const partition::Partitio
     }
     for (int q = 0; q < ways; ++q) {
       if (q == me) continue;
-      lists_[c].grad_send[q] = to_tensor(pos[q]);
+      lists_[c].grad_send[q] = index_tensor(pos[q]);
       grad_ids[q].push_back(static_cast<std::int64_t>(ids[q].size()));
       grad_ids[q].insert(grad_ids[q].end(), ids[q].begin(), ids[q].end());
     }
@@ -93,7 +91,7 @@ MirrorExchange::MirrorExchange(const ChunkSet& chunks, const partition::Partitio
       const auto n = static_cast<std::size_t>(returned[q].at(at++));
       std::vector<std::int64_t> rows(n);
       for (std::size_t i = 0; i < n; ++i) rows[i] = returned[q].at(at++) - own_begin;
-      lists_[c].grad_recv[q] = to_tensor(rows);
+      lists_[c].grad_recv[q] = index_tensor(rows);
     }
   }
 }
