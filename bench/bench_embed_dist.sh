@@ -6,7 +6,7 @@
 # analogy accuracy and wordsim353 Spearman (WORD2VEC=0 skips them). Writes
 # bench/results/embed_distributed.md.
 # Usage: bench/bench_embed_dist.sh [BUILD_DIR]. Environment: DATA, WORK (default /tmp/loom-bench-embed),
-# ROUNDS (default 64), GRAPH (default blogcatalog).
+# ROUNDS (default 64), GRAPH (default blogcatalog), HALF=1 (row updates sent as float16: --half-updates).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${1:-$root/build}"
@@ -14,6 +14,8 @@ data="${DATA:-$root/../shared/data}"
 work="${WORK:-/tmp/loom-bench-embed}"
 rounds="${ROUNDS:-64}"
 graph="${GRAPH:-blogcatalog}"
+half=()
+[[ "${HALF:-0}" == 1 ]] && half=(--half-updates)
 loom="$build/loom"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 mkdir -p "$work" "$root/bench/results"
@@ -34,7 +36,7 @@ run() {  # label threads launcher... (launcher may be empty)
 extra=()
 run "1 process" 2
 for combiner in average gc; do
-  extra=(--combiner "$combiner" --rounds "$rounds")
+  extra=(--combiner "$combiner" --rounds "$rounds" "${half[@]}")
   run "4 ranks, $combiner" 1 mpirun -np 4 --oversubscribe --bind-to none
 done
 # Word2Vec on the Gutenberg corpus (tokenised as bench_word2vec.sh does): analogy and wordsim353.
@@ -56,7 +58,7 @@ if [[ -f "$data/corpus/gutenberg.txt.gz" && "${WORD2VEC:-1}" == 1 ]]; then
   extra=()
   w2v_run "1 process" 2
   for combiner in average gc; do
-    extra=(--combiner "$combiner" --rounds "$rounds")
+    extra=(--combiner "$combiner" --rounds "$rounds" "${half[@]}")
     w2v_run "4 ranks, $combiner" 1 mpirun -np 4 --oversubscribe --bind-to none
   done
 fi
@@ -65,7 +67,7 @@ cat > "$root/bench/results/embed_distributed.md" <<MD
 # Distributed DeepWalk (GraphAny2Vec combiners)
 
 \`bench/bench_embed_dist.sh\` ($(date -I)), $graph, \`loom embed deepwalk\` defaults (seed 1); 4 ranks = \`mpirun -np 4\`,
-1 thread each, on the same 2-core machine, $rounds synchronisation rounds per epoch. Node classification: one-vs-rest
+1 thread each, on the same 2-core machine, $rounds synchronisation rounds per epoch$([[ ${#half[@]} -gt 0 ]] && echo ', row updates sent as float16 (--half-updates)'). Node classification: one-vs-rest
 logistic regression on 50% of the nodes, mean of 3 splits. Bytes = rows exchanged on the embeddings channel, all ranks.
 
 | run | macro-F1 | micro-F1 | train s | MB exchanged |

@@ -43,6 +43,10 @@ TEST(EmbeddingsIo, NpyWritesVocabularyBesideAndRoundTrips) {
   const auto back = read_embeddings(dir / "e.npy");
   expect_same(back, sample_embeddings());
   EXPECT_EQ(back.counts, sample_embeddings().counts);
+  // Under a name without the suffix the NumPy magic still tells the format.
+  write_embeddings(dir / "e.emb", EmbeddingFormat::kNpy, sample_embeddings());
+  EXPECT_TRUE(test::exists(dir / "e.emb.vocab.txt"));
+  expect_same(read_embeddings(dir / "e.emb"), sample_embeddings());
 }
 
 std::string error_of(const std::string& path) {

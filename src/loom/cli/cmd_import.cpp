@@ -1,8 +1,11 @@
 // `loom import ogb|edgelist|npy SRC -o DIR`: parse options into the importers' option structs,
 // claim the output directory first (so an unwritable -o fails before any input is read), run the
-// importer and write the graph store atomically.
+// importer, optionally give the nodes features from trained embeddings (--features) and a random
+// split of the labelled nodes (--random-split), and write the graph store atomically.
+#include <cstdint>
 #include <functional>
 #include <memory>
+#include <vector>
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -10,6 +13,8 @@
 #include "loom/cli/commands.hpp"
 #include "loom/core/fs.hpp"
 #include "loom/core/timer.hpp"
+#include "loom/embed/eval/node_features.hpp"
+#include "loom/graph/generate/splits.hpp"
 #include "loom/graph/io/edgelist.hpp"
 #include "loom/graph/io/npy_import.hpp"
 #include "loom/graph/io/ogb.hpp"
@@ -22,6 +27,9 @@ struct CommonImportOptions {
   std::string source, out;
   bool overwrite = false, directed = false;
   std::string duplicates = "remove", self_loops = "remove", feat_dtype = "float32";
+  std::string features;              // embeddings file whose vectors become the node features
+  std::vector<double> random_split;  // {train, valid} fractions of the labelled nodes; empty = keep
+  std::uint64_t split_seed = 0;
 
   graph::io::EdgePolicy policy() const {
     graph::io::EdgePolicy p;
@@ -46,12 +54,38 @@ void add_common_options(CLI::App* sub, CommonImportOptions& c, const std::string
   sub->add_option("--feat-dtype", c.feat_dtype, "Stored feature type: float32|float16")
       ->check(CLI::IsMember({"float32", "float16"}))
       ->capture_default_str();
+  sub->add_option("--features", c.features,
+                  "Node features from trained embeddings (word2vec text/binary or .npy, keyed by original node id)");
+  sub->add_option("--random-split", c.random_split,
+                  "TRAIN,VALID fractions: a random split of the labelled nodes (the rest is test), replacing any split")
+      ->delimiter(',');
+  sub->add_option("--split-seed", c.split_seed, "Seed of --random-split")->capture_default_str();
+}
+
+// --features and --random-split, applied to the imported graph.
+void derive_features_and_split(const CommonImportOptions& c, graph::GraphData& data) {
+  if (!c.features.empty()) {
+    const auto attached = embed::eval::attach_embedding_features(data, embed::read_embeddings(c.features), c.features);
+    spdlog::info("features: {} of {} nodes got a {}-dim vector from {} ({} vectors name no node)", attached.matched,
+                 data.num_rows(), data.feat_dim, c.features, attached.unknown_keys);
+  }
+  if (c.random_split.empty()) return;
+  LOOM_CHECK_ARG(c.random_split.size() == 2, "--random-split", "expected TRAIN,VALID fractions, got {} values",
+                 c.random_split.size());
+  const double train = c.random_split[0], valid = c.random_split[1];
+  LOOM_CHECK_ARG(train > 0 && valid >= 0 && train + valid <= 1, "--random-split",
+                 "fractions must satisfy 0 < TRAIN, 0 <= VALID, TRAIN + VALID <= 1; got {},{}", train, valid);
+  data.splits = graph::generate::labelled_random_splits(data, train, valid, c.split_seed);
+  data.provenance["random_split"] = {{"train", train}, {"valid", valid}, {"seed", c.split_seed}};
+  spdlog::info("random split of the labelled nodes: {} train, {} valid, {} test", data.splits["train"].size(),
+               data.splits["valid"].size(), data.splits["test"].size());
 }
 
 int run_import(const CommonImportOptions& c, const std::function<graph::GraphData()>& import) {
   core::Timer timer;
   core::OutputDir out(c.out, c.overwrite);
   graph::GraphData data = import();
+  derive_features_and_split(c, data);
   data.provenance["options"]["feat_dtype"] = c.feat_dtype;
   graph::write_store_files(data, out.path(), c.feat_dtype == "float16" ? core::DType::kFloat16 : core::DType::kFloat32);
   out.commit();

@@ -215,6 +215,10 @@ void write_embeddings(const std::string& path, EmbeddingFormat format, const Emb
 Embeddings read_embeddings(const std::string& path) {
   if (ends_with(path, ".npy")) return read_npy_with_vocab(path);
   std::string bytes = core::read_text_file(path);
+  if (bytes.rfind("\x93NUMPY", 0) == 0) {  // an .npy written under another name (--format npy -o x.emb)
+    bytes = {};
+    return read_npy_with_vocab(path);
+  }
   if (bytes.size() >= 2 && static_cast<unsigned char>(bytes[0]) == 0x1f && static_cast<unsigned char>(bytes[1]) == 0x8b)
     return read_text(path);  // gzip: text format through LineReader
   if (looks_like_text(bytes)) {

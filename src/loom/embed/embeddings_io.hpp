@@ -4,7 +4,8 @@
 // per row), both loadable by gensim's KeyedVectors.load_word2vec_format (binary=False/True); and
 // npy: a float32 V x D .npy plus a vocabulary file "<stem>.vocab.txt" ("word count" per line,
 // row order). Every file is written atomically (temp name + rename).
-// read_embeddings() detects the format (".npy" suffix, else text vs binary from the first record)
+// read_embeddings() detects the format (".npy" suffix or NumPy magic, else text vs binary from the
+// first record)
 // and throws loom::Error naming the file (and line/vector) on a bad header, a row with the wrong
 // number of values, a truncated file, or a vocabulary file that does not match the array.
 #pragma once

@@ -308,16 +308,24 @@ MinibatchReport run_minibatch(const MinibatchOptions& options, comm::Communicato
   if (options.exact_eval || !options.output_dir.empty()) {
     core::Timer timer;
     const ExactInference exact = exact_inference(*model, data, fetch_comm);
-    report.final_valid = score(exact_scores(exact, eval_builder, data, data.valid_ids, fetch_comm), data.multi_label);
-    report.final_test = score(exact_scores(exact, eval_builder, data, data.test_ids, fetch_comm), data.multi_label);
+    const ScoreCounts valid = exact_scores(exact, eval_builder, data, data.valid_ids, fetch_comm);
+    const ScoreCounts test = exact_scores(exact, eval_builder, data, data.test_ids, fetch_comm);
+    report.final_valid = score(valid, data.multi_label);
+    report.final_test = score(test, data.multi_label);
     nlohmann::json record = {{"event", "exact_eval"},
                              {"valid_" + report.score_name, report.final_valid},
                              {"test_" + report.score_name, report.final_test},
                              {"seconds", timer.seconds()}};
+    std::string topk;
+    if (data.multi_label) {
+      record["valid_topk_micro_f1"] = topk_micro_f1(valid);
+      record["test_topk_micro_f1"] = topk_micro_f1(test);
+      topk = fmt::format(" | top-k micro_f1 valid {:.4f} test {:.4f}", topk_micro_f1(valid), topk_micro_f1(test));
+    }
     if (rank == 0) {
       metrics.write(record);
-      spdlog::info("exact layer-wise inference: valid {} {:.4f} | test {} {:.4f} ({:.1f}s)", report.score_name,
-                   report.final_valid, report.score_name, report.final_test, timer.seconds());
+      spdlog::info("exact layer-wise inference: valid {} {:.4f} | test {} {:.4f}{} ({:.1f}s)", report.score_name,
+                   report.final_valid, report.score_name, report.final_test, topk, timer.seconds());
     }
     if (!options.output_dir.empty()) write_training_outputs(options, data, exact, fetch_comm);
   }

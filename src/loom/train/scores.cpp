@@ -11,6 +11,13 @@ ScoreCounts count_scores(const torch::Tensor& logits, const torch::Tensor& label
     c.values[0] = static_cast<double>((predicted & truth).sum().item<std::int64_t>());
     c.values[1] = static_cast<double>((predicted & ~truth).sum().item<std::int64_t>());
     c.values[2] = static_cast<double>((~predicted & truth).sum().item<std::int64_t>());
+    // Rank of every logit within its row (0 = highest); the top k = |true labels| are predicted.
+    const auto order = logits.argsort(1, /*descending=*/true);
+    const auto rank = torch::empty_like(order).scatter_(
+        1, order, torch::arange(logits.size(1), order.options()).expand_as(order).contiguous());
+    const auto k = truth.sum(1, /*keepdim=*/true);
+    c.values[3] = static_cast<double>((rank.lt(k) & truth).sum().item<std::int64_t>());
+    c.values[4] = static_cast<double>(k.sum().item<std::int64_t>());
   } else {
     c.values[0] = static_cast<double>(logits.argmax(1).eq(labels).sum().item<std::int64_t>());
     c.values[1] = static_cast<double>(logits.size(0));
@@ -25,5 +32,7 @@ double score(const ScoreCounts& c, bool multi_label) {
   }
   return c.values[1] > 0 ? c.values[0] / c.values[1] : 0.0;
 }
+
+double topk_micro_f1(const ScoreCounts& c) { return c.values[4] > 0 ? c.values[3] / c.values[4] : 0.0; }
 
 }  // namespace loom::train

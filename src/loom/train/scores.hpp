@@ -1,6 +1,8 @@
 // Classification scores summed over batches and ranks: accuracy for single-label graphs and
-// micro-F1 (logit > 0 predicts a label) for multi-label graphs. Counts are additive, so each
-// rank counts its own nodes and one all-reduce combines them.
+// micro-F1 (logit > 0 predicts a label) for multi-label graphs, plus the top-k micro-F1 of the
+// DeepWalk protocol (each node predicts its k highest logits, k = its true label count; then
+// precision = recall = F1), which `loom eval nodeclass` also reports. Counts are additive, so
+// each rank counts its own nodes and one all-reduce combines them.
 #pragma once
 
 #include <array>
@@ -11,10 +13,11 @@
 namespace loom::train {
 
 struct ScoreCounts {
-  // single-label: correct, total; multi-label: true positives, false positives, false negatives
-  std::array<double, 3> values{0, 0, 0};
+  // single-label: correct, total; multi-label: true positives, false positives, false negatives,
+  // top-k hits, true labels
+  std::array<double, 5> values{0, 0, 0, 0, 0};
   ScoreCounts& operator+=(const ScoreCounts& o) {
-    for (int i = 0; i < 3; ++i) values[i] += o.values[i];
+    for (std::size_t i = 0; i < values.size(); ++i) values[i] += o.values[i];
     return *this;
   }
 };
@@ -23,5 +26,7 @@ struct ScoreCounts {
 ScoreCounts count_scores(const torch::Tensor& logits, const torch::Tensor& labels, bool multi_label);
 // Accuracy or micro-F1 in [0, 1] (0 when nothing was counted).
 double score(const ScoreCounts& counts, bool multi_label);
+// Multi-label top-k micro-F1 in [0, 1].
+double topk_micro_f1(const ScoreCounts& counts);
 
 }  // namespace loom::train

@@ -36,5 +36,27 @@ TEST(Splits, FractionSizesRoundAndNeverExceedTheNodes) {
   EXPECT_THROW(fraction_sizes(10, 0.7, 0.4), Error);
 }
 
+TEST(Splits, LabelledRandomSplitsUseOnlyLabelledRows) {
+  GraphData data;
+  data.indptr.assign(11, 0);
+  data.num_classes = 3;
+  data.multi_label.assign(30, 0);
+  for (int v = 0; v < 10; v += 2) data.multi_label[v * 3 + v % 3] = 1;  // rows 0, 2, 4, 6, 8 labelled
+  const auto s = labelled_random_splits(data, 0.6, 0.2, 7);
+  EXPECT_EQ(s.at("train").size(), 3u);
+  EXPECT_EQ(s.at("valid").size(), 1u);
+  EXPECT_EQ(s.at("test").size(), 1u);
+  for (const auto& [name, ids] : s)
+    for (auto v : ids) EXPECT_EQ(v % 2, 0) << name << " holds unlabelled row " << v;
+  EXPECT_EQ(labelled_random_splits(data, 0.6, 0.2, 7), s);
+
+  data.multi_label.clear();
+  data.label = {0, -1, 1, -1, 2, 0, -1, 1, 2, 0};  // 7 labelled single-label rows
+  const auto single = labelled_random_splits(data, 0.5, 0.0, 1);
+  EXPECT_EQ(single.at("train").size() + single.at("valid").size() + single.at("test").size(), 7u);
+  for (const auto& [name, ids] : single)
+    for (auto v : ids) EXPECT_GE(data.label[static_cast<std::size_t>(v)], 0) << name;
+}
+
 }  // namespace
 }  // namespace loom::graph::generate

@@ -20,14 +20,24 @@ std::vector<std::string> node_keys(const graph::GraphStore& store) {
   return keys;
 }
 
+std::vector<std::string> node_keys(const graph::GraphData& data) {
+  if (!data.names.empty()) return data.names;
+  std::vector<std::string> keys(static_cast<std::size_t>(data.num_rows()));
+  for (std::size_t i = 0; i < keys.size(); ++i) keys[i] = std::to_string(data.orig_id.empty() ? static_cast<std::int64_t>(i) : data.orig_id[i]);
+  return keys;
+}
+
 Alignment align_to_store(const Embeddings& embeddings, const graph::GraphStore& store) {
-  const auto keys = node_keys(store);
+  return align_to_keys(embeddings, node_keys(store));
+}
+
+Alignment align_to_keys(const Embeddings& embeddings, const std::vector<std::string>& keys) {
   absl::flat_hash_map<std::string, std::int64_t> row_of;
   row_of.reserve(keys.size());
   for (std::size_t r = 0; r < keys.size(); ++r) row_of.emplace(keys[r], static_cast<std::int64_t>(r));
   Alignment a;
   auto& v = a.vectors;
-  v.num_nodes = store.num_nodes();
+  v.num_nodes = static_cast<std::int64_t>(keys.size());
   v.dim = embeddings.dim;
   v.data.assign(static_cast<std::size_t>(v.num_nodes * v.dim), 0.0f);
   v.present.assign(static_cast<std::size_t>(v.num_nodes), 0);

@@ -2,10 +2,10 @@
 // ids, SGNS (embed/sgns.hpp) trains on it, and the vectors are keyed by each node's ORIGINAL id
 // (the store's orig_id / names, or the row id), so users can join them with their own data.
 // Lives beside the evaluations because link prediction must embed its residual graph.
-//  - node_keys(store): the key written for each row ("17", or the node's name).
-//  - align_to_store: embedding rows (read from any format embed/embeddings_io reads) matched to
-//    store rows by key; rows of the store without a vector are marked absent, keys not in the
-//    store are counted.
+//  - node_keys(store or in-memory GraphData): the key written for each row ("17", or the name).
+//  - align_to_store / align_to_keys: embedding rows (read from any format embed/embeddings_io
+//    reads) matched to rows by key; rows without a vector are marked absent, keys that name no
+//    row are counted.
 //  - train_graph_embedding: walks + SGNS on a csr whose rows are named by `keys`.
 //  - run_embed_graph: the library entry point of `loom embed deepwalk|node2vec`.
 #pragma once
@@ -24,6 +24,7 @@
 namespace loom::embed::eval {
 
 std::vector<std::string> node_keys(const graph::GraphStore& store);
+std::vector<std::string> node_keys(const graph::GraphData& data);
 
 struct Alignment {
   NodeVectors vectors;
@@ -31,6 +32,7 @@ struct Alignment {
   std::int64_t unknown_keys = 0;  // embedding words that name no store node
 };
 Alignment align_to_store(const Embeddings& embeddings, const graph::GraphStore& store);
+Alignment align_to_keys(const Embeddings& embeddings, const std::vector<std::string>& keys);
 
 // Defaults of the DeepWalk/node2vec papers' experiments: dim 128, 10 walks of length 80 per node,
 // window 10, 5 negatives, 1 epoch, subsampling 1e-3 (gensim's default, used by node2vec's code).

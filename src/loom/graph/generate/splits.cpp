@@ -40,4 +40,21 @@ std::vector<std::pair<std::string, std::int64_t>> fraction_sizes(std::int64_t n,
   return {{"train", train_size}, {"valid", valid_size}};
 }
 
+std::map<std::string, std::vector<std::int64_t>> labelled_random_splits(const GraphData& data, double train, double valid,
+                                                                        std::uint64_t seed) {
+  const std::int64_t rows = data.num_rows();
+  std::vector<std::int64_t> pool;
+  for (std::int64_t v = 0; v < rows; ++v) {
+    bool labelled = true;
+    if (!data.label.empty()) labelled = data.label[static_cast<std::size_t>(v)] >= 0;
+    if (!data.multi_label.empty()) {
+      const auto* row = data.multi_label.data() + v * data.num_classes;
+      labelled = std::any_of(row, row + data.num_classes, [](std::uint8_t x) { return x != 0; });
+    }
+    if (labelled) pool.push_back(v);
+  }
+  const auto n = static_cast<std::int64_t>(pool.size());
+  return random_splits(std::move(pool), fraction_sizes(n, train, valid), "test", core::Rng(seed));
+}
+
 }  // namespace loom::graph::generate

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "loom/core/rng.hpp"
+#include "loom/graph/store.hpp"
 
 namespace loom::graph::generate {
 
@@ -22,5 +23,11 @@ std::map<std::string, std::vector<std::int64_t>> random_splits(std::vector<std::
 // Sizes round(fraction * n) for train/valid fractions in [0, 1] with train + valid <= 1; throws
 // Error naming "--train" / "--valid" otherwise. The test split is the rest.
 std::vector<std::pair<std::string, std::int64_t>> fraction_sizes(std::int64_t n, double train, double valid);
+
+// A seeded random train/valid/test split of the labelled rows of `data` (class id >= 0, or at
+// least one label when multi-label; every row when it has no labels): fractions as in
+// fraction_sizes, the rest test. For graphs that come without a split (BlogCatalog, PPI).
+std::map<std::string, std::vector<std::int64_t>> labelled_random_splits(const GraphData& data, double train, double valid,
+                                                                        std::uint64_t seed);
 
 }  // namespace loom::graph::generate

@@ -1,0 +1,36 @@
+// Classification scores: accuracy, thresholded micro-F1 and the DeepWalk protocol's top-k
+// micro-F1, checked on hand-computed cases; counts add up across batches.
+#include "loom/train/scores.hpp"
+
+#include <gtest/gtest.h>
+
+namespace loom::train {
+namespace {
+
+TEST(Scores, AccuracyCountsArgmaxHits) {
+  const auto logits = torch::tensor({{2.0f, 1.0f}, {0.0f, 3.0f}, {5.0f, 1.0f}});
+  const auto labels = torch::tensor({0, 1, 1}, torch::kInt64);
+  const auto c = count_scores(logits, labels, /*multi_label=*/false);
+  EXPECT_DOUBLE_EQ(score(c, false), 2.0 / 3.0);
+}
+
+TEST(Scores, MultiLabelThresholdAndTopK) {
+  // Row 0: true {0, 2}, logits rank 2 > 1 > 0 > 3 -> top-2 = {2, 1}: 1 hit; logit > 0 predicts {1, 2}.
+  // Row 1: true {3}, logits rank 3 first -> top-1 = {3}: 1 hit; logit > 0 predicts {0, 3}.
+  const auto logits = torch::tensor({{-0.5f, 1.0f, 2.0f, -3.0f}, {0.5f, -1.0f, -2.0f, 4.0f}});
+  const auto labels = torch::tensor({{1.0f, 0.0f, 1.0f, 0.0f}, {0.0f, 0.0f, 0.0f, 1.0f}});
+  const auto c = count_scores(logits, labels, /*multi_label=*/true);
+  // Threshold: tp = 2 (row 0: 2; row 1: 3), fp = 2 (row 0: 1; row 1: 0), fn = 1 (row 0: 0).
+  EXPECT_DOUBLE_EQ(c.values[0], 2);
+  EXPECT_DOUBLE_EQ(c.values[1], 2);
+  EXPECT_DOUBLE_EQ(c.values[2], 1);
+  EXPECT_DOUBLE_EQ(score(c, true), 4.0 / 7.0);
+  EXPECT_DOUBLE_EQ(topk_micro_f1(c), 2.0 / 3.0);
+  ScoreCounts twice = c;
+  twice += c;
+  EXPECT_DOUBLE_EQ(topk_micro_f1(twice), 2.0 / 3.0);
+  EXPECT_DOUBLE_EQ(topk_micro_f1(ScoreCounts{}), 0.0);
+}
+
+}  // namespace
+}  // namespace loom::train
