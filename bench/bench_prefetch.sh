@@ -4,7 +4,8 @@
 # mid-run change of fanouts / batch size / training subset, for every controller: none (no
 # buffer, DistDGL-like), never (static prefetch), periodic, rules, logistic and llm (against
 # bench/peers/scripted_llm.py, a scripted agent speaking Ollama's API). Records epoch time,
-# remote rows and bytes, hit rate, decisions and test accuracy in bench/results/prefetch.md.
+# remote rows and bytes, hit rate, decisions and test accuracy in bench/results/prefetch.md, with the
+# bound on any controller (`loom analyze prefetch`: best static buffer and Belady's MIN).
 # Usage: bench/bench_prefetch.sh [BUILD_DIR]. Environment: DATA (shared data), WORK (scratch,
 # default /tmp/loom-bench-prefetch), EPOCHS (default 6), CHANGE_EPOCH (default 3),
 # PRODUCTS_PARTS (optional: also run a products-scale store), FACEBOOK (0 skips the Facebook runs).
@@ -58,6 +59,15 @@ if [[ -n "${PRODUCTS_PARTS:-}" ]]; then
       --net-latency 20us --threads 1 --seed 1 --prefetch-period 8 --controller "$controller" --prefetch 0.25 \
       --evict-every 8 --metrics "$work/run-$name.jsonl"
   done
+fi
+# The bound on any controller, over the same sampled minibatches (steady scenario).
+if [[ "${FACEBOOK:-1}" == 1 ]]; then
+  "$loom" --log-level warn analyze prefetch "$work/facebook-k4" --fanouts 15,10,5 --batch-size 128 --epochs "$epochs" \
+    --seed 1 --prefetch 0.05,0.25,0.5,1 --json "$work/bound-steady.json"
+fi
+if [[ -n "${PRODUCTS_PARTS:-}" ]]; then
+  "$loom" --log-level warn analyze prefetch "$PRODUCTS_PARTS" --fanouts 15,10,5 --batch-size 1024 --epochs 1 --seed 1 \
+    --prefetch 0.25 --json "$work/bound-products.json"
 fi
 /usr/bin/python3 "$root/bench/prefetch_report.py" "$work" "$root/bench/results/prefetch.md"
 cat "$root/bench/results/prefetch.md"

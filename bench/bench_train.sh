@@ -24,12 +24,20 @@ $loom --log-level warn train "$work/facebook" "${common[@]}" --batch-size 1024 -
 loom_epoch=$(mean_epoch "$work/loom-1.jsonl")
 loom_acc=$(last_field "$work/loom-1.jsonl" test_accuracy)
 
-peer_epoch=NA; peer_acc=NA; ratio=NA
+peer_epoch=NA; peer_acc=NA; ratio=NA; peer_omp_epoch=NA; peer_omp_acc=NA; ratio_omp=NA
 if /usr/bin/python3 -c "import torch" 2>/dev/null; then
   /usr/bin/python3 bench/peers/pytorch_sage.py "$work/facebook" --threads 2 > "$work/peer.jsonl"
   peer_epoch=$(mean_epoch "$work/peer.jsonl")
   peer_acc=$(last_field "$work/peer.jsonl" test_accuracy)
   ratio=$(/usr/bin/python3 -c "print(f'{$peer_epoch/$loom_epoch:.2f}')")
+  # The peer again with the BLAS flavour Loom loads (OpenMP OpenBLAS), so the ratio is not a BLAS choice.
+  omp_blas=/usr/lib/x86_64-linux-gnu/openblas-openmp
+  if [ -d "$omp_blas" ]; then
+    LD_LIBRARY_PATH=$omp_blas /usr/bin/python3 bench/peers/pytorch_sage.py "$work/facebook" --threads 2 > "$work/peer-omp.jsonl"
+    peer_omp_epoch=$(mean_epoch "$work/peer-omp.jsonl")
+    peer_omp_acc=$(last_field "$work/peer-omp.jsonl" test_accuracy)
+    ratio_omp=$(/usr/bin/python3 -c "print(f'{$peer_omp_epoch/$loom_epoch:.2f}')")
+  fi
 fi
 
 runs4=""
@@ -63,9 +71,10 @@ Machine load when the run started: $load. Command: \`bench/bench_train.sh\`.
 | system | threads | epoch (s) | test accuracy |
 |---|---|---|---|
 | Loom, 1 process | 2 | $loom_epoch | $loom_acc (exact layer-wise) |
-| plain PyTorch peer (bench/peers/pytorch_sage.py) | 2 | $peer_epoch | $peer_acc (sampled 20,20,20) |
+| plain PyTorch peer (bench/peers/pytorch_sage.py), Debian's default BLAS (pthread OpenBLAS) | 2 | $peer_epoch | $peer_acc (sampled 20,20,20) |
+| the same peer with the OpenMP OpenBLAS that Loom loads | 2 | $peer_omp_epoch | $peer_omp_acc (sampled 20,20,20) |
 
-Speed ratio peer/Loom: **$ratio x**. For reference, PyG 2.4 + pyg-lib on this machine type takes about
+Speed ratio peer/Loom: **$ratio x** (peer with the OpenMP BLAS: **$ratio_omp x**). For reference, PyG 2.4 + pyg-lib on this machine type takes about
 7.3 s per epoch (issue 3), test accuracy 0.935.
 
 4 ranks (METIS, 4 parts, one thread each, \`mpirun -np 4\`), batch 256 per rank (the same global batch of 1024

@@ -4,7 +4,8 @@
 Usage: prefetch_report.py WORK_DIR OUTPUT.md. Per run: mean epoch time (epochs after the first),
 remote rows and feature bytes per epoch, buffer hit rate, decisions and evictions per epoch, test
 accuracy at the end; then, per scenario and fraction, the best adaptive controller against none
-and never (the issue's targets).
+and never (the issue's targets); then, from WORK/bound-*.json (`loom analyze prefetch`), the
+fewest remote rows any buffer of each size could leave (best static choice, Belady's MIN).
 """
 import datetime
 import glob
@@ -62,4 +63,22 @@ for scenario in ("steady", "change", "products"):
         lines.append(f"| {scenario} | {fraction} | {best} | {100 * (r['remote'] / none['remote'] - 1):+.1f}% | "
                      f"{100 * (r['remote'] / never['remote'] - 1):+.1f}% | {100 * (r['epoch_s'] / none['epoch_s'] - 1):+.1f}% | "
                      f"{100 * (r['epoch_s'] / never['epoch_s'] - 1):+.1f}% |")
+bounds = sorted(glob.glob(os.path.join(work, "bound-*.json")))
+if bounds:
+    lines += ["", "Bound on any controller (`loom analyze prefetch`, the same sampled minibatches as the runs): remote rows",
+              "per epoch a buffer of F x halo rows per rank leaves with the best static contents (clairvoyant) and with",
+              "Belady's MIN replacement (clairvoyant, optimal: no controller can fetch fewer rows).", "",
+              "| scenario | fraction | buffer rows (all ranks) | none | best static | Belady bound | best adaptive measured |",
+              "|---|---|---|---|---|---|---|"]
+    for path in bounds:
+        scenario = os.path.basename(path)[6:-5]
+        b = json.load(open(path))
+        none = b["remote_rows_per_epoch_no_buffer"]
+        for i, fraction in enumerate(b["fractions"]):
+            measured = [r["remote"] for (sc, fr, c), r in rows.items()
+                        if sc == scenario and float(fr) == fraction and c in ("periodic", "rules", "logistic", "llm")]
+            best = f"{min(measured):,.0f} ({100 * (min(measured) / none - 1):+.1f}%)" if measured else "-"
+            lines.append(f"| {scenario} | {fraction:g} | {b['buffer_rows_all_ranks'][i]:,} | {none:,.0f} | "
+                         f"{b['remote_rows_per_epoch_best_static'][i]:,.0f} ({100 * (b['remote_rows_per_epoch_best_static'][i] / none - 1):+.1f}%) | "
+                         f"{b['remote_rows_per_epoch_belady'][i]:,.0f} ({100 * (b['remote_rows_per_epoch_belady'][i] / none - 1):+.1f}%) | {best} |")
 open(output, "w").write("\n".join(lines) + "\n")

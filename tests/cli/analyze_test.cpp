@@ -1,5 +1,5 @@
-// End-to-end `loom analyze cache`: the policy table (and JSON) from a generated, partitioned
-// graph, and clear errors for bad arguments.
+// End-to-end `loom analyze cache|prefetch`: the policy table and the prefetch bound (and JSON)
+// from a generated, partitioned graph, and clear errors for bad arguments.
 #include <filesystem>
 #include <fstream>
 
@@ -38,6 +38,33 @@ TEST_F(CliAnalyze, CachePrintsRemoteRowsPerPolicyAndAlpha) {
   ASSERT_EQ(vip.size(), 3u);
   EXPECT_GT(vip[0].get<double>(), vip[2].get<double>());
   EXPECT_LE(j["policies"]["oracle"]["remote_rows_per_epoch"][1].get<double>(), vip[1].get<double>());
+}
+
+TEST_F(CliAnalyze, PrefetchBoundIsBelowTheBestStaticBuffer) {
+  const std::string parts = *dir_ / "parts";
+  const auto r = run_loom("analyze prefetch " + parts + " --fanouts 10,5 --batch-size 128 --prefetch 0.1,0.5 --epochs 2"
+                          " --json " + *dir_ / "prefetch.json");
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("Belady"), std::string::npos) << r.output;
+  std::ifstream in(*dir_ / "prefetch.json");
+  const auto j = nlohmann::json::parse(in);
+  const double none = j["remote_rows_per_epoch_no_buffer"];
+  const auto belady = j["remote_rows_per_epoch_belady"], best_static = j["remote_rows_per_epoch_best_static"];
+  ASSERT_EQ(belady.size(), 2u);
+  for (int f = 0; f < 2; ++f) {
+    EXPECT_LE(belady[f].get<double>(), best_static[f].get<double>()) << f;
+    EXPECT_LT(best_static[f].get<double>(), none) << f;
+  }
+  EXPECT_LT(belady[1].get<double>(), belady[0].get<double>());
+  // The same sampled minibatches as the cache analysis (and the trainer): the same rows without a buffer.
+  ASSERT_EQ(run_loom("analyze cache " + parts + " --fanouts 10,5 --batch-size 128 --alpha 0 --policies none --epochs 2"
+                     " --json " + *dir_ / "none.json").status, 0);
+  std::ifstream none_in(*dir_ / "none.json");
+  EXPECT_DOUBLE_EQ(nlohmann::json::parse(none_in)["remote_rows_per_epoch_no_cache"].get<double>(), none);
+
+  const auto bad = run_loom("analyze prefetch " + parts + " --fanouts 10,5 --prefetch 0");
+  EXPECT_NE(bad.status, 0);
+  EXPECT_NE(bad.output.find("--prefetch"), std::string::npos) << bad.output;
 }
 
 TEST_F(CliAnalyze, BadArgumentsFailNamingThem) {

@@ -7,48 +7,13 @@
 #include "loom/core/error.hpp"
 #include "loom/core/log.hpp"
 #include "loom/core/timer.hpp"
+#include "loom/feature/analysis_input.hpp"
 #include "loom/feature/cache_policy.hpp"
-#include "loom/graph/info.hpp"
-#include "loom/partition/partitioned_store.hpp"
 #include "loom/sample/epoch_plan.hpp"
 
 namespace loom::feature {
 
 namespace {
-
-// The graph, its book and every part's training ids (global), from either kind of store.
-struct AnalysisInput {
-  graph::GraphStore topology;
-  partition::PartitionBook book;
-  std::vector<std::vector<std::int64_t>> train_ids;
-};
-
-std::vector<std::int64_t> split_ids(const graph::GraphStore& store, std::int64_t offset) {
-  if (!store.has_split("train"))
-    throw Error::in_file(store.dir(), 0, "has no 'train' split (train_idx.npy): the cache analysis samples from it");
-  const auto local = store.split("train");
-  std::vector<std::int64_t> ids(local.begin(), local.end());
-  for (auto& v : ids) v += offset;
-  return ids;
-}
-
-AnalysisInput open_input(const std::string& path) {
-  AnalysisInput in;
-  const std::string format = graph::store_format(path);
-  if (format == "loom-partitioned") {
-    const auto store = partition::PartitionedStore::open(path);
-    in.topology = store.topology();
-    in.book = store.book();
-    for (int k = 0; k < store.num_parts(); ++k) in.train_ids.push_back(split_ids(store.part(k).store(), in.book.range(k).begin));
-  } else if (format == "loom-graph") {
-    in.topology = graph::GraphStore::open(path);
-    in.book = partition::PartitionBook({0, in.topology.num_nodes()});
-    in.train_ids.push_back(split_ids(in.topology, 0));
-  } else {
-    throw Error::in_file(path, 0, "unknown store format '" + format + "'");
-  }
-  return in;
-}
 
 void validate(const CacheAnalysisOptions& o) {
   LOOM_CHECK_ARG(!o.alphas.empty(), "--alpha", "give at least one value");
@@ -65,7 +30,7 @@ void validate(const CacheAnalysisOptions& o) {
 
 CacheAnalysis analyze_cache(const CacheAnalysisOptions& options) {
   validate(options);
-  const AnalysisInput in = open_input(options.store);
+  const AnalysisInput in = open_analysis_input(options.store);
   const auto fanouts = sample::parse_fanouts(options.fanouts, "--fanouts");
   const graph::Csr& csr = in.topology.csr();
   const sample::NeighborSampler sampler(csr, fanouts);

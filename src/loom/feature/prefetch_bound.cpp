@@ -1,0 +1,163 @@
+#include "loom/feature/prefetch_bound.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <set>
+#include <utility>
+
+#include <absl/container/flat_hash_map.h>
+#include <fmt/format.h>
+
+#include "loom/core/error.hpp"
+#include "loom/core/log.hpp"
+#include "loom/feature/analysis_input.hpp"
+#include "loom/sample/epoch_plan.hpp"
+#include "loom/sample/neighbor_sampler.hpp"
+
+namespace loom::feature {
+
+namespace {
+
+constexpr std::int64_t kNever = std::numeric_limits<std::int64_t>::max();
+
+void validate(const PrefetchBoundOptions& o) {
+  LOOM_CHECK_ARG(!o.fractions.empty(), "--prefetch", "give at least one fraction");
+  for (const double f : o.fractions) LOOM_CHECK_ARG(f > 0 && f <= 1, "--prefetch", "must be in (0, 1], got {}", f);
+  LOOM_CHECK_ARG(o.epochs > 0, "--epochs", "must be positive, got {}", o.epochs);
+  LOOM_CHECK_ARG(o.batch_size > 0, "--batch-size", "must be positive, got {}", o.batch_size);
+  sample::parse_fanouts(o.fanouts, "--fanouts");
+}
+
+// Fetches left by the `capacity` remote rows used most often.
+std::int64_t best_static_fetches(const absl::flat_hash_map<std::int64_t, std::int64_t>& uses, std::int64_t total,
+                                 std::int64_t capacity) {
+  std::vector<std::int64_t> counts;
+  counts.reserve(uses.size());
+  for (const auto& [id, n] : uses) counts.push_back(n);
+  const auto keep = std::min<std::size_t>(counts.size(), static_cast<std::size_t>(capacity));
+  std::nth_element(counts.begin(), counts.begin() + static_cast<std::ptrdiff_t>(keep), counts.end(), std::greater<>());
+  std::int64_t saved = 0;
+  for (std::size_t i = 0; i < keep; ++i) saved += counts[i];
+  return total - saved;
+}
+
+}  // namespace
+
+std::int64_t belady_fetches(std::span<const std::vector<std::int64_t>> accesses, std::int64_t capacity) {
+  // next_use[t][i]: the next minibatch after t that uses accesses[t][i] (kNever if none).
+  std::vector<std::vector<std::int64_t>> next_use(accesses.size());
+  absl::flat_hash_map<std::int64_t, std::int64_t> upcoming;
+  for (std::size_t t = accesses.size(); t-- > 0;) {
+    next_use[t].resize(accesses[t].size());
+    for (std::size_t i = 0; i < accesses[t].size(); ++i) {
+      auto [it, fresh] = upcoming.try_emplace(accesses[t][i], static_cast<std::int64_t>(t));
+      next_use[t][i] = fresh ? kNever : it->second;
+      it->second = static_cast<std::int64_t>(t);
+    }
+  }
+  std::set<std::pair<std::int64_t, std::int64_t>> by_next_use;  // (next use, id) of held rows
+  absl::flat_hash_map<std::int64_t, std::int64_t> held;         // id -> its next use
+  // The initial fill is free (as the trainer's buffer fills before the epochs): the rows used first.
+  std::vector<std::pair<std::int64_t, std::int64_t>> first_uses;
+  for (const auto& [id, t] : upcoming) first_uses.emplace_back(t, id);
+  const auto fill = std::min<std::size_t>(first_uses.size(), static_cast<std::size_t>(std::max<std::int64_t>(0, capacity)));
+  std::partial_sort(first_uses.begin(), first_uses.begin() + static_cast<std::ptrdiff_t>(fill), first_uses.end());
+  for (std::size_t i = 0; i < fill; ++i) {
+    by_next_use.insert(first_uses[i]);
+    held.emplace(first_uses[i].second, first_uses[i].first);
+  }
+  std::int64_t fetched = 0;
+  for (std::size_t t = 0; t < accesses.size(); ++t) {
+    for (std::size_t i = 0; i < accesses[t].size(); ++i) {
+      const std::int64_t id = accesses[t][i];
+      if (const auto it = held.find(id); it == held.end()) {
+        ++fetched;
+      } else {
+        by_next_use.erase({it->second, id});
+        held.erase(it);
+      }
+      if (next_use[t][i] != kNever && capacity > 0) {
+        by_next_use.emplace(next_use[t][i], id);
+        held.emplace(id, next_use[t][i]);
+      }
+    }
+    while (static_cast<std::int64_t>(by_next_use.size()) > capacity) {  // drop the latest next uses
+      const auto last = std::prev(by_next_use.end());
+      held.erase(last->second);
+      by_next_use.erase(last);
+    }
+  }
+  return fetched;
+}
+
+PrefetchBound analyze_prefetch_bound(const PrefetchBoundOptions& options) {
+  validate(options);
+  const AnalysisInput in = open_analysis_input(options.store);
+  const auto fanouts = sample::parse_fanouts(options.fanouts, "--fanouts");
+  const sample::NeighborSampler sampler(in.topology.csr(), fanouts);
+  const int parts = in.book.num_parts();
+  std::vector<std::int64_t> train_counts;
+  for (const auto& ids : in.train_ids) train_counts.push_back(static_cast<std::int64_t>(ids.size()));
+  const std::int64_t steps = sample::steps_per_epoch(train_counts, options.batch_size);
+
+  PrefetchBound r;
+  r.store = options.store;
+  r.parts = parts;
+  r.fractions = options.fractions;
+  r.capacity.assign(options.fractions.size(), 0);
+  r.best_static.assign(options.fractions.size(), 0);
+  r.belady.assign(options.fractions.size(), 0);
+  const double epochs = options.epochs;
+  for (int k = 0; k < parts; ++k) {
+    const partition::IdRange mine = in.book.range(k);
+    std::vector<std::vector<std::int64_t>> accesses;
+    absl::flat_hash_map<std::int64_t, std::int64_t> uses;
+    std::int64_t total = 0;
+    for (int epoch = 0; epoch < options.epochs; ++epoch)
+      for (const auto& step : sample::plan_epoch(in.train_ids[k], steps, options.batch_size, options.seed, epoch, k)) {
+        auto& remote = accesses.emplace_back();
+        if (step.seeds.empty()) continue;
+        for (const std::int64_t v : sampler.sample(step.seeds, step.sample_seed).input_nodes)
+          if (!mine.contains(v)) {
+            remote.push_back(v);
+            ++uses[v];
+          }
+        total += static_cast<std::int64_t>(remote.size());
+      }
+    r.halo += in.halo_sizes[k];
+    r.no_buffer += static_cast<double>(total) / epochs;
+    for (std::size_t f = 0; f < options.fractions.size(); ++f) {
+      const auto capacity = static_cast<std::int64_t>(std::floor(options.fractions[f] * static_cast<double>(in.halo_sizes[k])));
+      r.capacity[f] += capacity;
+      r.best_static[f] += static_cast<double>(best_static_fetches(uses, total, capacity)) / epochs;
+      r.belady[f] += static_cast<double>(belady_fetches(accesses, capacity)) / epochs;
+    }
+    spdlog::info("prefetch bound: part {}/{} done", k + 1, parts);
+  }
+  return r;
+}
+
+nlohmann::json PrefetchBound::to_json() const {
+  nlohmann::json j = {{"store", store},     {"parts", parts},
+                      {"fractions", fractions}, {"buffer_rows_all_ranks", capacity},
+                      {"halo_all_ranks", halo}, {"remote_rows_per_epoch_no_buffer", no_buffer},
+                      {"remote_rows_per_epoch_best_static", best_static}, {"remote_rows_per_epoch_belady", belady}};
+  return j;
+}
+
+std::string PrefetchBound::table() const {
+  std::string out = fmt::format("{}: {} parts, halo {} vertices (all ranks); remote rows per epoch without a buffer {:.4g}\n",
+                                store, parts, halo, no_buffer);
+  out += fmt::format("{:>9} {:>12} {:>14} {:>10} {:>14} {:>10}\n", "fraction", "buffer rows", "best static", "saved",
+                     "Belady (bound)", "saved");
+  for (std::size_t f = 0; f < fractions.size(); ++f) {
+    const auto saved = [&](double rows) { return no_buffer > 0 ? fmt::format("{:.1f}%", 100 * (1 - rows / no_buffer)) : "-"; };
+    out += fmt::format("{:>9g} {:>12} {:>14.4g} {:>10} {:>14.4g} {:>10}\n", fractions[f], capacity[f], best_static[f],
+                       saved(best_static[f]), belady[f], saved(belady[f]));
+  }
+  return out;
+}
+
+}  // namespace loom::feature
