@@ -3,6 +3,7 @@
 #include "loom/core/error.hpp"
 #include "loom/graph/info.hpp"
 #include "loom/partition/partitioned_store.hpp"
+#include "loom/sample/epoch_plan.hpp"
 
 namespace loom::feature {
 
@@ -39,6 +40,12 @@ AnalysisInput open_analysis_input(const std::string& path) {
     throw Error::in_file(path, 0, "unknown store format '" + format + "'");
   }
   return in;
+}
+
+std::int64_t AnalysisInput::steps_per_epoch(std::int64_t batch_size) const {
+  std::vector<std::int64_t> train_counts;
+  for (const auto& ids : train_ids) train_counts.push_back(static_cast<std::int64_t>(ids.size()));
+  return sample::steps_per_epoch(train_counts, batch_size);
 }
 
 }  // namespace loom::feature

@@ -18,6 +18,9 @@ struct AnalysisInput {
   partition::PartitionBook book;
   std::vector<std::vector<std::int64_t>> train_ids;  // per part, global ids
   std::vector<std::int64_t> halo_sizes;              // per part: remote neighbours of its nodes
+
+  // Steps per epoch of the modelled run: every rank takes as many as the largest part needs.
+  std::int64_t steps_per_epoch(std::int64_t batch_size) const;
 };
 
 AnalysisInput open_analysis_input(const std::string& path);

@@ -35,9 +35,7 @@ CacheAnalysis analyze_cache(const CacheAnalysisOptions& options) {
   const graph::Csr& csr = in.topology.csr();
   const sample::NeighborSampler sampler(csr, fanouts);
   const int parts = in.book.num_parts();
-  std::vector<std::int64_t> train_counts;
-  for (const auto& ids : in.train_ids) train_counts.push_back(static_cast<std::int64_t>(ids.size()));
-  const std::int64_t steps = sample::steps_per_epoch(train_counts, options.batch_size);
+  const std::int64_t steps = in.steps_per_epoch(options.batch_size);
 
   CacheAnalysis result;
   result.store = options.store;

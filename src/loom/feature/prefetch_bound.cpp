@@ -98,9 +98,7 @@ PrefetchBound analyze_prefetch_bound(const PrefetchBoundOptions& options) {
   const auto fanouts = sample::parse_fanouts(options.fanouts, "--fanouts");
   const sample::NeighborSampler sampler(in.topology.csr(), fanouts);
   const int parts = in.book.num_parts();
-  std::vector<std::int64_t> train_counts;
-  for (const auto& ids : in.train_ids) train_counts.push_back(static_cast<std::int64_t>(ids.size()));
-  const std::int64_t steps = sample::steps_per_epoch(train_counts, options.batch_size);
+  const std::int64_t steps = in.steps_per_epoch(options.batch_size);
 
   PrefetchBound r;
   r.store = options.store;
