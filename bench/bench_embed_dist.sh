@@ -6,16 +6,17 @@
 # analogy accuracy and wordsim353 Spearman (WORD2VEC=0 skips them). Writes
 # bench/results/embed_distributed.md.
 # Usage: bench/bench_embed_dist.sh [BUILD_DIR]. Environment: DATA, WORK (default /tmp/loom-bench-embed),
-# ROUNDS (default 64), GRAPH (default blogcatalog), HALF=1 (row updates sent as float16: --half-updates).
+# ROUNDS (default 512), GRAPH (default blogcatalog), HALF (default 1: row updates sent as float16,
+# --half-updates; 0 sends float32).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${1:-$root/build}"
 data="${DATA:-$root/../shared/data}"
 work="${WORK:-/tmp/loom-bench-embed}"
-rounds="${ROUNDS:-64}"
+rounds="${ROUNDS:-512}"
 graph="${GRAPH:-blogcatalog}"
 half=()
-[[ "${HALF:-0}" == 1 ]] && half=(--half-updates)
+[[ "${HALF:-1}" == 1 ]] && half=(--half-updates)
 loom="$build/loom"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 mkdir -p "$work" "$root/bench/results"

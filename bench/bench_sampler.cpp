@@ -6,7 +6,7 @@
 //     the Facebook-sized graph with 128 random features (or the store's features), split into
 //     sample / gather / forward / backward / optimizer time, and the implied epoch time over a 60%
 //     training split. Prints markdown tables (bench/results/sampler.md records a run).
-// LOOM_BENCH_THREADS=N measures N threads only (default 1 and 2).
+// LOOM_BENCH_THREADS=N measures N threads only (default 1 and 2); LOOM_BENCH_STEP=0 skips part 2.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -210,6 +210,7 @@ int main() {
   bench_sampler(fb);
   if (scale > 0) bench_sampler(rmat(scale));
 
+  if (const char* step = std::getenv("LOOM_BENCH_STEP"); step != nullptr && std::atoi(step) == 0) return 0;
   std::printf("\n## 3-layer SAGE training step on %s (hidden 256, fanouts 15,10,5, batch 1024)\n\n", fb.name.c_str());
   describe_blocks(fb);
   std::printf("Per step, ms wall (ms process CPU); epoch s = wall step time x steps.\n\n");
