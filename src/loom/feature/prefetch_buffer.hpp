@@ -24,7 +24,7 @@ struct PrefetchOptions {
   double fraction = 0.25;         // capacity = fraction * halo size, in (0, 1]
   double decay = 0.05;            // a: scores decay by (1 - a) per minibatch
   int period = 32;                // rows idle this many minibatches are eviction candidates
-  std::string initial = "degree";  // initial fill: empty | degree | random | vip
+  std::string initial = "vip";  // initial fill: empty | degree | random | vip (the rows VIP ranks hottest)
 };
 
 // Throws Error naming --prefetch, --prefetch-decay, --prefetch-period or --prefetch-init.
