@@ -62,6 +62,16 @@ void add_common_options(CLI::App* sub, CommonImportOptions& c, const std::string
   sub->add_option("--split-seed", c.split_seed, "Seed of --random-split")->capture_default_str();
 }
 
+// Checked before any input is read.
+void validate_random_split(const std::vector<double>& fractions) {
+  if (fractions.empty()) return;
+  LOOM_CHECK_ARG(fractions.size() == 2, "--random-split", "expected TRAIN,VALID fractions, got {} values",
+                 fractions.size());
+  const double train = fractions[0], valid = fractions[1];
+  LOOM_CHECK_ARG(train > 0 && valid >= 0 && train + valid <= 1, "--random-split",
+                 "fractions must satisfy 0 < TRAIN, 0 <= VALID, TRAIN + VALID <= 1; got {},{}", train, valid);
+}
+
 // --features and --random-split, applied to the imported graph.
 void derive_features_and_split(const CommonImportOptions& c, graph::GraphData& data) {
   if (!c.features.empty()) {
@@ -70,11 +80,7 @@ void derive_features_and_split(const CommonImportOptions& c, graph::GraphData& d
                  data.num_rows(), data.feat_dim, c.features, attached.unknown_keys);
   }
   if (c.random_split.empty()) return;
-  LOOM_CHECK_ARG(c.random_split.size() == 2, "--random-split", "expected TRAIN,VALID fractions, got {} values",
-                 c.random_split.size());
   const double train = c.random_split[0], valid = c.random_split[1];
-  LOOM_CHECK_ARG(train > 0 && valid >= 0 && train + valid <= 1, "--random-split",
-                 "fractions must satisfy 0 < TRAIN, 0 <= VALID, TRAIN + VALID <= 1; got {},{}", train, valid);
   data.splits = graph::generate::labelled_random_splits(data, train, valid, c.split_seed);
   data.provenance["random_split"] = {{"train", train}, {"valid", valid}, {"seed", c.split_seed}};
   spdlog::info("random split of the labelled nodes: {} train, {} valid, {} test", data.splits["train"].size(),
@@ -82,6 +88,7 @@ void derive_features_and_split(const CommonImportOptions& c, graph::GraphData& d
 }
 
 int run_import(const CommonImportOptions& c, const std::function<graph::GraphData()>& import) {
+  validate_random_split(c.random_split);
   core::Timer timer;
   core::OutputDir out(c.out, c.overwrite);
   graph::GraphData data = import();

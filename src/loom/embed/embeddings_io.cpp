@@ -3,6 +3,8 @@
 #include <charconv>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -177,6 +179,13 @@ bool looks_like_text(const std::string& bytes) {
   return true;
 }
 
+// True for an .npy written under another name (--format npy -o x.emb): its first 6 bytes.
+bool starts_with_npy_magic(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  char magic[6] = {};
+  return in.read(magic, sizeof(magic)) && std::string_view(magic, sizeof(magic)) == "\x93NUMPY";
+}
+
 }  // namespace
 
 EmbeddingFormat parse_embedding_format(const std::string& name) {
@@ -213,12 +222,8 @@ void write_embeddings(const std::string& path, EmbeddingFormat format, const Emb
 }
 
 Embeddings read_embeddings(const std::string& path) {
-  if (ends_with(path, ".npy")) return read_npy_with_vocab(path);
+  if (ends_with(path, ".npy") || starts_with_npy_magic(path)) return read_npy_with_vocab(path);
   std::string bytes = core::read_text_file(path);
-  if (bytes.rfind("\x93NUMPY", 0) == 0) {  // an .npy written under another name (--format npy -o x.emb)
-    bytes = {};
-    return read_npy_with_vocab(path);
-  }
   if (bytes.size() >= 2 && static_cast<unsigned char>(bytes[0]) == 0x1f && static_cast<unsigned char>(bytes[1]) == 0x8b)
     return read_text(path);  // gzip: text format through LineReader
   if (looks_like_text(bytes)) {

@@ -43,53 +43,68 @@ std::int64_t best_static_fetches(const absl::flat_hash_map<std::int64_t, std::in
   return total - saved;
 }
 
+// A trace prepared once for Belady's MIN at any number of capacities: each access's next use and
+// every row's first use, sorted.
+class BeladyReplay {
+ public:
+  explicit BeladyReplay(std::span<const std::vector<std::int64_t>> accesses)
+      : accesses_(accesses), next_use_(accesses.size()) {
+    absl::flat_hash_map<std::int64_t, std::int64_t> upcoming;
+    for (std::size_t t = accesses.size(); t-- > 0;) {
+      next_use_[t].resize(accesses[t].size());
+      for (std::size_t i = 0; i < accesses[t].size(); ++i) {
+        auto [it, fresh] = upcoming.try_emplace(accesses[t][i], static_cast<std::int64_t>(t));
+        next_use_[t][i] = fresh ? kNever : it->second;
+        it->second = static_cast<std::int64_t>(t);
+      }
+    }
+    for (const auto& [id, t] : upcoming) first_uses_.emplace_back(t, id);
+    std::sort(first_uses_.begin(), first_uses_.end());
+  }
+
+  std::int64_t fetches(std::int64_t capacity) const {
+    std::set<std::pair<std::int64_t, std::int64_t>> by_next_use;  // (next use, id) of held rows
+    absl::flat_hash_map<std::int64_t, std::int64_t> held;         // id -> its next use
+    // The initial fill is free (as the trainer's buffer fills before the epochs): the rows used first.
+    const auto fill = std::min<std::size_t>(first_uses_.size(), static_cast<std::size_t>(std::max<std::int64_t>(0, capacity)));
+    for (std::size_t i = 0; i < fill; ++i) {
+      by_next_use.insert(first_uses_[i]);
+      held.emplace(first_uses_[i].second, first_uses_[i].first);
+    }
+    std::int64_t fetched = 0;
+    for (std::size_t t = 0; t < accesses_.size(); ++t) {
+      for (std::size_t i = 0; i < accesses_[t].size(); ++i) {
+        const std::int64_t id = accesses_[t][i];
+        if (const auto it = held.find(id); it == held.end()) {
+          ++fetched;
+        } else {
+          by_next_use.erase({it->second, id});
+          held.erase(it);
+        }
+        if (next_use_[t][i] != kNever && capacity > 0) {
+          by_next_use.emplace(next_use_[t][i], id);
+          held.emplace(id, next_use_[t][i]);
+        }
+      }
+      while (static_cast<std::int64_t>(by_next_use.size()) > capacity) {  // drop the latest next uses
+        const auto last = std::prev(by_next_use.end());
+        held.erase(last->second);
+        by_next_use.erase(last);
+      }
+    }
+    return fetched;
+  }
+
+ private:
+  std::span<const std::vector<std::int64_t>> accesses_;
+  std::vector<std::vector<std::int64_t>> next_use_;  // [t][i]: next minibatch using accesses[t][i]
+  std::vector<std::pair<std::int64_t, std::int64_t>> first_uses_;  // (first use, id), sorted
+};
+
 }  // namespace
 
 std::int64_t belady_fetches(std::span<const std::vector<std::int64_t>> accesses, std::int64_t capacity) {
-  // next_use[t][i]: the next minibatch after t that uses accesses[t][i] (kNever if none).
-  std::vector<std::vector<std::int64_t>> next_use(accesses.size());
-  absl::flat_hash_map<std::int64_t, std::int64_t> upcoming;
-  for (std::size_t t = accesses.size(); t-- > 0;) {
-    next_use[t].resize(accesses[t].size());
-    for (std::size_t i = 0; i < accesses[t].size(); ++i) {
-      auto [it, fresh] = upcoming.try_emplace(accesses[t][i], static_cast<std::int64_t>(t));
-      next_use[t][i] = fresh ? kNever : it->second;
-      it->second = static_cast<std::int64_t>(t);
-    }
-  }
-  std::set<std::pair<std::int64_t, std::int64_t>> by_next_use;  // (next use, id) of held rows
-  absl::flat_hash_map<std::int64_t, std::int64_t> held;         // id -> its next use
-  // The initial fill is free (as the trainer's buffer fills before the epochs): the rows used first.
-  std::vector<std::pair<std::int64_t, std::int64_t>> first_uses;
-  for (const auto& [id, t] : upcoming) first_uses.emplace_back(t, id);
-  const auto fill = std::min<std::size_t>(first_uses.size(), static_cast<std::size_t>(std::max<std::int64_t>(0, capacity)));
-  std::partial_sort(first_uses.begin(), first_uses.begin() + static_cast<std::ptrdiff_t>(fill), first_uses.end());
-  for (std::size_t i = 0; i < fill; ++i) {
-    by_next_use.insert(first_uses[i]);
-    held.emplace(first_uses[i].second, first_uses[i].first);
-  }
-  std::int64_t fetched = 0;
-  for (std::size_t t = 0; t < accesses.size(); ++t) {
-    for (std::size_t i = 0; i < accesses[t].size(); ++i) {
-      const std::int64_t id = accesses[t][i];
-      if (const auto it = held.find(id); it == held.end()) {
-        ++fetched;
-      } else {
-        by_next_use.erase({it->second, id});
-        held.erase(it);
-      }
-      if (next_use[t][i] != kNever && capacity > 0) {
-        by_next_use.emplace(next_use[t][i], id);
-        held.emplace(id, next_use[t][i]);
-      }
-    }
-    while (static_cast<std::int64_t>(by_next_use.size()) > capacity) {  // drop the latest next uses
-      const auto last = std::prev(by_next_use.end());
-      held.erase(last->second);
-      by_next_use.erase(last);
-    }
-  }
-  return fetched;
+  return BeladyReplay(accesses).fetches(capacity);
 }
 
 PrefetchBound analyze_prefetch_bound(const PrefetchBoundOptions& options) {
@@ -124,13 +139,14 @@ PrefetchBound analyze_prefetch_bound(const PrefetchBoundOptions& options) {
           }
         total += static_cast<std::int64_t>(remote.size());
       }
+    const BeladyReplay replay(accesses);
     r.halo += in.halo_sizes[k];
     r.no_buffer += static_cast<double>(total) / epochs;
     for (std::size_t f = 0; f < options.fractions.size(); ++f) {
       const auto capacity = static_cast<std::int64_t>(std::floor(options.fractions[f] * static_cast<double>(in.halo_sizes[k])));
       r.capacity[f] += capacity;
       r.best_static[f] += static_cast<double>(best_static_fetches(uses, total, capacity)) / epochs;
-      r.belady[f] += static_cast<double>(belady_fetches(accesses, capacity)) / epochs;
+      r.belady[f] += static_cast<double>(replay.fetches(capacity)) / epochs;
     }
     spdlog::info("prefetch bound: part {}/{} done", k + 1, parts);
   }
