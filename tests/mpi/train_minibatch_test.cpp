@@ -81,6 +81,39 @@ TEST(MinibatchMpi, StaticCacheMovesFewerRowsAndTrainsIdentically) {
   EXPECT_THROW(run_minibatch(options, world), Error);
 }
 
+// The device tier (SALIENT++ storage tiers; on CPU a second copy of the hottest own rows) changes
+// where own rows come from, never their values: with a cache and a prefetch buffer beside it, the
+// same seed trains to the same loss, and the hottest half of the own rows by VIP serves more than
+// half of the own-row reads.
+TEST(MinibatchMpi, DeviceTierServesHottestOwnRowsAndTrainsIdentically) {
+  auto world = comm::Communicator::world();
+  const mpi_test::SharedScratch scratch(world, "device");
+  auto options = options_for(make_parts(world, scratch.path(), world.size()));
+  options.epochs = 2;
+  options.cache = "vip";
+  options.alpha = 0.2;
+  options.control.name = "periodic";
+  options.prefetch.fraction = 0.2;
+  const auto plain = run_minibatch(options, world);
+  options.device_rows = 0.5;
+  const auto tiered = run_minibatch(options, world);
+  for (std::size_t e = 0; e < plain.epochs.size(); ++e) {
+    const auto& a = plain.epochs[e];
+    const auto& b = tiered.epochs[e];
+    EXPECT_DOUBLE_EQ(a["loss"].get<double>(), b["loss"].get<double>()) << "epoch " << e;
+    EXPECT_EQ(a["rows_local"], b["rows_local"]);
+    EXPECT_EQ(a["rows_remote"], b["rows_remote"]);
+    EXPECT_EQ(a["rows_device"].get<std::int64_t>(), 0);
+    EXPECT_GT(2 * b["rows_device"].get<std::int64_t>(), b["rows_local"].get<std::int64_t>()) << "epoch " << e;
+  }
+  EXPECT_DOUBLE_EQ(plain.final_test, tiered.final_test);
+  options.device_rows = 1.5;
+  EXPECT_THROW(run_minibatch(options, world), Error);
+  options.device_rows = 0.5;
+  options.device = "tpu";
+  EXPECT_THROW(run_minibatch(options, world), Error);
+}
+
 // A prefetch buffer, whatever its controller, serves rows without changing them; evictions bring
 // rows in with the minibatch requests, and an unreachable LLM falls back without stopping training.
 TEST(MinibatchMpi, PrefetchBufferServesRowsAndTrainsIdentically) {

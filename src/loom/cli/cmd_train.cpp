@@ -58,6 +58,11 @@ void add_train_command(CLI::App& app, Action& action) {
   sub->add_option("--threads", o.threads, "Threads per rank (0 = all cores)")->capture_default_str();
   sub->add_option("--pipeline-depth", o.pipeline_depth, "Batches prepared ahead (0 = synchronous fetch)")
       ->capture_default_str();
+  sub->add_option("--device", o.device, "Compute on cpu | cuda (GPU rank % count) | cuda:N")->capture_default_str();
+  sub->add_option("--device-rows", o.device_rows,
+                  "Fraction of the rank's own feature rows held in device memory, hottest by VIP first "
+                  "(the rest in host memory, pinned under cuda)")
+      ->capture_default_str();
   sub->add_option("--wire-dtype", o.wire_dtype, "Feature rows on the wire: float32 | float16")->capture_default_str();
   sub->add_option("--cache", o.cache, "Static cache of remote rows: none | vip | simulation | degree | halo | random | oracle")
       ->capture_default_str();

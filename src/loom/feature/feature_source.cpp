@@ -8,27 +8,35 @@
 namespace loom::feature {
 
 namespace {
-constexpr std::int64_t kOwn = -1, kRemote = -2;
+constexpr std::int64_t kOwn = -1, kRemote = -2, kHot = -3;
 }
 
-FetchStats FeatureSource::gather(std::span<const std::int64_t> ids, float* out) const {
+FetchStats FeatureSource::gather(std::span<const std::int64_t> ids, float* out, TierRows* tier_rows) const {
   const bool cached = cache_ != nullptr && !cache_->empty();
-  if (!cached && buffer_ == nullptr) return fetcher_->fetch(ids, out);
+  const HotTier* hot = tier_rows != nullptr && hot_tier_ != nullptr && !hot_tier_->empty() ? hot_tier_ : nullptr;
+  if (tier_rows != nullptr) tier_rows->clear();
+  if (!cached && buffer_ == nullptr && hot == nullptr) return fetcher_->fetch(ids, out);
   core::Timer timer;
   const auto n = static_cast<std::int64_t>(ids.size());
   const partition::IdRange mine = fetcher_->book().range(fetcher_->rank());
-  std::vector<std::int64_t> slot(n);  // cache row, kOwn or kRemote
+  std::vector<std::int64_t> slot(n);  // cache row, kOwn, kHot or kRemote
   core::parallel_for(n, [&](std::int64_t i) {
     if (mine.contains(ids[i])) {
-      slot[i] = kOwn;
+      slot[i] = hot != nullptr && hot->slot(ids[i] - mine.begin) >= 0 ? kHot : kOwn;
     } else {
       const std::int64_t row = cached ? cache_->find(ids[i]) : -1;
       slot[i] = row >= 0 ? row : kRemote;
     }
   }, 4096);
   std::vector<std::int64_t> remote_positions;
-  for (std::int64_t i = 0; i < n; ++i)
-    if (slot[i] == kRemote) remote_positions.push_back(i);
+  for (std::int64_t i = 0; i < n; ++i) {
+    if (slot[i] == kRemote) {
+      remote_positions.push_back(i);
+    } else if (slot[i] == kHot) {
+      tier_rows->positions.push_back(i);
+      tier_rows->slots.push_back(hot->slot(ids[i] - mine.begin));
+    }
+  }
   const std::int64_t dim = fetcher_->dim();
   core::parallel_for(n, [&](std::int64_t i) {
     if (slot[i] >= 0)
@@ -48,7 +56,8 @@ FetchStats FeatureSource::gather(std::span<const std::int64_t> ids, float* out) 
   }
   for (std::int64_t i = 0; i < n; ++i) {
     stats.cached_rows += slot[i] >= 0;
-    stats.local_rows += slot[i] == kOwn;
+    stats.local_rows += slot[i] == kOwn || slot[i] == kHot;
+    stats.device_rows += slot[i] == kHot;
   }
   stats.seconds = timer.seconds();
   return stats;

@@ -2,6 +2,8 @@
 // first tier that holds it: this rank's own rows, its static cache, its prefetch buffer; the
 // rest travel in one batched request/response through the RemoteFetcher, together with the
 // rows a pending prefetch-buffer eviction brings in. Reports how many rows each tier served.
+// With a HotTier, own rows that it holds are left to the caller (who keeps them in device memory)
+// when gather() is given a TierRows to list them in.
 // gather() is COLLECTIVE, like RemoteFetcher::fetch(), and updates the prefetch buffer (hits,
 // misses, decay clock), so one thread at a time may call it.
 #pragma once
@@ -9,6 +11,7 @@
 #include <cstdint>
 #include <span>
 
+#include "loom/feature/hot_tier.hpp"
 #include "loom/feature/prefetch_buffer.hpp"
 #include "loom/feature/remote_fetcher.hpp"
 #include "loom/feature/static_cache.hpp"
@@ -19,15 +22,17 @@ class FeatureSource {
  public:
   // `cache` and `buffer` may be null; what they point to must outlive the source.
   explicit FeatureSource(const RemoteFetcher& fetcher, const StaticCache* cache = nullptr,
-                         PrefetchBuffer* buffer = nullptr)
-      : fetcher_(&fetcher), cache_(cache), buffer_(buffer) {}
+                         PrefetchBuffer* buffer = nullptr, const HotTier* hot_tier = nullptr)
+      : fetcher_(&fetcher), cache_(cache), buffer_(buffer), hot_tier_(hot_tier) {}
 
   std::int64_t dim() const { return fetcher_->dim(); }
   const RemoteFetcher& fetcher() const { return *fetcher_; }
   PrefetchBuffer* buffer() const { return buffer_; }
+  const HotTier* hot_tier() const { return hot_tier_; }
 
-  // Collective. out[i*dim ..] = row of ids[i].
-  FetchStats gather(std::span<const std::int64_t> ids, float* out) const;
+  // Collective. out[i*dim ..] = row of ids[i], except, when `tier_rows` is given, the own rows
+  // the hot tier holds: those are listed there (position, slot) and left unwritten.
+  FetchStats gather(std::span<const std::int64_t> ids, float* out, TierRows* tier_rows = nullptr) const;
 
  private:
   // Fetches the rows at `positions` plus the buffer's replacement rows in one exchange.
@@ -36,6 +41,7 @@ class FeatureSource {
   const RemoteFetcher* fetcher_;
   const StaticCache* cache_;
   PrefetchBuffer* buffer_;
+  const HotTier* hot_tier_;
 };
 
 }  // namespace loom::feature

@@ -15,6 +15,7 @@ WireDType parse_wire_dtype(const std::string& text, const std::string& argument)
 
 FetchStats& FetchStats::operator+=(const FetchStats& o) {
   local_rows += o.local_rows;
+  device_rows += o.device_rows;
   cached_rows += o.cached_rows;
   prefetch_hits += o.prefetch_hits;
   prefetch_rows += o.prefetch_rows;

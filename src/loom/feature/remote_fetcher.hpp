@@ -21,6 +21,7 @@ WireDType parse_wire_dtype(const std::string& text, const std::string& argument)
 
 struct FetchStats {
   std::int64_t local_rows = 0;   // served from this rank's own rows
+  std::int64_t device_rows = 0;  // of which left to the hot (device) tier
   std::int64_t cached_rows = 0;  // served from this rank's static cache of remote rows
   std::int64_t prefetch_hits = 0;  // served from this rank's prefetch buffer
   std::int64_t remote_rows = 0;  // fetched from other ranks (including prefetch replacements)

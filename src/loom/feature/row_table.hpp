@@ -31,6 +31,8 @@ class RowTable {
   std::int64_t dim() const { return dim_; }
   core::DType dtype() const { return dtype_; }
   bool empty() const { return rows_ == 0; }
+  // The rows, row-major, in dtype().
+  const void* data() const { return data_; }
 
   // out[i*dim .. (i+1)*dim) = row local_rows[i] as float32.
   void gather(std::span<const std::int64_t> local_rows, float* out) const;

@@ -31,9 +31,18 @@ PreparedBatch BatchBuilder::build(std::span<const std::int64_t> seeds, std::uint
   for (const auto& block : b.sampled.blocks) b.graphs.push_back(nn::MessageGraph::from_block(block));
   b.sample_seconds = timer.seconds();
   const auto rows = static_cast<std::int64_t>(b.sampled.input_nodes.size());
-  b.x = torch::empty({rows, features_->dim()}, torch::kFloat32);
-  b.fetch = features_->gather(b.sampled.input_nodes, b.x.data_ptr<float>());
-  b.y = labels(seeds);
+  if (device_ == nullptr) {
+    b.x = torch::empty({rows, features_->dim()}, torch::kFloat32);
+    b.fetch = features_->gather(b.sampled.input_nodes, b.x.data_ptr<float>());
+    b.y = labels(seeds);
+    return b;
+  }
+  const torch::Tensor host = device_->host_buffer(rows, features_->dim());
+  feature::TierRows tier_rows;
+  b.fetch = features_->gather(b.sampled.input_nodes, host.data_ptr<float>(), &tier_rows);
+  b.x = device_->assemble(host, tier_rows);
+  for (auto& graph : b.graphs) graph = graph.to(device_->device());
+  b.y = labels(seeds).to(device_->device());
   return b;
 }
 

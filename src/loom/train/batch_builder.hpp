@@ -1,7 +1,8 @@
 // BatchBuilder turns seed ids into everything one training or evaluation step needs: the sampled
 // blocks (as nn::MessageGraphs), the input feature rows (through the collective FeatureSource:
 // own rows copied, cached rows read, the rest fetched from their owners), and the seeds' labels, with the time spent
-// sampling and fetching. build() is collective (because of the fetch).
+// sampling and fetching. build() is collective (because of the fetch). With DeviceFeatures, the
+// batch (features, graphs, labels) is on its device, and the own rows of its tier come from there.
 #pragma once
 
 #include <cstdint>
@@ -13,6 +14,7 @@
 #include "loom/feature/feature_source.hpp"
 #include "loom/nn/message_graph.hpp"
 #include "loom/sample/neighbor_sampler.hpp"
+#include "loom/train/device_features.hpp"
 #include "loom/train/training_data.hpp"
 
 namespace loom::train {
@@ -20,7 +22,7 @@ namespace loom::train {
 struct PreparedBatch {
   sample::SampledBatch sampled;
   std::vector<nn::MessageGraph> graphs;  // one per layer, input layer first
-  torch::Tensor x;                       // [input nodes, feat_dim] float32
+  torch::Tensor x;                       // [input nodes, feat_dim] float32, on the device
   torch::Tensor y;                       // int64 [seeds] or float [seeds, classes]
   feature::FetchStats fetch;
   double sample_seconds = 0;
@@ -28,8 +30,10 @@ struct PreparedBatch {
 
 class BatchBuilder {
  public:
-  BatchBuilder(const TrainingData& data, const sample::NeighborSampler& sampler, const feature::FeatureSource& features)
-      : data_(&data), sampler_(&sampler), features_(&features) {}
+  // `device` may be null (CPU, no tier); what the pointers name must outlive the builder.
+  BatchBuilder(const TrainingData& data, const sample::NeighborSampler& sampler, const feature::FeatureSource& features,
+               const DeviceFeatures* device = nullptr)
+      : data_(&data), sampler_(&sampler), features_(&features), device_(device) {}
 
   PreparedBatch build(std::span<const std::int64_t> seeds, std::uint64_t sample_seed) const;
   // Labels of seeds owned by this rank.
@@ -39,6 +43,7 @@ class BatchBuilder {
   const TrainingData* data_;
   const sample::NeighborSampler* sampler_;
   const feature::FeatureSource* features_;
+  const DeviceFeatures* device_;
 };
 
 }  // namespace loom::train

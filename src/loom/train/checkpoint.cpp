@@ -49,11 +49,15 @@ std::optional<nlohmann::json> load_checkpoint(const std::string& dir, torch::nn:
     throw Error::in_file(path, 0, "checkpoint was written by a run with different model or data options (" +
                                       state.value("fingerprint", "?") + " vs " + fingerprint + ")");
   try {
+    // Tensors land on the device the model is on, whichever device wrote them.
+    const auto parameters = model.parameters();
+    c10::optional<torch::Device> device;  // c10::optional is std::optional in newer LibTorch
+    if (!parameters.empty()) device = parameters.front().device();
     torch::serialize::InputArchive archive;
-    archive.load_from(path + "/model.pt");
+    archive.load_from(path + "/model.pt", device);
     model.load(archive);
     torch::serialize::InputArchive opt_archive;
-    opt_archive.load_from(path + "/optimizer.pt");
+    opt_archive.load_from(path + "/optimizer.pt", device);
     optimizer.load(opt_archive);
   } catch (const c10::Error& e) {
     throw Error::in_file(path, 0, std::string("cannot load checkpoint: ") + e.what_without_backtrace());

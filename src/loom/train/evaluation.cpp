@@ -48,6 +48,8 @@ ExactInference exact_inference(nn::GnnModel& model, const TrainingData& data, co
   const std::int64_t n = data.num_local;
   const std::int64_t chunks = comm.allreduce_max(ceil_div(n, chunk_size), comm::Channel::control);
   ExactInference result;
+  const auto parameters = model.parameters();
+  const torch::Device device = parameters.empty() ? torch::Device(torch::kCPU) : parameters.front().device();
   feature::RowTable current = data.features;
   for (int layer = 0; layer < model.num_layers(); ++layer) {
     feature::RemoteFetcher fetcher(comm, data.book, current, feature::WireDType::kFloat32);
@@ -65,7 +67,7 @@ ExactInference exact_inference(nn::GnnModel& model, const TrainingData& data, co
       if (dst.empty()) continue;
       auto graph = nn::MessageGraph::from_block(block.blocks.front());
       if (gcn) graph = graph.with_gcn_norm(nn::global_gcn_norm(csr, block.input_nodes, dst));
-      out.slice(0, begin, end).copy_(model.forward_layer(layer, graph, x));
+      out.slice(0, begin, end).copy_(model.forward_layer(layer, graph.to(device), x.to(device)));
     }
     if (layer + 1 == model.num_layers()) {
       result.logits = out;

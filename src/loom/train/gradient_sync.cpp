@@ -28,7 +28,7 @@ void GradientSync::all_reduce() {
       auto& p = parameters_[i];
       const auto n = static_cast<std::size_t>(p.numel());
       if (p.grad().defined())
-        std::memcpy(buffer_.data() + pos, p.grad().contiguous().data_ptr<float>(), n * sizeof(float));
+        std::memcpy(buffer_.data() + pos, p.grad().to(torch::kCPU).contiguous().data_ptr<float>(), n * sizeof(float));
       else
         std::fill_n(buffer_.data() + pos, n, 0.0f);
       pos += n;
@@ -42,7 +42,7 @@ void GradientSync::all_reduce() {
       if (p.grad().defined())
         p.mutable_grad().copy_(flat);
       else
-        p.mutable_grad() = flat.clone();
+        p.mutable_grad() = flat.to(p.device(), /*non_blocking=*/false, /*copy=*/true);
       pos += n;
     }
     first = last;

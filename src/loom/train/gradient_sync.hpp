@@ -2,7 +2,8 @@
 // packed into flat float32 buckets (at most `bucket_bytes` each), summed by one all-reduce per
 // bucket on `channel` (default comm::Channel::gradients), divided by the number of ranks unless
 // `average` is false (full-graph training sums partial gradients of one loss), and unpacked. A
-// world of one rank does nothing. Parameters without a gradient contribute zeros.
+// world of one rank does nothing. Parameters without a gradient contribute zeros. Gradients on
+// a device travel through host memory.
 #pragma once
 
 #include <vector>

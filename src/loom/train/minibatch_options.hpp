@@ -26,6 +26,8 @@ struct MinibatchOptions {
   std::uint64_t seed = 0;
   int threads = 0;  // 0 = all cores
   int pipeline_depth = 4;  // prepared batches in flight; 0 = synchronous fetch (DistDGL-like)
+  std::string device = "cpu";  // cpu | cuda (GPU rank % count) | cuda:N
+  double device_rows = 0;       // fraction of own feature rows kept on the device, hottest by VIP first
   std::string wire_dtype = "float32";  // feature rows on the wire: float32 | float16
   std::string cache = "none";  // static cache policy of remote rows (feature::cache_policy_names())
   double alpha = 0;            // cache rows per rank = alpha * N / K

@@ -14,6 +14,7 @@
 #include "loom/feature/cache_policy.hpp"
 #include "loom/train/batch_pipeline.hpp"
 #include "loom/train/cache_setup.hpp"
+#include "loom/train/device_setup.hpp"
 #include "loom/train/prefetch_setup.hpp"
 #include "loom/train/checkpoint.hpp"
 #include "loom/train/evaluation.hpp"
@@ -58,6 +59,8 @@ void validate(const MinibatchOptions& o) {
   eval_fanouts(o, o.model.num_layers);
   feature::check_cache_policy(o.cache, "--cache");
   LOOM_CHECK_ARG(o.alpha >= 0, "--alpha", "must be >= 0, got {}", o.alpha);
+  LOOM_CHECK_ARG(o.device_rows >= 0 && o.device_rows <= 1, "--device-rows", "must be in [0, 1], got {}",
+                 o.device_rows);
   LOOM_CHECK_ARG(o.cache_epochs > 0, "--cache-epochs", "must be positive, got {}", o.cache_epochs);
   LOOM_CHECK_ARG(o.cache_dtype == "float32" || o.cache_dtype == "float16", "--cache-dtype",
                  "must be float32 or float16, got '{}'", o.cache_dtype);
@@ -86,12 +89,12 @@ struct EpochSetting {
   std::int64_t steps = 0;
 };
 
-EpochSetting make_setting(const TrainingData& data, const feature::FeatureSource& features, const std::string& fanouts,
-                          std::int64_t batch_size, double train_fraction, std::uint64_t seed,
-                          comm::Communicator& world) {
+EpochSetting make_setting(const TrainingData& data, const feature::FeatureSource& features,
+                          const DeviceFeatures& device, const std::string& fanouts, std::int64_t batch_size,
+                          double train_fraction, std::uint64_t seed, comm::Communicator& world) {
   EpochSetting s;
   s.sampler = std::make_unique<sample::NeighborSampler>(data.topology.csr(), sample::parse_fanouts(fanouts, "--fanouts"));
-  s.builder = std::make_unique<BatchBuilder>(data, *s.sampler, features);
+  s.builder = std::make_unique<BatchBuilder>(data, *s.sampler, features, &device);
   s.batch_size = batch_size;
   s.train_ids = data.train_ids;
   if (train_fraction < 1) {  // a seeded subset of this rank's training nodes
@@ -116,6 +119,8 @@ MinibatchReport run_minibatch(const MinibatchOptions& options, comm::Communicato
   });
   nn::configure_cpu_runtime(options.threads);
   world.set_link_model(options.link);
+  torch::Device device = torch::kCPU;
+  world.agree_on([&] { device = resolve_device(options.device, rank); });
   TrainingData data = open_training_data(options.store, world);
 
   nn::ModelOptions model_options = options.model;
@@ -125,6 +130,7 @@ MinibatchReport run_minibatch(const MinibatchOptions& options, comm::Communicato
   world.agree_on([&] {
     torch::manual_seed(options.seed);
     model = std::make_shared<nn::GnnModel>(model_options);
+    model->to(device);
   });
   torch::optim::Adam optimizer(model->parameters(),
                                torch::optim::AdamOptions(options.lr).weight_decay(options.weight_decay));
@@ -133,7 +139,8 @@ MinibatchReport run_minibatch(const MinibatchOptions& options, comm::Communicato
   const auto& csr = data.topology.csr();
   sample::NeighborSampler eval_sampler(csr, eval_fanouts(options, model_options.num_layers));
   comm::Communicator fetch_comm = world.dup();
-  feature::RemoteFetcher fetcher(fetch_comm, data.book, data.features,
+  const DeviceFeatures device_features = build_device_features(options, data, fanouts, device, world);
+  feature::RemoteFetcher fetcher(fetch_comm, data.book, device_features.host_rows(data.features),
                                  feature::parse_wire_dtype(options.wire_dtype, "--wire-dtype"));
   GradientSync gradients(world, model->parameters());
 
@@ -163,13 +170,19 @@ MinibatchReport run_minibatch(const MinibatchOptions& options, comm::Communicato
   nlohmann::json prefetch_record;
   PrefetchSetup prefetch = build_prefetch(options, data, fanouts, fetcher, world, prefetch_record);
   if (rank == 0 && !prefetch_record.is_null()) metrics.write(prefetch_record);
-  const feature::FeatureSource features(fetcher, &cache, prefetch.buffer.get());
-  const feature::FeatureSource eval_features(fetcher, &cache);
-  BatchBuilder eval_builder(data, eval_sampler, eval_features);
-  const EpochSetting base = make_setting(data, features, options.fanouts, options.batch_size, 1.0, options.seed, world);
+  const feature::FeatureSource features(fetcher, &cache, prefetch.buffer.get(), &device_features.tier());
+  const feature::FeatureSource eval_features(fetcher, &cache, nullptr, &device_features.tier());
+  BatchBuilder eval_builder(data, eval_sampler, eval_features, &device_features);
+  if (options.device != "cpu" || options.device_rows > 0) {
+    const nlohmann::json record = device_record(device_features, data, world);
+    if (rank == 0) metrics.write(record);
+  }
+  const EpochSetting base =
+      make_setting(data, features, device_features, options.fanouts, options.batch_size, 1.0, options.seed, world);
   EpochSetting changed;
   if (options.change_epoch >= 0)
-    changed = make_setting(data, features, options.change_fanouts.empty() ? options.fanouts : options.change_fanouts,
+    changed = make_setting(data, features, device_features,
+                           options.change_fanouts.empty() ? options.fanouts : options.change_fanouts,
                            options.change_batch_size > 0 ? options.change_batch_size : options.batch_size,
                            options.change_train_fraction, options.seed, world);
   if (rank == 0)
@@ -249,10 +262,11 @@ MinibatchReport run_minibatch(const MinibatchOptions& options, comm::Communicato
     const double producer = phases.get("sample") + phases.get("fetch");
     record["pipeline_hidden_fraction"] =
         options.pipeline_depth > 0 && producer > 0 ? std::clamp(1.0 - phases.get("wait") / producer, 0.0, 1.0) : 0.0;
-    std::array<std::int64_t, 5> rows{fetched.local_rows, fetched.remote_rows, fetched.bytes, sampled_edges,
-                                     fetched.cached_rows};
+    std::array<std::int64_t, 6> rows{fetched.local_rows, fetched.remote_rows, fetched.bytes, sampled_edges,
+                                     fetched.cached_rows, fetched.device_rows};
     world.allreduce_sum(rows, comm::Channel::control);
     record["rows_local"] = rows[0];
+    record["rows_device"] = rows[5];
     record["rows_remote"] = rows[1];
     record["feature_bytes"] = rows[2];
     record["sampled_edges"] = rows[3];

@@ -1,0 +1,40 @@
+// HotTier (SALIENT++ storage tiers): which of this rank's own feature rows a faster tier (device
+// memory under `loom train --device cuda`) holds. Rows are ranked hottest first by a score (VIP:
+// -log(1 - VIP) of each own row for this rank's training nodes) and the first `capacity` rows
+// form the tier, in that order: slot 0 is the hottest row. The rest stay in host memory.
+// Torch-free; train/DeviceFeatures keeps the rows themselves.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace loom::feature {
+
+class HotTier {
+ public:
+  HotTier() = default;  // holds no row
+  // `score[r]` ranks own row r (higher = hotter; ties keep row order); keeps min(capacity, rows).
+  static HotTier hottest(std::span<const double> score, std::int64_t capacity);
+
+  std::int64_t size() const { return static_cast<std::int64_t>(rows_.size()); }
+  bool empty() const { return rows_.empty(); }
+  // Own rows ranked (the length of the score); 0 for an empty tier.
+  std::int64_t num_rows() const { return static_cast<std::int64_t>(slot_.size()); }
+  // The tier slot of own row `local_row`, or -1 when the tier does not hold it.
+  std::int64_t slot(std::int64_t local_row) const { return slot_.empty() ? -1 : slot_[local_row]; }
+  // Own rows in slot order (hottest first).
+  std::span<const std::int64_t> rows() const { return rows_; }
+
+ private:
+  std::vector<std::int64_t> rows_;
+  std::vector<std::int64_t> slot_;  // per own row; empty when the tier is empty
+};
+
+// The rows a gather left to the hot tier: out row positions[i] is tier slot slots[i].
+struct TierRows {
+  std::vector<std::int64_t> positions, slots;
+  void clear() { positions.clear(), slots.clear(); }
+};
+
+}  // namespace loom::feature

@@ -1,0 +1,83 @@
+#include "loom/train/device_features.hpp"
+
+#include <cstring>
+
+#include <torch/cuda.h>
+
+#include "loom/core/error.hpp"
+#include "loom/core/half.hpp"
+
+namespace loom::train {
+
+namespace {
+
+torch::ScalarType scalar_type(core::DType dtype) {
+  return dtype == core::DType::kFloat16 ? torch::kHalf : torch::kFloat32;
+}
+
+}  // namespace
+
+torch::Device resolve_device(const std::string& name, int rank) {
+  if (name == "cpu") return torch::kCPU;
+  LOOM_CHECK_ARG(name == "cuda" || name.starts_with("cuda:"), "--device", "must be cpu, cuda or cuda:N, got '{}'",
+                 name);
+  const auto count = static_cast<int>(torch::cuda::device_count());
+  LOOM_CHECK_ARG(torch::cuda::is_available() && count > 0, "--device",
+                 "'{}' asked for, but this LibTorch build has no CUDA support or sees no GPU "
+                 "(torch::cuda::device_count() = {}); use --device cpu or a CUDA LibTorch",
+                 name, count);
+  if (name == "cuda") return torch::Device(torch::kCUDA, static_cast<torch::DeviceIndex>(rank % count));
+  int index = -1;
+  try {
+    std::size_t used = 0;
+    index = std::stoi(name.substr(5), &used);
+    if (used != name.size() - 5) index = -1;
+  } catch (const std::exception&) {
+    index = -1;
+  }
+  LOOM_CHECK_ARG(index >= 0 && index < count, "--device", "'{}': no such GPU ({} visible)", name, count);
+  return torch::Device(torch::kCUDA, static_cast<torch::DeviceIndex>(index));
+}
+
+DeviceFeatures::DeviceFeatures(torch::Device device, const feature::RowTable& local, feature::HotTier tier)
+    : device_(device), tier_(std::move(tier)) {
+  if (tier_.empty()) return;
+  LOOM_CHECK(tier_.num_rows() == local.rows(), "device tier ranks {} own rows, the rank has {}", tier_.num_rows(),
+             local.rows());
+  const std::int64_t dim = local.dim();
+  auto host = torch::empty({tier_.size(), dim}, scalar_type(local.dtype()));
+  const auto element = static_cast<std::size_t>(host.element_size());
+  const auto* src = static_cast<const char*>(local.data());
+  auto* dst = static_cast<char*>(host.data_ptr());
+  const std::size_t row_bytes = element * static_cast<std::size_t>(dim);
+  for (std::int64_t s = 0; s < tier_.size(); ++s)
+    std::memcpy(dst + s * row_bytes, src + tier_.rows()[s] * row_bytes, row_bytes);
+  rows_ = host.to(device_);
+}
+
+feature::RowTable DeviceFeatures::host_rows(const feature::RowTable& local) const {
+  if (!device_.is_cuda() || local.empty()) return local;
+  auto pinned = torch::empty({local.rows(), local.dim()},
+                             torch::TensorOptions().dtype(scalar_type(local.dtype())).pinned_memory(true));
+  std::memcpy(pinned.data_ptr(), local.data(), static_cast<std::size_t>(local.bytes()));
+  auto holder = std::make_shared<torch::Tensor>(pinned);
+  return feature::RowTable::adopt(holder->data_ptr(), local.rows(), local.dim(), local.dtype(),
+                                  std::shared_ptr<const void>(holder, holder->data_ptr()));
+}
+
+torch::Tensor DeviceFeatures::host_buffer(std::int64_t rows, std::int64_t dim) const {
+  return torch::empty({rows, dim}, torch::TensorOptions().dtype(torch::kFloat32).pinned_memory(device_.is_cuda()));
+}
+
+torch::Tensor DeviceFeatures::assemble(const torch::Tensor& host, const feature::TierRows& tier_rows) const {
+  torch::Tensor x = host.to(device_, /*non_blocking=*/true);
+  if (tier_rows.positions.empty()) return x;
+  const auto n = static_cast<std::int64_t>(tier_rows.positions.size());
+  auto* positions = const_cast<std::int64_t*>(tier_rows.positions.data());
+  auto* slots = const_cast<std::int64_t*>(tier_rows.slots.data());
+  const auto index_of = [&](std::int64_t* data) { return torch::from_blob(data, {n}, torch::kInt64).to(device_); };
+  x.index_copy_(0, index_of(positions), rows_.index_select(0, index_of(slots)).to(torch::kFloat32));
+  return x;
+}
+
+}  // namespace loom::train

@@ -1,0 +1,50 @@
+// Where a mini-batch trainer computes (`loom train --device cpu|cuda[:N]`) and SALIENT++'s
+// storage tiers of a rank's own feature rows. The hottest own rows by VIP (a feature::HotTier,
+// `--device-rows FRACTION` of them) live in device memory as one tensor in slot order, in the
+// store's dtype (float32 or float16). The other rows of a batch are gathered on the host (own,
+// cached, prefetched and fetched rows alike) into a staging buffer, pinned under CUDA, copied
+// to the device without blocking; the tier's rows are then written in place on the device.
+// Under CUDA the own rows outside the tier are held in pinned host memory too (host_rows()).
+// On CPU the "device" tier is a second copy in host memory: the same code path, testable.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include <torch/torch.h>
+
+#include "loom/feature/hot_tier.hpp"
+#include "loom/feature/row_table.hpp"
+
+namespace loom::train {
+
+// "cpu", "cuda" (GPU rank % device count) or "cuda:N". Throws Error naming --device when the
+// name is unknown or CUDA is asked for where this LibTorch has no CUDA or sees no GPU.
+torch::Device resolve_device(const std::string& name, int rank);
+
+class DeviceFeatures {
+ public:
+  DeviceFeatures() = default;  // CPU, no tier
+  // Copies the tier's rows of `local` (this rank's own rows) to `device`.
+  DeviceFeatures(torch::Device device, const feature::RowTable& local, feature::HotTier tier);
+
+  torch::Device device() const { return device_; }
+  const feature::HotTier& tier() const { return tier_; }
+  // Device memory the tier's rows take.
+  std::int64_t tier_bytes() const { return rows_.defined() ? rows_.numel() * rows_.element_size() : 0; }
+  // The own rows for host-side gathers: under CUDA a pinned copy of `local`, otherwise `local`.
+  feature::RowTable host_rows(const feature::RowTable& local) const;
+
+  // A float32 [rows, dim] host staging buffer (pinned under CUDA).
+  torch::Tensor host_buffer(std::int64_t rows, std::int64_t dim) const;
+  // The batch input on the device: `host` (every row but the tier's) with the tier's rows
+  // written at their positions.
+  torch::Tensor assemble(const torch::Tensor& host, const feature::TierRows& tier_rows) const;
+
+ private:
+  torch::Device device_ = torch::kCPU;
+  feature::HotTier tier_;
+  torch::Tensor rows_;  // [tier size, dim] on device_, slot order
+};
+
+}  // namespace loom::train

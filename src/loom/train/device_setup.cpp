@@ -1,0 +1,35 @@
+#include "loom/train/device_setup.hpp"
+
+#include <array>
+#include <cmath>
+
+#include "loom/feature/vip.hpp"
+
+namespace loom::train {
+
+DeviceFeatures build_device_features(const MinibatchOptions& options, const TrainingData& data,
+                                     std::span<const std::int32_t> fanouts, torch::Device device,
+                                     comm::Communicator& world) {
+  DeviceFeatures features;
+  world.agree_on([&] {
+    feature::HotTier tier;
+    const auto capacity = static_cast<std::int64_t>(std::llround(options.device_rows * static_cast<double>(data.num_local)));
+    if (capacity > 0) {
+      // -log(1 - VIP) of every vertex; this rank's rows are [offset, offset + num_local).
+      const std::vector<double> log_miss =
+          feature::vip_log_miss(data.topology.csr(), data.train_ids, options.batch_size, fanouts);
+      tier = feature::HotTier::hottest(std::span(log_miss).subspan(data.offset, data.num_local), capacity);
+    }
+    features = DeviceFeatures(device, data.features, std::move(tier));
+  });
+  return features;
+}
+
+nlohmann::json device_record(const DeviceFeatures& features, const TrainingData& data, comm::Communicator& world) {
+  std::array<std::int64_t, 3> sums{features.tier().size(), features.tier_bytes(), data.num_local};
+  world.allreduce_sum(sums, comm::Channel::control);
+  return {{"event", "device"}, {"device", features.device().str()}, {"tier_rows", sums[0]},
+          {"tier_bytes", sums[1]}, {"own_rows", sums[2]}};
+}
+
+}  // namespace loom::train

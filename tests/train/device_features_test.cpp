@@ -1,0 +1,61 @@
+#include "loom/train/device_features.hpp"
+
+#include <gtest/gtest.h>
+#include <torch/cuda.h>
+
+#include "loom/core/error.hpp"
+
+namespace loom::train {
+namespace {
+
+feature::RowTable rows_of(std::vector<float> values, std::int64_t dim) {
+  return feature::RowTable::owned(std::move(values), dim);
+}
+
+// The tier holds own rows 2 and 0 (slots 0, 1); a batch reads own rows 0, 1, 2 at positions 2, 0, 1.
+TEST(DeviceFeatures, AssembleWritesTheTierRowsAtTheirPositions) {
+  const auto local = rows_of({0, 1, 10, 11, 20, 21}, 2);
+  const std::vector<double> score{0.5, 0.1, 0.9};
+  const DeviceFeatures device(torch::kCPU, local, feature::HotTier::hottest(score, 2));
+  EXPECT_EQ(device.tier_bytes(), 2 * 2 * 4);
+  auto host = device.host_buffer(3, 2).fill_(-1);
+  host[0] = torch::tensor({10.0f, 11.0f});  // own row 1: gathered on the host
+  feature::TierRows tier_rows;
+  tier_rows.positions = {2, 1};
+  tier_rows.slots = {device.tier().slot(0), device.tier().slot(2)};
+  const auto x = device.assemble(host, tier_rows);
+  EXPECT_TRUE(torch::equal(x, torch::tensor({10.0f, 11.0f, 20.0f, 21.0f, 0.0f, 1.0f}).view({3, 2})));
+}
+
+TEST(DeviceFeatures, Float16RowsKeepTheirDtypeOnTheDevice) {
+  std::vector<core::Half> half;
+  for (float v : {1.0f, 2.0f, 3.0f, 4.0f}) half.push_back(core::float_to_half(v));
+  const auto local = feature::RowTable::owned(std::move(half), 2);
+  const std::vector<double> score{0.0, 1.0};
+  const DeviceFeatures device(torch::kCPU, local, feature::HotTier::hottest(score, 1));
+  EXPECT_EQ(device.tier_bytes(), 2 * 2);
+  auto host = device.host_buffer(1, 2).zero_();
+  feature::TierRows tier_rows;
+  tier_rows.positions = {0};
+  tier_rows.slots = {0};
+  EXPECT_TRUE(torch::equal(device.assemble(host, tier_rows), torch::tensor({3.0f, 4.0f}).view({1, 2})));
+}
+
+TEST(DeviceFeatures, DeviceNamesAreCheckedAndCudaNeedsAGpu) {
+  EXPECT_TRUE(resolve_device("cpu", 3).is_cpu());
+  EXPECT_THROW(resolve_device("gpu", 0), Error);
+  if (torch::cuda::is_available()) {
+    EXPECT_TRUE(resolve_device("cuda", 0).is_cuda());
+    EXPECT_THROW(resolve_device("cuda:x", 0), Error);
+    return;
+  }
+  try {
+    resolve_device("cuda", 0);
+    FAIL() << "cuda without a GPU must be an error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("--device"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace loom::train
