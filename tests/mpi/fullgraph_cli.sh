@@ -45,4 +45,9 @@ if "${run[@]}" fullgraph "$dir/g" --epochs 1 2> "$dir/err"; then
   echo "an unpartitioned store should fail" >&2; exit 1
 fi
 grep -q "partitioned store" "$dir/err" || { cat "$dir/err" >&2; exit 1; }
+# --device cuda trains where LibTorch has CUDA and a GPU; anywhere else every rank stops with one error
+if ! "${run[@]}" fullgraph "$dir/parts" --device cuda --layers 4 --hidden 8 --epochs 1 2> "$dir/err" > /dev/null; then
+  grep -q "argument --device" "$dir/err" || { cat "$dir/err" >&2; exit 1; }
+  [[ $(grep -c "error" "$dir/err") == 1 ]] || { echo "expected one error line:" >&2; cat "$dir/err" >&2; exit 1; }
+fi
 echo ok

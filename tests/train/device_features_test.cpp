@@ -4,6 +4,7 @@
 #include <torch/cuda.h>
 
 #include "loom/core/error.hpp"
+#include "loom/train/device.hpp"
 
 namespace loom::train {
 namespace {

@@ -54,4 +54,12 @@ std::int64_t ChunkSet::slot(std::int64_t global) const {
   return own_.size() + (it - mirrors_.begin());
 }
 
+void ChunkSet::to(torch::Device device) {
+  for (Chunk& chunk : chunks_) {
+    chunk.graph = chunk.graph.to(device);
+    for (torch::Tensor* t : {&chunk.outside_slots, &chunk.local_pos, &chunk.local_slots})
+      if (t->defined()) *t = t->to(device);
+  }
+}
+
 }  // namespace loom::train

@@ -42,6 +42,8 @@ class ChunkSet {
   const Chunk& chunk(int c) const { return chunks_[static_cast<std::size_t>(c)]; }
   // Slot of a global id this rank reads (own row or mirror); throws loom::Error otherwise.
   std::int64_t slot(std::int64_t global) const;
+  // Moves every chunk's graph and index tensors to `device`.
+  void to(torch::Device device);
 
  private:
   partition::IdRange own_;

@@ -9,7 +9,6 @@
 #pragma once
 
 #include <cstdint>
-#include <string>
 
 #include <torch/torch.h>
 
@@ -17,10 +16,6 @@
 #include "loom/feature/row_table.hpp"
 
 namespace loom::train {
-
-// "cpu", "cuda" (GPU rank % device count) or "cuda:N". Throws Error naming --device when the
-// name is unknown or CUDA is asked for where this LibTorch has no CUDA or sees no GPU.
-torch::Device resolve_device(const std::string& name, int rank);
 
 class DeviceFeatures {
  public:

@@ -65,4 +65,10 @@ FullGraphData load_fullgraph_data(const partition::PartitionedStore& store, cons
   return d;
 }
 
+void move_to(FullGraphData& data, torch::Device device) {
+  for (ChunkRows& chunk : data.chunks)
+    for (torch::Tensor* t : {&chunk.features, &chunk.labels, &chunk.train, &chunk.valid, &chunk.test})
+      if (t->defined()) *t = t->to(device);
+}
+
 }  // namespace loom::train

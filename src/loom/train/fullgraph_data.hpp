@@ -29,4 +29,7 @@ struct FullGraphData {
 FullGraphData load_fullgraph_data(const partition::PartitionedStore& store, const FullGraphLayout& layout,
                                   bool load_features, bool load_labels);
 
+// Moves every loaded tensor to `device`.
+void move_to(FullGraphData& data, torch::Device device);
+
 }  // namespace loom::train

@@ -22,6 +22,7 @@ struct FullGraphOptions {
   double weight_decay = 0.0;
   std::uint64_t seed = 0;
   int threads = 0;  // 0 = all cores
+  std::string device = "cpu";  // cpu | cuda (GPU rank % count) | cuda:N
   // GNNPipe's convergence aids (pipe and hybrid):
   bool shuffle_chunks = true;  // a new chunk order every epoch (seed shared by all ranks)
   int history_window = 1;      // historical buffers refreshed every N epochs, held in between

@@ -13,6 +13,7 @@
 #include "loom/graph/info.hpp"
 #include "loom/nn/runtime.hpp"
 #include "loom/train/checkpoint.hpp"
+#include "loom/train/device.hpp"
 #include "loom/train/gradient_sync.hpp"
 #include "loom/train/layer_profile.hpp"
 #include "loom/train/stage_engine.hpp"
@@ -67,6 +68,8 @@ FullGraphReport run_fullgraph(const FullGraphOptions& options, comm::Communicato
   world.agree_on([&] { validate(options); });
   nn::configure_cpu_runtime(options.threads);
   world.set_link_model(options.link);
+  torch::Device device = torch::kCPU;
+  world.agree_on([&] { device = resolve_device(options.device, rank); });
 
   std::optional<partition::PartitionedStore> store;
   FullGraphLayout layout;
@@ -89,9 +92,12 @@ FullGraphReport run_fullgraph(const FullGraphOptions& options, comm::Communicato
     model_options.num_classes = store->meta().num_classes;
     torch::manual_seed(options.seed);
     model = std::make_shared<nn::DeepGnn>(model_options);
+    model->to(device);
     chunks.emplace(csr, store->book(), layout);
+    chunks->to(device);
     data = load_fullgraph_data(*store, layout, layout.first_stage() || model->uses_initial_residual(),
                                layout.last_stage());
+    move_to(data, device);
   });
 
   std::vector<double> costs;

@@ -6,18 +6,21 @@
 
 #include "loom/core/timer.hpp"
 #include "loom/sample/neighbor_sampler.hpp"
+#include "loom/train/device.hpp"
 
 namespace loom::train {
 
 namespace {
 
-// Seconds of the faster of two runs of f (the first warms caches and allocators).
+// Seconds of the faster of two runs of f on `device` (the first warms caches and allocators).
 template <class F>
-double best_of_two(F&& f) {
+double best_of_two(torch::Device device, F&& f) {
   double best = 1e30;
   for (int run = 0; run < 2; ++run) {
+    synchronize(device);
     core::Timer t;
     f();
+    synchronize(device);
     best = std::min(best, t.seconds());
   }
   return best;
@@ -31,18 +34,22 @@ std::vector<double> profile_layer_costs(nn::DeepGnn& model, const graph::Csr& cs
   std::vector<std::int64_t> dst(static_cast<std::size_t>(n));
   for (std::int64_t i = 0; i < n; ++i) dst[static_cast<std::size_t>(i)] = rows.begin + i;
   const auto block = sample::NeighborSampler::full_neighborhood(csr, 1).sample(dst, 0);
+  const auto parameters = model.parameters();
+  const torch::Device device = parameters.empty() ? torch::Device(torch::kCPU) : parameters.front().device();
   const auto graph = nn::MessageGraph::from_block(block.blocks.front())
-                         .with_gcn_norm(nn::global_gcn_norm(csr, block.input_nodes, dst));
+                         .with_gcn_norm(nn::global_gcn_norm(csr, block.input_nodes, dst))
+                         .to(device);
   const auto& o = model.options();
-  const auto x = torch::randn({graph.num_src(), o.hidden}).requires_grad_();
-  const auto h0 = torch::randn({n, o.hidden}).requires_grad_();
-  const auto features = torch::randn({n, o.in_features});
+  const auto on_device = torch::TensorOptions().device(device);
+  const auto x = torch::randn({graph.num_src(), o.hidden}, on_device).requires_grad_();
+  const auto h0 = torch::randn({n, o.hidden}, on_device).requires_grad_();
+  const auto features = torch::randn({n, o.in_features}, on_device);
   std::vector<double> costs(static_cast<std::size_t>(model.num_layers()));
   for (int l = 0; l < model.num_layers(); ++l)
-    costs[static_cast<std::size_t>(l)] = best_of_two([&] { model.layer(l, graph, x, h0).sum().backward(); });
+    costs[static_cast<std::size_t>(l)] = best_of_two(device, [&] { model.layer(l, graph, x, h0).sum().backward(); });
   if (!model.uses_initial_residual())
-    costs.front() += best_of_two([&] { model.input(features).sum().backward(); });
-  costs.back() += best_of_two([&] { model.output(h0).sum().backward(); });
+    costs.front() += best_of_two(device, [&] { model.input(features).sum().backward(); });
+  costs.back() += best_of_two(device, [&] { model.output(h0).sum().backward(); });
   model.zero_grad();
   return costs;
 }

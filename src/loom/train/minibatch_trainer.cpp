@@ -14,6 +14,7 @@
 #include "loom/feature/cache_policy.hpp"
 #include "loom/train/batch_pipeline.hpp"
 #include "loom/train/cache_setup.hpp"
+#include "loom/train/device.hpp"
 #include "loom/train/device_setup.hpp"
 #include "loom/train/prefetch_setup.hpp"
 #include "loom/train/checkpoint.hpp"

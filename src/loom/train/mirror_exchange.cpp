@@ -10,20 +10,21 @@ namespace loom::train {
 
 namespace {
 
-// Sends one float block per peer; returns each peer's rows as a [rows, width] tensor.
+// Sends one float block per peer; returns each peer's rows as a [rows, width] tensor on `device`.
 std::vector<torch::Tensor> send_rows(const comm::Communicator& comm, const std::vector<torch::Tensor>& blocks,
-                                     std::int64_t width) {
+                                     std::int64_t width, torch::Device device) {
   std::vector<std::vector<float>> send(blocks.size());
   for (std::size_t q = 0; q < blocks.size(); ++q) {
     if (!blocks[q].defined() || blocks[q].numel() == 0) continue;
-    const auto t = blocks[q].contiguous();
+    const auto t = blocks[q].to(torch::kCPU).contiguous();
     send[q].assign(t.data_ptr<float>(), t.data_ptr<float>() + t.numel());
   }
   auto recv = comm.alltoallv(send, comm::Channel::halo);
   std::vector<torch::Tensor> out(recv.size());
   for (std::size_t q = 0; q < recv.size(); ++q) {
     const auto rows = static_cast<std::int64_t>(recv[q].size()) / std::max<std::int64_t>(width, 1);
-    out[q] = torch::from_blob(recv[q].data(), {rows, width}, torch::kFloat32).clone();
+    out[q] = torch::from_blob(recv[q].data(), {rows, width}, torch::kFloat32).to(device, /*non_blocking=*/false,
+                                                                                 /*copy=*/true);
   }
   return out;
 }
@@ -31,7 +32,8 @@ std::vector<torch::Tensor> send_rows(const comm::Communicator& comm, const std::
 }  // namespace
 
 MirrorExchange::MirrorExchange(const ChunkSet& chunks, const partition::PartitionBook& book,
-                               const FullGraphLayout& layout, const comm::Communicator& stage_comm)
+                               const FullGraphLayout& layout, const comm::Communicator& stage_comm,
+                               torch::Device device)
     : comm_(&stage_comm) {
   const int ways = layout.ways, me = layout.way;
   const int num_chunks = static_cast<int>(chunks.chunks().size());
@@ -94,6 +96,10 @@ MirrorExchange::MirrorExchange(const ChunkSet& chunks, const partition::Partitio
       lists_[c].grad_recv[q] = index_tensor(rows);
     }
   }
+  for (auto& l : lists_)
+    for (auto* lists : {&l.value_send, &l.value_recv, &l.grad_send, &l.grad_recv})
+      for (auto& t : *lists)
+        if (t.defined()) t = t.to(device);
 }
 
 void MirrorExchange::exchange_values(int c, const torch::Tensor& values, torch::Tensor& buffer) const {
@@ -102,7 +108,7 @@ void MirrorExchange::exchange_values(int c, const torch::Tensor& values, torch::
   std::vector<torch::Tensor> blocks(l.value_send.size());
   for (std::size_t q = 0; q < blocks.size(); ++q)
     if (l.value_send[q].defined()) blocks[q] = values.index_select(0, l.value_send[q]);
-  const auto got = send_rows(*comm_, blocks, buffer.size(1));
+  const auto got = send_rows(*comm_, blocks, buffer.size(1), buffer.device());
   for (std::size_t q = 0; q < got.size(); ++q)
     if (l.value_recv[q].defined() && l.value_recv[q].numel() > 0) buffer.index_copy_(0, l.value_recv[q], got[q]);
 }
@@ -114,7 +120,7 @@ void MirrorExchange::exchange_grads(int c, const torch::Tensor& outside_grad, to
   std::vector<torch::Tensor> blocks(l.grad_send.size());
   for (std::size_t q = 0; q < blocks.size(); ++q)
     if (l.grad_send[q].defined()) blocks[q] = outside_grad.index_select(0, l.grad_send[q]);
-  const auto got = send_rows(*comm_, blocks, own_grads.size(1));
+  const auto got = send_rows(*comm_, blocks, own_grads.size(1), own_grads.device());
   for (std::size_t q = 0; q < got.size(); ++q)
     if (l.grad_recv[q].defined() && l.grad_recv[q].numel() > 0)
       own_grads.index_add_(0, l.grad_recv[q], scale == 1.0 ? got[q] : got[q] * scale);

@@ -8,6 +8,7 @@
 // and backward, and moves sum_p M_p rows each way; with several chunks the values refresh the
 // receivers' historical buffers. Both are collective over the stage communicator (a no-op with
 // one way) and count on comm::Channel::halo. The constructor agrees on the lists once (control).
+// Rows on a device travel through host memory; the index lists live on the device.
 #pragma once
 
 #include <cstdint>
@@ -23,7 +24,7 @@ namespace loom::train {
 class MirrorExchange {
  public:
   MirrorExchange(const ChunkSet& chunks, const partition::PartitionBook& book, const FullGraphLayout& layout,
-                 const comm::Communicator& stage_comm);
+                 const comm::Communicator& stage_comm, torch::Device device = torch::kCPU);
 
   // values: [chunk c's rows, H]; buffer: [chunks.num_slots(), H] (mirror slots are written).
   void exchange_values(int c, const torch::Tensor& values, torch::Tensor& buffer) const;

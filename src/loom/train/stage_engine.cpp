@@ -14,6 +14,11 @@ torch::Tensor grad_or_zeros(const torch::Tensor& leaf) {
 
 std::span<float> as_span(torch::Tensor& t) { return {t.data_ptr<float>(), static_cast<std::size_t>(t.numel())}; }
 
+torch::Device device_of(nn::DeepGnn& model) {
+  const auto parameters = model.parameters();
+  return parameters.empty() ? torch::Device(torch::kCPU) : parameters.front().device();
+}
+
 }  // namespace
 
 struct StageEngine::ChunkState {
@@ -34,22 +39,24 @@ StageEngine::StageEngine(nn::DeepGnn& model, const FullGraphOptions& options, co
       chunks_(&chunks),
       data_(&data),
       world_(&world),
-      mirrors_(chunks, book, layout, stage_comm),
+      device_(device_of(model)),
+      mirrors_(chunks, book, layout, stage_comm, device_),
       graph_mode_(layout.mode == FullGraphMode::kGraph),
       needs_input_(layout.first_stage() || model.uses_initial_residual()),
       // With one chunk per way every cross-chunk gradient arrives before it is consumed.
       cross_scale_(graph_mode_ || layout.chunks == 1 ? 1.0 : (options.unbiased_grad ? 2.0 : 0.0)) {
   const std::int64_t hidden = model.options().hidden;
   const int layers = end_ - begin_;
+  const auto on_device = torch::TensorOptions().device(device_);
   if (!graph_mode_ || options.stale_halo)
-    for (int i = 0; i < layers; ++i) history_.push_back(torch::zeros({chunks.num_slots(), hidden}));
+    for (int i = 0; i < layers; ++i) history_.push_back(torch::zeros({chunks.num_slots(), hidden}, on_device));
   if (cross_scale_ != 0)
-    for (int i = 0; i < layers; ++i) pending_.push_back(torch::zeros({chunks.own().size(), hidden}));
+    for (int i = 0; i < layers; ++i) pending_.push_back(torch::zeros({chunks.own().size(), hidden}, on_device));
   if (graph_mode_ && options.stale_halo) {
     async_comm_ = std::make_unique<comm::Communicator>(stage_comm.dup());
-    async_mirrors_ = std::make_unique<MirrorExchange>(chunks, book, layout, *async_comm_);
+    async_mirrors_ = std::make_unique<MirrorExchange>(chunks, book, layout, *async_comm_, device_);
     background_ = std::make_unique<core::ThreadPool>(1);
-    for (int i = 0; i < layers; ++i) late_grads_.push_back(torch::zeros({chunks.own().size(), hidden}));
+    for (int i = 0; i < layers; ++i) late_grads_.push_back(torch::zeros({chunks.own().size(), hidden}, on_device));
   }
 }
 
@@ -63,7 +70,7 @@ torch::Tensor StageEngine::receive(int c, int from_stage, int tag, comm::Channel
   core::Timer wait;
   world_->recv(as_span(t), layout_.rank_of(from_stage, layout_.way), tag, channel);
   counts.bubble_seconds += wait.seconds();
-  return t;
+  return t.to(device_);
 }
 
 void StageEngine::wait_background(StageCounts& counts) {
@@ -94,7 +101,7 @@ void StageEngine::forward_chunk(int c, bool train, bool refresh, ChunkState& st,
   for (int l = begin_; l < end_; ++l) {
     const std::size_t i = static_cast<std::size_t>(l - begin_);
     if (i > 0) a = train ? out.detach().requires_grad_() : out;
-    torch::Tensor buffer = history_.empty() ? torch::empty({chunks_->num_slots(), a.size(1)}) : history_[i];
+    torch::Tensor buffer = history_.empty() ? torch::empty({chunks_->num_slots(), a.size(1)}, a.options()) : history_[i];
     if ((graph_mode_ && !stale) || (!graph_mode_ && refresh)) {
       buffer.slice(0, ch.slot_begin, ch.slot_begin + ch.size()).copy_(a.detach());
       core::Timer t;
@@ -134,7 +141,7 @@ void StageEngine::forward_chunk(int c, bool train, bool refresh, ChunkState& st,
       counts.test += count_scores(logits.index_select(0, rows.test), rows.labels.index_select(0, rows.test), multi);
     }
   } else {
-    auto payload = out.detach().contiguous();
+    auto payload = out.detach().to(torch::kCPU).contiguous();
     auto request = world_->isend(std::span<const float>(as_span(payload)), layout_.rank_of(layout_.stage + 1, layout_.way),
                                  c, comm::Channel::activations);
     sends.emplace_back(std::move(payload), std::move(request));
@@ -178,7 +185,7 @@ void StageEngine::backward_chunk(int c, ChunkState& st, StageCounts& counts,
   if (layout_.first_stage()) {
     st.h0_graph.backward(g);
   } else {
-    auto payload = g.contiguous();
+    auto payload = g.to(torch::kCPU).contiguous();
     auto request = world_->isend(std::span<const float>(as_span(payload)), layout_.rank_of(layout_.stage - 1, layout_.way),
                                  kBackwardTag + c, comm::Channel::gradients);
     sends.emplace_back(std::move(payload), std::move(request));

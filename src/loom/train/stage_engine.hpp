@@ -15,6 +15,7 @@
 // model's parameters; the caller all-reduces and steps.
 // With stale_halo (graph mode) the layers read last epoch's halo and this epoch's exchanges run
 // on a background thread, overlapped with compute, their gradients applied one epoch late.
+// Tensors live on the model's device; stage-to-stage transfers go through host memory.
 #pragma once
 
 #include <memory>
@@ -70,6 +71,7 @@ class StageEngine {
   const ChunkSet* chunks_;
   const FullGraphData* data_;
   const comm::Communicator* world_;
+  torch::Device device_;  // the model's
   MirrorExchange mirrors_;
   bool graph_mode_, needs_input_;
   double cross_scale_;  // factor of cross-chunk gradients (one chunk 1, unbiased 2, else 0)
