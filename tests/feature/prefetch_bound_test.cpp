@@ -1,5 +1,6 @@
 // Belady's MIN over minibatch traces: hand-checked cases, and on random traces never more fetches
-// than LRU (starting empty) or the best static buffer (filled for free).
+// than LRU (starting empty) or the best static buffer (filled for free). The online lookahead
+// policy: never better than the bound, equal to it when it sees the whole trace.
 #include "loom/feature/prefetch_bound.hpp"
 
 #include <gtest/gtest.h>
@@ -69,6 +70,49 @@ TEST(PrefetchBound, BeladyNeverWorseThanLruOrBestStatic) {
       const auto belady = belady_fetches(trace, capacity);
       EXPECT_LE(belady, lru_fetches(trace, capacity)) << trial << " " << capacity;
       EXPECT_LE(belady, static_fetches(trace, capacity)) << trial << " " << capacity;
+    }
+  }
+}
+
+// Rows in order of first use: Belady's initial fill.
+std::vector<std::int64_t> first_use_order(const Trace& trace) {
+  std::vector<std::int64_t> order;
+  std::set<std::int64_t> seen;
+  for (const auto& step : trace)
+    for (const auto id : step)
+      if (seen.insert(id).second) order.push_back(id);
+  return order;
+}
+
+TEST(PrefetchBound, LookaheadHandCases) {
+  // Capacity 1, starting empty: row 1 is fetched at step 0 and kept, because step 1 (in the
+  // window) uses it; 2 and 3 are fetched once each.
+  const Trace trace = {{1, 2}, {1, 3}, {2}};
+  EXPECT_EQ(lookahead_fetches(trace, 1, 1, {}), 4);
+  // Without a window it keeps the row used most often so far (ties: the higher id): 2 after
+  // step 0, then 1 (used twice) after step 1, so step 2 fetches 2 again: every access fetches.
+  EXPECT_EQ(lookahead_fetches(trace, 1, 0, {}), 5);
+  EXPECT_EQ(lookahead_fetches(trace, 0, 1, {}), 5);
+  // A free initial fill counts: start with 1 and 2.
+  EXPECT_EQ(lookahead_fetches(trace, 2, 1, std::vector<std::int64_t>{1, 2}), 1);
+}
+
+TEST(PrefetchBound, LookaheadIsBoundedByBeladyAndMeetsItWithTheWholeTraceInSight) {
+  core::Rng rng(9);
+  for (int trial = 0; trial < 40; ++trial) {
+    Trace trace(30);
+    for (auto& step : trace) {
+      std::set<std::int64_t> ids;
+      for (int i = 0; i < 5; ++i) ids.insert(static_cast<std::int64_t>(rng() % (trial % 2 ? 15 : 50)));
+      step.assign(ids.begin(), ids.end());
+    }
+    const auto first = first_use_order(trace);
+    for (const std::int64_t capacity : {0, 2, 8, 20}) {
+      const auto belady = belady_fetches(trace, capacity);
+      for (const std::int64_t window : {0, 1, 4})
+        EXPECT_GE(lookahead_fetches(trace, capacity, window, first), belady) << trial << " " << capacity;
+      EXPECT_EQ(lookahead_fetches(trace, capacity, static_cast<std::int64_t>(trace.size()), first), belady)
+          << trial << " " << capacity;
     }
   }
 }

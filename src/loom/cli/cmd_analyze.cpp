@@ -48,6 +48,7 @@ void add_analyze_prefetch(CLI::App& analyze, Action& action) {
       ->capture_default_str();
   sub->add_option("--epochs", o.epochs, "Epochs replayed")->capture_default_str();
   sub->add_option("--seed", o.seed, "Seed of the training run being modelled")->capture_default_str();
+  sub->add_option("--lookahead", o.lookahead, "Minibatches the online lookahead policy sees ahead")->capture_default_str();
   sub->add_option("--json", flags->json_path, "Also write the results as JSON here");
   sub->callback([&action, flags] {
     action = [flags] { return print_result(feature::analyze_prefetch_bound(flags->options), flags->json_path); };

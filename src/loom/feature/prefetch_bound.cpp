@@ -5,6 +5,7 @@
 #include <functional>
 #include <limits>
 #include <set>
+#include <tuple>
 #include <utility>
 
 #include <absl/container/flat_hash_map.h>
@@ -13,6 +14,7 @@
 #include "loom/core/error.hpp"
 #include "loom/core/log.hpp"
 #include "loom/feature/analysis_input.hpp"
+#include "loom/feature/vip.hpp"
 #include "loom/sample/epoch_plan.hpp"
 #include "loom/sample/neighbor_sampler.hpp"
 
@@ -27,6 +29,7 @@ void validate(const PrefetchBoundOptions& o) {
   for (const double f : o.fractions) LOOM_CHECK_ARG(f > 0 && f <= 1, "--prefetch", "must be in (0, 1], got {}", f);
   LOOM_CHECK_ARG(o.epochs > 0, "--epochs", "must be positive, got {}", o.epochs);
   LOOM_CHECK_ARG(o.batch_size > 0, "--batch-size", "must be positive, got {}", o.batch_size);
+  LOOM_CHECK_ARG(o.lookahead >= 0, "--lookahead", "must be >= 0, got {}", o.lookahead);
   sample::parse_fanouts(o.fanouts, "--fanouts");
 }
 
@@ -95,16 +98,94 @@ class BeladyReplay {
     return fetched;
   }
 
+  // Rows fetched by an online policy that sees `window` minibatches ahead (what a pipeline that
+  // samples ahead of its fetches knows): every fetched row may stay (free insertion); the buffer
+  // keeps first the rows the next `window` minibatches use, soonest first, then the rows used
+  // most often so far. `initial` is the free initial fill, hottest first.
+  std::int64_t lookahead_fetches(std::int64_t capacity, std::int64_t window, std::span<const std::int64_t> initial) const {
+    using Key = std::tuple<int, std::int64_t, std::int64_t>;  // (in window, priority, id): evict the smallest
+    std::set<Key> by_key;
+    absl::flat_hash_map<std::int64_t, std::pair<std::int64_t, Key>> held;  // id -> (next use, key)
+    absl::flat_hash_map<std::int64_t, std::int64_t> uses_so_far;
+    const auto key_of = [&](std::int64_t id, std::int64_t next, std::int64_t now) {
+      if (next <= now + window) return Key{1, -next, id};
+      const auto it = uses_so_far.find(id);
+      return Key{0, it == uses_so_far.end() ? 0 : it->second, id};
+    };
+    const auto hold = [&](std::int64_t id, std::int64_t next, std::int64_t now) {
+      const Key key = key_of(id, next, now);
+      by_key.insert(key);
+      held[id] = {next, key};
+    };
+    if (capacity <= 0) return total_accesses();
+    absl::flat_hash_map<std::int64_t, std::int64_t> first_use;
+    for (const auto& [t, id] : first_uses_) first_use.emplace(id, t);
+    for (const std::int64_t id : initial.first(std::min<std::size_t>(initial.size(), static_cast<std::size_t>(capacity)))) {
+      const auto it = first_use.find(id);
+      hold(id, it == first_use.end() ? kNever : it->second, -1);
+    }
+    std::int64_t fetched = 0;
+    const auto steps = static_cast<std::int64_t>(accesses_.size());
+    for (std::int64_t t = 0; t < steps; ++t) {
+      const auto& batch = accesses_[static_cast<std::size_t>(t)];
+      for (std::size_t i = 0; i < batch.size(); ++i) {
+        const std::int64_t id = batch[i];
+        if (const auto it = held.find(id); it == held.end()) {
+          ++fetched;
+        } else {
+          by_key.erase(it->second.second);
+          held.erase(it);
+        }
+        ++uses_so_far[id];
+        hold(id, next_use_[static_cast<std::size_t>(t)][i], t);
+      }
+      if (t + window < steps)  // rows the minibatch entering the window uses move up
+        for (const std::int64_t id : accesses_[static_cast<std::size_t>(t + window)])
+          if (const auto it = held.find(id); it != held.end() && it->second.first == t + window) {
+            by_key.erase(it->second.second);
+            held.erase(it);
+            hold(id, t + window, t);
+          }
+      while (static_cast<std::int64_t>(by_key.size()) > capacity) {
+        held.erase(std::get<2>(*by_key.begin()));
+        by_key.erase(by_key.begin());
+      }
+    }
+    return fetched;
+  }
+
  private:
+  std::int64_t total_accesses() const {
+    std::int64_t n = 0;
+    for (const auto& a : accesses_) n += static_cast<std::int64_t>(a.size());
+    return n;
+  }
   std::span<const std::vector<std::int64_t>> accesses_;
   std::vector<std::vector<std::int64_t>> next_use_;  // [t][i]: next minibatch using accesses[t][i]
   std::vector<std::pair<std::int64_t, std::int64_t>> first_uses_;  // (first use, id), sorted
 };
 
+// Part k's remote vertices that VIP ranks above 0, hottest first (the trainer's default fill).
+std::vector<std::int64_t> hottest_remote(const AnalysisInput& in, int k, std::int64_t batch_size,
+                                         std::span<const std::int32_t> fanouts) {
+  const std::vector<double> score = vip_log_miss(in.topology.csr(), in.train_ids[k], batch_size, fanouts);
+  const partition::IdRange mine = in.book.range(k);
+  std::vector<std::int64_t> ids;
+  for (std::int64_t v = 0; v < static_cast<std::int64_t>(score.size()); ++v)
+    if (!mine.contains(v) && score[v] > 0) ids.push_back(v);
+  std::sort(ids.begin(), ids.end(), [&](std::int64_t a, std::int64_t b) { return score[a] > score[b] || (score[a] == score[b] && a < b); });
+  return ids;
+}
+
 }  // namespace
 
 std::int64_t belady_fetches(std::span<const std::vector<std::int64_t>> accesses, std::int64_t capacity) {
   return BeladyReplay(accesses).fetches(capacity);
+}
+
+std::int64_t lookahead_fetches(std::span<const std::vector<std::int64_t>> accesses, std::int64_t capacity,
+                               std::int64_t window, std::span<const std::int64_t> initial) {
+  return BeladyReplay(accesses).lookahead_fetches(capacity, window, initial);
 }
 
 PrefetchBound analyze_prefetch_bound(const PrefetchBoundOptions& options) {
@@ -122,6 +203,8 @@ PrefetchBound analyze_prefetch_bound(const PrefetchBoundOptions& options) {
   r.capacity.assign(options.fractions.size(), 0);
   r.best_static.assign(options.fractions.size(), 0);
   r.belady.assign(options.fractions.size(), 0);
+  r.lookahead = options.lookahead;
+  r.online.assign(options.fractions.size(), 0);
   const double epochs = options.epochs;
   for (int k = 0; k < parts; ++k) {
     const partition::IdRange mine = in.book.range(k);
@@ -140,6 +223,7 @@ PrefetchBound analyze_prefetch_bound(const PrefetchBoundOptions& options) {
         total += static_cast<std::int64_t>(remote.size());
       }
     const BeladyReplay replay(accesses);
+    const std::vector<std::int64_t> hottest = hottest_remote(in, k, options.batch_size, fanouts);
     r.halo += in.halo_sizes[k];
     r.no_buffer += static_cast<double>(total) / epochs;
     for (std::size_t f = 0; f < options.fractions.size(); ++f) {
@@ -147,6 +231,7 @@ PrefetchBound analyze_prefetch_bound(const PrefetchBoundOptions& options) {
       r.capacity[f] += capacity;
       r.best_static[f] += static_cast<double>(best_static_fetches(uses, total, capacity)) / epochs;
       r.belady[f] += static_cast<double>(replay.fetches(capacity)) / epochs;
+      r.online[f] += static_cast<double>(replay.lookahead_fetches(capacity, options.lookahead, hottest)) / epochs;
     }
     spdlog::info("prefetch bound: part {}/{} done", k + 1, parts);
   }
@@ -157,19 +242,21 @@ nlohmann::json PrefetchBound::to_json() const {
   nlohmann::json j = {{"store", store},     {"parts", parts},
                       {"fractions", fractions}, {"buffer_rows_all_ranks", capacity},
                       {"halo_all_ranks", halo}, {"remote_rows_per_epoch_no_buffer", no_buffer},
-                      {"remote_rows_per_epoch_best_static", best_static}, {"remote_rows_per_epoch_belady", belady}};
+                      {"remote_rows_per_epoch_best_static", best_static}, {"remote_rows_per_epoch_belady", belady},
+                      {"lookahead", lookahead}, {"remote_rows_per_epoch_lookahead", online}};
   return j;
 }
 
 std::string PrefetchBound::table() const {
   std::string out = fmt::format("{}: {} parts, halo {} vertices (all ranks); remote rows per epoch without a buffer {:.4g}\n",
                                 store, parts, halo, no_buffer);
-  out += fmt::format("{:>9} {:>12} {:>14} {:>10} {:>14} {:>10}\n", "fraction", "buffer rows", "best static", "saved",
-                     "Belady (bound)", "saved");
+  const std::string online_name = fmt::format("lookahead {}", lookahead);
+  out += fmt::format("{:>9} {:>12} {:>14} {:>8} {:>14} {:>8} {:>14} {:>8}\n", "fraction", "buffer rows", "best static",
+                     "saved", "Belady (bound)", "saved", online_name, "saved");
   for (std::size_t f = 0; f < fractions.size(); ++f) {
     const auto saved = [&](double rows) { return no_buffer > 0 ? fmt::format("{:.1f}%", 100 * (1 - rows / no_buffer)) : "-"; };
-    out += fmt::format("{:>9g} {:>12} {:>14.4g} {:>10} {:>14.4g} {:>10}\n", fractions[f], capacity[f], best_static[f],
-                       saved(best_static[f]), belady[f], saved(belady[f]));
+    out += fmt::format("{:>9g} {:>12} {:>14.4g} {:>8} {:>14.4g} {:>8} {:>14.4g} {:>8}\n", fractions[f], capacity[f],
+                       best_static[f], saved(best_static[f]), belady[f], saved(belady[f]), online[f], saved(online[f]));
   }
   return out;
 }

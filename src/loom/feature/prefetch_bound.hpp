@@ -9,6 +9,10 @@
 //    fewest rows of any replacement policy: the bound no controller can beat.
 // Fetching a row ahead of its use (a controller's replacements) costs the same one row as
 // fetching it on demand, so no prefetching policy beats the bound either.
+// Beside the bounds, one online policy: lookahead (the buffer starts with the rows VIP ranks
+// hottest, every fetched row may stay, and it keeps first the rows the next `lookahead`
+// minibatches use, soonest first, then the rows used most often so far): what a trainer whose
+// pipeline samples `lookahead` minibatches ahead of their fetch could do without clairvoyance.
 // Capacity C = floor(F x halo size), as the trainer's buffer (PrefetchBuffer::capacity_for).
 // Results are remote rows per epoch summed over parts.
 #pragma once
@@ -29,6 +33,7 @@ struct PrefetchBoundOptions {
   std::vector<double> fractions = {0.05, 0.25};
   int epochs = 1;
   std::uint64_t seed = 0;  // the training run's seed
+  int lookahead = 4;       // minibatches the online policy sees ahead (0 = none)
 };
 
 struct PrefetchBound {
@@ -40,6 +45,8 @@ struct PrefetchBound {
   double no_buffer = 0;                // remote rows per epoch
   std::vector<double> best_static;     // per fraction
   std::vector<double> belady;          // per fraction
+  int lookahead = 0;
+  std::vector<double> online;          // per fraction: the lookahead policy
 
   nlohmann::json to_json() const;
   std::string table() const;
@@ -48,6 +55,11 @@ struct PrefetchBound {
 // Rows fetched by Belady's MIN over `accesses` (each minibatch's distinct remote ids) with a
 // buffer of `capacity` rows that starts holding the rows used first.
 std::int64_t belady_fetches(std::span<const std::vector<std::int64_t>> accesses, std::int64_t capacity);
+
+// Rows fetched by the lookahead policy seeing `window` minibatches ahead, starting with the first
+// `capacity` rows of `initial`.
+std::int64_t lookahead_fetches(std::span<const std::vector<std::int64_t>> accesses, std::int64_t capacity,
+                               std::int64_t window, std::span<const std::int64_t> initial);
 
 // Throws Error naming the argument for a fraction outside (0, 1], bad fanouts, batch size or epochs.
 PrefetchBound analyze_prefetch_bound(const PrefetchBoundOptions& options);
