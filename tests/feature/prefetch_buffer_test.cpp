@@ -1,5 +1,6 @@
 // Prefetch buffer: hits serve the buffered rows, misses are counted per remote vertex, idle rows
-// become eviction candidates, and an eviction replaces them with the most-missed vertices.
+// become eviction candidates, and an eviction replaces them with the most-missed vertices. With
+// lookahead, fetched rows the next minibatches use are kept, soonest first.
 #include <gtest/gtest.h>
 
 #include "loom/core/error.hpp"
@@ -88,6 +89,49 @@ TEST(PrefetchBuffer, RejectsFractionsOutsideZeroToOne) {
   o.fraction = 1;
   o.initial = "lru";
   EXPECT_THROW(validate(o), Error);
+}
+
+// Runs one minibatch of `ids` with the minibatches `ahead` in sight: lookup, the "fetch" of the
+// misses (rows_of), admit. Returns the ids not served.
+std::vector<std::int64_t> lookahead_minibatch(PrefetchBuffer& b, const std::vector<std::int64_t>& ids,
+                                              const std::vector<std::vector<std::int64_t>>& ahead) {
+  std::vector<std::span<const std::int64_t>> upcoming(ahead.begin(), ahead.end());
+  b.see_ahead(upcoming);
+  std::vector<std::int64_t> positions(ids.size());
+  for (std::size_t i = 0; i < ids.size(); ++i) positions[i] = static_cast<std::int64_t>(i);
+  std::vector<float> out(ids.size() * kDim, 0.0f);
+  const auto missing = b.lookup(ids, positions, out.data());
+  std::vector<std::int64_t> missed;
+  for (const auto p : missing) {
+    missed.push_back(ids[p]);
+    out[p * kDim] = static_cast<float>(ids[p]);
+    out[p * kDim + 1] = static_cast<float>(-ids[p]);
+  }
+  b.admit(ids, missing, out.data());
+  b.end_step();
+  return missed;
+}
+
+TEST(PrefetchBuffer, LookaheadKeepsTheFetchedRowsUsedSoonest) {
+  PrefetchOptions o;
+  o.initial = "empty";
+  o.lookahead = 2;
+  PrefetchBuffer b({0, 5}, 50, 2, kDim, o);
+  // 30 is used two minibatches on, 40 next, 45 never in sight: 40 and 30 are kept.
+  EXPECT_EQ(lookahead_minibatch(b, {30, 40, 45}, {{40, 10}, {30}}), (std::vector<std::int64_t>{30, 40, 45}));
+  EXPECT_EQ(b.rows_admitted(), 2);
+  EXPECT_EQ(b.occupancy(), 2);
+  // 40 hits and goes out of sight; 20 is fetched and used two minibatches on, so it takes 40's
+  // slot, while 30 (used next) stays.
+  EXPECT_EQ(lookahead_minibatch(b, {40, 20}, {{30}, {20}}), (std::vector<std::int64_t>{20}));
+  EXPECT_EQ(b.rows_admitted(), 3);
+  std::vector<float> out;
+  EXPECT_EQ(minibatch(b, {30, 20}, out), std::vector<std::int64_t>{});
+  EXPECT_EQ(out[0], 30.0f);
+  EXPECT_EQ(out[3], -20.0f);
+  EXPECT_EQ(b.hits(), 3);
+  o.lookahead = -1;
+  EXPECT_THROW(PrefetchBuffer({0, 5}, 50, 2, kDim, o), Error);
 }
 
 }  // namespace

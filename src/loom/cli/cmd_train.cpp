@@ -77,6 +77,9 @@ void add_train_command(CLI::App& app, Action& action) {
   sub->add_option("--prefetch-init", o.prefetch.initial, "Initial buffer contents: empty | degree | random | vip")
       ->capture_default_str();
   sub->add_option("--prefetch-decay", o.prefetch.decay, "Score decay per minibatch (a)")->capture_default_str();
+  sub->add_option("--prefetch-lookahead", o.prefetch.lookahead,
+                  "Sample this many minibatches ahead and keep the fetched rows they use (0 = off)")
+      ->capture_default_str();
   sub->add_option("--prefetch-period", o.prefetch.period, "Rows idle this many minibatches may be evicted")
       ->capture_default_str();
   sub->add_option("--evict-every", o.control.period, "periodic controller: minibatches between evictions")

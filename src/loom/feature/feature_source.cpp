@@ -11,7 +11,8 @@ namespace {
 constexpr std::int64_t kOwn = -1, kRemote = -2, kHot = -3;
 }
 
-FetchStats FeatureSource::gather(std::span<const std::int64_t> ids, float* out, TierRows* tier_rows) const {
+FetchStats FeatureSource::gather(std::span<const std::int64_t> ids, float* out, TierRows* tier_rows,
+                                 std::span<const std::span<const std::int64_t>> upcoming) const {
   const bool cached = cache_ != nullptr && !cache_->empty();
   const HotTier* hot = tier_rows != nullptr && hot_tier_ != nullptr && !hot_tier_->empty() ? hot_tier_ : nullptr;
   if (tier_rows != nullptr) tier_rows->clear();
@@ -47,8 +48,10 @@ FetchStats FeatureSource::gather(std::span<const std::int64_t> ids, float* out, 
   FetchStats stats;
   if (buffer_ != nullptr) {
     const auto before = buffer_->hits();
+    buffer_->see_ahead(upcoming);
     remote_positions = buffer_->lookup(ids, remote_positions, out);
     stats = fetch_with_replacements(ids, remote_positions, out);
+    buffer_->admit(ids, remote_positions, out);
     stats.prefetch_hits = buffer_->hits() - before;
     buffer_->end_step();
   } else {

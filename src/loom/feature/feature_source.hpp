@@ -31,8 +31,10 @@ class FeatureSource {
   const HotTier* hot_tier() const { return hot_tier_; }
 
   // Collective. out[i*dim ..] = row of ids[i], except, when `tier_rows` is given, the own rows
-  // the hot tier holds: those are listed there (position, slot) and left unwritten.
-  FetchStats gather(std::span<const std::int64_t> ids, float* out, TierRows* tier_rows = nullptr) const;
+  // the hot tier holds: those are listed there (position, slot) and left unwritten. `upcoming`:
+  // the input ids of the minibatches sampled after this one, for the buffer's lookahead.
+  FetchStats gather(std::span<const std::int64_t> ids, float* out, TierRows* tier_rows = nullptr,
+                    std::span<const std::span<const std::int64_t>> upcoming = {}) const;
 
  private:
   // Fetches the rows at `positions` plus the buffer's replacement rows in one exchange.

@@ -14,6 +14,7 @@ void validate(const PrefetchOptions& o) {
                  o.fraction);
   LOOM_CHECK_ARG(o.decay > 0 && o.decay < 1, "--prefetch-decay", "must be in (0, 1), got {}", o.decay);
   LOOM_CHECK_ARG(o.period > 0, "--prefetch-period", "must be positive, got {}", o.period);
+  LOOM_CHECK_ARG(o.lookahead >= 0, "--prefetch-lookahead", "must be >= 0, got {}", o.lookahead);
   LOOM_CHECK_ARG(o.initial == "empty" || o.initial == "degree" || o.initial == "random" || o.initial == "vip",
                  "--prefetch-init", "must be empty, degree, random or vip, got '{}'", o.initial);
 }
@@ -28,6 +29,10 @@ PrefetchBuffer::PrefetchBuffer(partition::IdRange own, std::int64_t num_nodes, s
   capacity = std::clamp<std::int64_t>(capacity, 0, remote);
   vertex_slot_.assign(static_cast<std::size_t>(remote), -1);
   misses_.assign(static_cast<std::size_t>(remote), 0);
+  if (options_.lookahead > 0) {
+    uses_.assign(static_cast<std::size_t>(remote), 0);
+    sight_.assign(static_cast<std::size_t>(remote), -1);
+  }
   slot_vertex_.assign(static_cast<std::size_t>(capacity), -1);
   last_hit_.assign(static_cast<std::size_t>(capacity), 0);
   rows_.assign(static_cast<std::size_t>(capacity * dim_), 0.0f);
@@ -66,6 +71,7 @@ std::vector<std::int64_t> PrefetchBuffer::lookup(std::span<const std::int64_t> i
   for (const std::int64_t pos : positions) {
     const std::int64_t r = remote_index(ids[pos]);
     const std::int32_t slot = vertex_slot_[r];
+    if (!uses_.empty()) ++uses_[r];
     if (slot >= 0) {
       std::memcpy(out + pos * dim_, rows_.data() + slot * dim_, sizeof(float) * dim_);
       last_hit_[slot] = clock_;
@@ -148,6 +154,62 @@ void PrefetchBuffer::install(std::span<const std::int64_t> ids, const float* row
   }
   rows_replaced_ += static_cast<std::int64_t>(ids.size());
   pending_slots_.clear();
+}
+
+void PrefetchBuffer::see_ahead(std::span<const std::span<const std::int64_t>> ids) {
+  if (sight_.empty()) return;
+  for (std::size_t j = ids.size(); j-- > 0;)  // farthest first, so the soonest use wins
+    for (const std::int64_t id : ids[j])
+      if (!own_.contains(id)) sight_[remote_index(id)] = clock_ + static_cast<std::int64_t>(j) + 1;
+}
+
+void PrefetchBuffer::admit(std::span<const std::int64_t> ids, std::span<const std::int64_t> fetched, const float* out) {
+  if (sight_.empty() || capacity() == 0) return;
+  const auto in_sight = [&](std::int64_t r) { return sight_[r] > clock_; };
+  // Fetched rows in sight, soonest use first.
+  std::vector<std::int64_t> wanted;
+  for (const std::int64_t pos : fetched) {
+    const std::int64_t r = remote_index(ids[pos]);
+    if (in_sight(r) && vertex_slot_[r] < 0) wanted.push_back(pos);
+  }
+  if (wanted.empty()) return;
+  std::sort(wanted.begin(), wanted.end(), [&](std::int64_t a, std::int64_t b) {
+    return sight_[remote_index(ids[a])] < sight_[remote_index(ids[b])];
+  });
+  // Slots in the order they give way: empty ones, rows out of sight (least used first), then rows
+  // in sight used latest first.
+  std::vector<std::int64_t> slots(static_cast<std::size_t>(capacity()));
+  std::iota(slots.begin(), slots.end(), 0);
+  const auto rank = [&](std::int64_t s) {
+    const std::int64_t r = slot_vertex_[s];
+    if (r < 0) return std::pair<int, std::int64_t>{0, 0};
+    if (!in_sight(r)) return std::pair<int, std::int64_t>{1, uses_[r]};
+    return std::pair<int, std::int64_t>{2, -sight_[r]};
+  };
+  const auto needed = std::min(slots.size(), wanted.size());
+  std::partial_sort(slots.begin(), slots.begin() + static_cast<std::ptrdiff_t>(needed), slots.end(),
+                    [&](std::int64_t a, std::int64_t b) { return rank(a) < rank(b); });
+  slots.resize(needed);
+  std::size_t next_slot = 0;
+  for (const std::int64_t pos : wanted) {
+    if (next_slot == slots.size()) break;
+    const std::int64_t r = remote_index(ids[pos]);
+    const std::int64_t slot = slots[next_slot];
+    const std::int64_t held = slot_vertex_[slot];
+    if (held >= 0 && in_sight(held) && sight_[held] <= sight_[r]) break;  // every slot left is used sooner
+    ++next_slot;
+    if (held >= 0) {
+      vertex_slot_[held] = -1;
+    } else {
+      ++occupied_;
+    }
+    std::memcpy(rows_.data() + slot * dim_, out + pos * dim_, sizeof(float) * dim_);
+    slot_vertex_[slot] = r;
+    vertex_slot_[r] = static_cast<std::int32_t>(slot);
+    last_hit_[slot] = clock_;
+    misses_[r] = 0;
+    ++rows_admitted_;
+  }
 }
 
 }  // namespace loom::feature

@@ -8,6 +8,10 @@
 // candidates. When a controller asks for an eviction, the next minibatch evicts the candidates
 // (and fills empty slots) with the remote vertices missed most often, and those rows travel in the
 // same request as the minibatch's own misses (FeatureSource does the fetch, then install()).
+// Lookahead admission (`lookahead` K > 0): a pipeline that samples K minibatches ahead of their
+// fetch tells the buffer their ids (see_ahead()); after each minibatch's fetch, admit() keeps the
+// fetched rows those minibatches use, soonest first, in place of rows out of sight (used least
+// often first) or used later. Rows already fetched move nothing more; decisions need no controller.
 // Not thread-safe: one thread (the pipeline's producer) uses it.
 #pragma once
 
@@ -25,6 +29,7 @@ struct PrefetchOptions {
   double decay = 0.05;            // a: scores decay by (1 - a) per minibatch
   int period = 32;                // rows idle this many minibatches are eviction candidates
   std::string initial = "vip";  // initial fill: empty | degree | random | vip (the rows VIP ranks hottest)
+  int lookahead = 0;  // minibatches sampled ahead whose fetched rows are admitted (0 = off)
 };
 
 // Throws Error naming --prefetch, --prefetch-decay, --prefetch-period or --prefetch-init.
@@ -59,6 +64,11 @@ class PrefetchBuffer {
   std::vector<std::int64_t> replacements();
   // Stores the fetched rows of the ids replacements() returned (rows[i] = ids[i]).
   void install(std::span<const std::int64_t> ids, const float* rows);
+  // Lookahead: ids[j] are the input ids of the (j+1)-th minibatch after the current one.
+  void see_ahead(std::span<const std::span<const std::int64_t>> ids);
+  // Lookahead: after the current minibatch's fetch, where ids[p] for p in `fetched` was fetched
+  // into out (dim floats per row), keeps those the minibatches in sight use (see the top).
+  void admit(std::span<const std::int64_t> ids, std::span<const std::int64_t> fetched, const float* out);
   // Ends a minibatch: advances the decay clock.
   void end_step() { ++clock_; }
 
@@ -71,6 +81,7 @@ class PrefetchBuffer {
   std::int64_t misses() const { return misses_total_; }
   std::int64_t evictions() const { return evictions_; }
   std::int64_t rows_replaced() const { return rows_replaced_; }
+  std::int64_t rows_admitted() const { return rows_admitted_; }
 
  private:
   // Dense index of a remote id: the ids before `own`, then those after it.
@@ -81,12 +92,14 @@ class PrefetchBuffer {
   PrefetchOptions options_;
   std::vector<std::int32_t> vertex_slot_;   // per remote vertex: its slot, or -1
   std::vector<std::int32_t> misses_;        // per remote vertex: misses while not buffered
+  std::vector<std::int32_t> uses_;          // per remote vertex: lookups (lookahead only)
+  std::vector<std::int64_t> sight_;         // per remote vertex: clock of its next use in sight (lookahead)
   std::vector<std::int64_t> slot_vertex_;   // per slot: remote index, or -1 (empty)
   std::vector<std::int64_t> last_hit_;      // per slot: clock of the last hit (or install)
   std::vector<float> rows_;                 // capacity x dim
   std::vector<std::int64_t> pending_slots_; // slots reserved for the ids replacements() returned
   std::int64_t occupied_ = 0, clock_ = 0;
-  std::int64_t hits_ = 0, misses_total_ = 0, evictions_ = 0, rows_replaced_ = 0;
+  std::int64_t hits_ = 0, misses_total_ = 0, evictions_ = 0, rows_replaced_ = 0, rows_admitted_ = 0;
   bool eviction_requested_ = false;
 };
 

@@ -24,26 +24,36 @@ torch::Tensor BatchBuilder::labels(std::span<const std::int64_t> seeds) const {
 }
 
 PreparedBatch BatchBuilder::build(std::span<const std::int64_t> seeds, std::uint64_t sample_seed) const {
+  PreparedBatch b = sample(seeds, sample_seed);
+  fetch(b);
+  return b;
+}
+
+PreparedBatch BatchBuilder::sample(std::span<const std::int64_t> seeds, std::uint64_t sample_seed) const {
   PreparedBatch b;
   core::Timer timer;
   b.sampled = sampler_->sample(seeds, sample_seed);
   b.graphs.reserve(b.sampled.blocks.size());
   for (const auto& block : b.sampled.blocks) b.graphs.push_back(nn::MessageGraph::from_block(block));
   b.sample_seconds = timer.seconds();
+  return b;
+}
+
+void BatchBuilder::fetch(PreparedBatch& b, std::span<const std::span<const std::int64_t>> upcoming) const {
   const auto rows = static_cast<std::int64_t>(b.sampled.input_nodes.size());
+  const auto& seeds = b.sampled.seeds;
   if (device_ == nullptr) {
     b.x = torch::empty({rows, features_->dim()}, torch::kFloat32);
-    b.fetch = features_->gather(b.sampled.input_nodes, b.x.data_ptr<float>());
+    b.fetch = features_->gather(b.sampled.input_nodes, b.x.data_ptr<float>(), nullptr, upcoming);
     b.y = labels(seeds);
-    return b;
+    return;
   }
   const torch::Tensor host = device_->host_buffer(rows, features_->dim());
   feature::TierRows tier_rows;
-  b.fetch = features_->gather(b.sampled.input_nodes, host.data_ptr<float>(), &tier_rows);
+  b.fetch = features_->gather(b.sampled.input_nodes, host.data_ptr<float>(), &tier_rows, upcoming);
   b.x = device_->assemble(host, tier_rows);
   for (auto& graph : b.graphs) graph = graph.to(device_->device());
   b.y = labels(seeds).to(device_->device());
-  return b;
 }
 
 }  // namespace loom::train

@@ -36,6 +36,11 @@ class BatchBuilder {
       : data_(&data), sampler_(&sampler), features_(&features), device_(device) {}
 
   PreparedBatch build(std::span<const std::int64_t> seeds, std::uint64_t sample_seed) const;
+  // build() in two steps, so that a pipeline can sample ahead of its fetches: sample() fills the
+  // sampled blocks and graphs; fetch() (collective) the features and labels, telling the prefetch
+  // buffer the batches sampled after this one (`upcoming`).
+  PreparedBatch sample(std::span<const std::int64_t> seeds, std::uint64_t sample_seed) const;
+  void fetch(PreparedBatch& batch, std::span<const std::span<const std::int64_t>> upcoming = {}) const;
   // Labels of seeds owned by this rank.
   torch::Tensor labels(std::span<const std::int64_t> seeds) const;
 

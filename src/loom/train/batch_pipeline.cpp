@@ -5,8 +5,13 @@
 namespace loom::train {
 
 BatchPipeline::BatchPipeline(const BatchBuilder& builder, std::vector<StepPlan> plan, int depth,
-                             PrefetchControl* control)
-    : builder_(&builder), plan_(std::move(plan)), depth_(depth), control_(control), queue_(depth > 0 ? depth : 1) {
+                             PrefetchControl* control, int lookahead)
+    : builder_(&builder),
+      plan_(std::move(plan)),
+      depth_(depth),
+      control_(control),
+      lookahead_(static_cast<std::size_t>(std::max(0, lookahead))),
+      queue_(depth > 0 ? depth : 1) {
   if (depth_ > 0) producer_ = std::thread([this] { produce(); });
 }
 
@@ -16,8 +21,15 @@ BatchPipeline::~BatchPipeline() {
 }
 
 PreparedBatch BatchPipeline::prepare(std::size_t index) {
-  const auto& step = plan_[index];
-  PreparedBatch batch = builder_->build(step.seeds, step.sample_seed);
+  while (next_sample_ < plan_.size() && sampled_.size() <= lookahead_) {
+    const auto& step = plan_[next_sample_++];
+    sampled_.push_back(builder_->sample(step.seeds, step.sample_seed));
+  }
+  PreparedBatch batch = std::move(sampled_.front());
+  sampled_.pop_front();
+  std::vector<std::span<const std::int64_t>> upcoming;
+  for (const auto& later : sampled_) upcoming.emplace_back(later.sampled.input_nodes);
+  builder_->fetch(batch, upcoming);
   if (control_ != nullptr) control_->after_batch(batch.fetch, static_cast<double>(index) / plan_.size());
   return batch;
 }

@@ -5,8 +5,11 @@
 // a Communicator that no other thread uses (Communicator::dup()). An exception in the producer is
 // rethrown by next(). With a PrefetchControl, every prepared batch's fetch statistics go to it
 // (on the thread that prepared the batch), so prefetch decisions stay off the training path.
+// With `lookahead` K > 0 batches are sampled K ahead of their fetch, and each fetch tells the
+// prefetch buffer the ids of the K batches sampled after it.
 #pragma once
 
+#include <deque>
 #include <exception>
 #include <thread>
 #include <vector>
@@ -22,7 +25,8 @@ using sample::StepPlan;
 
 class BatchPipeline {
  public:
-  BatchPipeline(const BatchBuilder& builder, std::vector<StepPlan> plan, int depth, PrefetchControl* control = nullptr);
+  BatchPipeline(const BatchBuilder& builder, std::vector<StepPlan> plan, int depth, PrefetchControl* control = nullptr,
+                int lookahead = 0);
   ~BatchPipeline();
   BatchPipeline(const BatchPipeline&) = delete;
   BatchPipeline& operator=(const BatchPipeline&) = delete;
@@ -37,6 +41,9 @@ class BatchPipeline {
   std::vector<StepPlan> plan_;
   int depth_;
   PrefetchControl* control_;
+  std::size_t lookahead_;
+  std::deque<PreparedBatch> sampled_;  // sampled, not yet fetched (lookahead)
+  std::size_t next_sample_ = 0;
   std::size_t next_sync_ = 0;
   core::BoundedQueue<PreparedBatch> queue_;
   std::exception_ptr error_;

@@ -203,6 +203,7 @@ MinibatchReport run_minibatch(const MinibatchOptions& options, comm::Communicato
                    options.change_fanouts.empty() ? options.fanouts : options.change_fanouts, setting.batch_size,
                    setting.steps);
     const PrefetchCounters control_before = prefetch.control ? prefetch.control->counters() : PrefetchCounters{};
+    const std::int64_t admitted_before = prefetch.buffer ? prefetch.buffer->rows_admitted() : 0;
     const comm::CommStats before = world.stats();
     core::Timer epoch_timer;
     core::TimeAccumulator phases;
@@ -214,7 +215,7 @@ MinibatchReport run_minibatch(const MinibatchOptions& options, comm::Communicato
       BatchPipeline pipeline(
           *setting.builder,
           sample::plan_epoch(setting.train_ids, setting.steps, setting.batch_size, options.seed, epoch, rank),
-          options.pipeline_depth, prefetch.control.get());
+          options.pipeline_depth, prefetch.control.get(), prefetch.buffer ? options.prefetch.lookahead : 0);
       PreparedBatch batch;
       double wait = 0;
       while (pipeline.next(batch, wait)) {
@@ -274,13 +275,14 @@ MinibatchReport run_minibatch(const MinibatchOptions& options, comm::Communicato
     record["rows_cached"] = rows[4];
     if (prefetch.control) {
       const PrefetchCounters& now = prefetch.control->counters();
-      std::array<std::int64_t, 6> p{fetched.prefetch_hits, fetched.prefetch_hits + fetched.remote_rows - fetched.prefetch_rows,
+      std::array<std::int64_t, 7> p{fetched.prefetch_hits, fetched.prefetch_hits + fetched.remote_rows - fetched.prefetch_rows,
                                     fetched.prefetch_rows, now.decisions - control_before.decisions,
-                                    now.evictions - control_before.evictions, now.fallbacks - control_before.fallbacks};
+                                    now.evictions - control_before.evictions, now.fallbacks - control_before.fallbacks,
+                                    prefetch.buffer->rows_admitted() - admitted_before};
       world.allreduce_sum(p, comm::Channel::control);
       record["prefetch"] = {{"hits", p[0]},      {"lookups", p[1]},   {"hit_rate", p[1] > 0 ? double(p[0]) / p[1] : 0.0},
                             {"rows_in", p[2]},   {"decisions", p[3]}, {"evictions", p[4]},
-                            {"fallbacks", p[5]}};
+                            {"fallbacks", p[5]}, {"rows_admitted", p[6]}};
     }
     const comm::CommStats epoch_comm = world.stats() - before;
     record["comm"] = world.global_stats(epoch_comm).to_json();
