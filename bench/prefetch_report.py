@@ -42,10 +42,13 @@ lines = ["# Adaptive prefetching benchmark (Rudder)", "",
          "10 Gbit/s + 20 us, 3-layer SAGE hidden 256, fanouts 15,10,5, batch 128 per rank, 1 thread per rank (4 ranks on",
          "2 cores). `change`: from epoch 4 on, fanouts 10,10,10, batch 256, half of each rank's training nodes.",
          "`products`: the products-scale SBM (2.5M nodes, K = 4), hidden 64, batch 1024 per rank, one epoch.",
+         "`lookahead`: the never controller with `--prefetch-lookahead 4` (the pipeline samples 4 minibatches ahead",
+         "of their fetch; the buffer keeps the fetched rows they use, soonest first).",
          "Per epoch, summed over ranks; hit rate = buffer hits / remote rows looked up in the buffer.", "",
          "| scenario | fraction | controller | epoch s | remote rows | feature MB | hit rate | decisions | evictions | test acc |",
          "|---|---|---|---|---|---|---|---|---|---|"]
-order = ["none", "never", "periodic", "rules", "logistic", "llm"]
+adaptive_names = ("periodic", "rules", "logistic", "llm", "lookahead")
+order = ["none", "never", *adaptive_names]
 scenarios = ["steady", "change", "products"]
 for (scenario, fraction, controller), r in sorted(rows.items(), key=lambda kv: (scenarios.index(kv[0][0]) if kv[0][0] in scenarios else 9, kv[0][1], order.index(kv[0][2]) if kv[0][2] in order else 99)):
     lines.append(f"| {scenario} | {fraction} | {controller} | {r['epoch_s']:.2f} | {r['remote']:,.0f} | {r['bytes'] / 1e6:,.1f} "
@@ -56,7 +59,7 @@ for scenario in ("steady", "change", "products"):
     none = rows.get((scenario, "0.05", "none")) or rows.get((scenario, "0.25", "none"))
     for fraction in ("0.05", "0.25"):
         never = rows.get((scenario, fraction, "never"))
-        adaptive = {c: rows[(scenario, fraction, c)] for c in ("periodic", "rules", "logistic", "llm") if (scenario, fraction, c) in rows}
+        adaptive = {c: rows[(scenario, fraction, c)] for c in adaptive_names if (scenario, fraction, c) in rows}
         if not (none and never and adaptive):
             continue
         best, r = min(adaptive.items(), key=lambda kv: kv[1]["remote"])
@@ -67,18 +70,21 @@ bounds = sorted(glob.glob(os.path.join(work, "bound-*.json")))
 if bounds:
     lines += ["", "Bound on any controller (`loom analyze prefetch`, the same sampled minibatches as the runs): remote rows",
               "per epoch a buffer of F x halo rows per rank leaves with the best static contents (clairvoyant) and with",
-              "Belady's MIN replacement (clairvoyant, optimal: no controller can fetch fewer rows).", "",
-              "| scenario | fraction | buffer rows (all ranks) | none | best static | Belady bound | best adaptive measured |",
-              "|---|---|---|---|---|---|---|"]
+              "Belady's MIN replacement (clairvoyant, optimal: no controller can fetch fewer rows), and the rows the",
+              "online lookahead policy leaves in the same replay (4 minibatches in sight, VIP initial fill).", "",
+              "| scenario | fraction | buffer rows (all ranks) | none | best static | Belady bound | lookahead 4 (replay) | best adaptive measured |",
+              "|---|---|---|---|---|---|---|---|"]
     for path in bounds:
         scenario = os.path.basename(path)[6:-5]
         b = json.load(open(path))
         none = b["remote_rows_per_epoch_no_buffer"]
         for i, fraction in enumerate(b["fractions"]):
             measured = [r["remote"] for (sc, fr, c), r in rows.items()
-                        if sc == scenario and float(fr) == fraction and c in ("periodic", "rules", "logistic", "llm")]
-            best = f"{min(measured):,.0f} ({100 * (min(measured) / none - 1):+.1f}%)" if measured else "-"
+                        if sc == scenario and float(fr) == fraction and c in adaptive_names]
+            cell = lambda rows_left: f"{rows_left:,.0f} ({100 * (rows_left / none - 1):+.1f}%)"
+            best = cell(min(measured)) if measured else "-"
+            online = b.get("remote_rows_per_epoch_lookahead")
             lines.append(f"| {scenario} | {fraction:g} | {b['buffer_rows_all_ranks'][i]:,} | {none:,.0f} | "
-                         f"{b['remote_rows_per_epoch_best_static'][i]:,.0f} ({100 * (b['remote_rows_per_epoch_best_static'][i] / none - 1):+.1f}%) | "
-                         f"{b['remote_rows_per_epoch_belady'][i]:,.0f} ({100 * (b['remote_rows_per_epoch_belady'][i] / none - 1):+.1f}%) | {best} |")
+                         f"{cell(b['remote_rows_per_epoch_best_static'][i])} | {cell(b['remote_rows_per_epoch_belady'][i])} | "
+                         f"{cell(online[i]) if online else '-'} | {best} |")
 open(output, "w").write("\n".join(lines) + "\n")
