@@ -143,17 +143,19 @@ void PrefetchBuffer::install(std::span<const std::int64_t> ids, const float* row
              pending_slots_.size());
   for (std::size_t i = 0; i < ids.size(); ++i) {
     LOOM_CHECK(!own_.contains(ids[i]), "prefetch buffer: id {} is this rank's own", ids[i]);
-    const std::int64_t r = remote_index(ids[i]);
-    const std::int64_t slot = pending_slots_[i];
-    std::memcpy(rows_.data() + slot * dim_, rows + i * dim_, sizeof(float) * dim_);
-    slot_vertex_[slot] = r;
-    vertex_slot_[r] = static_cast<std::int32_t>(slot);
-    last_hit_[slot] = clock_;
-    misses_[r] = 0;
+    place(pending_slots_[i], remote_index(ids[i]), rows + i * dim_);
     ++occupied_;
   }
   rows_replaced_ += static_cast<std::int64_t>(ids.size());
   pending_slots_.clear();
+}
+
+void PrefetchBuffer::place(std::int64_t slot, std::int64_t r, const float* row) {
+  std::memcpy(rows_.data() + slot * dim_, row, sizeof(float) * dim_);
+  slot_vertex_[slot] = r;
+  vertex_slot_[r] = static_cast<std::int32_t>(slot);
+  last_hit_[slot] = clock_;
+  misses_[r] = 0;
 }
 
 void PrefetchBuffer::see_ahead(std::span<const std::span<const std::int64_t>> ids) {
@@ -203,11 +205,7 @@ void PrefetchBuffer::admit(std::span<const std::int64_t> ids, std::span<const st
     } else {
       ++occupied_;
     }
-    std::memcpy(rows_.data() + slot * dim_, out + pos * dim_, sizeof(float) * dim_);
-    slot_vertex_[slot] = r;
-    vertex_slot_[r] = static_cast<std::int32_t>(slot);
-    last_hit_[slot] = clock_;
-    misses_[r] = 0;
+    place(slot, r, out + pos * dim_);
     ++rows_admitted_;
   }
 }

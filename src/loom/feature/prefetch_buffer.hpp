@@ -87,6 +87,8 @@ class PrefetchBuffer {
   // Dense index of a remote id: the ids before `own`, then those after it.
   std::int64_t remote_index(std::int64_t id) const { return id < own_.begin ? id : id - own_.size(); }
   std::int64_t remote_id(std::int64_t index) const { return index < own_.begin ? index : index + own_.size(); }
+  // Stores remote vertex r's row in `slot` (occupancy is the caller's to count).
+  void place(std::int64_t slot, std::int64_t r, const float* row);
   partition::IdRange own_;
   std::int64_t dim_;
   PrefetchOptions options_;
