@@ -30,6 +30,8 @@ PrefetchBuffer::PrefetchBuffer(partition::IdRange own, std::int64_t num_nodes, s
   vertex_slot_.assign(static_cast<std::size_t>(remote), -1);
   misses_.assign(static_cast<std::size_t>(remote), 0);
   if (options_.lookahead > 0) {
+    LOOM_CHECK(capacity < (std::int64_t{1} << 30), "prefetch buffer: {} rows are too many for --prefetch-lookahead",
+               capacity);
     uses_.assign(static_cast<std::size_t>(remote), 0);
     sight_.assign(static_cast<std::size_t>(remote), -1);
   }
@@ -179,19 +181,23 @@ void PrefetchBuffer::admit(std::span<const std::int64_t> ids, std::span<const st
     return sight_[remote_index(ids[a])] < sight_[remote_index(ids[b])];
   });
   // Slots in the order they give way: empty ones, rows out of sight (least used first), then rows
-  // in sight used latest first.
-  std::vector<std::int64_t> slots(static_cast<std::size_t>(capacity()));
-  std::iota(slots.begin(), slots.end(), 0);
-  const auto rank = [&](std::int64_t s) {
+  // in sight used latest first; each slot keyed once as (class, value) above its slot number.
+  constexpr int kSlotBits = 30, kValueBits = 32;  // values: uses (int32) or a distance below lookahead (int)
+  std::vector<std::uint64_t> order(static_cast<std::size_t>(capacity()));
+  for (std::int64_t s = 0; s < capacity(); ++s) {
     const std::int64_t r = slot_vertex_[s];
-    if (r < 0) return std::pair<int, std::int64_t>{0, 0};
-    if (!in_sight(r)) return std::pair<int, std::int64_t>{1, uses_[r]};
-    return std::pair<int, std::int64_t>{2, -sight_[r]};
-  };
-  const auto needed = std::min(slots.size(), wanted.size());
-  std::partial_sort(slots.begin(), slots.begin() + static_cast<std::ptrdiff_t>(needed), slots.end(),
-                    [&](std::int64_t a, std::int64_t b) { return rank(a) < rank(b); });
-  slots.resize(needed);
+    std::uint64_t key = 0;  // empty
+    if (r >= 0 && !in_sight(r))
+      key = (std::uint64_t{1} << kValueBits) | static_cast<std::uint64_t>(uses_[r]);
+    else if (r >= 0)  // in sight: the later the use, the sooner it gives way
+      key = (std::uint64_t{2} << kValueBits) | static_cast<std::uint64_t>(options_.lookahead - (sight_[r] - clock_));
+    order[static_cast<std::size_t>(s)] = key << kSlotBits | static_cast<std::uint64_t>(s);
+  }
+  const auto needed = std::min(order.size(), wanted.size());
+  std::nth_element(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(needed) - 1, order.end());
+  std::sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(needed));
+  std::vector<std::int64_t> slots(needed);
+  for (std::size_t i = 0; i < needed; ++i) slots[i] = static_cast<std::int64_t>(order[i] & ((std::uint64_t{1} << kSlotBits) - 1));
   std::size_t next_slot = 0;
   for (const std::int64_t pos : wanted) {
     if (next_slot == slots.size()) break;
