@@ -57,15 +57,21 @@ std::int64_t static_fetches(const Trace& trace, std::int64_t capacity) {
   return total;
 }
 
+// `steps` minibatches of up to `draws` distinct ids drawn from [0, range).
+Trace random_trace(core::Rng& rng, int steps, int draws, std::uint64_t range) {
+  Trace trace(static_cast<std::size_t>(steps));
+  for (auto& step : trace) {
+    std::set<std::int64_t> ids;
+    for (int i = 0; i < draws; ++i) ids.insert(static_cast<std::int64_t>(rng() % range));
+    step.assign(ids.begin(), ids.end());
+  }
+  return trace;
+}
+
 TEST(PrefetchBound, BeladyNeverWorseThanLruOrBestStatic) {
   core::Rng rng(5);
   for (int trial = 0; trial < 50; ++trial) {
-    Trace trace(40);
-    for (auto& step : trace) {
-      std::set<std::int64_t> ids;
-      for (int i = 0; i < 6; ++i) ids.insert(static_cast<std::int64_t>(rng() % (trial % 2 ? 20 : 60)));
-      step.assign(ids.begin(), ids.end());
-    }
+    const Trace trace = random_trace(rng, 40, 6, trial % 2 ? 20 : 60);
     for (const std::int64_t capacity : {0, 3, 10, 30}) {
       const auto belady = belady_fetches(trace, capacity);
       EXPECT_LE(belady, lru_fetches(trace, capacity)) << trial << " " << capacity;
@@ -100,12 +106,7 @@ TEST(PrefetchBound, LookaheadHandCases) {
 TEST(PrefetchBound, LookaheadIsBoundedByBeladyAndMeetsItWithTheWholeTraceInSight) {
   core::Rng rng(9);
   for (int trial = 0; trial < 40; ++trial) {
-    Trace trace(30);
-    for (auto& step : trace) {
-      std::set<std::int64_t> ids;
-      for (int i = 0; i < 5; ++i) ids.insert(static_cast<std::int64_t>(rng() % (trial % 2 ? 15 : 50)));
-      step.assign(ids.begin(), ids.end());
-    }
+    const Trace trace = random_trace(rng, 30, 5, trial % 2 ? 15 : 50);
     const auto first = first_use_order(trace);
     for (const std::int64_t capacity : {0, 2, 8, 20}) {
       const auto belady = belady_fetches(trace, capacity);
