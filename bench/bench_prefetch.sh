@@ -3,8 +3,8 @@
 # (10 Gbit/s, 20 us), prefetch fractions 0.05 and 0.25 of each rank's halo, with and without a
 # mid-run change of fanouts / batch size / training subset, for every controller: none (no
 # buffer, DistDGL-like), never (static prefetch), periodic, rules, logistic and llm (against
-# bench/peers/scripted_llm.py, a scripted agent speaking Ollama's API), and lookahead (never with
-# --prefetch-lookahead 4: the buffer keeps fetched rows the next 4 minibatches use). Records epoch time,
+# bench/peers/scripted_llm.py, a scripted agent speaking Ollama's API), and lookahead (the buffer
+# keeps the fetched rows the next 4 sampled minibatches use). Records epoch time,
 # remote rows and bytes, hit rate, decisions and test accuracy in bench/results/prefetch.md, with the
 # bound on any controller (`loom analyze prefetch`: best static buffer and Belady's MIN).
 # Usage: bench/bench_prefetch.sh [BUILD_DIR]. Environment: DATA (shared data), WORK (scratch,
@@ -30,8 +30,6 @@ agent=$!
 trap 'kill $agent 2>/dev/null' EXIT
 sleep 1
 
-# lookahead is the never controller with the pipeline's next 4 minibatches in sight
-controller_flags() { [[ "$1" == lookahead ]] && echo "--controller never --prefetch-lookahead 4" || echo "--controller $1"; }
 common=(--layers 3 --hidden 256 --fanouts 15,10,5 --batch-size 128 --epochs "$epochs" --eval-every "$epochs"
         --no-exact-eval --net-bandwidth 10Gbit --net-latency 20us --threads 1 --seed 1 --prefetch-period 8)
 change=(--change-epoch "$change_epoch" --change-fanouts 10,10,10 --change-batch-size 256 --change-train-fraction 0.5)
@@ -46,7 +44,7 @@ for scenario in steady change; do
       name="$scenario-$fraction-$controller"
       echo "bench_prefetch: $name" >&2
       mpirun -np 4 --oversubscribe --bind-to none "$loom" --log-level warn train "$work/facebook-k4" "${common[@]}" \
-        "${extra[@]}" $(controller_flags "$controller") --prefetch "$fraction" --evict-every 8 \
+        "${extra[@]}" --controller "$controller" --prefetch "$fraction" --evict-every 8 \
         --llm-url "http://127.0.0.1:$port" --metrics "$work/run-$name.jsonl" --decision-log "$work/decisions-$name.jsonl"
     done
   done
@@ -59,7 +57,7 @@ if [[ -n "${PRODUCTS_PARTS:-}" ]]; then
     echo "bench_prefetch: $name" >&2
     mpirun -np 4 --oversubscribe --bind-to none "$loom" --log-level warn train "$PRODUCTS_PARTS" --layers 3 --hidden 64 \
       --fanouts 15,10,5 --batch-size 1024 --epochs 1 --eval-every 0 --no-exact-eval --net-bandwidth 10Gbit \
-      --net-latency 20us --threads 1 --seed 1 --prefetch-period 8 $(controller_flags "$controller") --prefetch 0.25 \
+      --net-latency 20us --threads 1 --seed 1 --prefetch-period 8 --controller "$controller" --prefetch 0.25 \
       --evict-every 8 --metrics "$work/run-$name.jsonl"
   done
 fi

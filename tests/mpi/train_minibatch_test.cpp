@@ -179,6 +179,12 @@ TEST(MinibatchMpi, LookaheadKeepsFetchedRowsAndMovesFewerRows) {
     EXPECT_EQ(a["prefetch"]["rows_admitted"].get<std::int64_t>(), 0);
     EXPECT_GT(b["prefetch"]["rows_admitted"].get<std::int64_t>(), 0);
   }
+  // --controller lookahead is the same with 4 minibatches in sight.
+  options.control.name = "lookahead";
+  options.prefetch.lookahead = 0;
+  const auto named = run_minibatch(options, world);
+  EXPECT_GT(named.epochs[0]["prefetch"]["rows_admitted"].get<std::int64_t>(), 0);
+  EXPECT_LT(named.epochs[0]["rows_remote"].get<std::int64_t>(), fixed.epochs[0]["rows_remote"].get<std::int64_t>());
   options.prefetch.lookahead = -1;
   EXPECT_THROW(run_minibatch(options, world), Error);
 }

@@ -70,7 +70,7 @@ void add_train_command(CLI::App& app, Action& action) {
   sub->add_option("--cache-epochs", o.cache_epochs, "Epochs the simulation cache policy samples")->capture_default_str();
   sub->add_option("--cache-dtype", o.cache_dtype, "Cache rows stored as float32 | float16")->capture_default_str();
   sub->add_option("--controller", o.control.name,
-                  "Prefetch buffer controller: none (no buffer) | never | periodic | rules | logistic | llm")
+                  "Prefetch buffer controller: none (no buffer) | never | lookahead | periodic | rules | logistic | llm")
       ->capture_default_str();
   sub->add_option("--prefetch", o.prefetch.fraction, "Prefetch buffer size as a fraction of the rank's halo")
       ->capture_default_str();

@@ -45,7 +45,7 @@ nlohmann::json DecisionRecord::to_json() const {
 }
 
 const std::vector<std::string>& controller_names() {
-  static const std::vector<std::string> names = {"never", "periodic", "rules", "logistic", "llm"};
+  static const std::vector<std::string> names = {"never", "lookahead", "periodic", "rules", "logistic", "llm"};
   return names;
 }
 
@@ -74,6 +74,7 @@ void validate(const ControllerOptions& o) {
 std::unique_ptr<Controller> make_controller(const ControllerOptions& o) {
   validate(o);
   if (o.name == "never") return std::make_unique<NeverController>();
+  if (o.name == "lookahead") return std::make_unique<LookaheadController>();
   if (o.name == "periodic") return std::make_unique<PeriodicController>(o.period);
   if (o.name == "rules") return std::make_unique<RulesController>();
   if (o.name == "logistic") return std::make_unique<LogisticController>(o.seed);

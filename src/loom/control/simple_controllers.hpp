@@ -1,5 +1,5 @@
-// The controllers that need no outside service (see controller.hpp): never, periodic, rules,
-// logistic. Each is deterministic given its inputs (logistic: and its seed).
+// The controllers that need no outside service (see controller.hpp): never, lookahead, periodic,
+// rules, logistic. Each is deterministic given its inputs (logistic: and its seed).
 #pragma once
 
 #include <array>
@@ -14,6 +14,17 @@ class NeverController : public Controller {
  public:
   Decision decide(const ControlContext&) override { return make_decision(false, name(), "static prefetch"); }
   std::string name() const override { return "never"; }
+};
+
+// Leaves replacement to the buffer's lookahead admission (feature::PrefetchOptions::lookahead,
+// which the trainer turns on for this controller): the fetched rows the pipeline's next
+// minibatches use replace rows out of sight every minibatch, so nothing is evicted by misses.
+class LookaheadController : public Controller {
+ public:
+  Decision decide(const ControlContext&) override {
+    return make_decision(false, name(), "lookahead admission replaces rows every minibatch");
+  }
+  std::string name() const override { return "lookahead"; }
 };
 
 // Evicts once `period` minibatches have passed since the last eviction (MassiveGNN).

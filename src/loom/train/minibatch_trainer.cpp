@@ -215,7 +215,7 @@ MinibatchReport run_minibatch(const MinibatchOptions& options, comm::Communicato
       BatchPipeline pipeline(
           *setting.builder,
           sample::plan_epoch(setting.train_ids, setting.steps, setting.batch_size, options.seed, epoch, rank),
-          options.pipeline_depth, prefetch.control.get(), prefetch.buffer ? options.prefetch.lookahead : 0);
+          options.pipeline_depth, prefetch.control.get(), prefetch.buffer ? prefetch.buffer->options().lookahead : 0);
       PreparedBatch batch;
       double wait = 0;
       while (pipeline.next(batch, wait)) {

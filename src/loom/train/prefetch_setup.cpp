@@ -37,12 +37,15 @@ PrefetchSetup build_prefetch(const MinibatchOptions& options, const TrainingData
     return setup;
   }
   std::vector<double> scores;
+  feature::PrefetchOptions buffer_options = options.prefetch;
+  if (options.control.name == "lookahead" && buffer_options.lookahead == 0)
+    buffer_options.lookahead = kDefaultLookahead;
   world.agree_on([&] {
-    feature::validate(options.prefetch);
+    feature::validate(buffer_options);
     setup.buffer = std::make_unique<feature::PrefetchBuffer>(
         data.book.range(world.rank()), data.num_nodes(),
-        feature::PrefetchBuffer::capacity_for(static_cast<std::int64_t>(data.halo_ids.size()), options.prefetch),
-        data.feat_dim, options.prefetch);
+        feature::PrefetchBuffer::capacity_for(static_cast<std::int64_t>(data.halo_ids.size()), buffer_options),
+        data.feat_dim, buffer_options);
     scores = initial_scores(options, data, fanouts, world.rank());
   });
   feature::FetchStats fill;

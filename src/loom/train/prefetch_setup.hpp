@@ -2,6 +2,8 @@
 // buffers as many remote rows as `--prefetch` of its halo has, filled at start (empty, by degree, random or by VIP) in one
 // collective exchange, and a PrefetchControl that runs the controller. Collective over `world`
 // and the fetcher's communicator; nothing is built for --controller none or a single rank.
+// --controller lookahead turns lookahead admission on (kDefaultLookahead minibatches unless
+// --prefetch-lookahead gives a number); the buffer's options() say what it runs with.
 // `record` receives a JSON summary (capacity, halo, initial rows, controller).
 #pragma once
 
@@ -14,6 +16,8 @@
 #include "loom/train/training_data.hpp"
 
 namespace loom::train {
+
+inline constexpr int kDefaultLookahead = 4;
 
 struct PrefetchSetup {
   std::unique_ptr<feature::PrefetchBuffer> buffer;
