@@ -74,7 +74,8 @@ PrefetchSetup build_prefetch(const MinibatchOptions& options, const TrainingData
   record = {{"event", "prefetch"},          {"controller", options.control.name},
             {"fraction", options.prefetch.fraction}, {"initial", options.prefetch.initial},
             {"capacity", totals[0]},         {"halo", totals[1]},
-            {"initial_rows", totals[2]},     {"fill_bytes_received", totals[3]}};
+            {"initial_rows", totals[2]},     {"fill_bytes_received", totals[3]},
+            {"lookahead", buffer_options.lookahead}};
   if (world.rank() == 0)
     spdlog::info("prefetch buffer: {} rows over {} ranks ({} of their {} halo vertices), {} filled by {}, controller '{}'",
                  totals[0], world.size(), options.prefetch.fraction, totals[1], totals[2], options.prefetch.initial,
