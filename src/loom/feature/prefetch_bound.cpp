@@ -47,12 +47,12 @@ std::int64_t best_static_fetches(const absl::flat_hash_map<std::int64_t, std::in
 }
 
 // A trace prepared once for Belady's MIN at any number of capacities: each access's next use and
-// every row's first use, sorted.
+// every row's first use (by id, and sorted by time).
 class BeladyReplay {
  public:
   explicit BeladyReplay(std::span<const std::vector<std::int64_t>> accesses)
       : accesses_(accesses), next_use_(accesses.size()) {
-    absl::flat_hash_map<std::int64_t, std::int64_t> upcoming;
+    absl::flat_hash_map<std::int64_t, std::int64_t>& upcoming = first_use_;  // ends as each row's first use
     for (std::size_t t = accesses.size(); t-- > 0;) {
       next_use_[t].resize(accesses[t].size());
       for (std::size_t i = 0; i < accesses[t].size(); ++i) {
@@ -118,11 +118,9 @@ class BeladyReplay {
       held[id] = {next, key};
     };
     if (capacity <= 0) return total_accesses();
-    absl::flat_hash_map<std::int64_t, std::int64_t> first_use;
-    for (const auto& [t, id] : first_uses_) first_use.emplace(id, t);
     for (const std::int64_t id : initial.first(std::min<std::size_t>(initial.size(), static_cast<std::size_t>(capacity)))) {
-      const auto it = first_use.find(id);
-      hold(id, it == first_use.end() ? kNever : it->second, -1);
+      const auto it = first_use_.find(id);
+      hold(id, it == first_use_.end() ? kNever : it->second, -1);
     }
     std::int64_t fetched = 0;
     const auto steps = static_cast<std::int64_t>(accesses_.size());
@@ -162,6 +160,7 @@ class BeladyReplay {
   }
   std::span<const std::vector<std::int64_t>> accesses_;
   std::vector<std::vector<std::int64_t>> next_use_;  // [t][i]: next minibatch using accesses[t][i]
+  absl::flat_hash_map<std::int64_t, std::int64_t> first_use_;     // id -> its first use
   std::vector<std::pair<std::int64_t, std::int64_t>> first_uses_;  // (first use, id), sorted
 };
 

@@ -196,13 +196,11 @@ void PrefetchBuffer::admit(std::span<const std::int64_t> ids, std::span<const st
   const auto needed = std::min(order.size(), wanted.size());
   std::nth_element(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(needed) - 1, order.end());
   std::sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(needed));
-  std::vector<std::int64_t> slots(needed);
-  for (std::size_t i = 0; i < needed; ++i) slots[i] = static_cast<std::int64_t>(order[i] & ((std::uint64_t{1} << kSlotBits) - 1));
   std::size_t next_slot = 0;
   for (const std::int64_t pos : wanted) {
-    if (next_slot == slots.size()) break;
+    if (next_slot == needed) break;
     const std::int64_t r = remote_index(ids[pos]);
-    const std::int64_t slot = slots[next_slot];
+    const auto slot = static_cast<std::int64_t>(order[next_slot] & ((std::uint64_t{1} << kSlotBits) - 1));
     const std::int64_t held = slot_vertex_[slot];
     if (held >= 0 && in_sight(held) && sight_[held] <= sight_[r]) break;  // every slot left is used sooner
     ++next_slot;

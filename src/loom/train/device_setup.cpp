@@ -3,7 +3,7 @@
 #include <array>
 #include <cmath>
 
-#include "loom/feature/vip.hpp"
+#include "loom/train/cache_setup.hpp"
 
 namespace loom::train {
 
@@ -15,10 +15,9 @@ DeviceFeatures build_device_features(const MinibatchOptions& options, const Trai
     feature::HotTier tier;
     const auto capacity = static_cast<std::int64_t>(std::llround(options.device_rows * static_cast<double>(data.num_local)));
     if (capacity > 0) {
-      // -log(1 - VIP) of every vertex; this rank's rows are [offset, offset + num_local).
-      const std::vector<double> log_miss =
-          feature::vip_log_miss(data.topology.csr(), data.train_ids, options.batch_size, fanouts);
-      tier = feature::HotTier::hottest(std::span(log_miss).subspan(data.offset, data.num_local), capacity);
+      // The vip policy's score of every vertex; this rank's rows are [offset, offset + num_local).
+      const std::vector<double> vip = feature::cache_scores("vip", cache_context(options, data, fanouts, world.rank()));
+      tier = feature::HotTier::hottest(std::span(vip).subspan(data.offset, data.num_local), capacity);
     }
     features = DeviceFeatures(device, data.features, std::move(tier));
   });
