@@ -118,6 +118,31 @@ TEST(FullGraphMpi, PipelinedModelParallelismTrainsAndMovesOneChunkPerBoundary) {
   EXPECT_LT(plain.epochs.back()["loss"].get<double>(), plain.epochs.front()["loss"].get<double>());
 }
 
+// Evaluation is exact full-graph inference in every mode: with (almost) untrained weights, pipe
+// and hybrid score exactly as one process does, although their historical buffers are stale.
+TEST(FullGraphMpi, EvaluationIsExactInEveryMode) {
+  auto world = comm::Communicator::world();
+  const int p = world.size();
+  const mpi_test::SharedScratch scratch(world, "fg-eval");
+  const std::string& dir = scratch.path();
+  make_parts(world, dir, {1, 2 * p});
+  FullGraphOptions o = options_for(dir + "/parts-1", FullGraphMode::kGraph);
+  o.epochs = 1;
+  o.lr = 1e-12;
+  o.model.dropout = 0;
+  auto alone = world.split(world.rank(), 0);
+  const FullGraphReport reference = run_fullgraph(o, alone);
+  o.store = dir + "/parts-" + std::to_string(2 * p);
+  for (auto mode : {FullGraphMode::kPipe, FullGraphMode::kHybrid}) {
+    if (mode == FullGraphMode::kHybrid && p % 2 != 0) continue;
+    o.mode = mode;
+    const FullGraphReport chunked = run_fullgraph(o, world);
+    EXPECT_NEAR(chunked.final_valid, reference.final_valid, 1e-9) << fullgraph_mode_name(mode);
+    EXPECT_NEAR(chunked.final_test, reference.final_test, 1e-9) << fullgraph_mode_name(mode);
+    EXPECT_GT(chunked.epochs.back()["eval_bytes"].get<std::uint64_t>(), 0u);
+  }
+}
+
 TEST(FullGraphMpi, HybridSplitsStagesIntoWays) {
   auto world = comm::Communicator::world();
   if (world.size() % 2 != 0) GTEST_SKIP() << "hybrid with 2 ways needs an even rank count";
@@ -143,11 +168,15 @@ TEST(FullGraphMpi, StaleHaloTrainsWithTheSameBytes) {
   const std::string& dir = scratch.path();
   make_parts(world, dir, {p});
   FullGraphOptions o = options_for(dir + "/parts-" + std::to_string(p), FullGraphMode::kGraph);
+  // Evaluation reads current halos, which a model trained on one-epoch-old ones matches only
+  // where the weights move slowly between epochs: a smaller step than elsewhere, more epochs.
+  o.lr = 0.005;
+  o.epochs = 40;
   const FullGraphReport fresh = run_fullgraph(o, world);
   o.stale_halo = true;
   const FullGraphReport stale = run_fullgraph(o, world);
   EXPECT_EQ(bytes(stale, "halo"), bytes(fresh, "halo"));
-  EXPECT_LT(stale.epochs.back()["loss"].get<double>(), 0.6 * stale.epochs.front()["loss"].get<double>());
+  EXPECT_LT(stale.epochs.back()["loss"].get<double>(), 0.8 * stale.epochs.front()["loss"].get<double>());
   EXPECT_GT(stale.final_test, fresh.final_test - 0.05);
 }
 

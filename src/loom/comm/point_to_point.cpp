@@ -1,4 +1,7 @@
 // Point-to-point transfers of Communicator and the Request they return.
+#include <algorithm>
+#include <chrono>
+#include <thread>
 #include <utility>
 
 #include "loom/comm/communicator.hpp"
@@ -164,6 +167,14 @@ bool Request::test() {
   std::unique_ptr<State> done = std::move(state_);
   done->shared->finish(done->channel, one_message(done->is_send, done->crosses_ranks, done->bytes), done->start);
   return true;
+}
+
+void Request::wait_idle() {
+  auto pause = std::chrono::microseconds(10);
+  while (!test()) {
+    std::this_thread::sleep_for(pause);
+    pause = std::min(pause * 2, std::chrono::microseconds(1000));
+  }
 }
 
 void wait_all(std::span<Request> requests) {

@@ -26,6 +26,10 @@ class Request {
   void wait();
   // Completes the request when the transfer is done (and the emulated time has passed).
   bool test();
+  // Like wait(), but polls with test() and sleeps between polls (backing off to 1 ms), so a
+  // rank that waits long (an idle pipeline stage) leaves its core to ranks that compute
+  // instead of spinning in MPI. For waits where a millisecond of latency does not matter.
+  void wait_idle();
 
   struct State;  // defined in mpi_detail.hpp
 

@@ -200,7 +200,9 @@ FullGraphReport run_fullgraph(const FullGraphOptions& options, comm::Communicato
     const bool last = epoch + 1 == options.epochs;
     if ((options.eval_every > 0 && (epoch + 1) % options.eval_every == 0) || last) {
       core::Timer eval_timer;
+      const comm::CommStats before_eval = world.stats();
       StageCounts eval = engine.evaluate();
+      record["eval_bytes"] = world.global_stats(world.stats() - before_eval).sum.total().bytes_sent;
       for (ScoreCounts* s : {&eval.train, &eval.valid, &eval.test}) world.allreduce_sum(s->values, comm::Channel::control);
       report.final_train = score(eval.train, data.multi_label);
       report.final_valid = score(eval.valid, data.multi_label);

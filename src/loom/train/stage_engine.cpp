@@ -68,7 +68,7 @@ StageEngine::~StageEngine() {
 torch::Tensor StageEngine::receive(int c, int from_stage, int tag, comm::Channel channel, StageCounts& counts) const {
   auto t = torch::empty({chunks_->chunk(c).size(), model_->options().hidden});
   core::Timer wait;
-  world_->recv(as_span(t), layout_.rank_of(from_stage, layout_.way), tag, channel);
+  world_->irecv(as_span(t), layout_.rank_of(from_stage, layout_.way), tag, channel).wait_idle();
   counts.bubble_seconds += wait.seconds();
   return t.to(device_);
 }
@@ -121,6 +121,12 @@ void StageEngine::forward_chunk(int c, bool train, bool refresh, ChunkState& st,
       st.out.push_back(out);
     }
   }
+  finish_forward(c, out, train, st, counts, sends);
+}
+
+void StageEngine::finish_forward(int c, const torch::Tensor& out, bool train, ChunkState& st, StageCounts& counts,
+                                 std::vector<std::pair<torch::Tensor, comm::Request>>& sends) {
+  const ChunkRows& rows = data_->chunks[static_cast<std::size_t>(c)];
   if (layout_.last_stage()) {
     st.top = train ? out.detach().requires_grad_() : out;
     const auto logits = model_->output(st.top);
@@ -206,7 +212,7 @@ StageCounts StageEngine::train_epoch(std::span<const int> order, bool refresh_hi
   for (auto it = order.rbegin(); it != order.rend(); ++it)
     backward_chunk(*it, states[static_cast<std::size_t>(*it)], counts, sends);
   core::Timer wait;
-  for (auto& s : sends) s.second.wait();
+  for (auto& s : sends) s.second.wait_idle();
   counts.bubble_seconds += wait.seconds();
   if (stale) {
     wait_background(counts);
@@ -222,10 +228,32 @@ StageCounts StageEngine::evaluate() {
   torch::NoGradGuard no_grad;
   model_->eval();
   StageCounts counts;
+  const std::size_t n = chunks_->chunks().size();
+  std::vector<torch::Tensor> a(n), h0(n);
+  for (std::size_t c = 0; c < n; ++c) {
+    if (needs_input_) h0[c] = model_->input(data_->chunks[c].features);
+    a[c] = layout_.first_stage() ? h0[c]
+                                 : receive(static_cast<int>(c), layout_.stage - 1, static_cast<int>(c),
+                                           comm::Channel::activations, counts);
+  }
+  const bool residual = model_->uses_initial_residual();
+  torch::Tensor current = torch::empty({chunks_->num_slots(), model_->options().hidden}, torch::TensorOptions().device(device_));
+  for (int l = begin_; l < end_; ++l) {
+    for (std::size_t c = 0; c < n; ++c) {
+      const Chunk& ch = chunks_->chunk(static_cast<int>(c));
+      current.slice(0, ch.slot_begin, ch.slot_begin + ch.size()).copy_(a[c]);
+      mirrors_.exchange_values(static_cast<int>(c), a[c], current);
+    }
+    for (std::size_t c = 0; c < n; ++c) {
+      const Chunk& ch = chunks_->chunk(static_cast<int>(c));
+      a[c] = model_->layer(l, ch.graph, torch::cat({a[c], current.index_select(0, ch.outside_slots)}),
+                           residual ? h0[c] : torch::Tensor());
+    }
+  }
   std::vector<std::pair<torch::Tensor, comm::Request>> sends;
-  for (int c = 0; c < static_cast<int>(chunks_->chunks().size()); ++c) {
-    ChunkState state;
-    forward_chunk(c, false, false, state, counts, sends);
+  for (std::size_t c = 0; c < n; ++c) {
+    ChunkState unused;
+    finish_forward(static_cast<int>(c), a[c], false, unused, counts, sends);
   }
   for (auto& s : sends) s.second.wait();
   model_->train();

@@ -52,13 +52,19 @@ class StageEngine {
 
   // One training epoch over the chunks in `order` (every rank passes the same order).
   StageCounts train_epoch(std::span<const int> order, bool refresh_history);
-  // Forward only, without dropout and without writing the historical buffers.
+  // Exact full-graph inference, without dropout, layer by layer: every chunk of the way finishes
+  // a layer (and the ways exchange its mirror rows) before any chunk starts the next, so no
+  // historical value is read and the historical buffers are left as they are. A stage passes
+  // all its chunks on after its last layer.
   StageCounts evaluate();
 
  private:
   struct ChunkState;
   void forward_chunk(int c, bool train, bool refresh, ChunkState& state, StageCounts& counts,
                      std::vector<std::pair<torch::Tensor, comm::Request>>& sends);
+  // Last stage: logits, loss and scores of chunk c; other stages: send the chunk's output on.
+  void finish_forward(int c, const torch::Tensor& out, bool train, ChunkState& state, StageCounts& counts,
+                      std::vector<std::pair<torch::Tensor, comm::Request>>& sends);
   void backward_chunk(int c, ChunkState& state, StageCounts& counts,
                       std::vector<std::pair<torch::Tensor, comm::Request>>& sends);
   torch::Tensor receive(int c, int from_stage, int tag, comm::Channel channel, StageCounts& counts) const;
