@@ -6,11 +6,12 @@
 # channel next to the cost formulas, and test accuracy; then a depth sweep (8-64 layers) of
 # bytes per epoch for graph and pipe. Writes bench/results/fullgraph.md.
 #   GRAPHS   graphs to run (default "facebook fmnist dense"); dense = SBM with 100k nodes and
-#            average degree 400 (Reddit-like)
+#            average degree 400 (Reddit-like); dense20k = the same generator and density, 20k nodes
 #   EPOCHS_<graph>  epochs per run (facebook 100, fmnist 12, dense 2)
 #   SWEEP    graphs for the depth sweep (default "facebook fmnist")
 #   LONG     "graph:epochs ..." extra GCNII runs for convergence (e.g. facebook:200), of the modes in
 #            LONG_MODES (default "graph pipe hybrid"); LR sets the learning rate (default 0.005)
+#   EVAL_EVERY  evaluate every N epochs (default: after the last one only)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 data=${LOOM_DATA:-../shared/data}
@@ -28,8 +29,11 @@ prepare() {  # graph -> $work/<graph>-4
   case $g in
     facebook) $loom --log-level warn import ogb "$data/graphs/facebook" -o "$work/facebook" --overwrite ;;
     fmnist) $loom --log-level warn import fashion-mnist /usr/share/datasets/fashion-mnist -o "$work/fmnist" --k 10 --overwrite ;;
-    dense) $loom --log-level warn generate sbm --nodes 100000 --classes 10 --avg-degree 400 --homophily 0.3 \
-             --feat-dim 64 --feat-noise 1.0 --train 0.3 --valid 0.1 --seed 7 -o "$work/dense" --overwrite ;;
+    dense | dense20k)
+      local nodes=100000
+      [[ $g == dense20k ]] && nodes=20000
+      $loom --log-level warn generate sbm --nodes $nodes --classes 10 --avg-degree 400 --homophily 0.3 \
+        --feat-dim 64 --feat-noise 1.0 --train 0.3 --valid 0.1 --seed 7 -o "$work/$g" --overwrite ;;
   esac
   $loom --log-level warn partition "$work/$g" -k 4 --method metis -o "$work/$g-4" --overwrite > /dev/null
 }
@@ -40,7 +44,7 @@ run() {  # graph model mode layers epochs tag -> $work/runs/<graph>-<tag>-<model
   local out="$work/runs/$g-$tag-$model-$mode-L$layers.jsonl"
   rm -f "$out"
   "${mpirun[@]}" $loom --log-level warn fullgraph "$work/$g-4" --mode "$mode" --model "$model" --layers "$layers" \
-    --hidden 100 --epochs "$epochs" --eval-every "$epochs" --lr "${LR:-0.005}" --dropout 0.5 --threads 1 \
+    --hidden 100 --epochs "$epochs" --eval-every "${EVAL_EVERY:-$epochs}" --lr "${LR:-0.005}" --dropout 0.5 --threads 1 \
     --net-bandwidth 10Gbit --metrics "$out" "${extra[@]}"
   python3 - "$out" <<'PY'
 import json, sys
