@@ -1,8 +1,12 @@
 // comm::Communicator across ranks (ctest runs this under mpirun -np 2 and -np 4): data arrives
 // intact, counters equal the payload that crossed ranks, link emulation slows transfers by at
-// least the modeled time, dup()ed communicators work from two threads, agree() fails together.
+// least the modeled time, dup()ed communicators work from two threads, agree() fails together,
+// wait_idle() sleeps instead of spinning.
+#include <sys/resource.h>
+
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -14,6 +18,13 @@
 
 namespace loom::comm {
 namespace {
+
+// Times the calling thread gave up its core (blocked or slept) so far.
+long voluntary_switches() {
+  rusage usage{};
+  getrusage(RUSAGE_THREAD, &usage);
+  return usage.ru_nvcsw;
+}
 
 // Uneven sizes, some zero: what rank `from` sends to rank `to`.
 std::size_t pair_size(int from, int to) { return static_cast<std::size_t>((from * 7 + to * 3 + 1) % 5) * 3; }
@@ -284,6 +295,32 @@ TEST(Comm, LinkEmulationAddsAtLeastTheModeledTime) {
   sr.wait();
   EXPECT_GE(system_clock()->now() - posted, model.seconds({1, 500'000, 0, 0}));
   EXPECT_GT(comm.stats()[Channel::activations].link_seconds, 0.0);
+}
+
+// wait_idle() delivers like wait() but sleeps between polls: a receive that waits 300 ms for a
+// late sender gives up its core (voluntary context switches of the waiting thread), where a
+// spinning wait would keep it until the message arrives.
+TEST(Comm, WaitIdleReceivesWithoutSpinning) {
+  Communicator comm = Communicator::world();
+  const int r = comm.rank(), p_count = comm.size();
+  const int next = (r + 1) % p_count, prev = (r - 1 + p_count) % p_count;
+  std::vector<int> out(1000, r), in(1000, -1);
+  comm.barrier();
+  if (r % 2 == 1) std::this_thread::sleep_for(std::chrono::milliseconds(300));  // odd ranks send late
+  const long switches_before = voluntary_switches();
+  const double start = system_clock()->now();
+  Request rr = comm.irecv(std::span<int>(in), prev, 5, Channel::control);
+  Request sr = comm.isend(std::span<const int>(out), next, 5, Channel::control);
+  rr.wait_idle();
+  const double waited = system_clock()->now() - start;
+  const long switches = voluntary_switches() - switches_before;
+  sr.wait_idle();
+  EXPECT_EQ(in, std::vector<int>(1000, prev));
+  if (r % 2 == 0 && prev % 2 == 1) {
+    EXPECT_GE(waited, 0.25);
+    EXPECT_GE(switches, 50) << "in a wait of " << waited << " s";
+  }
+  comm.barrier();
 }
 
 TEST(Comm, AgreePropagatesTheFailingRanksErrorToEveryRank) {
