@@ -12,6 +12,8 @@
 #   LONG     "graph:epochs ..." extra GCNII runs for convergence (e.g. facebook:200), of the modes in
 #            LONG_MODES (default "graph pipe hybrid"); LR sets the learning rate (default 0.005)
 #   EVAL_EVERY  evaluate every N epochs (default: after the last one only)
+#   LR_SCHEDULE  --lr-schedule of every run (default none); long runs are tagged with it
+#   THREADS  threads per rank (default 1: 4 ranks on the 2 cores)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 data=${LOOM_DATA:-../shared/data}
@@ -44,7 +46,7 @@ run() {  # graph model mode layers epochs tag -> $work/runs/<graph>-<tag>-<model
   local out="$work/runs/$g-$tag-$model-$mode-L$layers.jsonl"
   rm -f "$out"
   "${mpirun[@]}" $loom --log-level warn fullgraph "$work/$g-4" --mode "$mode" --model "$model" --layers "$layers" \
-    --hidden 100 --epochs "$epochs" --eval-every "${EVAL_EVERY:-$epochs}" --lr "${LR:-0.005}" --dropout 0.5 --threads 1 \
+    --hidden 100 --epochs "$epochs" --eval-every "${EVAL_EVERY:-$epochs}" --lr "${LR:-0.005}" --lr-schedule "${LR_SCHEDULE:-none}" --dropout 0.5 --threads "${THREADS:-1}" \
     --net-bandwidth 10Gbit --metrics "$out" "${extra[@]}"
   python3 - "$out" <<'PY'
 import json, sys
@@ -72,7 +74,7 @@ for spec in ${LONG:-}; do
   g=${spec%%:*} epochs=${spec##*:}
   prepare "$g"
   echo "== $g, GCNII, $epochs epochs"
-  for mode in ${LONG_MODES:-graph pipe hybrid}; do run "$g" gcnii "$mode" 32 "$epochs" "long$epochs"; done
+  for mode in ${LONG_MODES:-graph pipe hybrid}; do run "$g" gcnii "$mode" 32 "$epochs" "long$epochs${LR_SCHEDULE:+$LR_SCHEDULE}"; done
 done
 for g in $sweep; do
   prepare "$g"

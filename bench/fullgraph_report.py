@@ -43,7 +43,9 @@ sweep = defaultdict(dict)
 for r in runs:
     s = r["setup"]
     if r["tag"] != "sweep":
-        main[r["graph"] if r["tag"] == "main" else f'{r["graph"]} (convergence run)'].append(r)
+        schedule = s.get("lr_schedule", "none")
+        kind = "" if r["tag"] == "main" else " (convergence run" + ("" if schedule == "none" else f", {schedule} schedule") + ")"
+        main[r["graph"] + kind].append(r)
     else:
         sweep[r["graph"]][(s["mode"], s["layers"])] = r
 

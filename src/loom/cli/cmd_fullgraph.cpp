@@ -5,6 +5,7 @@
 
 #include "loom/cli/commands.hpp"
 #include "loom/comm/mpi_session.hpp"
+#include "loom/cli/lr_schedule_args.hpp"
 #include "loom/core/log.hpp"
 #include "loom/train/fullgraph_trainer.hpp"
 
@@ -55,6 +56,7 @@ void add_fullgraph_command(CLI::App& app, Action& action) {
   sub->add_option("--epochs", o.epochs, "Epochs")->capture_default_str();
   sub->add_option("--lr", o.lr, "Adam learning rate")->capture_default_str();
   sub->add_option("--weight-decay", o.weight_decay, "Adam weight decay")->capture_default_str();
+  add_lr_schedule_options(*sub, o.lr_schedule);
   sub->add_option("--seed", o.seed, "Random seed (initialisation, dropout, chunk order)")->capture_default_str();
   sub->add_option("--threads", o.threads, "Threads per rank (0 = all cores)")->capture_default_str();
   sub->add_option("--device", o.device, "Compute on cpu | cuda (GPU rank % count) | cuda:N")->capture_default_str();

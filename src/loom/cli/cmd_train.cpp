@@ -5,6 +5,7 @@
 
 #include "loom/cli/commands.hpp"
 #include "loom/comm/mpi_session.hpp"
+#include "loom/cli/lr_schedule_args.hpp"
 #include "loom/core/log.hpp"
 #include "loom/train/minibatch_trainer.hpp"
 
@@ -51,9 +52,7 @@ void add_train_command(CLI::App& app, Action& action) {
   sub->add_option("--epochs", o.epochs, "Epochs")->capture_default_str();
   sub->add_option("--lr", o.lr, "Adam learning rate")->capture_default_str();
   sub->add_option("--weight-decay", o.weight_decay, "Adam weight decay")->capture_default_str();
-  sub->add_option("--lr-schedule", o.lr_schedule, "none | step | cosine")->capture_default_str();
-  sub->add_option("--lr-gamma", o.lr_gamma, "step schedule: factor")->capture_default_str();
-  sub->add_option("--lr-step", o.lr_step, "step schedule: epochs per step")->capture_default_str();
+  add_lr_schedule_options(*sub, o.lr_schedule);
   sub->add_option("--seed", o.seed, "Random seed (samples, shuffles, initialisation)")->capture_default_str();
   sub->add_option("--threads", o.threads, "Threads per rank (0 = all cores)")->capture_default_str();
   sub->add_option("--pipeline-depth", o.pipeline_depth, "Batches prepared ahead (0 = synchronous fetch)")

@@ -8,6 +8,7 @@
 #include "loom/comm/link_model.hpp"
 #include "loom/nn/deep_model.hpp"
 #include "loom/train/fullgraph_layout.hpp"
+#include "loom/train/lr_schedule.hpp"
 
 namespace loom::train {
 
@@ -20,6 +21,7 @@ struct FullGraphOptions {
   int epochs = 100;
   double lr = 0.01;
   double weight_decay = 0.0;
+  LrSchedule lr_schedule;
   std::uint64_t seed = 0;
   int threads = 0;  // 0 = all cores
   std::string device = "cpu";  // cpu | cuda (GPU rank % count) | cuda:N

@@ -16,6 +16,7 @@
 #include "loom/train/device.hpp"
 #include "loom/train/gradient_sync.hpp"
 #include "loom/train/layer_profile.hpp"
+#include "loom/train/lr_schedule.hpp"
 #include "loom/train/stage_engine.hpp"
 
 namespace loom::train {
@@ -25,6 +26,7 @@ namespace {
 void validate(const FullGraphOptions& o) {
   LOOM_CHECK_ARG(o.epochs >= 0, "--epochs", "must be >= 0, got {}", o.epochs);
   LOOM_CHECK_ARG(o.lr > 0, "--lr", "must be positive, got {}", o.lr);
+  validate_lr_schedule(o.lr_schedule);
   LOOM_CHECK_ARG(o.history_window >= 1, "--history-window", "must be >= 1, got {}", o.history_window);
   LOOM_CHECK_ARG(o.eval_every >= 0, "--eval-every", "must be >= 0, got {}", o.eval_every);
   LOOM_CHECK_ARG(o.chunks >= 0, "--chunks", "must be >= 0, got {}", o.chunks);
@@ -154,6 +156,7 @@ FullGraphReport run_fullgraph(const FullGraphOptions& options, comm::Communicato
                   {"nodes", data.num_nodes},
                   {"features", data.feat_dim},
                   {"lr", options.lr},
+                  {"lr_schedule", options.lr_schedule.kind},
                   {"mirrors", mirrors},
                   {"layer_bounds", bounds},
                   {"layer_costs", costs},
@@ -170,6 +173,8 @@ FullGraphReport run_fullgraph(const FullGraphOptions& options, comm::Communicato
 
   for (int epoch = start_epoch; epoch < options.epochs; ++epoch) {
     torch::manual_seed(core::mix_seed(options.seed, static_cast<std::uint64_t>(epoch) + 1 + 1000 * rank));
+    const double lr = learning_rate_at(options.lr_schedule, options.lr, epoch, options.epochs);
+    set_learning_rate(optimizer, lr);
     optimizer.zero_grad();
     const comm::CommStats before = world.stats();
     core::Timer timer;
@@ -181,7 +186,7 @@ FullGraphReport run_fullgraph(const FullGraphOptions& options, comm::Communicato
     const double seconds = timer.seconds();
     const comm::GlobalCommStats traffic = world.global_stats(world.stats() - before);
 
-    nlohmann::json record = {{"epoch", epoch + 1}, {"epoch_seconds", seconds}};
+    nlohmann::json record = {{"epoch", epoch + 1}, {"epoch_seconds", seconds}, {"lr", lr}};
     const double loss = world.allreduce_sum(counts.loss, comm::Channel::control);
     record["loss"] = loss;
     std::array<double, 2> waits{counts.bubble_seconds, counts.exchange_seconds};

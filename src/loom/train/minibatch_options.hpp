@@ -9,6 +9,7 @@
 #include "loom/control/controller.hpp"
 #include "loom/feature/prefetch_buffer.hpp"
 #include "loom/nn/model.hpp"
+#include "loom/train/lr_schedule.hpp"
 
 namespace loom::train {
 
@@ -20,9 +21,7 @@ struct MinibatchOptions {
   int epochs = 10;
   double lr = 0.003;
   double weight_decay = 0.0;
-  std::string lr_schedule = "none";  // none | step (x lr_gamma every lr_step epochs) | cosine
-  double lr_gamma = 0.5;
-  int lr_step = 10;
+  LrSchedule lr_schedule;
   std::uint64_t seed = 0;
   int threads = 0;  // 0 = all cores
   int pipeline_depth = 4;  // prepared batches in flight; 0 = synchronous fetch (DistDGL-like)

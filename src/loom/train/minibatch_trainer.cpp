@@ -20,17 +20,12 @@
 #include "loom/train/checkpoint.hpp"
 #include "loom/train/evaluation.hpp"
 #include "loom/train/gradient_sync.hpp"
+#include "loom/train/lr_schedule.hpp"
 #include "loom/train/training_outputs.hpp"
 
 namespace loom::train {
 
 namespace {
-
-double learning_rate(const MinibatchOptions& o, int epoch) {
-  if (o.lr_schedule == "step") return o.lr * std::pow(o.lr_gamma, epoch / std::max(1, o.lr_step));
-  if (o.lr_schedule == "cosine") return 0.5 * o.lr * (1 + std::cos(M_PI * epoch / std::max(1, o.epochs)));
-  return o.lr;
-}
 
 std::vector<std::int32_t> eval_fanouts(const MinibatchOptions& o, int layers) {
   auto f = sample::parse_fanouts(o.eval_fanouts, "--eval-fanouts");
@@ -50,8 +45,7 @@ void validate(const MinibatchOptions& o) {
   LOOM_CHECK_ARG(o.epochs >= 0, "--epochs", "must be >= 0, got {}", o.epochs);
   LOOM_CHECK_ARG(o.lr > 0, "--lr", "must be positive, got {}", o.lr);
   LOOM_CHECK_ARG(o.pipeline_depth >= 0, "--pipeline-depth", "must be >= 0, got {}", o.pipeline_depth);
-  LOOM_CHECK_ARG(o.lr_schedule == "none" || o.lr_schedule == "step" || o.lr_schedule == "cosine", "--lr-schedule",
-                 "must be none, step or cosine, got '{}'", o.lr_schedule);
+  validate_lr_schedule(o.lr_schedule);
   LOOM_CHECK_ARG(!o.resume || !o.checkpoint_dir.empty(), "--resume", "needs --checkpoint-dir");
   const auto fanouts = sample::parse_fanouts(o.fanouts, "--fanouts");
   LOOM_CHECK_ARG(static_cast<int>(fanouts.size()) == o.model.num_layers, "--fanouts",
@@ -193,8 +187,8 @@ MinibatchReport run_minibatch(const MinibatchOptions& options, comm::Communicato
 
   for (int epoch = start_epoch; epoch < options.epochs; ++epoch) {
     torch::manual_seed(core::mix_seed(options.seed, static_cast<std::uint64_t>(epoch) + 1));
-    for (auto& group : optimizer.param_groups())
-      static_cast<torch::optim::AdamOptions&>(group.options()).lr(learning_rate(options, epoch));
+    const double lr = learning_rate_at(options.lr_schedule, options.lr, epoch, options.epochs);
+    set_learning_rate(optimizer, lr);
     model->train();
     const bool is_changed = options.change_epoch >= 0 && epoch >= options.change_epoch;
     const EpochSetting& setting = is_changed ? changed : base;
@@ -251,7 +245,7 @@ MinibatchReport run_minibatch(const MinibatchOptions& options, comm::Communicato
     record["epoch_seconds"] = train_seconds;
     record["steps"] = setting.steps;
     if (is_changed) record["changed_conditions"] = true;
-    record["lr"] = learning_rate(options, epoch);
+    record["lr"] = lr;
     // Loss and training score averaged over ranks.
     std::array<double, 2> loss_steps{loss_sum, static_cast<double>(setting.steps)};
     world.allreduce_sum(loss_steps, comm::Channel::control);

@@ -1,0 +1,28 @@
+// Learning-rate schedules over epochs, shared by mini-batch and full-graph training. For base
+// rate lr and epoch e (0-based) of E:
+//   none    lr
+//   step    lr * gamma^floor(e / step)
+//   cosine  lr / 2 * (1 + cos(pi * e / E))   (lr at the first epoch, towards 0 at the last)
+#pragma once
+
+#include <string>
+
+#include <torch/torch.h>
+
+namespace loom::train {
+
+struct LrSchedule {
+  std::string kind = "none";  // none | step | cosine
+  double gamma = 0.5;         // step: factor
+  int step = 10;              // step: epochs per step
+};
+
+// Throws an argument error naming --lr-schedule, --lr-gamma or --lr-step.
+void validate_lr_schedule(const LrSchedule& schedule);
+
+double learning_rate_at(const LrSchedule& schedule, double lr, int epoch, int epochs);
+
+// Sets the rate of every parameter group of an Adam optimizer.
+void set_learning_rate(torch::optim::Adam& optimizer, double lr);
+
+}  // namespace loom::train
