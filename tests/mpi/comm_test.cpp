@@ -231,6 +231,16 @@ TEST(Comm, DupedCommunicatorsWorkFromTwoThreadsAtOnceAndShareCounters) {
   EXPECT_EQ(delta[Channel::gradients].messages_sent, static_cast<std::uint64_t>(kRounds * 2 * (p_count - 1)));
 }
 
+// ctest starts every rank on this machine: all of them share it, and a split shares it only
+// with the ranks of its own half.
+TEST(Comm, RanksOnThisNodeCountsTheRanksSharingTheMachine) {
+  auto world = Communicator::world();
+  EXPECT_EQ(world.ranks_on_this_node(), world.size());
+  const auto half = world.split(world.rank() % 2, world.rank());
+  EXPECT_EQ(half.ranks_on_this_node(), half.size());
+  EXPECT_LT(half.ranks_on_this_node(), world.size());
+}
+
 TEST(Comm, GlobalStatsSumsEveryRank) {
   Communicator comm = Communicator::world();
   CommStats local;

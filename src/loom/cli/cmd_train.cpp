@@ -54,7 +54,7 @@ void add_train_command(CLI::App& app, Action& action) {
   sub->add_option("--weight-decay", o.weight_decay, "Adam weight decay")->capture_default_str();
   add_lr_schedule_options(*sub, o.lr_schedule);
   sub->add_option("--seed", o.seed, "Random seed (samples, shuffles, initialisation)")->capture_default_str();
-  sub->add_option("--threads", o.threads, "Threads per rank (0 = all cores)")->capture_default_str();
+  sub->add_option("--threads", o.threads, "Threads per rank (0 = cores / ranks on this machine)")->capture_default_str();
   sub->add_option("--pipeline-depth", o.pipeline_depth, "Batches prepared ahead (0 = synchronous fetch)")
       ->capture_default_str();
   sub->add_option("--device", o.device, "Compute on cpu | cuda (GPU rank % count) | cuda:N")->capture_default_str();

@@ -143,6 +143,16 @@ Communicator Communicator::split(int color, int key) const {
 
 void Communicator::barrier() const { detail::check(MPI_Barrier(impl_->comm), "MPI_Barrier"); }
 
+int Communicator::ranks_on_this_node() const {
+  MPI_Comm node;
+  detail::check(MPI_Comm_split_type(impl_->comm, MPI_COMM_TYPE_SHARED, impl_->rank, MPI_INFO_NULL, &node),
+                "MPI_Comm_split_type");
+  int size = 0;
+  detail::check(MPI_Comm_size(node, &size), "MPI_Comm_size");
+  detail::check(MPI_Comm_free(&node), "MPI_Comm_free");
+  return size;
+}
+
 CommStats Communicator::stats() const { return impl_->shared->counters.snapshot(); }
 void Communicator::reset_stats() { impl_->shared->counters.reset(); }
 void Communicator::set_link_model(const LinkModel& model) { impl_->shared->model = model; }

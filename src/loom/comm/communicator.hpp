@@ -82,6 +82,8 @@ class Communicator {
   Communicator split(int color, int key) const;
   // Collective; moves no payload and is not counted or emulated.
   void barrier() const;
+  // Collective. How many ranks of this communicator share this rank's machine (this one included).
+  int ranks_on_this_node() const;
 
   // --- counters, link emulation, settings (shared with every dup()) ---
   CommStats stats() const;

@@ -2,6 +2,9 @@
 
 #include <dlfcn.h>
 #include <malloc.h>
+#include <omp.h>
+
+#include <algorithm>
 
 #include <torch/torch.h>
 
@@ -22,6 +25,11 @@ void configure_cpu_runtime(int threads) {
   }
   mallopt(M_MMAP_THRESHOLD, 32 << 20);  // glibc's largest allowed value on 64-bit
   mallopt(M_TRIM_THRESHOLD, 1 << 30);
+}
+
+int cpu_threads_per_rank(int requested, int ranks_on_node) {
+  if (requested > 0) return requested;
+  return std::max(1, omp_get_num_procs() / std::max(1, ranks_on_node));
 }
 
 }  // namespace loom::nn

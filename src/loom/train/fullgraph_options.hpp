@@ -23,7 +23,7 @@ struct FullGraphOptions {
   double weight_decay = 0.0;
   LrSchedule lr_schedule;
   std::uint64_t seed = 0;
-  int threads = 0;  // 0 = all cores
+  int threads = 0;  // 0 = the cores shared among the ranks on this machine
   std::string device = "cpu";  // cpu | cuda (GPU rank % count) | cuda:N
   // GNNPipe's convergence aids (pipe and hybrid):
   bool shuffle_chunks = true;  // a new chunk order every epoch (seed shared by all ranks)

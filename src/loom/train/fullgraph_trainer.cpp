@@ -68,7 +68,8 @@ std::uint64_t channel_bytes(const comm::GlobalCommStats& s, comm::Channel c) { r
 FullGraphReport run_fullgraph(const FullGraphOptions& options, comm::Communicator& world) {
   const int rank = world.rank();
   world.agree_on([&] { validate(options); });
-  nn::configure_cpu_runtime(options.threads);
+  const int threads = nn::cpu_threads_per_rank(options.threads, world.ranks_on_this_node());
+  nn::configure_cpu_runtime(threads);
   world.set_link_model(options.link);
   torch::Device device = torch::kCPU;
   world.agree_on([&] { device = resolve_device(options.device, rank); });
@@ -157,6 +158,7 @@ FullGraphReport run_fullgraph(const FullGraphOptions& options, comm::Communicato
                   {"features", data.feat_dim},
                   {"lr", options.lr},
                   {"lr_schedule", options.lr_schedule.kind},
+                  {"threads_per_rank", threads},
                   {"mirrors", mirrors},
                   {"layer_bounds", bounds},
                   {"layer_costs", costs},

@@ -23,7 +23,7 @@ struct MinibatchOptions {
   double weight_decay = 0.0;
   LrSchedule lr_schedule;
   std::uint64_t seed = 0;
-  int threads = 0;  // 0 = all cores
+  int threads = 0;  // 0 = the cores shared among the ranks on this machine
   int pipeline_depth = 4;  // prepared batches in flight; 0 = synchronous fetch (DistDGL-like)
   std::string device = "cpu";  // cpu | cuda (GPU rank % count) | cuda:N
   double device_rows = 0;       // fraction of own feature rows kept on the device, hottest by VIP first

@@ -112,7 +112,8 @@ MinibatchReport run_minibatch(const MinibatchOptions& options, comm::Communicato
     validate(options);
     feature::parse_wire_dtype(options.wire_dtype, "--wire-dtype");
   });
-  nn::configure_cpu_runtime(options.threads);
+  const int threads = nn::cpu_threads_per_rank(options.threads, world.ranks_on_this_node());
+  nn::configure_cpu_runtime(threads);
   world.set_link_model(options.link);
   torch::Device device = torch::kCPU;
   world.agree_on([&] { device = resolve_device(options.device, rank); });
@@ -181,9 +182,9 @@ MinibatchReport run_minibatch(const MinibatchOptions& options, comm::Communicato
                            options.change_batch_size > 0 ? options.change_batch_size : options.batch_size,
                            options.change_train_fraction, options.seed, world);
   if (rank == 0)
-    spdlog::info("training {} ({} layers, hidden {}) on {} nodes, {} ranks, {} steps per epoch", nn::model_kind_name(
-                     model_options.kind), model_options.num_layers, model_options.hidden, data.num_nodes(), world.size(),
-                 steps);
+    spdlog::info("training {} ({} layers, hidden {}) on {} nodes, {} ranks of {} threads, {} steps per epoch",
+                 nn::model_kind_name(model_options.kind), model_options.num_layers, model_options.hidden,
+                 data.num_nodes(), world.size(), threads, steps);
 
   for (int epoch = start_epoch; epoch < options.epochs; ++epoch) {
     torch::manual_seed(core::mix_seed(options.seed, static_cast<std::uint64_t>(epoch) + 1));
