@@ -3,6 +3,7 @@
 // fail on every rank together.
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -117,7 +118,7 @@ TEST(FullGraphMpi, PipelinedModelParallelismTrainsAndMovesOneChunkPerBoundary) {
   // Without the convergence aids it still trains (fixed order, history held 2 epochs, no cross-chunk gradients).
   o.shuffle_chunks = false;
   o.history_window = 2;
-  o.unbiased_grad = false;
+  o.cross_grad = "drop";
   const FullGraphReport plain = run_fullgraph(o, world);
   EXPECT_LT(plain.epochs.back()["loss"].get<double>(), plain.epochs.front()["loss"].get<double>());
 }
@@ -258,24 +259,72 @@ TEST(FullGraphMpi, StaleHaloTrainsWithTheSameBytes) {
   EXPECT_GT(stale.final_test, fresh.final_test - 0.05);
 }
 
-TEST(FullGraphMpi, ResumedGraphTrainingContinuesIdentically) {
+// Checkpoints carry the historical buffers (pipe, hybrid) and the late gradients (stale halo,
+// stale cross-chunk gradients) besides the weights, so a resumed run continues exactly in every mode.
+TEST(FullGraphMpi, ResumedTrainingContinuesIdenticallyInEveryMode) {
   auto world = comm::Communicator::world();
   const int p = world.size();
   const mpi_test::SharedScratch scratch(world, "fg-resume");
   const std::string& dir = scratch.path();
   make_parts(world, dir, {p});
-  FullGraphOptions o = options_for(dir + "/parts-" + std::to_string(p), FullGraphMode::kGraph);
-  o.epochs = 4;
-  const FullGraphReport straight = run_fullgraph(o, world);
-  o.checkpoint_dir = dir + "/ckpt";
-  o.checkpoint_every = 1;
-  o.epochs = 2;
-  run_fullgraph(o, world);
-  o.epochs = 4;
-  o.resume = true;
-  const FullGraphReport resumed = run_fullgraph(o, world);
-  ASSERT_EQ(resumed.epochs.size(), 4u);
-  EXPECT_NEAR(resumed.epochs[3]["loss"].get<double>(), straight.epochs[3]["loss"].get<double>(), 1e-6);
+  struct Case {
+    FullGraphMode mode;
+    bool stale_halo;
+    const char* cross_grad;
+  };
+  const std::vector<Case> cases = {{FullGraphMode::kGraph, false, "unbiased"}, {FullGraphMode::kGraph, true, "unbiased"},
+                                   {FullGraphMode::kPipe, false, "unbiased"},  {FullGraphMode::kPipe, false, "stale"},
+                                   {FullGraphMode::kHybrid, false, "unbiased"}};
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const Case& c = cases[i];
+    if (c.mode == FullGraphMode::kHybrid && p % 2 != 0) continue;
+    const std::string name = fullgraph_mode_name(c.mode) + (c.stale_halo ? " (stale halo)" : "") + " " + c.cross_grad;
+    FullGraphOptions o = options_for(dir + "/parts-" + std::to_string(p), c.mode);
+    o.stale_halo = c.stale_halo;
+    o.cross_grad = c.cross_grad;
+    o.epochs = 4;
+    const FullGraphReport straight = run_fullgraph(o, world);
+    o.checkpoint_dir = dir + "/ckpt-" + std::to_string(i);
+    o.checkpoint_every = 1;
+    o.epochs = 2;
+    run_fullgraph(o, world);
+    o.epochs = 4;
+    o.resume = true;
+    const FullGraphReport resumed = run_fullgraph(o, world);
+    ASSERT_EQ(resumed.epochs.size(), 4u) << name;
+    for (int e = 2; e < 4; ++e)
+      EXPECT_NEAR(resumed.epochs[e]["loss"].get<double>(), straight.epochs[e]["loss"].get<double>(), 1e-6)
+          << name << " epoch " << e;
+  }
+}
+
+// With the weights held still (a negligible step), no dropout and a fixed chunk order, the
+// historical values become exact after a few epochs and every cross-chunk gradient reaches its
+// chunk exactly once with --cross-grad stale (this epoch or the next): the summed gradient is
+// then the full-graph gradient. Dropping the late ones gives another gradient.
+TEST(FullGraphMpi, StaleCrossChunkGradientsAddUpToTheFullGraphGradient) {
+  auto world = comm::Communicator::world();
+  const int p = world.size();
+  const mpi_test::SharedScratch scratch(world, "fg-crossgrad");
+  const std::string& dir = scratch.path();
+  make_parts(world, dir, {1, 2 * p});
+  FullGraphOptions o = options_for(dir + "/parts-1", FullGraphMode::kGraph);
+  o.model.num_layers = 4;
+  o.model.dropout = 0;
+  o.lr = 1e-12;
+  o.epochs = 2 * o.model.num_layers + 4;  // history exact after L+1 epochs, late gradients after L more
+  o.shuffle_chunks = false;
+  auto alone = world.split(world.rank(), 0);
+  const double exact = run_fullgraph(o, alone).epochs.back()["grad_norm"].get<double>();
+  ASSERT_GT(exact, 0);
+  o.store = dir + "/parts-" + std::to_string(2 * p);
+  o.mode = FullGraphMode::kPipe;
+  o.cross_grad = "stale";
+  const FullGraphReport stale = run_fullgraph(o, world);
+  EXPECT_NEAR(stale.epochs.back()["grad_norm"].get<double>() / exact, 1.0, 1e-4);
+  o.cross_grad = "drop";
+  const FullGraphReport dropped = run_fullgraph(o, world);
+  EXPECT_GT(std::abs(dropped.epochs.back()["grad_norm"].get<double>() / exact - 1.0), 1e-2);
 }
 
 void expect_agreed_error(const FullGraphOptions& o, comm::Communicator& world, const std::string& text) {

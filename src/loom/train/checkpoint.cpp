@@ -10,7 +10,7 @@ namespace fs = std::filesystem;
 namespace loom::train {
 
 void save_checkpoint(const std::string& dir, int epochs_done, torch::nn::Module& model, torch::optim::Optimizer& optimizer,
-                     const nlohmann::json& state) {
+                     const nlohmann::json& state, const CheckpointTensors& tensors) {
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) throw Error::in_argument("--checkpoint-dir", "cannot create '" + dir + "': " + ec.message());
@@ -26,6 +26,11 @@ void save_checkpoint(const std::string& dir, int epochs_done, torch::nn::Module&
     optimizer.save(archive);
     archive.save_to(out.file("optimizer.pt"));
   }
+  if (!tensors.empty()) {
+    torch::serialize::OutputArchive archive;
+    for (const auto& [name, tensor] : tensors) archive.write(name, tensor, /*is_buffer=*/true);
+    archive.save_to(out.file("tensors.pt"));
+  }
   nlohmann::json s = state;
   s["epochs_done"] = epochs_done;
   core::write_text_file(out.file("state.json"), s.dump(2) + "\n");
@@ -34,7 +39,8 @@ void save_checkpoint(const std::string& dir, int epochs_done, torch::nn::Module&
 }
 
 std::optional<nlohmann::json> load_checkpoint(const std::string& dir, torch::nn::Module& model,
-                                              torch::optim::Optimizer& optimizer, const std::string& fingerprint) {
+                                              torch::optim::Optimizer& optimizer, const std::string& fingerprint,
+                                              const CheckpointTensors& tensors) {
   if (!fs::exists(dir + "/latest")) return std::nullopt;
   std::string name = core::read_text_file(dir + "/latest");
   while (!name.empty() && (name.back() == '\n' || name.back() == ' ')) name.pop_back();
@@ -59,6 +65,19 @@ std::optional<nlohmann::json> load_checkpoint(const std::string& dir, torch::nn:
     torch::serialize::InputArchive opt_archive;
     opt_archive.load_from(path + "/optimizer.pt", device);
     optimizer.load(opt_archive);
+    if (!tensors.empty()) {
+      torch::serialize::InputArchive tensor_archive;
+      tensor_archive.load_from(path + "/tensors.pt", device);
+      for (const auto& [name, tensor] : tensors) {
+        torch::Tensor saved;
+        if (!tensor_archive.try_read(name, saved, /*is_buffer=*/true))
+          throw Error::in_file(path + "/tensors.pt", 0, "has no tensor '" + name + "'");
+        if (!saved.sizes().equals(tensor.sizes()))
+          throw Error::in_file(path + "/tensors.pt", 0, "tensor '" + name + "' has another shape than this run's");
+        torch::NoGradGuard no_grad;
+        tensor.copy_(saved);
+      }
+    }
   } catch (const c10::Error& e) {
     throw Error::in_file(path, 0, std::string("cannot load checkpoint: ") + e.what_without_backtrace());
   }

@@ -28,7 +28,11 @@ struct FullGraphOptions {
   // GNNPipe's convergence aids (pipe and hybrid):
   bool shuffle_chunks = true;  // a new chunk order every epoch (seed shared by all ranks)
   int history_window = 1;      // historical buffers refreshed every N epochs, held in between
-  bool unbiased_grad = true;   // cross-chunk gradients kept (x2) instead of dropped
+  // Gradients of reads from other chunks that reach their chunk after its backward:
+  //   unbiased  dropped, and those in time scaled by 2 (GNNPipe's unbiased estimate)
+  //   stale     kept and added to the chunk's gradient in the next epoch (PipeGCN-style)
+  //   drop      dropped, those in time used as they are
+  std::string cross_grad = "unbiased";
   bool stale_halo = false;     // graph mode: PipeGCN-style one-epoch-stale halo, overlapped
   comm::LinkModel link;
   int eval_every = 1;  // valid/test accuracy every N epochs (0 = only after the last)

@@ -1,5 +1,6 @@
 #include "loom/train/fullgraph_trainer.hpp"
 
+#include <cmath>
 #include <numeric>
 #include <optional>
 
@@ -28,6 +29,8 @@ void validate(const FullGraphOptions& o) {
   LOOM_CHECK_ARG(o.lr > 0, "--lr", "must be positive, got {}", o.lr);
   validate_lr_schedule(o.lr_schedule);
   LOOM_CHECK_ARG(o.history_window >= 1, "--history-window", "must be >= 1, got {}", o.history_window);
+  LOOM_CHECK_ARG(o.cross_grad == "unbiased" || o.cross_grad == "stale" || o.cross_grad == "drop", "--cross-grad",
+                 "unknown estimate '{}' (want unbiased, stale or drop)", o.cross_grad);
   LOOM_CHECK_ARG(o.eval_every >= 0, "--eval-every", "must be >= 0, got {}", o.eval_every);
   LOOM_CHECK_ARG(o.chunks >= 0, "--chunks", "must be >= 0, got {}", o.chunks);
   LOOM_CHECK_ARG(!o.stale_halo || o.mode == FullGraphMode::kGraph, "--stale-halo", "applies to --mode graph only");
@@ -62,6 +65,20 @@ std::string fingerprint(const FullGraphOptions& o, const FullGraphLayout& l, con
 }
 
 std::uint64_t channel_bytes(const comm::GlobalCommStats& s, comm::Channel c) { return s.sum[c].bytes_sent; }
+
+// L2 norm of the whole model's summed gradient: each stage counts its own parameters once (way
+// 0; the ways hold the same sums) and the input part is counted on the first stage only.
+double gradient_norm(std::span<const torch::Tensor> stage_params, std::span<const torch::Tensor> input_params,
+                     const FullGraphLayout& layout, const comm::Communicator& world) {
+  double squares = 0;
+  auto add = [&](std::span<const torch::Tensor> params) {
+    for (const auto& p : params)
+      if (p.grad().defined()) squares += p.grad().to(torch::kDouble).pow(2).sum().item<double>();
+  };
+  if (layout.way == 0) add(stage_params);
+  if (layout.way == 0 && layout.first_stage()) add(input_params);
+  return std::sqrt(world.allreduce_sum(squares, comm::Channel::control));
+}
 
 }  // namespace
 
@@ -132,7 +149,7 @@ FullGraphReport run_fullgraph(const FullGraphOptions& options, comm::Communicato
   int start_epoch = 0;
   if (options.resume) {
     std::optional<nlohmann::json> state;
-    world.agree_on([&] { state = load_checkpoint(rank_dir, *model, optimizer, print); });
+    world.agree_on([&] { state = load_checkpoint(rank_dir, *model, optimizer, print, engine.carried_tensors()); });
     const int done = state ? state->at("epochs_done").get<int>() : 0;
     LOOM_CHECK(world.allreduce_min(done, comm::Channel::control) == world.allreduce_max(done, comm::Channel::control),
                "{}: ranks hold checkpoints of different epochs", options.checkpoint_dir);
@@ -158,6 +175,7 @@ FullGraphReport run_fullgraph(const FullGraphOptions& options, comm::Communicato
                   {"features", data.feat_dim},
                   {"lr", options.lr},
                   {"lr_schedule", options.lr_schedule.kind},
+                  {"cross_grad", options.cross_grad},
                   {"threads_per_rank", threads},
                   {"mirrors", mirrors},
                   {"layer_bounds", bounds},
@@ -187,10 +205,12 @@ FullGraphReport run_fullgraph(const FullGraphOptions& options, comm::Communicato
     optimizer.step();
     const double seconds = timer.seconds();
     const comm::GlobalCommStats traffic = world.global_stats(world.stats() - before);
+    const double grad_norm = gradient_norm(stage_params, model->input_parameters(), layout, world);
 
     nlohmann::json record = {{"epoch", epoch + 1}, {"epoch_seconds", seconds}, {"lr", lr}};
     const double loss = world.allreduce_sum(counts.loss, comm::Channel::control);
     record["loss"] = loss;
+    record["grad_norm"] = grad_norm;
     std::array<double, 2> waits{counts.bubble_seconds, counts.exchange_seconds};
     world.allreduce_max(waits, comm::Channel::control);
     record["bubble_seconds"] = waits[0];
@@ -238,7 +258,8 @@ FullGraphReport run_fullgraph(const FullGraphOptions& options, comm::Communicato
     }
     if (!options.checkpoint_dir.empty() && options.checkpoint_every > 0 && (epoch + 1) % options.checkpoint_every == 0)
       world.agree_on([&] {
-        save_checkpoint(rank_dir, epoch + 1, *model, optimizer, {{"fingerprint", print}, {"epochs", report.epochs}});
+        save_checkpoint(rank_dir, epoch + 1, *model, optimizer, {{"fingerprint", print}, {"epochs", report.epochs}},
+                        engine.carried_tensors());
       });
   }
   return report;

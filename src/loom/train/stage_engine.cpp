@@ -44,7 +44,11 @@ StageEngine::StageEngine(nn::DeepGnn& model, const FullGraphOptions& options, co
       graph_mode_(layout.mode == FullGraphMode::kGraph),
       needs_input_(layout.first_stage() || model.uses_initial_residual()),
       // With one chunk per way every cross-chunk gradient arrives before it is consumed.
-      cross_scale_(graph_mode_ || layout.chunks == 1 ? 1.0 : (options.unbiased_grad ? 2.0 : 0.0)) {
+      cross_scale_(graph_mode_ || layout.chunks == 1 ? 1.0
+                   : options.cross_grad == "unbiased" ? 2.0
+                   : options.cross_grad == "stale"    ? 1.0
+                                                      : 0.0),
+      carry_cross_grads_(graph_mode_ ? options.stale_halo : layout.chunks > 1 && options.cross_grad == "stale") {
   const std::int64_t hidden = model.options().hidden;
   const int layers = end_ - begin_;
   const auto on_device = torch::TensorOptions().device(device_);
@@ -203,7 +207,7 @@ void StageEngine::backward_chunk(int c, ChunkState& st, StageCounts& counts,
 StageCounts StageEngine::train_epoch(std::span<const int> order, bool refresh_history) {
   StageCounts counts;
   const bool stale = graph_mode_ && options_->stale_halo;
-  if (!stale)
+  if (!carry_cross_grads_)
     for (auto& p : pending_) p.zero_();
   model_->train();
   std::vector<ChunkState> states(chunks_->chunks().size());
@@ -222,6 +226,14 @@ StageCounts StageEngine::train_epoch(std::span<const int> order, bool refresh_hi
     }
   }
   return counts;
+}
+
+CheckpointTensors StageEngine::carried_tensors() const {
+  CheckpointTensors carried;
+  for (std::size_t i = 0; i < history_.size(); ++i) carried["history_" + std::to_string(begin_ + i)] = history_[i];
+  if (carry_cross_grads_)
+    for (std::size_t i = 0; i < pending_.size(); ++i) carried["cross_grad_" + std::to_string(begin_ + i)] = pending_[i];
+  return carried;
 }
 
 StageCounts StageEngine::evaluate() {

@@ -9,9 +9,10 @@
 // The stage output goes to the next stage; the last stage computes logits and the loss.
 // Backward, in reverse chunk order: the gradient of the stage output arrives from the next
 // stage (Channel::gradients) and flows back layer by layer; gradients of outside rows are
-// accumulated for the chunks that own them (times 2 with the unbiased estimate, dropped
-// without it; sent back to their owners in graph mode), and each chunk's accumulated
-// contributions join its gradient before it is passed on. Weight gradients accumulate in the
+// accumulated for the chunks that own them (sent back to their owners in graph mode), and each
+// chunk's accumulated contributions join its gradient before it is passed on. Those that reach
+// a chunk after its backward are dropped, with the others doubled (unbiased estimate) or not
+// (drop), or wait for the chunk's backward in the next epoch (stale). Weight gradients accumulate in the
 // model's parameters; the caller all-reduces and steps.
 // With stale_halo (graph mode) the layers read last epoch's halo and this epoch's exchanges run
 // on a background thread, overlapped with compute, their gradients applied one epoch late.
@@ -27,6 +28,7 @@
 #include "loom/comm/communicator.hpp"
 #include "loom/core/thread_pool.hpp"
 #include "loom/nn/deep_model.hpp"
+#include "loom/train/checkpoint.hpp"
 #include "loom/train/chunk_set.hpp"
 #include "loom/train/fullgraph_data.hpp"
 #include "loom/train/fullgraph_options.hpp"
@@ -57,6 +59,10 @@ class StageEngine {
   // historical value is read and the historical buffers are left as they are. A stage passes
   // all its chunks on after its last layer.
   StageCounts evaluate();
+  // What carries from one epoch to the next besides the weights (historical buffers; with the
+  // stale halo or stale cross-chunk gradients, also the late gradients), as aliases: checkpoints
+  // save them and load into them.
+  CheckpointTensors carried_tensors() const;
 
  private:
   struct ChunkState;
@@ -80,7 +86,8 @@ class StageEngine {
   torch::Device device_;  // the model's
   MirrorExchange mirrors_;
   bool graph_mode_, needs_input_;
-  double cross_scale_;  // factor of cross-chunk gradients (one chunk 1, unbiased 2, else 0)
+  double cross_scale_;       // factor of cross-chunk gradients (one chunk 1, unbiased 2, stale 1, drop 0)
+  bool carry_cross_grads_;   // pending_ carries late cross-chunk gradients into the next epoch
   std::vector<torch::Tensor> history_;  // [layer - begin]: [slots, H] (pipe/hybrid, stale halo)
   std::vector<torch::Tensor> pending_;  // [layer - begin]: [own rows, H] cross-chunk gradients
   // Stale halo: exchanges on a background thread over a duplicated stage communicator.
