@@ -119,8 +119,10 @@ TEST(FullGraphMpi, PipelinedModelParallelismTrainsAndMovesOneChunkPerBoundary) {
   o.shuffle_chunks = false;
   o.history_window = 2;
   o.cross_grad = "drop";
+  o.eval_every = -1;  // and never evaluates
   const FullGraphReport plain = run_fullgraph(o, world);
   EXPECT_LT(plain.epochs.back()["loss"].get<double>(), plain.epochs.front()["loss"].get<double>());
+  for (const auto& e : plain.epochs) EXPECT_FALSE(e.contains("test_accuracy"));
 }
 
 // Evaluation is exact full-graph inference in every mode: with (almost) untrained weights, pipe

@@ -187,6 +187,22 @@ TEST(ReluDropout, KeepsOneMinusPScalesAndPassesGradientsThroughTheMask) {
   EXPECT_THROW(relu_dropout(x, 1.0, true), Error);
 }
 
+TEST(Dropout, KeepsOneMinusPOfEverySignAndPassesGradientsThroughTheMask) {
+  torch::manual_seed(7);
+  const auto x = torch::randn({300, 200}).requires_grad_(true);
+  torch::manual_seed(11);
+  const auto y = nn::dropout(x, 0.3, /*training=*/true);
+  const auto kept = y.detach() != 0;
+  EXPECT_NEAR(kept.to(torch::kDouble).mean().item<double>(), 0.7, 0.01);
+  EXPECT_TRUE((kept & (x.detach() < 0)).any().item<bool>());  // no relu
+  EXPECT_LE((y.detach().masked_select(kept) - x.detach().masked_select(kept) / 0.7).abs().max().item<double>(), 1e-6);
+  const auto g = torch::autograd::grad({y}, {x}, {torch::ones_like(y)})[0];
+  EXPECT_LE((g - kept.to(torch::kFloat) / 0.7).abs().max().item<double>(), 1e-6);
+  torch::manual_seed(11);
+  EXPECT_TRUE(torch::equal(nn::dropout(x.detach(), 0.3, true), y.detach()));
+  EXPECT_TRUE(torch::equal(nn::dropout(x.detach(), 0.3, false), x.detach()));
+}
+
 TEST(GnnModel, RejectsBadOptions) {
   EXPECT_THROW(parse_model_kind("gin"), Error);
   EXPECT_THROW(GnnModel({ModelKind::kSage, 0, 5, 8, 2, 0.5, 1}), Error);

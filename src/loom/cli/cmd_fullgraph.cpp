@@ -71,7 +71,7 @@ void add_fullgraph_command(CLI::App& app, Action& action) {
   sub->add_flag("--stale-halo", o.stale_halo, "graph mode: one-epoch-stale halo exchanged in the background (PipeGCN)");
   sub->add_option("--net-bandwidth", flags->bandwidth, "Link emulation bandwidth, e.g. 10Gbit (off by default)");
   sub->add_option("--net-latency", flags->latency, "Link emulation latency per message, e.g. 20us");
-  sub->add_option("--eval-every", o.eval_every, "Valid/test accuracy every N epochs (0 = after the last only)")
+  sub->add_option("--eval-every", o.eval_every, "Valid/test accuracy every N epochs (0 = after the last only, -1 = never)")
       ->capture_default_str();
   sub->add_option("--metrics", o.metrics_path, "JSON-lines metrics file (setup record, then one per epoch)");
   sub->add_option("--checkpoint-dir", o.checkpoint_dir, "Directory for checkpoints (one sub-directory per rank)");

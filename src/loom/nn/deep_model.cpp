@@ -7,6 +7,7 @@
 #include "loom/core/error.hpp"
 #include "loom/nn/aggregate.hpp"
 #include "loom/nn/conv.hpp"
+#include "loom/nn/relu_dropout.hpp"
 
 namespace loom::nn {
 
@@ -60,17 +61,16 @@ class DeepBlock : public torch::nn::Module {
     const bool train = is_training();
     switch (o_.kind) {
       case DeepKind::kGcn:
-      case DeepKind::kSage: return torch::relu(conv_->forward(graph, torch::dropout(x, o_.dropout, train)));
+      case DeepKind::kSage: return torch::relu(conv_->forward(graph, nn::dropout(x, o_.dropout, train)));
       case DeepKind::kGcnii: {
         LOOM_CHECK_ARG(h0.defined() && h0.size(0) == graph.num_dst(), "h0", "gcnii needs h0 for {} destinations",
                        graph.num_dst());
-        const auto support = (1 - o_.alpha) * aggregate(graph, torch::dropout(x, o_.dropout, train), Aggregation::kGcn) +
+        const auto support = (1 - o_.alpha) * aggregate(graph, nn::dropout(x, o_.dropout, train), Aggregation::kGcn) +
                              o_.alpha * h0;
         return torch::relu((1 - beta_) * support + beta_ * torch::mm(support, weight_.t()));
       }
       case DeepKind::kResGcn: {
-        auto h = torch::layer_norm(x, {o_.hidden}, norm_weight_, norm_bias_);
-        h = torch::dropout(torch::relu(h), o_.dropout, train);
+        const auto h = relu_dropout(torch::layer_norm(x, {o_.hidden}, norm_weight_, norm_bias_), o_.dropout, train);
         return x.slice(0, 0, graph.num_dst()) + conv_->forward(graph, h);
       }
     }
@@ -102,7 +102,7 @@ DeepGnn::DeepGnn(const DeepModelOptions& options) : options_(options) {
 }
 
 torch::Tensor DeepGnn::input(const torch::Tensor& features) {
-  return torch::relu(torch::addmm(b_in_, torch::dropout(features, options_.dropout, is_training()), w_in_.t()));
+  return torch::relu(torch::addmm(b_in_, nn::dropout(features, options_.dropout, is_training()), w_in_.t()));
 }
 
 torch::Tensor DeepGnn::layer(int l, const MessageGraph& graph, const torch::Tensor& x, const torch::Tensor& h0) {
@@ -111,7 +111,7 @@ torch::Tensor DeepGnn::layer(int l, const MessageGraph& graph, const torch::Tens
 }
 
 torch::Tensor DeepGnn::output(const torch::Tensor& h) {
-  return torch::addmm(b_out_, torch::dropout(h, options_.dropout, is_training()), w_out_.t());
+  return torch::addmm(b_out_, nn::dropout(h, options_.dropout, is_training()), w_out_.t());
 }
 
 std::vector<torch::Tensor> DeepGnn::input_parameters() const { return {w_in_, b_in_}; }

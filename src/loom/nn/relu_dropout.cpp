@@ -23,8 +23,8 @@ std::uint64_t draw_seed() {
   return gen.get<at::CPUGeneratorImpl>()->random64();
 }
 
-template <class T>
-void relu_dropout_kernel(const T* x, std::int64_t n, std::uint64_t seed, std::uint32_t keep_below, T scale, T* out,
+template <bool Relu, class T>
+void dropout_kernel(const T* x, std::int64_t n, std::uint64_t seed, std::uint32_t keep_below, T scale, T* out,
                          std::uint8_t* pass) {
   const core::Rng root(seed);
   at::parallel_for(0, (n + kBlock - 1) / kBlock, 1, [&](std::int64_t begin, std::int64_t end) {
@@ -36,12 +36,13 @@ void relu_dropout_kernel(const T* x, std::int64_t n, std::uint64_t seed, std::ui
         std::memcpy(draws + k, &r, sizeof r);
       }
       // Branch-free so that it vectorises: the keep draw and relu are both data-random.
+      // Without relu, the sign of x does not matter (gradients pass wherever the draw keeps).
       const std::int64_t lo = b * kBlock, len = std::min(n - lo, kBlock);
       const T* __restrict__ xb = x + lo;
       T* __restrict__ ob = out + lo;
       std::uint8_t* __restrict__ pb = pass + lo;
       for (std::int64_t k = 0; k < len; ++k) {
-        const bool keep = (draws[k] < keep_below) & (xb[k] > T(0));
+        const bool keep = (draws[k] < keep_below) & (!Relu || xb[k] > T(0));
         pb[k] = keep;
         ob[k] = keep ? xb[k] * scale : T(0);
       }
@@ -56,17 +57,22 @@ void masked_scale_kernel(const T* grad, const std::uint8_t* pass, std::int64_t n
   });
 }
 
-class ReluDropoutFunction : public torch::autograd::Function<ReluDropoutFunction> {
+class DropoutFunction : public torch::autograd::Function<DropoutFunction> {
  public:
-  static torch::Tensor forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& x, double p) {
+  static torch::Tensor forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& x, double p, bool relu) {
     const std::int64_t n = x.numel();
     auto out = torch::empty_like(x);
     auto pass = torch::empty(x.sizes(), x.options().dtype(torch::kByte));
     const auto keep_below = static_cast<std::uint32_t>(std::llround((1.0 - p) * 65536.0));
     const std::uint64_t seed = draw_seed();
-    AT_DISPATCH_FLOATING_TYPES(x.scalar_type(), "loom_relu_dropout", [&] {
-      relu_dropout_kernel<scalar_t>(x.data_ptr<scalar_t>(), n, seed, keep_below, static_cast<scalar_t>(1.0 / (1.0 - p)),
-                                    out.data_ptr<scalar_t>(), pass.data_ptr<std::uint8_t>());
+    AT_DISPATCH_FLOATING_TYPES(x.scalar_type(), "loom_dropout", [&] {
+      const auto scale = static_cast<scalar_t>(1.0 / (1.0 - p));
+      if (relu)
+        dropout_kernel<true>(x.data_ptr<scalar_t>(), n, seed, keep_below, scale, out.data_ptr<scalar_t>(),
+                             pass.data_ptr<std::uint8_t>());
+      else
+        dropout_kernel<false>(x.data_ptr<scalar_t>(), n, seed, keep_below, scale, out.data_ptr<scalar_t>(),
+                              pass.data_ptr<std::uint8_t>());
     });
     ctx->saved_data["pass"] = pass;
     ctx->saved_data["scale"] = 1.0 / (1.0 - p);
@@ -83,19 +89,27 @@ class ReluDropoutFunction : public torch::autograd::Function<ReluDropoutFunction
                                     static_cast<scalar_t>(ctx->saved_data["scale"].toDouble()),
                                     out.data_ptr<scalar_t>());
     });
-    return {out, torch::Tensor()};
+    return {out, torch::Tensor(), torch::Tensor()};
   }
 };
+
+torch::Tensor apply_dropout(const torch::Tensor& x, double p, bool training, bool relu) {
+  LOOM_CHECK_ARG(p >= 0.0 && p < 1.0, "dropout", "must be in [0, 1), got {}", p);
+  if (!training || p == 0.0) return relu ? torch::relu(x) : x;
+  if (!x.is_cpu() || !(x.scalar_type() == torch::kFloat || x.scalar_type() == torch::kDouble)) {
+    return torch::dropout(relu ? torch::relu(x) : x, p, /*train=*/true);
+  }
+  return DropoutFunction::apply(x.contiguous(), p, relu);
+}
 
 }  // namespace
 
 torch::Tensor relu_dropout(const torch::Tensor& x, double p, bool training) {
-  LOOM_CHECK_ARG(p >= 0.0 && p < 1.0, "dropout", "must be in [0, 1), got {}", p);
-  if (!training || p == 0.0) return torch::relu(x);
-  if (!x.is_cpu() || !(x.scalar_type() == torch::kFloat || x.scalar_type() == torch::kDouble)) {
-    return torch::dropout(torch::relu(x), p, /*train=*/true);
-  }
-  return ReluDropoutFunction::apply(x.contiguous(), p);
+  return apply_dropout(x, p, training, /*relu=*/true);
+}
+
+torch::Tensor dropout(const torch::Tensor& x, double p, bool training) {
+  return apply_dropout(x, p, training, /*relu=*/false);
 }
 
 }  // namespace loom::nn

@@ -35,7 +35,7 @@ struct FullGraphOptions {
   std::string cross_grad = "unbiased";
   bool stale_halo = false;     // graph mode: PipeGCN-style one-epoch-stale halo, overlapped
   comm::LinkModel link;
-  int eval_every = 1;  // valid/test accuracy every N epochs (0 = only after the last)
+  int eval_every = 1;  // valid/test accuracy every N epochs (0 = only after the last, -1 = never)
   std::string metrics_path;  // JSON lines, written by rank 0
   std::string checkpoint_dir;  // one sub-directory per rank (rank-<r>)
   int checkpoint_every = 0;

@@ -31,7 +31,7 @@ void validate(const FullGraphOptions& o) {
   LOOM_CHECK_ARG(o.history_window >= 1, "--history-window", "must be >= 1, got {}", o.history_window);
   LOOM_CHECK_ARG(o.cross_grad == "unbiased" || o.cross_grad == "stale" || o.cross_grad == "drop", "--cross-grad",
                  "unknown estimate '{}' (want unbiased, stale or drop)", o.cross_grad);
-  LOOM_CHECK_ARG(o.eval_every >= 0, "--eval-every", "must be >= 0, got {}", o.eval_every);
+  LOOM_CHECK_ARG(o.eval_every >= -1, "--eval-every", "must be >= -1, got {}", o.eval_every);
   LOOM_CHECK_ARG(o.chunks >= 0, "--chunks", "must be >= 0, got {}", o.chunks);
   LOOM_CHECK_ARG(!o.stale_halo || o.mode == FullGraphMode::kGraph, "--stale-halo", "applies to --mode graph only");
   LOOM_CHECK_ARG(!o.resume || !o.checkpoint_dir.empty(), "--resume", "needs --checkpoint-dir");
@@ -225,7 +225,7 @@ FullGraphReport run_fullgraph(const FullGraphOptions& options, comm::Communicato
     world.allreduce_sum(train.values, comm::Channel::control);
     record["train_" + report.score_name] = score(train, data.multi_label);
     const bool last = epoch + 1 == options.epochs;
-    if ((options.eval_every > 0 && (epoch + 1) % options.eval_every == 0) || last) {
+    if ((options.eval_every > 0 && (epoch + 1) % options.eval_every == 0) || (last && options.eval_every >= 0)) {
       core::Timer eval_timer;
       const comm::CommStats before_eval = world.stats();
       StageCounts eval = engine.evaluate();

@@ -22,9 +22,12 @@ torch::Device device_of(nn::DeepGnn& model) {
 }  // namespace
 
 struct StageEngine::ChunkState {
-  torch::Tensor h0_graph, h0;                   // input part and the leaf the layers read
-  std::vector<torch::Tensor> in, outside, out;  // per layer of the stage (leaves, leaves, outputs)
-  torch::Tensor top, loss;                      // last stage: output leaf and loss
+  torch::Tensor h0_graph, h0;          // input part and the leaf the layers read
+  std::vector<torch::Tensor> in, out;  // per layer of the stage: input leaves, outputs
+  // Per layer: the gradient of the outside rows the layer read, caught by a hook on its input
+  // during backward (so the forward copies of those rows need not be kept until then).
+  std::vector<std::shared_ptr<torch::Tensor>> outside_grad;
+  torch::Tensor top, loss;             // last stage: output leaf and loss
 };
 
 StageEngine::StageEngine(nn::DeepGnn& model, const FullGraphOptions& options, const FullGraphLayout& layout,
@@ -117,11 +120,15 @@ void StageEngine::forward_chunk(int c, bool train, bool refresh, ChunkState& st,
       in_flight_.push_back(background_->submit(
           [this, c, values = a.detach(), target = history_[i]]() mutable { async_mirrors_->exchange_values(c, values, target); }));
     }
-    if (train) o.requires_grad_();
-    out = model_->layer(l, ch.graph, torch::cat({a, o}), h0);
+    const torch::Tensor x = torch::cat({a, o});
+    if (train) {
+      auto grad = std::make_shared<torch::Tensor>();
+      x.register_hook([grad, own = a.size(0)](const torch::Tensor& g) { *grad = g.slice(0, own); });
+      st.outside_grad.push_back(std::move(grad));
+    }
+    out = model_->layer(l, ch.graph, x, h0);
     if (train) {
       st.in.push_back(a);
-      st.outside.push_back(o);
       st.out.push_back(out);
     }
   }
@@ -173,7 +180,8 @@ void StageEngine::backward_chunk(int c, ChunkState& st, StageCounts& counts,
     const auto u = static_cast<std::size_t>(i);
     st.out[u].backward(g);
     if (cross_scale_ != 0) {
-      const torch::Tensor og = grad_or_zeros(st.outside[u]);
+      const torch::Tensor& caught = *st.outside_grad[u];
+      const torch::Tensor og = caught.defined() ? caught : torch::zeros({ch.outside_slots.numel(), g.size(1)}, g.options());
       if (ch.local_pos.numel() > 0)
         pending_[u].index_add_(0, ch.local_slots, og.index_select(0, ch.local_pos) * cross_scale_);
       if (stale) {
