@@ -21,6 +21,17 @@ def load(path):
             "epochs": len(epochs)}
 
 
+def label(run):
+    """The mode, with the chunk count where it is not one part per rank and a non-default estimate."""
+    s = run["setup"]
+    text = s["mode"]
+    if s["mode"] != "graph" and s["chunks_per_way"] * s["ways"] != s["ranks"] and s["mode"] == "pipe":
+        text += f" ({s['chunks_per_way']} chunks)"
+    if s["mode"] != "graph" and s.get("cross_grad", "unbiased") != "unbiased":
+        text += f" ({s['cross_grad']} grads)"
+    return text
+
+
 def stage_bytes(b):
     return b["activations"] + b["gradients"]
 
@@ -65,7 +76,7 @@ for g, rs in main.items():
           "formula (stack) | measured / formula | test acc | vs graph | test at best valid (epoch) | vs graph |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     ref = {r["setup"]["model"]: r for r in rs if r["setup"]["mode"] == "graph"}
-    for r in sorted(rs, key=lambda r: (r["setup"]["model"], ["graph", "pipe", "hybrid"].index(r["setup"]["mode"]))):
+    for r in sorted(rs, key=lambda r: (r["setup"]["model"], ["graph", "pipe", "hybrid"].index(r["setup"]["mode"]), label(r))):
         s, b = r["setup"], r["last"]["bytes"]
         fi, fs = formula(r)
         acc = r["last"].get("test_accuracy", float("nan"))
@@ -74,7 +85,7 @@ for g, rs in main.items():
         best = r["best"].get("test_accuracy", float("nan"))
         best_delta = best - g_ref["best"].get("test_accuracy", float("nan")) if g_ref else float("nan")
         speed = f" ({g_ref['seconds'] / r['seconds']:.2f}x)" if g_ref and r is not g_ref else ""
-        print(f"| {s['model']} | {s['mode']} | {r['seconds']:.2f}{speed} | {r['bubble']:.2f} | {b['total'] / MiB:.1f} | "
+        print(f"| {s['model']} | {label(r)} | {r['seconds']:.2f}{speed} | {r['bubble']:.2f} | {b['total'] / MiB:.1f} | "
               f"{stage_bytes(b) / MiB:.1f} | {b['halo'] / MiB:.1f} | {b['weights'] / MiB:.1f} | {fi / MiB:.1f} | "
               f"{fs / MiB:.1f} | {measured(r) / fs:.3f} | {acc:.4f} | {delta:+.4f} | {best:.4f} ({r['best']['epoch']}) | "
               f"{best_delta:+.4f} |")
@@ -82,7 +93,7 @@ for g, rs in main.items():
     for r in rs:
         s = r["setup"]
         if s["mode"] != "graph" and s["model"] in graph_bytes:
-            print(f"\n{s['model']} {s['mode']}: {graph_bytes[s['model']] / max(1, r['last']['bytes']['total']):.1f}x "
+            print(f"\n{s['model']} {label(r)}: {graph_bytes[s['model']] / max(1, r['last']['bytes']['total']):.1f}x "
                   f"fewer bytes than graph parallelism (all channels)", end="")
     print("\n")
 

@@ -9,6 +9,7 @@
 #include "loom/nn/deep_model.hpp"
 #include "loom/train/chunk_set.hpp"
 #include "loom/train/fullgraph_layout.hpp"
+#include "loom/train/layer_profile.hpp"
 
 namespace loom::train {
 namespace {
@@ -77,6 +78,23 @@ graph::Csr random_graph(std::int64_t n, std::uint64_t seed) {
   }
   auto built = graph::build_csr(list, graph::CsrBuildOptions{});
   return graph::Csr::from_vectors(std::move(built.indptr), built.indices, n);
+}
+
+// Every hidden layer of a model gets the same profiled cost, so the split of identical layers
+// is even whatever else the machine was doing while one of them was timed.
+TEST(LayerProfile, IdenticalLayersCostTheSameAndSplitEvenly) {
+  nn::DeepModelOptions o;
+  o.num_layers = 8;
+  o.in_features = 12;
+  o.hidden = 16;
+  o.num_classes = 3;
+  nn::DeepGnn model(o);
+  const auto csr = random_graph(600, 3);
+  const auto costs = profile_layer_costs(model, csr, {0, 600}, 256);
+  ASSERT_EQ(costs.size(), 8u);
+  for (std::size_t l = 1; l + 1 < costs.size(); ++l) EXPECT_EQ(costs[l], costs[0]);
+  EXPECT_GT(costs.back(), costs[0]);  // the output part is added to the last layer
+  EXPECT_EQ(balance_layers(costs, 4), (std::vector<int>{0, 2, 4, 6, 8}));
 }
 
 TEST(ChunkSet, ChunkedLayersWithCurrentOutsideRowsEqualTheWholeGraph) {

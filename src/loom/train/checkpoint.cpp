@@ -38,19 +38,38 @@ void save_checkpoint(const std::string& dir, int epochs_done, torch::nn::Module&
   core::write_text_file(dir + "/latest", name + "\n");
 }
 
-std::optional<nlohmann::json> load_checkpoint(const std::string& dir, torch::nn::Module& model,
-                                              torch::optim::Optimizer& optimizer, const std::string& fingerprint,
-                                              const CheckpointTensors& tensors) {
-  if (!fs::exists(dir + "/latest")) return std::nullopt;
+namespace {
+
+// DIR/<newest>, or "" when DIR has no checkpoint.
+std::string latest_checkpoint(const std::string& dir) {
+  if (!fs::exists(dir + "/latest")) return "";
   std::string name = core::read_text_file(dir + "/latest");
   while (!name.empty() && (name.back() == '\n' || name.back() == ' ')) name.pop_back();
-  const std::string path = dir + "/" + name;
-  nlohmann::json state;
+  return dir + "/" + name;
+}
+
+nlohmann::json read_state(const std::string& path) {
   try {
-    state = nlohmann::json::parse(core::read_text_file(path + "/state.json"));
+    return nlohmann::json::parse(core::read_text_file(path + "/state.json"));
   } catch (const nlohmann::json::exception& e) {
     throw Error::in_file(path + "/state.json", 0, std::string("invalid checkpoint state: ") + e.what());
   }
+}
+
+}  // namespace
+
+std::optional<nlohmann::json> read_checkpoint_state(const std::string& dir) {
+  const std::string path = latest_checkpoint(dir);
+  if (path.empty()) return std::nullopt;
+  return read_state(path);
+}
+
+std::optional<nlohmann::json> load_checkpoint(const std::string& dir, torch::nn::Module& model,
+                                              torch::optim::Optimizer& optimizer, const std::string& fingerprint,
+                                              const CheckpointTensors& tensors) {
+  const std::string path = latest_checkpoint(dir);
+  if (path.empty()) return std::nullopt;
+  const nlohmann::json state = read_state(path);
   if (state.value("fingerprint", "") != fingerprint)
     throw Error::in_file(path, 0, "checkpoint was written by a run with different model or data options (" +
                                       state.value("fingerprint", "?") + " vs " + fingerprint + ")");

@@ -21,6 +21,10 @@ using CheckpointTensors = std::map<std::string, torch::Tensor>;
 void save_checkpoint(const std::string& dir, int epochs_done, torch::nn::Module& model, torch::optim::Optimizer& optimizer,
                      const nlohmann::json& state, const CheckpointTensors& tensors = {});
 
+// The state.json of the newest checkpoint in DIR, or nullopt when DIR has none (for what a run
+// must know before it builds its model and optimizer). Throws Error naming an unreadable file.
+std::optional<nlohmann::json> read_checkpoint_state(const std::string& dir);
+
 // Loads the newest checkpoint into model, optimizer and `tensors` (every name must have been
 // saved, with the same shape); returns its state.json, or nullopt when DIR has none. Throws
 // Error naming the file when it is unreadable or was made with a different model

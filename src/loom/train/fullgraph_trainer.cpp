@@ -1,5 +1,6 @@
 #include "loom/train/fullgraph_trainer.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <numeric>
 #include <optional>
@@ -38,14 +39,27 @@ void validate(const FullGraphOptions& o) {
   LOOM_CHECK_ARG(o.checkpoint_every >= 0, "--checkpoint-every", "must be >= 0, got {}", o.checkpoint_every);
 }
 
+// Rank 0 profiles the layers and splits them (or, resuming, takes the split its checkpoint
+// was trained with: a rank's optimizer state belongs to its stage's layers); every rank gets
+// rank 0's split and costs.
 std::vector<int> layer_bounds(nn::DeepGnn& model, const FullGraphLayout& layout, const graph::Csr& csr,
                               const partition::PartitionBook& book, const comm::Communicator& world,
-                              std::vector<double>& costs) {
+                              const std::optional<nlohmann::json>& resumed_state, std::vector<double>& costs) {
   costs.assign(static_cast<std::size_t>(model.num_layers()), 0.0);
   if (layout.stages == 1) return {0, model.num_layers()};
-  if (world.rank() == 0) costs = profile_layer_costs(model, csr, book.range(0));
+  std::vector<int> bounds;
+  if (world.rank() == 0) {
+    if (resumed_state && resumed_state->contains("layer_bounds")) {
+      bounds = resumed_state->at("layer_bounds").get<std::vector<int>>();
+      costs = resumed_state->value("layer_costs", costs);
+    } else {
+      costs = profile_layer_costs(model, csr, book.range(0));
+      bounds = balance_layers(costs, layout.stages);
+    }
+  }
+  world.broadcast(bounds, 0, comm::Channel::control);
   world.broadcast(std::span<double>(costs), 0, comm::Channel::control);
-  return balance_layers(costs, layout.stages);
+  return bounds;
 }
 
 std::vector<int> chunk_order(const FullGraphOptions& o, int chunks, int epoch) {
@@ -120,8 +134,17 @@ FullGraphReport run_fullgraph(const FullGraphOptions& options, comm::Communicato
     move_to(data, device);
   });
 
+  const std::string rank_dir = options.checkpoint_dir + "/rank-" + std::to_string(rank);
+  std::optional<nlohmann::json> resumed_state;
+  if (options.resume) world.agree_on([&] { resumed_state = read_checkpoint_state(rank_dir); });
   std::vector<double> costs;
-  const std::vector<int> bounds = layer_bounds(*model, layout, csr, store->book(), world, costs);
+  const std::vector<int> bounds = layer_bounds(*model, layout, csr, store->book(), world, resumed_state, costs);
+  world.agree_on([&] {
+    LOOM_CHECK(bounds.size() == static_cast<std::size_t>(layout.stages) + 1 && bounds.front() == 0 &&
+                   bounds.back() == model->num_layers() && std::is_sorted(bounds.begin(), bounds.end()),
+               "{}: checkpoint holds a layer split ({}) that does not fit {} stages of {} layers",
+               options.checkpoint_dir, fmt::join(bounds, ","), layout.stages, model->num_layers());
+  });
   const int first_layer = bounds[static_cast<std::size_t>(layout.stage)];
   const int end_layer = bounds[static_cast<std::size_t>(layout.stage) + 1];
   const bool runs_input = layout.first_stage() || model->uses_initial_residual();
@@ -145,7 +168,6 @@ FullGraphReport run_fullgraph(const FullGraphOptions& options, comm::Communicato
   FullGraphReport report;
   report.score_name = data.multi_label ? "micro_f1" : "accuracy";
   const std::string print = fingerprint(options, layout, data);
-  const std::string rank_dir = options.checkpoint_dir + "/rank-" + std::to_string(rank);
   int start_epoch = 0;
   if (options.resume) {
     std::optional<nlohmann::json> state;
@@ -258,7 +280,8 @@ FullGraphReport run_fullgraph(const FullGraphOptions& options, comm::Communicato
     }
     if (!options.checkpoint_dir.empty() && options.checkpoint_every > 0 && (epoch + 1) % options.checkpoint_every == 0)
       world.agree_on([&] {
-        save_checkpoint(rank_dir, epoch + 1, *model, optimizer, {{"fingerprint", print}, {"epochs", report.epochs}},
+        save_checkpoint(rank_dir, epoch + 1, *model, optimizer,
+                        {{"fingerprint", print}, {"epochs", report.epochs}, {"layer_bounds", bounds}, {"layer_costs", costs}},
                         engine.carried_tensors());
       });
   }
