@@ -276,7 +276,7 @@ TEST(FullGraphMpi, ResumedTrainingContinuesIdenticallyInEveryMode) {
   };
   const std::vector<Case> cases = {{FullGraphMode::kGraph, false, "unbiased"}, {FullGraphMode::kGraph, true, "unbiased"},
                                    {FullGraphMode::kPipe, false, "unbiased"},  {FullGraphMode::kPipe, false, "stale"},
-                                   {FullGraphMode::kHybrid, false, "unbiased"}};
+                                   {FullGraphMode::kHybrid, false, "unbiased"}, {FullGraphMode::kHybrid, false, "stale"}};
   for (std::size_t i = 0; i < cases.size(); ++i) {
     const Case& c = cases[i];
     if (c.mode == FullGraphMode::kHybrid && p % 2 != 0) continue;
@@ -300,10 +300,11 @@ TEST(FullGraphMpi, ResumedTrainingContinuesIdenticallyInEveryMode) {
   }
 }
 
-// With the weights held still (a negligible step), no dropout and a fixed chunk order, the
-// historical values become exact after a few epochs and every cross-chunk gradient reaches its
-// chunk exactly once with --cross-grad stale (this epoch or the next): the summed gradient is
-// then the full-graph gradient. Dropping the late ones gives another gradient.
+// With the weights held still (a negligible step) and no dropout, the historical values become
+// exact after a few epochs, and with --cross-grad stale every chunk's gradient holds each other
+// chunk's contribution exactly once (this epoch's or last epoch's) in any chunk order: the
+// summed gradient is then the full-graph gradient, in pipe and hybrid modes. Dropping the late
+// ones gives another gradient.
 TEST(FullGraphMpi, StaleCrossChunkGradientsAddUpToTheFullGraphGradient) {
   auto world = comm::Communicator::world();
   const int p = world.size();
@@ -315,15 +316,18 @@ TEST(FullGraphMpi, StaleCrossChunkGradientsAddUpToTheFullGraphGradient) {
   o.model.dropout = 0;
   o.lr = 1e-12;
   o.epochs = 2 * o.model.num_layers + 4;  // history exact after L+1 epochs, late gradients after L more
-  o.shuffle_chunks = false;
   auto alone = world.split(world.rank(), 0);
   const double exact = run_fullgraph(o, alone).epochs.back()["grad_norm"].get<double>();
   ASSERT_GT(exact, 0);
   o.store = dir + "/parts-" + std::to_string(2 * p);
-  o.mode = FullGraphMode::kPipe;
   o.cross_grad = "stale";
-  const FullGraphReport stale = run_fullgraph(o, world);
-  EXPECT_NEAR(stale.epochs.back()["grad_norm"].get<double>() / exact, 1.0, 1e-4);
+  for (auto mode : {FullGraphMode::kPipe, FullGraphMode::kHybrid}) {
+    if (mode == FullGraphMode::kHybrid && p % 2 != 0) continue;
+    o.mode = mode;
+    const FullGraphReport stale = run_fullgraph(o, world);
+    EXPECT_NEAR(stale.epochs.back()["grad_norm"].get<double>() / exact, 1.0, 1e-4) << fullgraph_mode_name(mode);
+  }
+  o.mode = FullGraphMode::kPipe;
   o.cross_grad = "drop";
   const FullGraphReport dropped = run_fullgraph(o, world);
   EXPECT_GT(std::abs(dropped.epochs.back()["grad_norm"].get<double>() / exact - 1.0), 1e-2);

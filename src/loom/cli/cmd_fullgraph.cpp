@@ -66,7 +66,7 @@ void add_fullgraph_command(CLI::App& app, Action& action) {
       ->capture_default_str();
   sub->add_option("--cross-grad", o.cross_grad,
                   "Cross-chunk gradients that arrive after their chunk's backward: unbiased (drop them, scale the "
-                  "others by 2) | stale (apply them next epoch) | drop")
+                  "others by 2) | stale (use their last epoch's value) | drop")
       ->capture_default_str();
   sub->add_flag("--stale-halo", o.stale_halo, "graph mode: one-epoch-stale halo exchanged in the background (PipeGCN)");
   sub->add_option("--net-bandwidth", flags->bandwidth, "Link emulation bandwidth, e.g. 10Gbit (off by default)");

@@ -30,7 +30,8 @@ struct FullGraphOptions {
   int history_window = 1;      // historical buffers refreshed every N epochs, held in between
   // Gradients of reads from other chunks that reach their chunk after its backward:
   //   unbiased  dropped, and those in time scaled by 2 (GNNPipe's unbiased estimate)
-  //   stale     kept and added to the chunk's gradient in the next epoch (PipeGCN-style)
+  //   stale     each chunk adds every other chunk's latest contribution: this epoch's where it
+  //             came in time, else last epoch's (PipeGCN-style stale gradients, each counted once)
   //   drop      dropped, those in time used as they are
   std::string cross_grad = "unbiased";
   bool stale_halo = false;     // graph mode: PipeGCN-style one-epoch-stale halo, overlapped

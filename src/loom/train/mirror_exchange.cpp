@@ -113,17 +113,34 @@ void MirrorExchange::exchange_values(int c, const torch::Tensor& values, torch::
     if (l.value_recv[q].defined() && l.value_recv[q].numel() > 0) buffer.index_copy_(0, l.value_recv[q], got[q]);
 }
 
-void MirrorExchange::exchange_grads(int c, const torch::Tensor& outside_grad, torch::Tensor& own_grads,
-                                    double scale) const {
+void MirrorExchange::exchange_grads(int c, const torch::Tensor& outside_grad, torch::Tensor& own_grads, double scale,
+                                    std::vector<torch::Tensor>* previous) const {
   if (!active()) return;
   const ChunkLists& l = lists_[static_cast<std::size_t>(c)];
   std::vector<torch::Tensor> blocks(l.grad_send.size());
   for (std::size_t q = 0; q < blocks.size(); ++q)
     if (l.grad_send[q].defined()) blocks[q] = outside_grad.index_select(0, l.grad_send[q]);
   const auto got = send_rows(*comm_, blocks, own_grads.size(1), own_grads.device());
-  for (std::size_t q = 0; q < got.size(); ++q)
-    if (l.grad_recv[q].defined() && l.grad_recv[q].numel() > 0)
-      own_grads.index_add_(0, l.grad_recv[q], scale == 1.0 ? got[q] : got[q] * scale);
+  for (std::size_t q = 0; q < got.size(); ++q) {
+    if (!l.grad_recv[q].defined() || l.grad_recv[q].numel() == 0) continue;
+    torch::Tensor rows = scale == 1.0 ? got[q] : got[q] * scale;
+    if (previous) {
+      torch::Tensor& last = (*previous)[q];
+      const torch::Tensor change = rows - last;
+      last = rows;
+      rows = change;
+    }
+    own_grads.index_add_(0, l.grad_recv[q], rows);
+  }
+}
+
+std::vector<torch::Tensor> MirrorExchange::zero_receipts(int c, std::int64_t width,
+                                                         const torch::TensorOptions& options) const {
+  const ChunkLists& l = lists_[static_cast<std::size_t>(c)];
+  std::vector<torch::Tensor> zeros(l.grad_recv.size());
+  for (std::size_t q = 0; q < zeros.size(); ++q)
+    zeros[q] = torch::zeros({l.grad_recv[q].defined() ? l.grad_recv[q].numel() : 0, width}, options);
+  return zeros;
 }
 
 }  // namespace loom::train

@@ -29,7 +29,12 @@ class MirrorExchange {
   // values: [chunk c's rows, H]; buffer: [chunks.num_slots(), H] (mirror slots are written).
   void exchange_values(int c, const torch::Tensor& values, torch::Tensor& buffer) const;
   // outside_grad: [chunk c's outside sources, H]; own_grads: [own rows, H] (received rows added).
-  void exchange_grads(int c, const torch::Tensor& outside_grad, torch::Tensor& own_grads, double scale) const;
+  // With `previous` (from zero_receipts(c, H), kept by the caller per chunk and layer), the rows
+  // received for chunk c replace those received for it last time: own_grads gets the difference.
+  void exchange_grads(int c, const torch::Tensor& outside_grad, torch::Tensor& own_grads, double scale,
+                      std::vector<torch::Tensor>* previous = nullptr) const;
+  // Zero rows of the size of what exchange_grads(c, ...) receives from each peer.
+  std::vector<torch::Tensor> zero_receipts(int c, std::int64_t width, const torch::TensorOptions& options) const;
 
   bool active() const { return comm_->size() > 1; }
 

@@ -51,7 +51,8 @@ StageEngine::StageEngine(nn::DeepGnn& model, const FullGraphOptions& options, co
                    : options.cross_grad == "unbiased" ? 2.0
                    : options.cross_grad == "stale"    ? 1.0
                                                       : 0.0),
-      carry_cross_grads_(graph_mode_ ? options.stale_halo : layout.chunks > 1 && options.cross_grad == "stale") {
+      latest_cross_grads_(!graph_mode_ && layout.chunks > 1 && options.cross_grad == "stale"),
+      carry_cross_grads_(graph_mode_ ? options.stale_halo : latest_cross_grads_) {
   const std::int64_t hidden = model.options().hidden;
   const int layers = end_ - begin_;
   const auto on_device = torch::TensorOptions().device(device_);
@@ -59,6 +60,15 @@ StageEngine::StageEngine(nn::DeepGnn& model, const FullGraphOptions& options, co
     for (int i = 0; i < layers; ++i) history_.push_back(torch::zeros({chunks.num_slots(), hidden}, on_device));
   if (cross_scale_ != 0)
     for (int i = 0; i < layers; ++i) pending_.push_back(torch::zeros({chunks.own().size(), hidden}, on_device));
+  if (latest_cross_grads_) {
+    last_local_.resize(static_cast<std::size_t>(layers));
+    last_mirror_.resize(static_cast<std::size_t>(layers));
+    for (int i = 0; i < layers; ++i)
+      for (const Chunk& ch : chunks.chunks()) {
+        last_local_[static_cast<std::size_t>(i)].push_back(torch::zeros({ch.local_pos.numel(), hidden}, on_device));
+        last_mirror_[static_cast<std::size_t>(i)].push_back(mirrors_.zero_receipts(ch.index, hidden, on_device));
+      }
+  }
   if (graph_mode_ && options.stale_halo) {
     async_comm_ = std::make_unique<comm::Communicator>(stage_comm.dup());
     async_mirrors_ = std::make_unique<MirrorExchange>(chunks, book, layout, *async_comm_, device_);
@@ -182,14 +192,22 @@ void StageEngine::backward_chunk(int c, ChunkState& st, StageCounts& counts,
     if (cross_scale_ != 0) {
       const torch::Tensor& caught = *st.outside_grad[u];
       const torch::Tensor og = caught.defined() ? caught : torch::zeros({ch.outside_slots.numel(), g.size(1)}, g.options());
-      if (ch.local_pos.numel() > 0)
+      if (latest_cross_grads_) {
+        // Replace what this chunk sent last epoch: pending_ holds every chunk's latest contributions.
+        torch::Tensor& last = last_local_[u][static_cast<std::size_t>(c)];
+        const torch::Tensor fresh = og.index_select(0, ch.local_pos);
+        if (fresh.numel() > 0) pending_[u].index_add_(0, ch.local_slots, fresh - last);
+        last = fresh;
+      } else if (ch.local_pos.numel() > 0) {
         pending_[u].index_add_(0, ch.local_slots, og.index_select(0, ch.local_pos) * cross_scale_);
+      }
       if (stale) {
         in_flight_.push_back(background_->submit(
             [this, c, og, target = late_grads_[u]]() mutable { async_mirrors_->exchange_grads(c, og, target, 1.0); }));
       } else {
         core::Timer t;
-        mirrors_.exchange_grads(c, og, pending_[u], cross_scale_);
+        mirrors_.exchange_grads(c, og, pending_[u], cross_scale_,
+                                latest_cross_grads_ ? &last_mirror_[u][static_cast<std::size_t>(c)] : nullptr);
         counts.exchange_seconds += t.seconds();
       }
     }
@@ -197,7 +215,7 @@ void StageEngine::backward_chunk(int c, ChunkState& st, StageCounts& counts,
     if (!pending_.empty()) {
       auto mine = pending_[u].slice(0, ch.slot_begin, ch.slot_begin + ch.size());
       g = g + mine;
-      mine.zero_();
+      if (!latest_cross_grads_) mine.zero_();
     }
   }
   if (layout_.first_stage()) {
@@ -241,6 +259,13 @@ CheckpointTensors StageEngine::carried_tensors() const {
   for (std::size_t i = 0; i < history_.size(); ++i) carried["history_" + std::to_string(begin_ + i)] = history_[i];
   if (carry_cross_grads_)
     for (std::size_t i = 0; i < pending_.size(); ++i) carried["cross_grad_" + std::to_string(begin_ + i)] = pending_[i];
+  for (std::size_t i = 0; i < last_local_.size(); ++i)
+    for (std::size_t c = 0; c < last_local_[i].size(); ++c) {
+      const std::string key = std::to_string(begin_ + i) + "_" + std::to_string(c);
+      carried["cross_sent_" + key] = last_local_[i][c];
+      for (std::size_t q = 0; q < last_mirror_[i][c].size(); ++q)
+        carried["cross_received_" + key + "_" + std::to_string(q)] = last_mirror_[i][c][q];
+    }
   return carried;
 }
 

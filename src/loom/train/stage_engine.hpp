@@ -12,7 +12,8 @@
 // accumulated for the chunks that own them (sent back to their owners in graph mode), and each
 // chunk's accumulated contributions join its gradient before it is passed on. Those that reach
 // a chunk after its backward are dropped, with the others doubled (unbiased estimate) or not
-// (drop), or wait for the chunk's backward in the next epoch (stale). Weight gradients accumulate in the
+// (drop); or (stale) every chunk keeps adding each other chunk's latest contribution, this
+// epoch's where that chunk's backward came first, else last epoch's. Weight gradients accumulate in the
 // model's parameters; the caller all-reduces and steps.
 // With stale_halo (graph mode) the layers read last epoch's halo and this epoch's exchanges run
 // on a background thread, overlapped with compute, their gradients applied one epoch late.
@@ -87,7 +88,12 @@ class StageEngine {
   MirrorExchange mirrors_;
   bool graph_mode_, needs_input_;
   double cross_scale_;       // factor of cross-chunk gradients (one chunk 1, unbiased 2, stale 1, drop 0)
+  bool latest_cross_grads_;  // stale: pending_ is the running sum of every chunk's latest contributions
   bool carry_cross_grads_;   // pending_ carries late cross-chunk gradients into the next epoch
+  // Stale: [layer - begin][chunk] what the chunk last added to same-way rows, and the rows the
+  // other ways last returned for it (per peer).
+  std::vector<std::vector<torch::Tensor>> last_local_;
+  std::vector<std::vector<std::vector<torch::Tensor>>> last_mirror_;
   std::vector<torch::Tensor> history_;  // [layer - begin]: [slots, H] (pipe/hybrid, stale halo)
   std::vector<torch::Tensor> pending_;  // [layer - begin]: [own rows, H] cross-chunk gradients
   // Stale halo: exchanges on a background thread over a duplicated stage communicator.
