@@ -41,6 +41,10 @@ if "${run[@]}" fullgraph "$dir/parts" --mode pipe --layers 1 --epochs 1 2> "$dir
 fi
 grep -q "need a layer per stage" "$dir/err" || { cat "$dir/err" >&2; exit 1; }
 [[ $(grep -c "error" "$dir/err") == 1 ]] || { echo "expected one error line:" >&2; cat "$dir/err" >&2; exit 1; }
+if "${run[@]}" fullgraph "$dir/parts" --mode pipe --cross-grad late --epochs 1 2> "$dir/err"; then
+  echo "an unknown --cross-grad should fail" >&2; exit 1
+fi
+grep -q "argument --cross-grad" "$dir/err" || { cat "$dir/err" >&2; exit 1; }
 if "${run[@]}" fullgraph "$dir/g" --epochs 1 2> "$dir/err"; then
   echo "an unpartitioned store should fail" >&2; exit 1
 fi
