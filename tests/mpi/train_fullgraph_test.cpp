@@ -224,6 +224,58 @@ TEST(FullGraphMpi, ChunkedTrainingIsExactWhenNoEdgeCrossesChunks) {
   }
 }
 
+// Hybrid across ways: where every edge between chunks joins chunk c of one way to chunk c of
+// the other, the two ways process both ends at the same step, so values and gradients are always
+// current and hybrid training equals one-process training step for step, whatever the estimate
+// of late cross-chunk gradients (none are late; scaling these would be wrong).
+TEST(FullGraphMpi, HybridIsExactWhereWaysShareOnlyChunksOfTheSameIndex) {
+  auto world = comm::Communicator::world();
+  if (world.size() % 2 != 0) GTEST_SKIP() << "hybrid with 2 ways needs an even rank count";
+  const int p = world.size();
+  const mpi_test::SharedScratch scratch(world, "fg-hybrid-exact");
+  const std::string& dir = scratch.path();
+  if (world.rank() == 0) {
+    graph::generate::SbmOptions g;  // p classes without edges between them
+    g.nodes = kNodes;
+    g.classes = p;
+    g.avg_degree = 10;
+    g.homophily = 1.0;
+    g.feat_dim = 16;
+    g.feat_noise = 0.8;
+    g.train = 0.3;
+    g.valid = 0.2;
+    g.seed = 9;
+    // Node j*p + k of class k goes to part k + p*(j mod 2) by hash: class k is split between chunk
+    // k of way 0 (part k) and chunk k of way 1 (part p + k).
+    graph::write_graph_store(interleave_classes(graph::generate::generate_sbm(g)), dir + "/sbm", {});
+    for (int k : {1, 2 * p}) {
+      partition::PartitionOptions o;
+      o.source = dir + "/sbm";
+      o.output = dir + "/parts-" + std::to_string(k);
+      o.num_parts = k;
+      o.method = "hash";
+      partition::partition_store(o);
+    }
+  }
+  world.barrier();
+  FullGraphOptions o = options_for(dir + "/parts-1", FullGraphMode::kGraph);
+  o.model.dropout = 0;
+  o.epochs = 5;
+  auto alone = world.split(world.rank(), 0);
+  const FullGraphReport reference = run_fullgraph(o, alone);
+  o.store = dir + "/parts-" + std::to_string(2 * p);
+  o.mode = FullGraphMode::kHybrid;
+  o.ways = 2;
+  for (const char* estimate : {"unbiased", "drop"}) {
+    o.cross_grad = estimate;
+    const FullGraphReport hybrid = run_fullgraph(o, world);
+    ASSERT_GT(hybrid.epochs.front()["bytes"]["halo"].get<std::uint64_t>(), 0u) << "the ways should share edges";
+    for (int e = 0; e < o.epochs; ++e)
+      EXPECT_NEAR(hybrid.epochs[e]["loss"].get<double>(), reference.epochs[e]["loss"].get<double>(), 2e-4)
+          << estimate << " epoch " << e;
+  }
+}
+
 TEST(FullGraphMpi, HybridSplitsStagesIntoWays) {
   auto world = comm::Communicator::world();
   if (world.size() % 2 != 0) GTEST_SKIP() << "hybrid with 2 ways needs an even rank count";

@@ -43,6 +43,7 @@ MirrorExchange::MirrorExchange(const ChunkSet& chunks, const partition::Partitio
     l.value_recv.resize(ways);
     l.grad_send.resize(ways);
     l.grad_recv.resize(ways);
+    l.grad_recv_other.resize(ways);
   }
   if (ways == 1) return;
   auto way_of = [&](std::int64_t id) { return layout.way_of_part(book.owner(id)); };
@@ -93,11 +94,17 @@ MirrorExchange::MirrorExchange(const ChunkSet& chunks, const partition::Partitio
       const auto n = static_cast<std::size_t>(returned[q].at(at++));
       std::vector<std::int64_t> rows(n);
       for (std::size_t i = 0; i < n; ++i) rows[i] = returned[q].at(at++) - own_begin;
+      // Rows of my chunk c come back at the step my chunk c takes its backward: always in time.
+      const Chunk& mine = chunks.chunk(c);
+      std::vector<float> other(n);
+      for (std::size_t i = 0; i < n; ++i)
+        other[i] = rows[i] >= mine.slot_begin && rows[i] < mine.slot_begin + mine.size() ? 0.0f : 1.0f;
       lists_[c].grad_recv[q] = index_tensor(rows);
+      lists_[c].grad_recv_other[q] = torch::tensor(other).unsqueeze(1);
     }
   }
   for (auto& l : lists_)
-    for (auto* lists : {&l.value_send, &l.value_recv, &l.grad_send, &l.grad_recv})
+    for (auto* lists : {&l.value_send, &l.value_recv, &l.grad_send, &l.grad_recv, &l.grad_recv_other})
       for (auto& t : *lists)
         if (t.defined()) t = t.to(device);
 }
@@ -123,7 +130,7 @@ void MirrorExchange::exchange_grads(int c, const torch::Tensor& outside_grad, to
   const auto got = send_rows(*comm_, blocks, own_grads.size(1), own_grads.device());
   for (std::size_t q = 0; q < got.size(); ++q) {
     if (!l.grad_recv[q].defined() || l.grad_recv[q].numel() == 0) continue;
-    torch::Tensor rows = scale == 1.0 ? got[q] : got[q] * scale;
+    torch::Tensor rows = scale == 1.0 ? got[q] : got[q] * (1.0 + (scale - 1.0) * l.grad_recv_other[q]);
     if (previous) {
       torch::Tensor& last = (*previous)[q];
       const torch::Tensor change = rows - last;

@@ -3,7 +3,9 @@
 //   exchange_values(c, ...)  each way sends the rows of its chunk c that other ways read and
 //                            writes the rows it reads from the others' chunk c into its buffer;
 //   exchange_grads(c, ...)   each way returns the gradients of its chunk c's mirror sources to
-//                            their owners, who add them (times `scale`) to their own rows.
+//                            their owners, who add them to their own rows: as they are where
+//                            the owner's chunk c reads them (it is at the same step, so they are
+//                            in time), times `scale` for the owner's other chunks.
 // With one chunk per way (graph parallelism) this is the halo exchange of every layer, forward
 // and backward, and moves sum_p M_p rows each way; with several chunks the values refresh the
 // receivers' historical buffers. Both are collective over the stage communicator (a no-op with
@@ -44,6 +46,7 @@ class MirrorExchange {
     std::vector<torch::Tensor> value_recv;  // [peer] my slots for the rows of the peer's chunk c
     std::vector<torch::Tensor> grad_send;   // [peer] positions in my chunk c's outside list it owns
     std::vector<torch::Tensor> grad_recv;   // [peer] own-row offsets the peer's chunk c returns
+    std::vector<torch::Tensor> grad_recv_other;  // [peer] [n, 1]: 1 where not my chunk c's row, else 0
   };
   const comm::Communicator* comm_;
   std::vector<ChunkLists> lists_;  // [chunk]

@@ -58,7 +58,8 @@ StageEngine::StageEngine(nn::DeepGnn& model, const FullGraphOptions& options, co
   const auto on_device = torch::TensorOptions().device(device_);
   if (!graph_mode_ || options.stale_halo)
     for (int i = 0; i < layers; ++i) history_.push_back(torch::zeros({chunks.num_slots(), hidden}, on_device));
-  if (cross_scale_ != 0)
+  // Other ways' gradients for the chunk they process at the same step arrive in time under any estimate.
+  if (cross_scale_ != 0 || mirrors_.active())
     for (int i = 0; i < layers; ++i) pending_.push_back(torch::zeros({chunks.own().size(), hidden}, on_device));
   if (latest_cross_grads_) {
     last_local_.resize(static_cast<std::size_t>(layers));
@@ -189,7 +190,7 @@ void StageEngine::backward_chunk(int c, ChunkState& st, StageCounts& counts,
   for (int i = end_ - begin_ - 1; i >= 0; --i) {
     const auto u = static_cast<std::size_t>(i);
     st.out[u].backward(g);
-    if (cross_scale_ != 0) {
+    if (!pending_.empty()) {
       const torch::Tensor& caught = *st.outside_grad[u];
       const torch::Tensor og = caught.defined() ? caught : torch::zeros({ch.outside_slots.numel(), g.size(1)}, g.options());
       if (latest_cross_grads_) {
@@ -198,7 +199,7 @@ void StageEngine::backward_chunk(int c, ChunkState& st, StageCounts& counts,
         const torch::Tensor fresh = og.index_select(0, ch.local_pos);
         if (fresh.numel() > 0) pending_[u].index_add_(0, ch.local_slots, fresh - last);
         last = fresh;
-      } else if (ch.local_pos.numel() > 0) {
+      } else if (ch.local_pos.numel() > 0 && cross_scale_ != 0) {
         pending_[u].index_add_(0, ch.local_slots, og.index_select(0, ch.local_pos) * cross_scale_);
       }
       if (stale) {
