@@ -9,14 +9,15 @@
 #            average degree 400 (Reddit-like); dense20k = the same generator and density, 20k nodes
 #   MODELS   models of the main runs (default "gcnii gcn")
 #   EPOCHS_<graph>  epochs per run (facebook 100, fmnist 12, dense 3)
-#   PIPE_CHUNKS_<graph>  extra pipe runs on partitions into these chunk counts (dense: "8")
+#   PIPE_CHUNKS_<graph>  extra GCNII pipe runs on partitions into these chunk counts (dense: "8")
 #   SWEEP    graphs for the depth sweep (default "facebook fmnist dense"; bytes only, no evaluation)
 #   LONG     "graph:epochs ..." extra GCNII runs for convergence (e.g. facebook:200), of the modes in
 #            LONG_MODES (default "graph pipe hybrid"; "pipe:stale" = pipe with --cross-grad stale);
 #            LR sets the learning rate (default 0.005)
 #   EVAL_EVERY  evaluate every N epochs (default: after the last one only)
 #   LR_SCHEDULE  --lr-schedule of every run (default none); long runs are tagged with it
-#   THREADS  threads per rank (default 1: 4 ranks on the 2 cores)
+#   THREADS  threads per rank (default 0: Loom's choice, the cores shared among the ranks, and a
+#            pipeline stage that computes while the others wait takes their cores)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 data=${LOOM_DATA:-../shared/data}
@@ -58,7 +59,7 @@ run() {
   rm -f "$out"
   "${mpirun[@]}" $loom --log-level warn fullgraph "$work/$g-$parts" --mode "$mode" --model "$model" --layers "$layers" \
     --hidden 100 --epochs "$epochs" --eval-every "$eval_every" --lr "${LR:-0.005}" --lr-schedule "${LR_SCHEDULE:-none}" \
-    --dropout 0.5 --threads "${THREADS:-1}" --net-bandwidth 10Gbit --metrics "$out" "${extra[@]}"
+    --dropout 0.5 --threads "${THREADS:-0}" --net-bandwidth 10Gbit --metrics "$out" "${extra[@]}"
   python3 - "$out" <<'PY'
 import json, sys
 recs = [json.loads(l) for l in open(sys.argv[1])]
@@ -80,7 +81,9 @@ for g in $graphs; do
   echo "== $g ($epochs epochs)"
   for model in ${MODELS:-gcnii gcn}; do
     for mode in graph pipe hybrid; do run "$g" "$model" "$mode" 32 "$epochs" main 4; done
-    for k in $pipe_chunks; do run "$g" "$model" pipe 32 "$epochs" main "$k"; done
+    if [[ $model == gcnii ]]; then
+      for k in $pipe_chunks; do run "$g" "$model" pipe 32 "$epochs" main "$k"; done
+    fi
   done
 done
 for spec in ${LONG:-}; do

@@ -15,7 +15,7 @@ def load(path):
     times = sorted(r["epoch_seconds"] for r in later)
     evals = [r for r in epochs if "valid_accuracy" in r]
     best = max(evals, key=lambda r: r["valid_accuracy"]) if evals else epochs[-1]
-    return {"setup": setup, "last": epochs[-1], "best": best, "seconds": times[len(times) // 2],
+    return {"setup": setup, "last": epochs[-1], "best": best, "seconds": times[len(times) // 2], "evals": evals,
             "bubble": sorted(r["bubble_seconds"] for r in later)[len(later) // 2],
             "graph": os.path.basename(path).split("-")[0], "tag": os.path.basename(path).split("-")[1],
             "epochs": len(epochs)}
@@ -96,6 +96,19 @@ for g, rs in main.items():
             print(f"\n{s['model']} {label(r)}: {graph_bytes[s['model']] / max(1, r['last']['bytes']['total']):.1f}x "
                   f"fewer bytes than graph parallelism (all channels)", end="")
     print("\n")
+    if any(len(r["evals"]) > 2 for r in rs):  # a convergence run: test accuracy along the way
+        by_epoch = defaultdict(dict)
+        order = sorted(rs, key=lambda r: (["graph", "pipe", "hybrid"].index(r["setup"]["mode"]), label(r)))
+        for r in order:
+            for e in r["evals"]:
+                by_epoch[e["epoch"]][label(r)] = e["test_accuracy"]
+        names = [label(r) for r in order]
+        print("Test accuracy (exact inference) along the run:\n")
+        print("| epoch | " + " | ".join(names) + " |")
+        print("|---" * (len(names) + 1) + "|")
+        for epoch in sorted(by_epoch):
+            print(f"| {epoch} | " + " | ".join(f"{by_epoch[epoch].get(n, float('nan')):.4f}" for n in names) + " |")
+        print()
 
 for g, cells in sweep.items():
     depths = sorted({l for (_, l) in cells})
@@ -126,7 +139,9 @@ for g, cells in sweep.items():
               f"{lissue:.1f} (issue formula); measured: "
               + (f"from {crossover} layers of those swept." if crossover else "not within the swept depths.") + "\n")
 
-print("""## Reading the numbers
+print("""Earlier measurements (other builds, other settings): `fullgraph-history.md`.
+
+## Reading the numbers
 
 - Timings come from 4 ranks sharing 2 cores, so computation dominates; the modeled 10 Gbit/s
   link time of each rank is in the metrics (`comm.max.<channel>.link_seconds`). A mode that

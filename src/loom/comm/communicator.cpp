@@ -153,6 +153,16 @@ int Communicator::ranks_on_this_node() const {
   return size;
 }
 
+std::vector<int> Communicator::machine_of_ranks() const {
+  MPI_Comm node;
+  detail::check(MPI_Comm_split_type(impl_->comm, MPI_COMM_TYPE_SHARED, impl_->rank, MPI_INFO_NULL, &node),
+                "MPI_Comm_split_type");
+  int lowest = impl_->rank;
+  detail::check(MPI_Allreduce(MPI_IN_PLACE, &lowest, 1, MPI_INT, MPI_MIN, node), "MPI_Allreduce");
+  detail::check(MPI_Comm_free(&node), "MPI_Comm_free");
+  return allgather(lowest, Channel::control);
+}
+
 CommStats Communicator::stats() const { return impl_->shared->counters.snapshot(); }
 void Communicator::reset_stats() { impl_->shared->counters.reset(); }
 void Communicator::set_link_model(const LinkModel& model) { impl_->shared->model = model; }

@@ -84,6 +84,9 @@ class Communicator {
   void barrier() const;
   // Collective. How many ranks of this communicator share this rank's machine (this one included).
   int ranks_on_this_node() const;
+  // Collective. For every rank of this communicator, the lowest rank on its machine (ranks on one
+  // machine share it); one allgather of an int on Channel::control.
+  std::vector<int> machine_of_ranks() const;
 
   // --- counters, link emulation, settings (shared with every dup()) ---
   CommStats stats() const;

@@ -1,6 +1,6 @@
 // configure_cpu_runtime(threads): the process-wide CPU settings that training wants, in one call
-// at startup: the thread count of LibTorch's intra-op pool, of Loom's OpenMP loops and of
-// OpenBLAS (when loaded), and glibc
+// at startup: the thread count (set_cpu_threads: LibTorch's intra-op pool, Loom's OpenMP loops
+// and OpenBLAS when loaded; a later call changes it for what follows), and glibc
 // malloc thresholds that keep freed activation-sized blocks (up to 32 MiB) in the heap instead of
 // returning them to the kernel, so each training step does not page-fault its tensors in again
 // (10-15% of a CPU step otherwise). threads <= 0 keeps the defaults.
@@ -13,6 +13,8 @@
 namespace loom::nn {
 
 void configure_cpu_runtime(int threads);
+void set_cpu_threads(int threads);  // <= 0: no change
 int cpu_threads_per_rank(int requested, int ranks_on_node);
+int machine_cores();  // the cores this process may run on
 
 }  // namespace loom::nn

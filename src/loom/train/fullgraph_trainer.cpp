@@ -163,7 +163,10 @@ FullGraphReport run_fullgraph(const FullGraphOptions& options, comm::Communicato
   if (runs_input)
     input_sync.emplace(model->uses_initial_residual() ? world : stage_comm, model->input_parameters(),
                        comm::Channel::weights, /*average=*/false);
-  StageEngine engine(*model, options, layout, first_layer, end_layer, *chunks, store->book(), data, world, stage_comm);
+  const PipelineThreads pipeline_threads(layout, world.machine_of_ranks(), rank, nn::machine_cores(), threads,
+                                         /*fixed=*/options.threads > 0 || device.is_cuda());
+  StageEngine engine(*model, options, layout, first_layer, end_layer, *chunks, store->book(), data, world, stage_comm,
+                     pipeline_threads);
 
   FullGraphReport report;
   report.score_name = data.multi_label ? "micro_f1" : "accuracy";
@@ -199,6 +202,7 @@ FullGraphReport run_fullgraph(const FullGraphOptions& options, comm::Communicato
                   {"lr_schedule", options.lr_schedule.kind},
                   {"cross_grad", options.cross_grad},
                   {"threads_per_rank", threads},
+                  {"elastic_threads", options.threads <= 0 && !device.is_cuda()},
                   {"mirrors", mirrors},
                   {"layer_bounds", bounds},
                   {"layer_costs", costs},

@@ -1,6 +1,7 @@
 #include "loom/train/stage_engine.hpp"
 
 #include "loom/core/timer.hpp"
+#include "loom/nn/runtime.hpp"
 
 namespace loom::train {
 
@@ -33,7 +34,7 @@ struct StageEngine::ChunkState {
 StageEngine::StageEngine(nn::DeepGnn& model, const FullGraphOptions& options, const FullGraphLayout& layout,
                          int layer_begin, int layer_end, const ChunkSet& chunks, const partition::PartitionBook& book,
                          const FullGraphData& data, const comm::Communicator& world,
-                         const comm::Communicator& stage_comm)
+                         const comm::Communicator& stage_comm, const PipelineThreads& threads)
     : model_(&model),
       options_(&options),
       layout_(layout),
@@ -44,6 +45,8 @@ StageEngine::StageEngine(nn::DeepGnn& model, const FullGraphOptions& options, co
       world_(&world),
       device_(device_of(model)),
       mirrors_(chunks, book, layout, stage_comm, device_),
+      threads_(threads),
+      current_threads_(threads.base()),
       graph_mode_(layout.mode == FullGraphMode::kGraph),
       needs_input_(layout.first_stage() || model.uses_initial_residual()),
       // With one chunk per way every cross-chunk gradient arrives before it is consumed.
@@ -89,6 +92,12 @@ torch::Tensor StageEngine::receive(int c, int from_stage, int tag, comm::Channel
   world_->irecv(as_span(t), layout_.rank_of(from_stage, layout_.way), tag, channel).wait_idle();
   counts.bubble_seconds += wait.seconds();
   return t.to(device_);
+}
+
+void StageEngine::use_threads(int threads) {
+  if (threads == current_threads_) return;
+  nn::set_cpu_threads(threads);
+  current_threads_ = threads;
 }
 
 void StageEngine::wait_background(StageCounts& counts) {
@@ -239,9 +248,18 @@ StageCounts StageEngine::train_epoch(std::span<const int> order, bool refresh_hi
   model_->train();
   std::vector<ChunkState> states(chunks_->chunks().size());
   std::vector<std::pair<torch::Tensor, comm::Request>> sends;
-  for (int c : order) forward_chunk(c, true, refresh_history, states[static_cast<std::size_t>(c)], counts, sends);
-  for (auto it = order.rbegin(); it != order.rend(); ++it)
-    backward_chunk(*it, states[static_cast<std::size_t>(*it)], counts, sends);
+  const int n = static_cast<int>(order.size());
+  for (int k = 0; k < n; ++k) {
+    const int c = order[static_cast<std::size_t>(k)];
+    use_threads(threads_.forward(k));
+    forward_chunk(c, true, refresh_history, states[static_cast<std::size_t>(c)], counts, sends);
+  }
+  for (int k = 0; k < n; ++k) {
+    const int c = order[static_cast<std::size_t>(n - 1 - k)];
+    use_threads(threads_.backward(k));
+    backward_chunk(c, states[static_cast<std::size_t>(c)], counts, sends);
+  }
+  use_threads(threads_.base());
   core::Timer wait;
   for (auto& s : sends) s.second.wait_idle();
   counts.bubble_seconds += wait.seconds();
@@ -273,6 +291,7 @@ CheckpointTensors StageEngine::carried_tensors() const {
 StageCounts StageEngine::evaluate() {
   torch::NoGradGuard no_grad;
   model_->eval();
+  use_threads(threads_.evaluation());
   StageCounts counts;
   const std::size_t n = chunks_->chunks().size();
   std::vector<torch::Tensor> a(n), h0(n);
@@ -302,6 +321,7 @@ StageCounts StageEngine::evaluate() {
     finish_forward(static_cast<int>(c), a[c], false, unused, counts, sends);
   }
   for (auto& s : sends) s.second.wait();
+  use_threads(threads_.base());
   model_->train();
   return counts;
 }

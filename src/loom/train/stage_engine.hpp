@@ -34,6 +34,7 @@
 #include "loom/train/fullgraph_data.hpp"
 #include "loom/train/fullgraph_options.hpp"
 #include "loom/train/mirror_exchange.hpp"
+#include "loom/train/pipeline_threads.hpp"
 #include "loom/train/scores.hpp"
 
 namespace loom::train {
@@ -48,9 +49,11 @@ struct StageCounts {
 class StageEngine {
  public:
   // stage_comm: the ranks of this stage (ways); world: all ranks (stage-to-stage transfers).
+  // threads: how many threads to compute each step with (pipeline_threads.hpp).
   StageEngine(nn::DeepGnn& model, const FullGraphOptions& options, const FullGraphLayout& layout, int layer_begin,
               int layer_end, const ChunkSet& chunks, const partition::PartitionBook& book,
-              const FullGraphData& data, const comm::Communicator& world, const comm::Communicator& stage_comm);
+              const FullGraphData& data, const comm::Communicator& world, const comm::Communicator& stage_comm,
+              const PipelineThreads& threads);
   ~StageEngine();
 
   // One training epoch over the chunks in `order` (every rank passes the same order).
@@ -75,6 +78,7 @@ class StageEngine {
   void backward_chunk(int c, ChunkState& state, StageCounts& counts,
                       std::vector<std::pair<torch::Tensor, comm::Request>>& sends);
   torch::Tensor receive(int c, int from_stage, int tag, comm::Channel channel, StageCounts& counts) const;
+  void use_threads(int threads);
   void wait_background(StageCounts& counts);
 
   nn::DeepGnn* model_;
@@ -86,6 +90,8 @@ class StageEngine {
   const comm::Communicator* world_;
   torch::Device device_;  // the model's
   MirrorExchange mirrors_;
+  PipelineThreads threads_;
+  int current_threads_;
   bool graph_mode_, needs_input_;
   double cross_scale_;       // factor of cross-chunk gradients (one chunk 1, unbiased 2, stale 1, drop 0)
   bool latest_cross_grads_;  // stale: pending_ is the running sum of every chunk's latest contributions
