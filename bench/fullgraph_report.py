@@ -143,9 +143,18 @@ print("""Earlier measurements (other builds, other settings): `fullgraph-history
 
 ## Reading the numbers
 
-- Timings come from 4 ranks sharing 2 cores, so computation dominates; the modeled 10 Gbit/s
-  link time of each rank is in the metrics (`comm.max.<channel>.link_seconds`). A mode that
-  moves fewer bytes wins by that link time, and loses where it computes more.
+- 4 ranks share this machine's 2 cores. Graph parallelism keeps all 4 busy and then waits at
+  each of the 64 halo exchanges of an epoch for the slowest rank (`exchange_seconds`, 15 s of a
+  100 s epoch on the dense graph); the modeled 10 Gbit/s link time is in the metrics
+  (`comm.max.<channel>.link_seconds`). Pipe has no per-layer wait but fills and drains: over 4
+  chunks and 4 stages, forward and backward each have a step where a single stage computes.
+  With Loom's thread choice (the default; the bench's `THREADS=0`) that stage takes the idle
+  core, which removes most of that loss (dense 20k: pipe 7.1 s -> 6.5 s per epoch; graph 7.4 s).
+- More chunks shorten fill and drain, but on a dense graph each chunk reads nearly every other
+  row, so the per-chunk work (copying outside rows, dropout masks) grows with the chunk count:
+  8 chunks are slower than 4 here.
+- Epoch times of the convergence runs were taken while other work shared the machine; compare
+  times in the main tables only. Their bytes and accuracies are exact.
 - GCNII: every stage recomputes the initial residual h0 = ReLU(W x) for all vertices instead of
   receiving it, which keeps stage traffic at |V| x H; the price is the input projection once per
   stage, noticeable where features are wide (Fashion-MNIST, F = 784).
@@ -155,9 +164,11 @@ print("""Earlier measurements (other builds, other settings): `fullgraph-history
 - Hybrid's formula column covers the stage boundaries; its halo column is the mirror exchange
   between the two ways of each stage (values forward, gradients back).
 - Pipe and hybrid train reading neighbours in other chunks from historical buffers, one epoch
-  old for the chunks processed later in the epoch: they need more epochs to reach graph
-  parallelism's accuracy (see the convergence runs where present). Accuracy is always exact
-  full-graph inference with the trained weights (no historical value is read), so the columns
-  compare the models, not their training approximations. "Test at best valid" is the test
-  accuracy at the evaluation with the best validation accuracy (`EVAL_EVERY` sets how often).
+  old for the chunks processed later in the epoch, and estimate the gradients that reach a chunk
+  after its backward (GNNPipe's unbiased estimate by default; "stale grads" = `--cross-grad
+  stale`): they need more epochs to reach graph parallelism's accuracy, and a decaying learning
+  rate (`--lr-schedule cosine`) lets them settle. Accuracy is always exact full-graph inference
+  with the trained weights (no historical value is read), so the columns compare the models, not
+  their training approximations. "Test at best valid" is the test accuracy at the evaluation
+  with the best validation accuracy (`EVAL_EVERY` sets how often).
 """)
