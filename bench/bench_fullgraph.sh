@@ -8,7 +8,7 @@
 #   GRAPHS   graphs to run (default "facebook fmnist dense"); dense = SBM with 100k nodes and
 #            average degree 400 (Reddit-like); dense20k = the same generator and density, 20k nodes
 #   MODELS   models of the main runs (default "gcnii gcn")
-#   EPOCHS_<graph>  epochs per run (facebook 100, fmnist 12, dense 3)
+#   EPOCHS_<graph>  epochs per run (facebook 100, fmnist 12, dense 4)
 #   PIPE_CHUNKS_<graph>  extra GCNII pipe runs on partitions into these chunk counts (dense: "8")
 #   SWEEP    graphs for the depth sweep (default "facebook fmnist dense"; bytes only, no evaluation)
 #   LONG     "graph:epochs ..." extra GCNII runs for convergence (e.g. facebook:200), of the modes in
@@ -75,7 +75,7 @@ PY
 
 for g in $graphs; do
   eval "epochs=\${EPOCHS_$g:-}"
-  [[ -z $epochs ]] && case $g in facebook) epochs=100 ;; fmnist) epochs=12 ;; *) epochs=3 ;; esac
+  [[ -z $epochs ]] && case $g in facebook) epochs=100 ;; fmnist) epochs=12 ;; *) epochs=4 ;; esac
   eval "pipe_chunks=\${PIPE_CHUNKS_$g-}"
   [[ $g == dense && -z ${PIPE_CHUNKS_dense+x} ]] && pipe_chunks=8
   echo "== $g ($epochs epochs)"

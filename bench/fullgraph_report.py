@@ -61,7 +61,8 @@ for r in runs:
         sweep[r["graph"]][(s["mode"], s["layers"])] = r
 
 print("# Full-graph training: graph parallelism vs GNNPipe (pipe) vs hybrid\n")
-print("`bench/bench_fullgraph.sh`: 4 ranks (`mpirun -np 4`, one thread each, on this 2-core machine), link")
+print("`bench/bench_fullgraph.sh`: 4 ranks (`mpirun -np 4`) on this 2-core machine with Loom's thread choice (the")
+print("cores shared among the ranks; a pipeline stage computing while the others wait takes their cores), link")
 print("emulation 10 Gbit/s, hidden 100, 32 layers, Adam (lr per section), dropout 0.5; one 4-part METIS partition per")
 print("graph serves all modes (graph: a part per rank; pipe: 4 stages, a part per chunk; hybrid: 2 stages x 2")
 print("ways, 2 chunks per way). Epoch time is the median after the first epoch; bytes are per epoch, summed")
@@ -144,8 +145,8 @@ print("""Earlier measurements (other builds, other settings): `fullgraph-history
 ## Reading the numbers
 
 - 4 ranks share this machine's 2 cores. Graph parallelism keeps all 4 busy and then waits at
-  each of the 64 halo exchanges of an epoch for the slowest rank (`exchange_seconds`, 15 s of a
-  100 s epoch on the dense graph); the modeled 10 Gbit/s link time is in the metrics
+  each of the 64 halo exchanges of an epoch for the slowest rank (`exchange_seconds`, 19-22 s of a
+  101 s epoch on the dense graph); the modeled 10 Gbit/s link time is in the metrics
   (`comm.max.<channel>.link_seconds`). Pipe has no per-layer wait but fills and drains: over 4
   chunks and 4 stages, forward and backward each have a step where a single stage computes.
   With Loom's thread choice (the default; the bench's `THREADS=0`) that stage takes the idle

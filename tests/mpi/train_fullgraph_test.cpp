@@ -174,27 +174,24 @@ graph::GraphData interleave_classes(const graph::GraphData& d) {
   return r;
 }
 
-// Where no edge crosses chunks, historical values are never read and no cross-chunk gradient
-// exists, so pipe and hybrid training must equal one-process training step for step: a check of
-// the pipeline's forward, backward and per-epoch weight update, not of its approximation.
-TEST(FullGraphMpi, ChunkedTrainingIsExactWhenNoEdgeCrossesChunks) {
-  auto world = comm::Communicator::world();
-  const int p = world.size();
-  const mpi_test::SharedScratch scratch(world, "fg-exact");
-  const std::string& dir = scratch.path();
+// On rank 0: an SBM of `classes` classes without edges between them, renamed by
+// interleave_classes, stored under dir/sbm and hash-partitioned (id mod parts) into dir/parts-1
+// and dir/parts-<parts>; every rank returns once it is written.
+void write_separated_classes(const comm::Communicator& world, const std::string& dir, int classes, int parts,
+                             std::uint64_t seed) {
   if (world.rank() == 0) {
-    graph::generate::SbmOptions g;  // 2p classes with no edge between them
+    graph::generate::SbmOptions g;
     g.nodes = kNodes;
-    g.classes = 2 * p;
+    g.classes = classes;
     g.avg_degree = 10;
     g.homophily = 1.0;
     g.feat_dim = 16;
     g.feat_noise = 0.8;
     g.train = 0.3;
     g.valid = 0.2;
-    g.seed = 5;
+    g.seed = seed;
     graph::write_graph_store(interleave_classes(graph::generate::generate_sbm(g)), dir + "/sbm", {});
-    for (int k : {1, 2 * p}) {
+    for (int k : {1, parts}) {
       partition::PartitionOptions o;
       o.source = dir + "/sbm";
       o.output = dir + "/parts-" + std::to_string(k);
@@ -204,6 +201,17 @@ TEST(FullGraphMpi, ChunkedTrainingIsExactWhenNoEdgeCrossesChunks) {
     }
   }
   world.barrier();
+}
+
+// Where no edge crosses chunks, historical values are never read and no cross-chunk gradient
+// exists, so pipe and hybrid training must equal one-process training step for step: a check of
+// the pipeline's forward, backward and per-epoch weight update, not of its approximation.
+TEST(FullGraphMpi, ChunkedTrainingIsExactWhenNoEdgeCrossesChunks) {
+  auto world = comm::Communicator::world();
+  const int p = world.size();
+  const mpi_test::SharedScratch scratch(world, "fg-exact");
+  const std::string& dir = scratch.path();
+  write_separated_classes(world, dir, 2 * p, 2 * p, 5);  // chunk k holds class k
   const std::string chunked_store = dir + "/parts-" + std::to_string(2 * p);
   ASSERT_EQ(partition::PartitionedStore::open(chunked_store).meta().quality.edge_cut.cut, 0)
       << "the chunks should be the classes";
@@ -234,30 +242,8 @@ TEST(FullGraphMpi, HybridIsExactWhereWaysShareOnlyChunksOfTheSameIndex) {
   const int p = world.size();
   const mpi_test::SharedScratch scratch(world, "fg-hybrid-exact");
   const std::string& dir = scratch.path();
-  if (world.rank() == 0) {
-    graph::generate::SbmOptions g;  // p classes without edges between them
-    g.nodes = kNodes;
-    g.classes = p;
-    g.avg_degree = 10;
-    g.homophily = 1.0;
-    g.feat_dim = 16;
-    g.feat_noise = 0.8;
-    g.train = 0.3;
-    g.valid = 0.2;
-    g.seed = 9;
-    // Node j*p + k of class k goes to part k + p*(j mod 2) by hash: class k is split between chunk
-    // k of way 0 (part k) and chunk k of way 1 (part p + k).
-    graph::write_graph_store(interleave_classes(graph::generate::generate_sbm(g)), dir + "/sbm", {});
-    for (int k : {1, 2 * p}) {
-      partition::PartitionOptions o;
-      o.source = dir + "/sbm";
-      o.output = dir + "/parts-" + std::to_string(k);
-      o.num_parts = k;
-      o.method = "hash";
-      partition::partition_store(o);
-    }
-  }
-  world.barrier();
+  // Class k is split between chunk k of way 0 (part k) and chunk k of way 1 (part p + k).
+  write_separated_classes(world, dir, p, 2 * p, 9);
   FullGraphOptions o = options_for(dir + "/parts-1", FullGraphMode::kGraph);
   o.model.dropout = 0;
   o.epochs = 5;
