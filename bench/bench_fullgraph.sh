@@ -16,6 +16,8 @@
 #            LR sets the learning rate (default 0.005)
 #   EVAL_EVERY  evaluate every N epochs (default: after the last one only)
 #   LR_SCHEDULE  --lr-schedule of every run (default none); long runs are tagged with it
+#   CHECKPOINTS  if set, the long runs checkpoint every epoch under $work/ckpt/<run> and a rerun
+#            continues each from where it stopped (a run longer than one sitting)
 #   THREADS  threads per rank (default 0: Loom's choice, the cores shared among the ranks, and a
 #            pipeline stage that computes while the others wait takes their cores)
 set -euo pipefail
@@ -55,15 +57,21 @@ run() {
   [[ $mode == hybrid ]] && extra+=(--ways 2)
   [[ $parts != 4 ]] && variant+="_c$parts"
   prepare "$g" "$parts"
-  local out="$work/runs/$g-$tag-$model-$mode$variant-L$layers.jsonl"
-  rm -f "$out"
+  local name="$g-$tag-$model-$mode$variant-L$layers"
+  local out="$work/runs/$name.jsonl"
+  if [[ -n ${CHECKPOINTS:-} && $tag == long* ]]; then
+    [[ -d $work/ckpt/$name ]] || rm -f "$out"  # a fresh run; else continue it and its metrics
+    extra+=(--checkpoint-dir "$work/ckpt/$name" --checkpoint-every 1 --keep-checkpoints 1 --resume)
+  else
+    rm -f "$out"
+  fi
   "${mpirun[@]}" $loom --log-level warn fullgraph "$work/$g-$parts" --mode "$mode" --model "$model" --layers "$layers" \
     --hidden 100 --epochs "$epochs" --eval-every "$eval_every" --lr "${LR:-0.005}" --lr-schedule "${LR_SCHEDULE:-none}" \
     --dropout 0.5 --threads "${THREADS:-0}" --net-bandwidth 10Gbit --metrics "$out" "${extra[@]}"
   python3 - "$out" <<'PY'
 import json, sys
 recs = [json.loads(l) for l in open(sys.argv[1])]
-s, e = recs[0], recs[1:]
+s, e = recs[0], list({r["epoch"]: r for r in recs[1:] if "epoch" in r}.values())
 t = sorted(r["epoch_seconds"] for r in e[1:] or e)[len(e[1:] or e) // 2]
 b = e[-1]["bytes"]
 print(f'  {s["mode"]:6} {s["model"]:6} L={s["layers"]:2} chunks/way={s["chunks_per_way"]} {s.get("cross_grad", "")}: '

@@ -8,7 +8,9 @@ MiB = 2 ** 20
 
 def load(path):
     recs = [json.loads(l) for l in open(path)]
-    setup, epochs = recs[0], [r for r in recs[1:] if "epoch" in r]
+    setup = recs[0]
+    # A resumed run appends; an epoch it repeats (stopped before its checkpoint) counts once.
+    epochs = list({r["epoch"]: r for r in recs[1:] if "epoch" in r}.values())
     if not epochs:
         return None  # a run that stopped before its first epoch
     later = epochs[1:] or epochs

@@ -1,6 +1,7 @@
 // `loom fullgraph PARTS --mode graph|pipe|hybrid`: full-graph training of deep GNNs under
 // `mpirun -np P` on a partitioned store (one part per rank for graph mode, one per chunk for
 // pipe and hybrid). Options come from flags or a TOML --config file; flags override the file.
+#include <limits>
 #include <memory>
 
 #include "loom/cli/commands.hpp"
@@ -76,6 +77,9 @@ void add_fullgraph_command(CLI::App& app, Action& action) {
   sub->add_option("--metrics", o.metrics_path, "JSON-lines metrics file (setup record, then one per epoch)");
   sub->add_option("--checkpoint-dir", o.checkpoint_dir, "Directory for checkpoints (one sub-directory per rank)");
   sub->add_option("--checkpoint-every", o.checkpoint_every, "Checkpoint every N epochs (0 = never)")
+      ->capture_default_str();
+  sub->add_option("--keep-checkpoints", o.keep_checkpoints, "Keep only the newest N checkpoints (0 = all)")
+      ->check(CLI::Range(0, std::numeric_limits<int>::max()))
       ->capture_default_str();
   sub->add_flag("--resume", o.resume, "Continue from the newest checkpoints in --checkpoint-dir");
   sub->add_flag("--quiet", o.quiet, "No per-epoch log lines");

@@ -1,6 +1,7 @@
 // `loom train STORE`: sampled mini-batch GNN training, in one process on a graph store or under
 // `mpirun -np K` on a K-way partitioned store. Options come from flags or a TOML --config file
 // (keys are the long flag names, e.g. `fanouts = "15,10,5"`); flags override the file.
+#include <limits>
 #include <memory>
 
 #include "loom/cli/commands.hpp"
@@ -112,6 +113,9 @@ void add_train_command(CLI::App& app, Action& action) {
   sub->add_option("--metrics", o.metrics_path, "JSON-lines metrics file (one record per epoch)");
   sub->add_option("--checkpoint-dir", o.checkpoint_dir, "Directory for checkpoints");
   sub->add_option("--checkpoint-every", o.checkpoint_every, "Checkpoint every N epochs (0 = never)")
+      ->capture_default_str();
+  sub->add_option("--keep-checkpoints", o.keep_checkpoints, "Keep only the newest N checkpoints (0 = all)")
+      ->check(CLI::Range(0, std::numeric_limits<int>::max()))
       ->capture_default_str();
   sub->add_flag("--resume", o.resume, "Continue from the newest checkpoint in --checkpoint-dir");
   sub->add_option("-o,--output", o.output_dir, "Write predictions (and embeddings) keyed by original id here");

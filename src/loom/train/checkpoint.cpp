@@ -1,6 +1,9 @@
 #include "loom/train/checkpoint.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <filesystem>
+#include <vector>
 
 #include "loom/core/error.hpp"
 #include "loom/core/fs.hpp"
@@ -8,9 +11,28 @@
 namespace fs = std::filesystem;
 
 namespace loom::train {
+namespace {
+
+// Removes the checkpoints of DIR older than epoch `newest` but the keep - 1 most recent of them.
+void prune_checkpoints(const std::string& dir, int newest, int keep) {
+  std::vector<int> older;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    const std::string name = entry.path().filename().string();
+    const std::string digits = name.substr(std::min<std::size_t>(name.size(), 6));
+    if (!entry.is_directory() || !name.starts_with("epoch-") || digits.empty() ||
+        !std::all_of(digits.begin(), digits.end(), [](unsigned char c) { return std::isdigit(c); }))
+      continue;
+    if (const int epoch = std::stoi(digits); epoch < newest) older.push_back(epoch);
+  }
+  std::sort(older.rbegin(), older.rend());
+  for (std::size_t i = static_cast<std::size_t>(keep - 1); i < older.size(); ++i)
+    fs::remove_all(dir + "/epoch-" + std::to_string(older[i]));
+}
+
+}  // namespace
 
 void save_checkpoint(const std::string& dir, int epochs_done, torch::nn::Module& model, torch::optim::Optimizer& optimizer,
-                     const nlohmann::json& state, const CheckpointTensors& tensors) {
+                     const nlohmann::json& state, const CheckpointTensors& tensors, int keep) {
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) throw Error::in_argument("--checkpoint-dir", "cannot create '" + dir + "': " + ec.message());
@@ -36,6 +58,7 @@ void save_checkpoint(const std::string& dir, int epochs_done, torch::nn::Module&
   core::write_text_file(out.file("state.json"), s.dump(2) + "\n");
   out.commit();
   core::write_text_file(dir + "/latest", name + "\n");
+  if (keep > 0) prune_checkpoints(dir, epochs_done, keep);
 }
 
 namespace {

@@ -40,6 +40,7 @@ struct FullGraphOptions {
   std::string metrics_path;  // JSON lines, written by rank 0
   std::string checkpoint_dir;  // one sub-directory per rank (rank-<r>)
   int checkpoint_every = 0;
+  int keep_checkpoints = 0;  // keep the newest N checkpoints (0 = all)
   bool resume = false;
   bool quiet = false;
 };

@@ -286,7 +286,7 @@ FullGraphReport run_fullgraph(const FullGraphOptions& options, comm::Communicato
       world.agree_on([&] {
         save_checkpoint(rank_dir, epoch + 1, *model, optimizer,
                         {{"fingerprint", print}, {"epochs", report.epochs}, {"layer_bounds", bounds}, {"layer_costs", costs}},
-                        engine.carried_tensors());
+                        engine.carried_tensors(), options.keep_checkpoints);
       });
   }
   return report;

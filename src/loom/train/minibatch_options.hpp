@@ -50,6 +50,7 @@ struct MinibatchOptions {
   std::string metrics_path;  // JSON-lines, written by rank 0
   std::string checkpoint_dir;
   int checkpoint_every = 0;
+  int keep_checkpoints = 0;  // keep the newest N checkpoints (0 = all)
   bool resume = false;
   std::string output_dir;  // predictions / embeddings / node ids (.npy), written by rank 0
   bool save_embeddings = false;

@@ -312,7 +312,7 @@ MinibatchReport run_minibatch(const MinibatchOptions& options, comm::Communicato
       world.agree_on([&] {
         if (rank == 0)
           save_checkpoint(options.checkpoint_dir, epoch + 1, *model, optimizer,
-                          {{"fingerprint", print}, {"epochs", report.epochs}});
+                          {{"fingerprint", print}, {"epochs", report.epochs}}, {}, options.keep_checkpoints);
       });
     }
   }
