@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numeric>
 #include <optional>
+#include <vector>
 
 #include <fmt/format.h>
 #include <torch/torch.h>
@@ -99,7 +100,9 @@ double gradient_norm(std::span<const torch::Tensor> stage_params, std::span<cons
 FullGraphReport run_fullgraph(const FullGraphOptions& options, comm::Communicator& world) {
   const int rank = world.rank();
   world.agree_on([&] { validate(options); });
-  const int threads = nn::cpu_threads_per_rank(options.threads, world.ranks_on_this_node());
+  const std::vector<int> machine_of_ranks = world.machine_of_ranks();
+  const auto ranks_here = std::count(machine_of_ranks.begin(), machine_of_ranks.end(), machine_of_ranks[rank]);
+  const int threads = nn::cpu_threads_per_rank(options.threads, static_cast<int>(ranks_here));
   nn::configure_cpu_runtime(threads);
   world.set_link_model(options.link);
   torch::Device device = torch::kCPU;
@@ -163,7 +166,7 @@ FullGraphReport run_fullgraph(const FullGraphOptions& options, comm::Communicato
   if (runs_input)
     input_sync.emplace(model->uses_initial_residual() ? world : stage_comm, model->input_parameters(),
                        comm::Channel::weights, /*average=*/false);
-  const PipelineThreads pipeline_threads(layout, world.machine_of_ranks(), rank, nn::machine_cores(), threads,
+  const PipelineThreads pipeline_threads(layout, machine_of_ranks, rank, nn::machine_cores(), threads,
                                          /*fixed=*/options.threads > 0 || device.is_cuda());
   StageEngine engine(*model, options, layout, first_layer, end_layer, *chunks, store->book(), data, world, stage_comm,
                      pipeline_threads);
@@ -202,7 +205,7 @@ FullGraphReport run_fullgraph(const FullGraphOptions& options, comm::Communicato
                   {"lr_schedule", options.lr_schedule.kind},
                   {"cross_grad", options.cross_grad},
                   {"threads_per_rank", threads},
-                  {"elastic_threads", options.threads <= 0 && !device.is_cuda()},
+                  {"elastic_threads", pipeline_threads.elastic()},
                   {"mirrors", mirrors},
                   {"layer_bounds", bounds},
                   {"layer_costs", costs},

@@ -25,6 +25,7 @@ class PipelineThreads {
   int backward(int position) const { return at(position + layout_.stages - 1 - layout_.stage, /*backward=*/true); }
   int evaluation() const;
   int base() const { return base_; }
+  bool elastic() const { return !fixed_; }
 
  private:
   int at(int step, bool backward) const;
