@@ -1,14 +1,18 @@
 // Multi-rank full-graph training: graph parallelism reproduces one-process training exactly,
-// pipelined and hybrid modes train and move the bytes the cost formulas give, and bad layouts
-// fail on every rank together.
+// pipelined and hybrid modes train and move the bytes the cost formulas give, every mode writes
+// its predictions keyed by original id, and bad layouts fail on every rank together.
 
 #include <algorithm>
 #include <cmath>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
 
 #include "loom/comm/communicator.hpp"
+#include "loom/core/npy.hpp"
+#include "loom/graph/store.hpp"
 #include "loom/graph/generate/sbm.hpp"
 #include "loom/partition/partitioned_store.hpp"
 #include "loom/partition/write_partitioned.hpp"
@@ -380,7 +384,7 @@ void expect_agreed_error(const FullGraphOptions& o, comm::Communicator& world, c
   }
 }
 
-TEST(FullGraphMpi, BadLayoutsFailOnEveryRank) {
+TEST(FullGraphMpi, BadLayoutsAndOutputsFailOnEveryRank) {
   auto world = comm::Communicator::world();
   const int p = world.size();
   const mpi_test::SharedScratch scratch(world, "fg-bad");
@@ -401,6 +405,55 @@ TEST(FullGraphMpi, BadLayoutsFailOnEveryRank) {
   expect_agreed_error(o, world, "--stale-halo");
   o = options_for(dir + "/sbm", FullGraphMode::kGraph);
   expect_agreed_error(o, world, "partitioned store");
+  o = options_for(dir + "/parts-" + std::to_string(p), FullGraphMode::kGraph);
+  o.save_embeddings = true;
+  expect_agreed_error(o, world, "--save-embeddings");
+  o.output_dir = dir + "/sbm";  // exists: refused before any training, on every rank
+  expect_agreed_error(o, world, "--output");
+}
+
+// The outputs hold every node once, keyed by original id, in every mode: predictions scored
+// against the source graph's own labels give the test accuracy the run reports.
+TEST(FullGraphMpi, WritesPredictionsKeyedByOriginalIdsInEveryMode) {
+  auto world = comm::Communicator::world();
+  const int p = world.size();
+  const mpi_test::SharedScratch scratch(world, "fg-out");
+  const std::string& dir = scratch.path();
+  make_parts(world, dir, {p, 2 * p});
+  std::vector<std::pair<FullGraphMode, std::string>> runs = {{FullGraphMode::kGraph, "/parts-" + std::to_string(p)},
+                                                             {FullGraphMode::kPipe, "/parts-" + std::to_string(2 * p)}};
+  if (p % 2 == 0) runs.emplace_back(FullGraphMode::kHybrid, "/parts-" + std::to_string(2 * p));
+  for (const auto& [mode, parts] : runs) {
+    FullGraphOptions o = options_for(dir + parts, mode);
+    o.epochs = 3;
+    o.output_dir = dir + "/out-" + fullgraph_mode_name(mode);
+    o.save_embeddings = true;
+    const FullGraphReport report = run_fullgraph(o, world);
+    if (world.rank() == 0) {
+      const auto source = graph::GraphStore::open(dir + "/sbm");
+      const auto predictions_file = core::NpyArray::map(o.output_dir + "/predictions.npy");
+      const auto ids_file = core::NpyArray::map(o.output_dir + "/node_ids.npy");
+      const auto predictions = predictions_file.span<std::int64_t>();
+      const auto ids = ids_file.span<std::int64_t>();
+      const auto embeddings = core::NpyArray::map(o.output_dir + "/embeddings.npy");
+      ASSERT_EQ(predictions.size(), static_cast<std::size_t>(kNodes));
+      ASSERT_EQ(ids.size(), static_cast<std::size_t>(kNodes));
+      EXPECT_EQ(embeddings.rows(), kNodes);
+      EXPECT_EQ(embeddings.cols(), o.model.hidden);
+      std::vector<std::int64_t> row_of(kNodes, -1);
+      for (std::size_t r = 0; r < ids.size(); ++r) {
+        ASSERT_TRUE(ids[r] >= 0 && ids[r] < kNodes && row_of[ids[r]] < 0) << "id " << ids[r];
+        row_of[ids[r]] = static_cast<std::int64_t>(r);
+      }
+      const auto labels = source.label().span<std::int64_t>();
+      const auto test = source.split("test");
+      std::int64_t correct = 0;
+      for (const std::int64_t v : test) correct += predictions[row_of[v]] == labels[v];
+      EXPECT_NEAR(static_cast<double>(correct) / static_cast<double>(test.size()), report.final_test, 1e-12)
+          << fullgraph_mode_name(mode);
+    }
+    world.barrier();
+  }
 }
 
 }  // namespace

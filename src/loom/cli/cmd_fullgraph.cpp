@@ -1,12 +1,11 @@
 // `loom fullgraph PARTS --mode graph|pipe|hybrid`: full-graph training of deep GNNs under
 // `mpirun -np P` on a partitioned store (one part per rank for graph mode, one per chunk for
 // pipe and hybrid). Options come from flags or a TOML --config file; flags override the file.
-#include <limits>
 #include <memory>
 
 #include "loom/cli/commands.hpp"
 #include "loom/comm/mpi_session.hpp"
-#include "loom/cli/lr_schedule_args.hpp"
+#include "loom/cli/training_args.hpp"
 #include "loom/core/log.hpp"
 #include "loom/train/fullgraph_trainer.hpp"
 
@@ -75,13 +74,9 @@ void add_fullgraph_command(CLI::App& app, Action& action) {
   sub->add_option("--eval-every", o.eval_every, "Valid/test accuracy every N epochs (0 = after the last only, -1 = never)")
       ->capture_default_str();
   sub->add_option("--metrics", o.metrics_path, "JSON-lines metrics file (setup record, then one per epoch)");
-  sub->add_option("--checkpoint-dir", o.checkpoint_dir, "Directory for checkpoints (one sub-directory per rank)");
-  sub->add_option("--checkpoint-every", o.checkpoint_every, "Checkpoint every N epochs (0 = never)")
-      ->capture_default_str();
-  sub->add_option("--keep-checkpoints", o.keep_checkpoints, "Keep only the newest N checkpoints (0 = all)")
-      ->check(CLI::Range(0, std::numeric_limits<int>::max()))
-      ->capture_default_str();
-  sub->add_flag("--resume", o.resume, "Continue from the newest checkpoints in --checkpoint-dir");
+  add_checkpoint_options(*sub, o.checkpoint_dir, o.checkpoint_every, o.keep_checkpoints, o.resume,
+                         "Directory for checkpoints (one sub-directory per rank)");
+  add_output_options(*sub, o.output_dir, o.save_embeddings, o.overwrite);
   sub->add_flag("--quiet", o.quiet, "No per-epoch log lines");
   sub->callback([&action, flags] { action = [flags] { return run_fullgraph(*flags); }; });
 }

@@ -1,12 +1,11 @@
 // `loom train STORE`: sampled mini-batch GNN training, in one process on a graph store or under
 // `mpirun -np K` on a K-way partitioned store. Options come from flags or a TOML --config file
 // (keys are the long flag names, e.g. `fanouts = "15,10,5"`); flags override the file.
-#include <limits>
 #include <memory>
 
 #include "loom/cli/commands.hpp"
 #include "loom/comm/mpi_session.hpp"
-#include "loom/cli/lr_schedule_args.hpp"
+#include "loom/cli/training_args.hpp"
 #include "loom/core/log.hpp"
 #include "loom/train/minibatch_trainer.hpp"
 
@@ -111,16 +110,9 @@ void add_train_command(CLI::App& app, Action& action) {
   sub->add_option("--eval-batch-size", o.eval_batch_size, "Seeds per evaluation step")->capture_default_str();
   sub->add_flag("!--no-exact-eval", o.exact_eval, "Skip exact layer-wise inference after training");
   sub->add_option("--metrics", o.metrics_path, "JSON-lines metrics file (one record per epoch)");
-  sub->add_option("--checkpoint-dir", o.checkpoint_dir, "Directory for checkpoints");
-  sub->add_option("--checkpoint-every", o.checkpoint_every, "Checkpoint every N epochs (0 = never)")
-      ->capture_default_str();
-  sub->add_option("--keep-checkpoints", o.keep_checkpoints, "Keep only the newest N checkpoints (0 = all)")
-      ->check(CLI::Range(0, std::numeric_limits<int>::max()))
-      ->capture_default_str();
-  sub->add_flag("--resume", o.resume, "Continue from the newest checkpoint in --checkpoint-dir");
-  sub->add_option("-o,--output", o.output_dir, "Write predictions (and embeddings) keyed by original id here");
-  sub->add_flag("--save-embeddings", o.save_embeddings, "Also write node embeddings (input of the last layer)");
-  sub->add_flag("--overwrite", o.overwrite, "Replace an existing --output directory");
+  add_checkpoint_options(*sub, o.checkpoint_dir, o.checkpoint_every, o.keep_checkpoints, o.resume,
+                         "Directory for checkpoints");
+  add_output_options(*sub, o.output_dir, o.save_embeddings, o.overwrite);
   sub->add_flag("--quiet", o.quiet, "No per-epoch log lines");
   sub->callback([&action, flags] { action = [flags] { return run_train(*flags); }; });
 }

@@ -46,12 +46,27 @@ void AtomicFile::commit() {
   }
 }
 
-OutputDir::OutputDir(std::string dir, bool overwrite, std::string argument) : dir_(std::move(dir)), overwrite_(overwrite) {
-  while (dir_.size() > 1 && dir_.back() == '/') dir_.pop_back();
-  if (dir_.empty()) throw Error::in_argument(argument, "empty output path");
+namespace {
+
+std::string without_trailing_slashes(std::string dir) {
+  while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
+  return dir;
+}
+
+}  // namespace
+
+void check_output_target(const std::string& dir, bool overwrite, const std::string& argument) {
+  const std::string target = without_trailing_slashes(dir);
+  if (target.empty()) throw Error::in_argument(argument, "empty output path");
   std::error_code ec;
-  if (fs::exists(dir_, ec) && !overwrite_)
-    throw Error::in_argument(argument, "output '" + dir_ + "' already exists (pass --overwrite to replace it)");
+  if (fs::exists(target, ec) && !overwrite)
+    throw Error::in_argument(argument, "output '" + target + "' already exists (pass --overwrite to replace it)");
+}
+
+OutputDir::OutputDir(std::string dir, bool overwrite, std::string argument)
+    : dir_(without_trailing_slashes(std::move(dir))), overwrite_(overwrite) {
+  check_output_target(dir_, overwrite_, argument);
+  std::error_code ec;
   const fs::path parent = fs::absolute(dir_, ec).parent_path();
   fs::create_directories(parent, ec);
   if (ec || !fs::is_directory(parent))

@@ -27,6 +27,10 @@ class AtomicFile {
   std::FILE* file_ = nullptr;
 };
 
+// Throws what OutputDir would for `dir` (an empty path, or one that exists without `overwrite`),
+// naming `argument`, without creating anything: checks an output argument before long work.
+void check_output_target(const std::string& dir, bool overwrite, const std::string& argument = "-o");
+
 class OutputDir {
  public:
   // `argument` names the CLI option the path came from, for error messages (e.g. "-o").

@@ -59,6 +59,10 @@ FullGraphData load_fullgraph_data(const partition::PartitionedStore& store, cons
       chunk.train = split_rows(rows, "train");
       chunk.valid = split_rows(rows, "valid");
       chunk.test = split_rows(rows, "test");
+      if (rows.meta().id_map == graph::IdMapKind::kNames)
+        chunk.original_names = rows.original_names();
+      else
+        chunk.original_ids = rows.original_ids();
     }
     d.chunks.push_back(std::move(chunk));
   }

@@ -1,10 +1,11 @@
 // The rows one rank of full-graph training reads from a partitioned store, per chunk of its way
 // (chunk_set.hpp): input features (for the ranks that run the model's input part) and labels
-// with split rows (for the last stage). Nothing else is loaded; topology comes from the store's
-// replicated whole graph. Throws loom::Error naming the part directory on missing data.
+// with split rows and the rows' original ids (for the last stage). Nothing else is loaded;
+// topology comes from the store's replicated whole graph. Throws loom::Error naming the part directory on missing data.
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include <torch/types.h>
@@ -18,6 +19,8 @@ struct ChunkRows {
   torch::Tensor features;              // float32 [n, F] (undefined unless loaded)
   torch::Tensor labels;                // int64 [n] or float [n, C] (undefined unless loaded)
   torch::Tensor train, valid, test;    // int64 local rows of each split
+  std::vector<std::int64_t> original_ids;  // the user's id of each row (with labels; empty for names)
+  std::vector<std::string> original_names;  // or the user's name of each row
 };
 
 struct FullGraphData {

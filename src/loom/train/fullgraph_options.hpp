@@ -42,6 +42,9 @@ struct FullGraphOptions {
   int checkpoint_every = 0;
   int keep_checkpoints = 0;  // keep the newest N checkpoints (0 = all)
   bool resume = false;
+  std::string output_dir;  // predictions (and embeddings) keyed by original id, written by rank 0
+  bool save_embeddings = false;
+  bool overwrite = false;  // replace an existing output_dir
   bool quiet = false;
 };
 

@@ -21,6 +21,7 @@
 #include "loom/train/layer_profile.hpp"
 #include "loom/train/lr_schedule.hpp"
 #include "loom/train/stage_engine.hpp"
+#include "loom/train/training_outputs.hpp"
 
 namespace loom::train {
 
@@ -95,11 +96,34 @@ double gradient_norm(std::span<const torch::Tensor> stage_params, std::span<cons
   return std::sqrt(world.allreduce_sum(squares, comm::Channel::control));
 }
 
+// The last stage's rows of its way's chunks (in chunk order, which is global id order) as the
+// run's outputs; the other stages contribute none.
+void write_outputs(const FullGraphOptions& o, const FullGraphData& d, const FullGraphLayout& layout,
+                   const ChunkResults& results, const comm::Communicator& world) {
+  NodeOutputs rows{.multi_label = d.multi_label, .num_classes = d.num_classes, .num_nodes = d.num_nodes};
+  std::vector<std::int64_t> ids;
+  std::vector<std::string> names;
+  if (layout.last_stage()) {
+    rows.logits = torch::cat(results.logits);
+    if (o.save_embeddings) rows.embeddings = torch::cat(results.hidden);
+    for (const ChunkRows& chunk : d.chunks) {
+      ids.insert(ids.end(), chunk.original_ids.begin(), chunk.original_ids.end());
+      names.insert(names.end(), chunk.original_names.begin(), chunk.original_names.end());
+    }
+  }
+  rows.original_ids = ids;
+  rows.original_names = names;
+  write_training_outputs(o.output_dir, o.overwrite, "--output", rows, world);
+}
+
 }  // namespace
 
 FullGraphReport run_fullgraph(const FullGraphOptions& options, comm::Communicator& world) {
   const int rank = world.rank();
-  world.agree_on([&] { validate(options); });
+  world.agree_on([&] {
+    validate(options);
+    check_output_options(options.output_dir, options.save_embeddings, options.overwrite, rank == 0);
+  });
   const std::vector<int> machine_of_ranks = world.machine_of_ranks();
   const auto ranks_here = std::count(machine_of_ranks.begin(), machine_of_ranks.end(), machine_of_ranks[rank]);
   const int threads = nn::cpu_threads_per_rank(options.threads, static_cast<int>(ranks_here));
@@ -220,6 +244,9 @@ FullGraphReport run_fullgraph(const FullGraphOptions& options, comm::Communicato
                  model_options.hidden, layout.stages, layout.ways, layout.chunks, fmt::join(bounds, ","));
   }
 
+  const bool writes_outputs = !options.output_dir.empty();
+  ChunkResults final_rows;  // the last epoch's exact inference, for the outputs
+  bool final_rows_ready = false;
   for (int epoch = start_epoch; epoch < options.epochs; ++epoch) {
     torch::manual_seed(core::mix_seed(options.seed, static_cast<std::uint64_t>(epoch) + 1 + 1000 * rank));
     const double lr = learning_rate_at(options.lr_schedule, options.lr, epoch, options.epochs);
@@ -257,7 +284,8 @@ FullGraphReport run_fullgraph(const FullGraphOptions& options, comm::Communicato
     if ((options.eval_every > 0 && (epoch + 1) % options.eval_every == 0) || (last && options.eval_every >= 0)) {
       core::Timer eval_timer;
       const comm::CommStats before_eval = world.stats();
-      StageCounts eval = engine.evaluate();
+      StageCounts eval = engine.evaluate(writes_outputs && last ? &final_rows : nullptr);
+      final_rows_ready = writes_outputs && last;
       record["eval_bytes"] = world.global_stats(world.stats() - before_eval).sum.total().bytes_sent;
       for (ScoreCounts* s : {&eval.train, &eval.valid, &eval.test}) world.allreduce_sum(s->values, comm::Channel::control);
       report.final_train = score(eval.train, data.multi_label);
@@ -291,6 +319,10 @@ FullGraphReport run_fullgraph(const FullGraphOptions& options, comm::Communicato
                         {{"fingerprint", print}, {"epochs", report.epochs}, {"layer_bounds", bounds}, {"layer_costs", costs}},
                         engine.carried_tensors(), options.keep_checkpoints);
       });
+  }
+  if (writes_outputs) {
+    if (!final_rows_ready) engine.evaluate(&final_rows);
+    write_outputs(options, data, layout, final_rows, world);
   }
   return report;
 }

@@ -5,7 +5,9 @@
 // stage_engine.hpp). One optimizer step per epoch; weight gradients are summed within a stage
 // (and, for the input part that several stages run, over all ranks) on comm::Channel::weights.
 // Every epoch reports time, loss, accuracy, pipeline bubble time and bytes/messages per channel;
-// the setup record gives the layer split and the bytes the cost formulas predict.
+// the setup record gives the layer split and the bytes the cost formulas predict. With an
+// output directory, the last epoch's exact inference is written as predictions (and
+// embeddings) keyed by original id (training_outputs.hpp).
 // run_fullgraph is collective over `world`; bad options or data fail on every rank together.
 #pragma once
 

@@ -110,6 +110,7 @@ MinibatchReport run_minibatch(const MinibatchOptions& options, comm::Communicato
   const int rank = world.rank();
   world.agree_on([&] {
     validate(options);
+    check_output_options(options.output_dir, options.save_embeddings, options.overwrite, rank == 0);
     feature::parse_wire_dtype(options.wire_dtype, "--wire-dtype");
   });
   const int threads = nn::cpu_threads_per_rank(options.threads, world.ranks_on_this_node());
@@ -339,7 +340,16 @@ MinibatchReport run_minibatch(const MinibatchOptions& options, comm::Communicato
       spdlog::info("exact layer-wise inference: valid {} {:.4f} | test {} {:.4f}{} ({:.1f}s)", report.score_name,
                    report.final_valid, report.score_name, report.final_test, topk, timer.seconds());
     }
-    if (!options.output_dir.empty()) write_training_outputs(options, data, exact, fetch_comm);
+    if (!options.output_dir.empty()) {
+      NodeOutputs rows{.logits = exact.logits,
+                       .embeddings = options.save_embeddings ? exact.embeddings : torch::Tensor(),
+                       .original_ids = data.original_ids,
+                       .original_names = data.original_names,
+                       .multi_label = data.multi_label,
+                       .num_classes = data.num_classes,
+                       .num_nodes = data.num_nodes()};
+      write_training_outputs(options.output_dir, options.overwrite, "--output", rows, fetch_comm);
+    }
   }
   return report;
 }

@@ -288,7 +288,7 @@ CheckpointTensors StageEngine::carried_tensors() const {
   return carried;
 }
 
-StageCounts StageEngine::evaluate() {
+StageCounts StageEngine::evaluate(ChunkResults* results) {
   torch::NoGradGuard no_grad;
   model_->eval();
   use_threads(threads_.evaluation());
@@ -321,6 +321,11 @@ StageCounts StageEngine::evaluate() {
     finish_forward(static_cast<int>(c), a[c], false, unused, counts, sends);
   }
   for (auto& s : sends) s.second.wait();
+  if (results && layout_.last_stage()) {
+    results->hidden = a;
+    results->logits.clear();
+    for (const auto& hidden : a) results->logits.push_back(model_->output(hidden));
+  }
   use_threads(threads_.base());
   model_->train();
   return counts;

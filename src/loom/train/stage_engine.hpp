@@ -46,6 +46,12 @@ struct StageCounts {
   double exchange_seconds = 0;      // in mirror exchanges (waiting for background ones included)
 };
 
+// What exact inference leaves on the last stage, by chunk of its way: logits and the output
+// layer's input (the final hidden rows).
+struct ChunkResults {
+  std::vector<torch::Tensor> logits, hidden;
+};
+
 class StageEngine {
  public:
   // stage_comm: the ranks of this stage (ways); world: all ranks (stage-to-stage transfers).
@@ -61,8 +67,9 @@ class StageEngine {
   // Exact full-graph inference, without dropout, layer by layer: every chunk of the way finishes
   // a layer (and the ways exchange its mirror rows) before any chunk starts the next, so no
   // historical value is read and the historical buffers are left as they are. A stage passes
-  // all its chunks on after its last layer.
-  StageCounts evaluate();
+  // all its chunks on after its last layer. With `results`, the last stage also keeps its chunks'
+  // logits and final hidden rows there.
+  StageCounts evaluate(ChunkResults* results = nullptr);
   // What carries from one epoch to the next besides the weights (historical buffers; with the
   // stale halo or stale cross-chunk gradients, also the late gradients), as aliases: checkpoints
   // save them and load into them.

@@ -1,5 +1,10 @@
 #include "loom/train/training_outputs.hpp"
 
+#include <vector>
+
+#include <torch/torch.h>
+
+#include "loom/core/error.hpp"
 #include "loom/core/fs.hpp"
 #include "loom/core/npy.hpp"
 
@@ -15,47 +20,52 @@ std::vector<T> gather_concat(std::span<const T> local, const comm::Communicator&
   return all;
 }
 
+template <class T>
+std::vector<T> values_of(const torch::Tensor& t) {
+  if (!t.defined()) return {};
+  const auto host = t.to(torch::kCPU).contiguous();
+  return std::vector<T>(host.data_ptr<T>(), host.data_ptr<T>() + host.numel());
+}
+
 }  // namespace
 
-void write_training_outputs(const MinibatchOptions& options, const TrainingData& data, const ExactInference& exact,
-                            const comm::Communicator& comm) {
-  const std::int64_t n = data.num_local;
-  std::vector<std::int64_t> predicted;
-  std::vector<std::uint8_t> predicted_multi;
-  if (data.multi_label) {
-    const auto p = exact.logits.gt(0).to(torch::kUInt8).contiguous();
-    predicted_multi.assign(p.data_ptr<std::uint8_t>(), p.data_ptr<std::uint8_t>() + p.numel());
-  } else {
-    const auto p = exact.logits.argmax(1).contiguous();
-    predicted.assign(p.data_ptr<std::int64_t>(), p.data_ptr<std::int64_t>() + n);
-  }
+void check_output_options(const std::string& dir, bool save_embeddings, bool overwrite, bool writer) {
+  LOOM_CHECK_ARG(!save_embeddings || !dir.empty(), "--save-embeddings", "needs --output DIR to write them to");
+  if (writer && !dir.empty()) core::check_output_target(dir, overwrite, "--output");
+}
+
+void write_training_outputs(const std::string& dir, bool overwrite, const std::string& argument,
+                            const NodeOutputs& rows, const comm::Communicator& comm) {
+  const bool has_rows = rows.logits.defined();
+  const auto predicted = values_of<std::int64_t>(has_rows && !rows.multi_label ? rows.logits.argmax(1) : torch::Tensor());
+  const auto predicted_multi =
+      values_of<std::uint8_t>(has_rows && rows.multi_label ? rows.logits.gt(0).to(torch::kUInt8) : torch::Tensor());
   const auto all_predicted = gather_concat<std::int64_t>(predicted, comm);
   const auto all_multi = gather_concat<std::uint8_t>(predicted_multi, comm);
-  const auto all_ids = gather_concat<std::int64_t>(data.original_ids, comm);
+  const auto all_ids = gather_concat<std::int64_t>(rows.original_ids, comm);
   std::string names;
-  for (const auto& s : data.original_names) names += s + "\n";
-  std::vector<char> name_bytes(names.begin(), names.end());
-  const auto all_names = gather_concat<char>(name_bytes, comm);
+  for (const auto& s : rows.original_names) names += s + "\n";
+  const auto all_names = gather_concat<char>(std::vector<char>(names.begin(), names.end()), comm);
+  const bool with_embeddings = comm.allreduce_max(static_cast<int>(rows.embeddings.defined()), comm::Channel::control) > 0;
   std::vector<float> all_embeddings;
   std::int64_t width = 0;
-  if (options.save_embeddings && exact.embeddings.defined()) {
-    width = exact.embeddings.size(1);
-    const auto e = exact.embeddings.contiguous();
-    all_embeddings = gather_concat<float>(std::span<const float>(e.data_ptr<float>(), e.numel()), comm);
+  if (with_embeddings) {
+    width = rows.embeddings.defined() ? rows.embeddings.size(1) : 0;
+    width = comm.allreduce_max(width, comm::Channel::control);
+    all_embeddings = gather_concat<float>(values_of<float>(rows.embeddings), comm);
   }
   comm.agree_on([&] {
     if (comm.rank() != 0) return;
-    const std::int64_t total = data.num_nodes();
-    core::OutputDir out(options.output_dir, options.overwrite, "--output");
-    if (data.multi_label)
-      core::write_npy(out.file("predictions.npy"), all_multi, {total, data.num_classes});
+    core::OutputDir out(dir, overwrite, argument);
+    if (rows.multi_label)
+      core::write_npy(out.file("predictions.npy"), all_multi, {rows.num_nodes, rows.num_classes});
     else
       core::write_npy(out.file("predictions.npy"), all_predicted);
     if (!all_names.empty())
       core::write_text_file(out.file("node_names.txt"), std::string(all_names.begin(), all_names.end()));
     else
       core::write_npy(out.file("node_ids.npy"), all_ids);
-    if (!all_embeddings.empty()) core::write_npy(out.file("embeddings.npy"), all_embeddings, {total, width});
+    if (with_embeddings) core::write_npy(out.file("embeddings.npy"), all_embeddings, {rows.num_nodes, width});
     out.commit();
   });
 }

@@ -1,18 +1,38 @@
 // Final outputs of a trained model, keyed by the user's original node ids: rank 0 gathers every
-// rank's rows (in global id order) and writes OUTPUT_DIR atomically with
+// rank's rows (ranks in order, so their rows must follow global id order) and writes `dir`
+// atomically with
 //   predictions.npy   int64 [nodes] predicted class (uint8 [nodes, labels] for multi-label)
 //   node_ids.npy      int64 [nodes] original id of each row (or node_names.txt for string ids)
-//   embeddings.npy    float32 [nodes, width] input of the last layer (with save_embeddings)
-// Collective over `comm`.
+//   embeddings.npy    float32 [nodes, width] input of the last layer (where given)
+// A rank without rows passes undefined tensors and empty ids. Collective over `comm`.
 #pragma once
 
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include <torch/types.h>
+
 #include "loom/comm/communicator.hpp"
-#include "loom/train/evaluation.hpp"
-#include "loom/train/minibatch_options.hpp"
 
 namespace loom::train {
 
-void write_training_outputs(const MinibatchOptions& options, const TrainingData& data, const ExactInference& exact,
-                            const comm::Communicator& comm);
+struct NodeOutputs {
+  torch::Tensor logits;      // [rows, classes] (any device)
+  torch::Tensor embeddings;  // [rows, width], or undefined for none
+  std::span<const std::int64_t> original_ids;  // [rows], or empty where the graph names its nodes
+  std::span<const std::string> original_names;  // [rows], or empty
+  bool multi_label = false;
+  std::int64_t num_classes = 0, num_nodes = 0;  // of the whole graph
+};
+
+// Checks --output / --save-embeddings / --overwrite before training: --save-embeddings needs an
+// --output, and (on the writing rank, `writer`) an existing --output needs --overwrite. Throws
+// loom::Error naming the argument.
+void check_output_options(const std::string& dir, bool save_embeddings, bool overwrite, bool writer);
+
+// `overwrite` replaces an existing `dir`; `argument` names the option `dir` came from.
+void write_training_outputs(const std::string& dir, bool overwrite, const std::string& argument,
+                            const NodeOutputs& rows, const comm::Communicator& comm);
 
 }  // namespace loom::train
