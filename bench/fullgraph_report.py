@@ -73,7 +73,8 @@ print("input linear layer, then L hidden-to-hidden layers that each exchange H-w
 print("`2*4*(S-1)*|V|*H` over the stage boundaries.\n")
 for g, rs in main.items():
     s0 = rs[0]["setup"]
-    print(f"## {g}: {s0['nodes']} nodes, {s0['features']} features, {rs[0]['epochs']} epochs, "
+    epochs = max(r["epochs"] for r in rs)
+    print(f"## {g}: {s0['nodes']} nodes, {s0['features']} features, {epochs} epochs, "
           f"lr {next((r['setup']['lr'] for r in rs if 'lr' in r['setup']), 0.005)}\n")
     print("| model | mode | s/epoch | bubble s | MiB/epoch total | stage act+grad | halo | weights | formula (issue) | "
           "formula (stack) | measured / formula | test acc | vs graph | test at best valid (epoch) | vs graph |")
@@ -88,7 +89,8 @@ for g, rs in main.items():
         best = r["best"].get("test_accuracy", float("nan"))
         best_delta = best - g_ref["best"].get("test_accuracy", float("nan")) if g_ref else float("nan")
         speed = f" ({g_ref['seconds'] / r['seconds']:.2f}x)" if g_ref and r is not g_ref else ""
-        print(f"| {s['model']} | {label(r)} | {r['seconds']:.2f}{speed} | {r['bubble']:.2f} | {b['total'] / MiB:.1f} | "
+        unfinished = f" ({r['epochs']} epochs so far)" if r["epochs"] < epochs else ""
+        print(f"| {s['model']} | {label(r)}{unfinished} | {r['seconds']:.2f}{speed} | {r['bubble']:.2f} | {b['total'] / MiB:.1f} | "
               f"{stage_bytes(b) / MiB:.1f} | {b['halo'] / MiB:.1f} | {b['weights'] / MiB:.1f} | {fi / MiB:.1f} | "
               f"{fs / MiB:.1f} | {measured(r) / fs:.3f} | {acc:.4f} | {delta:+.4f} | {best:.4f} ({r['best']['epoch']}) | "
               f"{best_delta:+.4f} |")
