@@ -1,7 +1,8 @@
 // The rows one rank of full-graph training reads from a partitioned store, per chunk of its way
 // (chunk_set.hpp): input features (for the ranks that run the model's input part) and labels
 // with split rows and the rows' original ids (for the last stage). Nothing else is loaded;
-// topology comes from the store's replicated whole graph. Throws loom::Error naming the part directory on missing data.
+// topology comes from the store's replicated whole graph. Throws loom::Error naming the part
+// directory on missing data.
 #pragma once
 
 #include <cstdint>

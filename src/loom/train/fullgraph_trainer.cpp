@@ -113,7 +113,7 @@ void write_outputs(const FullGraphOptions& o, const FullGraphData& d, const Full
   }
   rows.original_ids = ids;
   rows.original_names = names;
-  write_training_outputs(o.output_dir, o.overwrite, "--output", rows, world);
+  write_training_outputs(o.output_dir, o.overwrite, rows, world);
 }
 
 }  // namespace

@@ -348,7 +348,7 @@ MinibatchReport run_minibatch(const MinibatchOptions& options, comm::Communicato
                        .multi_label = data.multi_label,
                        .num_classes = data.num_classes,
                        .num_nodes = data.num_nodes()};
-      write_training_outputs(options.output_dir, options.overwrite, "--output", rows, fetch_comm);
+      write_training_outputs(options.output_dir, options.overwrite, rows, fetch_comm);
     }
   }
   return report;

@@ -34,8 +34,8 @@ void check_output_options(const std::string& dir, bool save_embeddings, bool ove
   if (writer && !dir.empty()) core::check_output_target(dir, overwrite, "--output");
 }
 
-void write_training_outputs(const std::string& dir, bool overwrite, const std::string& argument,
-                            const NodeOutputs& rows, const comm::Communicator& comm) {
+void write_training_outputs(const std::string& dir, bool overwrite, const NodeOutputs& rows,
+                            const comm::Communicator& comm) {
   const bool has_rows = rows.logits.defined();
   const auto predicted = values_of<std::int64_t>(has_rows && !rows.multi_label ? rows.logits.argmax(1) : torch::Tensor());
   const auto predicted_multi =
@@ -56,7 +56,7 @@ void write_training_outputs(const std::string& dir, bool overwrite, const std::s
   }
   comm.agree_on([&] {
     if (comm.rank() != 0) return;
-    core::OutputDir out(dir, overwrite, argument);
+    core::OutputDir out(dir, overwrite, "--output");
     if (rows.multi_label)
       core::write_npy(out.file("predictions.npy"), all_multi, {rows.num_nodes, rows.num_classes});
     else

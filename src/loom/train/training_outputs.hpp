@@ -31,8 +31,8 @@ struct NodeOutputs {
 // loom::Error naming the argument.
 void check_output_options(const std::string& dir, bool save_embeddings, bool overwrite, bool writer);
 
-// `overwrite` replaces an existing `dir`; `argument` names the option `dir` came from.
-void write_training_outputs(const std::string& dir, bool overwrite, const std::string& argument,
-                            const NodeOutputs& rows, const comm::Communicator& comm);
+// `dir` is --output; `overwrite` replaces an existing one.
+void write_training_outputs(const std::string& dir, bool overwrite, const NodeOutputs& rows,
+                            const comm::Communicator& comm);
 
 }  // namespace loom::train
