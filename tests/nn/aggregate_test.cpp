@@ -181,7 +181,87 @@ TEST_P(GatVsDense, GradientMatchesFiniteDifferencesFloat64) {
        torch::randn({5, 2}, torch::kDouble)});
 }
 
+// Attention dropout: the kernel draws its keep scales from torch's generator, so the same seed
+// gives the generic path (which takes them as arguments) the same mask; both equal the dense
+// attention with the dropped coefficients zeroed and the kept ones scaled by 1 / (1 - p).
+TEST_P(GatVsDense, AttentionDropoutMatchesTheDenseFormulaWithTheSameMask) {
+  const bool self_loops = GetParam();
+  const double p = 0.4;
+  torch::manual_seed(5);
+  const auto block = random_block(40, 25, 6, 16);
+  const auto graph = MessageGraph::from_block(block);
+  const auto x = torch::randn({40, 2, 3}).requires_grad_(true);
+  const auto a_src = torch::randn({40, 2}).requires_grad_(true);
+  const auto a_dst = torch::randn({25, 2}).requires_grad_(true);
+  const auto upstream = torch::randn({25, 2, 3});
+  torch::manual_seed(9);
+  const auto got = gat_aggregate(graph, x, a_src, a_dst, 0.2, self_loops, p, /*training=*/true);
+  torch::manual_seed(9);
+  const auto keep = torch::empty({graph.num_edges(), 2}).bernoulli_(1 - p).div_(1 - p);
+  const auto keep_self = torch::empty({self_loops ? 25 : 0, 2}).bernoulli_(1 - p).div_(1 - p);
+  EXPECT_GT((keep == 0).sum().item<std::int64_t>(), 0) << "some coefficients drop";
+  const auto want = detail::gat_aggregate_generic(graph, x, a_src, a_dst, 0.2, self_loops, keep, keep_self);
+  expect_close(got, want, 1e-5, "forward");
+  const auto g_got = torch::autograd::grad({got}, {x, a_src, a_dst}, {upstream});
+  const auto g_want = torch::autograd::grad({want}, {x, a_src, a_dst}, {upstream});
+  for (int k = 0; k < 3; ++k) expect_close(g_got[k], g_want[k], 1e-5, "grad " + std::to_string(k));
+  // Not training, or p = 0: no dropout.
+  const auto plain = gat_aggregate(graph, x, a_src, a_dst, 0.2, self_loops);
+  expect_close(gat_aggregate(graph, x, a_src, a_dst, 0.2, self_loops, p, /*training=*/false), plain, 0, "eval");
+  EXPECT_FALSE(torch::allclose(got, plain));
+}
+
+TEST_P(GatVsDense, AttentionDropoutGradientMatchesFiniteDifferencesFloat64) {
+  torch::manual_seed(6);
+  const auto graph = MessageGraph::from_block(random_block(7, 5, 3, 17));
+  expect_matches_finite_differences(
+      [&](const auto& in) {
+        torch::manual_seed(21);  // the same mask at every evaluation
+        return gat_aggregate(graph, in[0], in[1], in[2], 0.2, GetParam(), 0.5, /*training=*/true);
+      },
+      {torch::randn({7, 2, 3}, torch::kDouble), torch::randn({7, 2}, torch::kDouble),
+       torch::randn({5, 2}, torch::kDouble)});
+}
+
 INSTANTIATE_TEST_SUITE_P(SelfLoops, GatVsDense, ::testing::Bool());
+
+// A block that samples k of a node's d neighbours weighs their GCN sum by d / k: with the whole
+// graph's norms, the aggregation is n_d[i] (d/k sum_sampled n_s[j] x[j] + n_s[i] x[i]).
+TEST(MessageGraph, SampledGcnNormScalesTheNeighbourSumByDegreeOverSampled) {
+  graph::EdgeList list;
+  list.num_nodes = 6;
+  list.src = {0, 0, 0, 0, 1, 2};
+  list.dst = {1, 2, 3, 4, 5, 5};
+  auto built = graph::build_csr(list, graph::CsrBuildOptions{});
+  const auto csr = graph::Csr::from_vectors(std::move(built.indptr), built.indices, 6);
+  // Destinations 0 (degree 4, 2 sampled) and 5 (degree 2, both sampled); sources in local order.
+  sample::Block block;
+  block.num_dst = 2;
+  block.num_src = 5;
+  block.indptr = {0, 2, 4};
+  block.indices = {2, 3, 2, 3};                             // 0 <- {1, 2} of {1, 2, 3, 4}; 5 <- {1, 2}
+  const std::vector<std::int64_t> nodes = {0, 5, 1, 2, 4};  // local id -> global id (4 unused)
+  const GcnNorm norm = sampled_gcn_norm(csr, block, nodes);
+  ASSERT_TRUE(norm.neighbor_scale.defined());
+  EXPECT_FLOAT_EQ(norm.neighbor_scale[0].item<float>(), 2.0f);  // 4 neighbours, 2 sampled
+  EXPECT_FLOAT_EQ(norm.neighbor_scale[1].item<float>(), 1.0f);  // all taken
+  const auto graph = MessageGraph::from_block(block).with_gcn_norm(norm);
+  torch::manual_seed(8);
+  const auto x = torch::randn({5, 3}, torch::kDouble);
+  const auto n = [&](std::int64_t v) { return 1.0 / std::sqrt(static_cast<double>(csr.degree(v) + 1)); };
+  auto want = torch::zeros({2, 3}, torch::kDouble);
+  want[0] = n(0) * (2.0 * (n(1) * x[2] + n(2) * x[3]) + n(0) * x[0]);
+  want[1] = n(5) * (1.0 * (n(1) * x[2] + n(2) * x[3]) + n(5) * x[1]);
+  expect_close(aggregate(graph, x, Aggregation::kGcn), want, 1e-6, "kernel");
+  expect_close(detail::aggregate_generic(graph, x, Aggregation::kGcn), want, 1e-6, "generic");
+  // A block that takes every neighbour needs no scale.
+  sample::Block full = block;
+  full.num_src = 6;
+  full.indptr = {0, 4, 6};
+  full.indices = {2, 3, 4, 5, 2, 3};
+  const std::vector<std::int64_t> full_nodes = {0, 5, 1, 2, 3, 4};
+  EXPECT_FALSE(sampled_gcn_norm(csr, full, full_nodes).neighbor_scale.defined());
+}
 
 TEST(MessageGraph, WholeGraphGcnNormIsTheGlobalDegreeNorm) {
   graph::EdgeList list;

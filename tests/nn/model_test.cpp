@@ -43,6 +43,18 @@ Planted planted(std::int64_t n, std::int64_t features, std::uint64_t seed) {
   return p;
 }
 
+// Model options; `heads` applies to GAT only (the other models reject it).
+ModelOptions options(ModelKind kind, int layers, std::int64_t in, std::int64_t hidden, std::int64_t classes,
+                     double dropout, std::int64_t heads) {
+  return {.kind = kind,
+          .num_layers = layers,
+          .in_features = in,
+          .hidden = hidden,
+          .num_classes = classes,
+          .dropout = dropout,
+          .heads = kind == ModelKind::kGat ? heads : 0};
+}
+
 torch::Tensor dense_mean(const MessageGraph& g, const torch::Tensor& x) {
   auto a = torch::zeros({g.num_dst(), g.num_src()});
   const auto ptr = g.indptr();
@@ -83,7 +95,7 @@ TEST_P(ModelKinds, SampledForwardGivesOneRowPerSeedAndGradientsForEveryParameter
   std::vector<MessageGraph> blocks;
   for (const auto& b : batch.blocks) blocks.push_back(MessageGraph::from_block(b));
   torch::manual_seed(0);
-  GnnModel model({GetParam(), /*num_layers=*/2, /*in_features=*/8, /*hidden=*/16, /*num_classes=*/3, 0.5, 4});
+  GnnModel model(options(GetParam(), /*layers=*/2, /*in=*/8, /*hidden=*/16, /*classes=*/3, 0.5, /*heads=*/4));
   const auto ids = torch::tensor(batch.input_nodes, torch::kLong);
   const auto logits = model.forward(p.features.index_select(0, ids), blocks);
   EXPECT_EQ(logits.sizes(), (std::vector<std::int64_t>{6, 3}));
@@ -98,7 +110,7 @@ TEST_P(ModelKinds, LearnsAPlantedCommunityTask) {
   const auto p = planted(400, 8, 4);
   const auto sampler = sample::NeighborSampler(p.csr, {10, 10});
   torch::manual_seed(1);
-  GnnModel model({GetParam(), 2, 8, 32, 2, 0.1, 4});
+  GnnModel model(options(GetParam(), 2, 8, 32, 2, 0.1, 4));
   torch::optim::Adam opt(model.parameters(), torch::optim::AdamOptions(0.01));
   std::vector<std::int64_t> train(200), test(200);
   std::iota(train.begin(), train.end(), 0);
@@ -124,7 +136,7 @@ TEST_P(ModelKinds, LearnsAPlantedCommunityTask) {
 TEST_P(ModelKinds, LayerwiseInferenceEqualsAWholeGraphForwardAtAnyChunkSize) {
   const auto p = planted(150, 6, 5);
   torch::manual_seed(2);
-  GnnModel model({GetParam(), 3, 6, 8, 3, 0.5, 2});
+  GnnModel model(options(GetParam(), 3, 6, 8, 3, 0.5, 2));
   model.train();
   const auto whole = MessageGraph::from_csr(p.csr);
   torch::Tensor want;
@@ -151,7 +163,7 @@ INSTANTIATE_TEST_SUITE_P(Kinds, ModelKinds, ::testing::Values(ModelKind::kSage, 
 TEST(GnnModel, FullNeighbourhoodSampledBatchMatchesLayerwiseInference) {
   const auto p = planted(200, 5, 6);
   torch::manual_seed(3);
-  GnnModel model({ModelKind::kSage, 2, 5, 8, 2, 0.5, 1});
+  GnnModel model(options(ModelKind::kSage, 2, 5, 8, 2, 0.5, 0));
   const std::vector<std::int64_t> seeds = {4, 9, 150, 199};
   const auto batch = sample::NeighborSampler::full_neighborhood(p.csr, 2).sample(seeds, 0);
   std::vector<MessageGraph> blocks;
@@ -205,14 +217,88 @@ TEST(Dropout, KeepsOneMinusPOfEverySignAndPassesGradientsThroughTheMask) {
 
 TEST(GnnModel, RejectsBadOptions) {
   EXPECT_THROW(parse_model_kind("gin"), Error);
-  EXPECT_THROW(GnnModel({ModelKind::kSage, 0, 5, 8, 2, 0.5, 1}), Error);
-  EXPECT_THROW(GnnModel({ModelKind::kSage, 2, 5, 8, 2, 1.0, 1}), Error);
-  EXPECT_THROW(GnnModel({ModelKind::kGat, 2, 5, 10, 2, 0.5, 4}), Error);  // 10 % 4 != 0
-  EXPECT_THROW(GnnModel({ModelKind::kGcn, 2, 5, 8, 0, 0.5, 1}), Error);
-  GnnModel model({ModelKind::kSage, 2, 5, 8, 2, 0.5, 1});
+  EXPECT_THROW(GnnModel(options(ModelKind::kSage, 0, 5, 8, 2, 0.5, 0)), Error);
+  EXPECT_THROW(GnnModel(options(ModelKind::kSage, 2, 5, 8, 2, 1.0, 0)), Error);
+  EXPECT_THROW(GnnModel(options(ModelKind::kGat, 2, 5, 10, 2, 0.5, 4)), Error);  // 10 % 4 != 0
+  EXPECT_THROW(GnnModel(options(ModelKind::kGcn, 2, 5, 8, 0, 0.5, 0)), Error);
+  GnnModel model(options(ModelKind::kSage, 2, 5, 8, 2, 0.5, 0));
   const auto block = MessageGraph(torch::tensor({0, 1}, torch::kLong), torch::tensor({1}, torch::kInt), 2);
   EXPECT_THROW(model.forward(torch::randn({2, 5}), {block}), Error);                 // 1 block, 2 layers
   EXPECT_THROW(model.forward(torch::randn({2, 4}), {block, block}), Error);          // wrong width
+}
+
+// An option only GAT has, set on another model, is an error naming it.
+TEST(GnnModel, GatOnlyOptionsOnOtherModelsNameTheOption) {
+  auto expect_named = [](ModelOptions o, const std::string& name) {
+    try {
+      validate_model_options(o);
+      ADD_FAILURE() << name << " accepted";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.argument(), name) << e.what();
+    }
+  };
+  for (const ModelKind kind : {ModelKind::kSage, ModelKind::kGcn}) {
+    auto o = options(kind, 2, 5, 8, 2, 0.5, 0);
+    o.heads = 2;
+    expect_named(o, "--heads");
+    o = options(kind, 2, 5, 8, 2, 0.5, 0);
+    o.output_heads = 8;
+    expect_named(o, "--output-heads");
+    o = options(kind, 2, 5, 8, 2, 0.5, 0);
+    o.attention_dropout = 0.6;
+    expect_named(o, "--attention-dropout");
+    o = options(kind, 2, 5, 8, 2, 0.5, 0);
+    o.head_merge = HeadMerge::kMean;
+    expect_named(o, "--head-merge");
+  }
+  auto gat = options(ModelKind::kGat, 2, 5, 8, 2, 0.5, 4);
+  gat.input_dropout = 1.0;
+  expect_named(gat, "--input-dropout");
+}
+
+// GAT's published shapes: 8 heads x 8 hidden concatenated (64 wide) and 1 or 8 averaged output
+// heads; with --head-merge mean each hidden head is `hidden` wide.
+TEST(GnnModel, GatHeadsAndMergeGiveThePublishedShapes) {
+  const auto p = planted(120, 6, 8);
+  const auto whole = MessageGraph::from_csr(p.csr);
+  for (const std::int64_t output_heads : {1, 8}) {
+    auto o = options(ModelKind::kGat, 2, 6, 64, 3, 0.6, 8);
+    o.output_heads = output_heads;
+    o.activation = Activation::kElu;
+    o.input_dropout = 0.6;
+    o.attention_dropout = 0.6;
+    GnnModel model(o);
+    const auto params = model.named_parameters();
+    EXPECT_EQ(params["conv0.weight"].sizes(), (std::vector<std::int64_t>{64, 6}));  // 8 heads x 8
+    EXPECT_EQ(params["conv1.weight"].sizes(), (std::vector<std::int64_t>{output_heads * 3, 64}));
+    EXPECT_EQ(model.forward(p.features, {whole, whole}).sizes(), (std::vector<std::int64_t>{120, 3}));
+  }
+  auto mean = options(ModelKind::kGat, 2, 6, 10, 3, 0.5, 4);
+  mean.head_merge = HeadMerge::kMean;  // 10 % 4 != 0 is fine when heads are averaged
+  GnnModel model(mean);
+  EXPECT_EQ(model.named_parameters()["conv0.weight"].sizes(), (std::vector<std::int64_t>{40, 6}));
+  EXPECT_EQ(model.layer_out_features(0), 10);
+}
+
+// Input dropout and ELU act in training only; evaluation is deterministic.
+TEST(GnnModel, InputDropoutAndEluActInTrainingOnly) {
+  const auto p = planted(100, 6, 9);
+  const auto whole = MessageGraph::from_csr(p.csr);
+  auto o = options(ModelKind::kGcn, 2, 6, 8, 2, 0.0, 0);
+  o.input_dropout = 0.5;
+  o.activation = Activation::kElu;
+  torch::manual_seed(1);
+  GnnModel model(o);
+  const auto a = model.forward(p.features, {whole, whole});
+  const auto b = model.forward(p.features, {whole, whole});
+  EXPECT_FALSE(torch::equal(a, b)) << "input dropout draws a new mask each step";
+  model.eval();
+  const auto c = model.forward(p.features, {whole, whole});
+  EXPECT_TRUE(torch::equal(c, model.forward(p.features, {whole, whole})));
+  // Layer 0 by hand: ELU(GCN(x)) then the output layer, no dropout in eval mode.
+  const auto h = model.forward_layer(0, whole, p.features);
+  EXPECT_LT(h.min().item<double>(), 0) << "ELU keeps negative values";
+  EXPECT_GE(h.min().item<double>(), -1.0);
 }
 
 }  // namespace

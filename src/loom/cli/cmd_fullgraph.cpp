@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "loom/cli/commands.hpp"
+#include "loom/cli/config_option.hpp"
 #include "loom/comm/mpi_session.hpp"
 #include "loom/cli/training_args.hpp"
 #include "loom/core/log.hpp"
@@ -39,7 +40,7 @@ void add_fullgraph_command(CLI::App& app, Action& action) {
   auto& o = flags->options;
   auto* sub = app.add_subcommand(
       "fullgraph", "Full-graph training of deep GNNs: graph parallelism, GNNPipe pipelining, or hybrid (mpirun -np P)");
-  sub->set_config("--config", "", "TOML file with any of these options (long names as keys)");
+  add_config_option(*sub);
   sub->add_option("parts", o.store, "Partitioned store (graph: one part per rank; pipe/hybrid: one part per chunk)")
       ->required();
   sub->add_option("--mode", flags->mode, "graph | pipe | hybrid")->capture_default_str();

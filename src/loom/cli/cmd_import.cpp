@@ -11,9 +11,11 @@
 #include <spdlog/spdlog.h>
 
 #include "loom/cli/commands.hpp"
+#include "loom/cli/enum_option.hpp"
 #include "loom/core/fs.hpp"
 #include "loom/core/timer.hpp"
 #include "loom/embed/eval/node_features.hpp"
+#include "loom/graph/feature_norm.hpp"
 #include "loom/graph/generate/splits.hpp"
 #include "loom/graph/io/edgelist.hpp"
 #include "loom/graph/io/npy_import.hpp"
@@ -30,6 +32,7 @@ struct CommonImportOptions {
   std::string features;              // embeddings file whose vectors become the node features
   std::vector<double> random_split;  // {train, valid} fractions of the labelled nodes; empty = keep
   std::uint64_t split_seed = 0;
+  graph::FeatureNorm normalize = graph::FeatureNorm::kNone;
 
   graph::io::EdgePolicy policy() const {
     graph::io::EdgePolicy p;
@@ -60,6 +63,9 @@ void add_common_options(CLI::App* sub, CommonImportOptions& c, const std::string
                   "TRAIN,VALID fractions: a random split of the labelled nodes (the rest is test), replacing any split")
       ->delimiter(',');
   sub->add_option("--split-seed", c.split_seed, "Seed of --random-split")->capture_default_str();
+  add_enum_option(*sub, "--normalize-features", c.normalize, graph::kFeatureNormNames,
+                  "Normalise the stored features (row: by their L1 norms; standard: columns by the training "
+                  "nodes' mean and variance)");
 }
 
 // Checked before any input is read.
@@ -72,19 +78,21 @@ void validate_random_split(const std::vector<double>& fractions) {
                  "fractions must satisfy 0 < TRAIN, 0 <= VALID, TRAIN + VALID <= 1; got {},{}", train, valid);
 }
 
-// --features and --random-split, applied to the imported graph.
+// --features, --random-split and --normalize-features, applied to the imported graph.
 void derive_features_and_split(const CommonImportOptions& c, graph::GraphData& data) {
   if (!c.features.empty()) {
     const auto attached = embed::eval::attach_embedding_features(data, embed::read_embeddings(c.features), c.features);
     spdlog::info("features: {} of {} nodes got a {}-dim vector from {} ({} vectors name no node)", attached.matched,
                  data.num_rows(), data.feat_dim, c.features, attached.unknown_keys);
   }
-  if (c.random_split.empty()) return;
-  const double train = c.random_split[0], valid = c.random_split[1];
-  data.splits = graph::generate::labelled_random_splits(data, train, valid, c.split_seed);
-  data.provenance["random_split"] = {{"train", train}, {"valid", valid}, {"seed", c.split_seed}};
-  spdlog::info("random split of the labelled nodes: {} train, {} valid, {} test", data.splits["train"].size(),
-               data.splits["valid"].size(), data.splits["test"].size());
+  if (!c.random_split.empty()) {
+    const double train = c.random_split[0], valid = c.random_split[1];
+    data.splits = graph::generate::labelled_random_splits(data, train, valid, c.split_seed);
+    data.provenance["random_split"] = {{"train", train}, {"valid", valid}, {"seed", c.split_seed}};
+    spdlog::info("random split of the labelled nodes: {} train, {} valid, {} test", data.splits["train"].size(),
+                 data.splits["valid"].size(), data.splits["test"].size());
+  }
+  graph::normalize_features(data, c.normalize);
 }
 
 int run_import(const CommonImportOptions& c, const std::function<graph::GraphData()>& import) {

@@ -4,6 +4,8 @@
 #include <memory>
 
 #include "loom/cli/commands.hpp"
+#include "loom/cli/config_option.hpp"
+#include "loom/cli/enum_option.hpp"
 #include "loom/comm/mpi_session.hpp"
 #include "loom/cli/training_args.hpp"
 #include "loom/core/log.hpp"
@@ -39,19 +41,35 @@ void add_train_command(CLI::App& app, Action& action) {
   auto flags = std::make_shared<TrainFlags>();
   auto& o = flags->options;
   auto* sub = app.add_subcommand("train", "Sampled mini-batch GNN training (one process, or mpirun -np K on K parts)");
-  sub->set_config("--config", "", "TOML file with any of these options (long names as keys)");
+  add_config_option(*sub);
   sub->add_option("store", o.store, "Graph store, or partitioned store with one part per rank")->required();
   sub->add_option("--model", flags->model, "sage | gcn | gat")->capture_default_str();
   sub->add_option("--layers", o.model.num_layers, "Number of GNN layers")->capture_default_str();
   sub->add_option("--hidden", o.model.hidden, "Hidden width")->capture_default_str();
-  sub->add_option("--heads", o.model.heads, "Attention heads (gat)")->capture_default_str();
-  sub->add_option("--dropout", o.model.dropout, "Dropout probability")->capture_default_str();
+  sub->add_option("--dropout", o.model.dropout, "Dropout probability after each hidden layer")->capture_default_str();
+  sub->add_option("--input-dropout", o.model.input_dropout, "Dropout probability on the input features")
+      ->capture_default_str();
+  add_enum_option(*sub, "--activation", o.model.activation, nn::kActivationNames, "Activation after each hidden layer");
+  sub->add_option("--heads", o.model.heads, "gat: attention heads of each hidden layer (0 = 4)")->capture_default_str();
+  sub->add_option("--output-heads", o.model.output_heads, "gat: heads of the output layer, averaged (0 = as --heads)")
+      ->capture_default_str();
+  add_enum_option(*sub, "--head-merge", o.model.head_merge, nn::kHeadMergeNames,
+                  "gat: hidden layers concatenate their heads (--hidden is the total width) or average them");
+  sub->add_option("--attention-dropout", o.model.attention_dropout,
+                  "gat: dropout probability on the attention coefficients")
+      ->capture_default_str();
   sub->add_option("--fanouts", o.fanouts, "Neighbours sampled per layer, hop from the seeds first (-1 = all)")
       ->capture_default_str();
   sub->add_option("--batch-size", o.batch_size, "Seeds per step and rank")->capture_default_str();
   sub->add_option("--epochs", o.epochs, "Epochs")->capture_default_str();
   sub->add_option("--lr", o.lr, "Adam learning rate")->capture_default_str();
-  sub->add_option("--weight-decay", o.weight_decay, "Adam weight decay")->capture_default_str();
+  sub->add_option("--weight-decay", o.weight_decay, "Adam weight decay (L2)")->capture_default_str();
+  sub->add_option("--weight-decay-layers", o.weight_decay_layers,
+                  "Layers weight decay applies to, 0 = the input layer (e.g. 0 for GCN's recipe; default all)")
+      ->delimiter(',');
+  add_enum_option(*sub, "--normalize-features", o.normalize_features, graph::kFeatureNormNames,
+                  "Normalise the feature rows at start-up (row: by their L1 norms; standard: columns by the "
+                  "training nodes' mean and variance)");
   add_lr_schedule_options(*sub, o.lr_schedule);
   sub->add_option("--seed", o.seed, "Random seed (samples, shuffles, initialisation)")->capture_default_str();
   sub->add_option("--threads", o.threads, "Threads per rank (0 = cores / ranks on this machine)")->capture_default_str();
@@ -103,7 +121,13 @@ void add_train_command(CLI::App& app, Action& action) {
       ->capture_default_str();
   sub->add_option("--net-bandwidth", flags->bandwidth, "Link emulation bandwidth, e.g. 10Gbit (off by default)");
   sub->add_option("--net-latency", flags->latency, "Link emulation latency per message, e.g. 20us");
-  sub->add_option("--eval-every", o.eval_every, "Sampled valid/test evaluation every N epochs (0 = never)")
+  sub->add_option("--eval-every", o.eval_every, "Valid/test evaluation every N epochs (0 = never)")
+      ->capture_default_str();
+  add_enum_option(*sub, "--eval-mode", o.eval_mode, train::kEvalModeNames,
+                  "Per-epoch evaluation: sampled (--eval-fanouts) or exact (full neighbourhoods)");
+  add_enum_option(*sub, "--selection", o.selection, train::kSelectionNames,
+                  "Weights evaluated and written at the end: the last epoch's or the best validation epoch's");
+  sub->add_option("--patience", o.patience, "Stop after N epochs without a better validation score (0 = never)")
       ->capture_default_str();
   sub->add_option("--eval-fanouts", o.eval_fanouts, "Fanouts of sampled evaluation (one value or one per layer)")
       ->capture_default_str();

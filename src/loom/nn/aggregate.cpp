@@ -52,16 +52,11 @@ Scales scales_of(const MessageGraph& graph, Aggregation kind, torch::ScalarType 
     s.row = torch::where(deg > 0, deg.reciprocal(), torch::zeros_like(deg)).contiguous();
   } else if (kind == Aggregation::kGcn) {
     const GcnNorm& norm = graph.gcn_norm();
-    s.row = norm.dst.to(dtype).contiguous();
+    s.row = (norm.neighbor_scale.defined() ? norm.dst * norm.neighbor_scale : norm.dst).to(dtype).contiguous();
     s.col = norm.src.to(dtype).contiguous();
     s.self = (norm.src.slice(0, 0, graph.num_dst()) * norm.dst).to(dtype).contiguous();
   }
   return s;
-}
-
-template <class T>
-const T* ptr_or_null(const torch::Tensor& t) {
-  return t.defined() ? t.data_ptr<T>() : nullptr;
 }
 
 // Runs scaled_spmm on (ptr, idx) over rows of `in` into a new [rows, width] tensor.
@@ -102,9 +97,9 @@ class AggregateFunction : public torch::autograd::Function<AggregateFunction> {
                                                  torch::autograd::variable_list grads) {
     const torch::Tensor grad_out = grads[0].contiguous();
     auto& d = ctx->saved_data;
-    auto opt = [](const c10::IValue& v) { return v.isTensor() ? v.toTensor() : torch::Tensor(); };
-    torch::Tensor grad_x = run_spmm(d["t_indptr"].toTensor(), d["t_dst"].toTensor(), opt(d["col"]), opt(d["row"]),
-                                    opt(d["self"]), d["num_dst"].toInt(), grad_out);
+    torch::Tensor grad_x = run_spmm(d["t_indptr"].toTensor(), d["t_dst"].toTensor(), saved_or_undefined(d["col"]),
+                                    saved_or_undefined(d["row"]), saved_or_undefined(d["self"]), d["num_dst"].toInt(),
+                                    grad_out);
     return {grad_x, torch::Tensor(), torch::Tensor()};
   }
 };
@@ -115,7 +110,8 @@ torch::Tensor aggregate_generic(const MessageGraph& graph, const torch::Tensor& 
   auto msg = x.index_select(0, idx);
   if (kind == Aggregation::kGcn) {
     const GcnNorm& norm = graph.gcn_norm();
-    const auto w = (norm.src.index_select(0, idx) * norm.dst.index_select(0, dst)).to(x.scalar_type());
+    const auto row = norm.neighbor_scale.defined() ? norm.dst * norm.neighbor_scale : norm.dst;
+    const auto w = (norm.src.index_select(0, idx) * row.index_select(0, dst)).to(x.scalar_type());
     msg = msg * w.unsqueeze(1);
   }
   auto out = torch::zeros({graph.num_dst(), x.size(1)}, x.options()).index_add(0, dst, msg);

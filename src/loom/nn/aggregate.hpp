@@ -4,8 +4,9 @@
 // device-generic path of plain torch ops (index_select/index_add_) with the same semantics.
 //   kSum:  out[i] = sum_{j -> i} x[j]
 //   kMean: out[i] = mean_{j -> i} x[j]            (0 for a destination without edges)
-//   kGcn:  out[i] = n_d[i] * (sum_{j -> i} n_s[j] x[j] + n_s[i] x[i])   (GCN with self-loops;
-//          n_s, n_d = graph.gcn_norm(): 1/sqrt(degree + self-loop))
+//   kGcn:  out[i] = n_d[i] * (c[i] * sum_{j -> i} n_s[j] x[j] + n_s[i] x[i])   (GCN with
+//          self-loops; n_s, n_d, c = graph.gcn_norm(): 1/sqrt(degree + self-loop), and the
+//          neighbour scale of a sampled block, 1 where it is undefined)
 // x: [num_src, F] float32 or float64; returns [num_dst, F]. Throws loom::Error on bad shapes.
 #pragma once
 

@@ -74,8 +74,10 @@ torch::Tensor GcnConv::forward(const MessageGraph& graph, const torch::Tensor& x
   return aggregate(graph, torch::mm(x, weight_.t()), Aggregation::kGcn) + bias_;
 }
 
-GatConv::GatConv(std::int64_t in, std::int64_t out, std::int64_t heads, bool concat, double negative_slope)
-    : in_(in), out_(out), heads_(heads), concat_(concat), negative_slope_(negative_slope) {
+GatConv::GatConv(std::int64_t in, std::int64_t out, std::int64_t heads, bool concat, double attention_dropout,
+                 double negative_slope)
+    : in_(in), out_(out), heads_(heads), concat_(concat), attention_dropout_(attention_dropout),
+      negative_slope_(negative_slope) {
   LOOM_CHECK_ARG(in > 0 && out > 0 && heads > 0, "features", "GatConv needs positive widths and heads, got {} -> {} x {}",
                  in, out, heads);
   weight_ = register_parameter("weight", glorot({heads * out, in}, in, heads * out));
@@ -89,7 +91,8 @@ torch::Tensor GatConv::forward(const MessageGraph& graph, const torch::Tensor& x
   const auto h = torch::mm(x, weight_.t()).view({graph.num_src(), heads_, out_});
   const auto a_src = (h * att_src_).sum(-1);
   const auto a_dst = (h.slice(0, 0, graph.num_dst()) * att_dst_).sum(-1);
-  const auto out = gat_aggregate(graph, h, a_src, a_dst, negative_slope_, /*self_loops=*/true);
+  const auto out = gat_aggregate(graph, h, a_src, a_dst, negative_slope_, /*self_loops=*/true, attention_dropout_,
+                                 is_training());
   if (concat_) return out.reshape({graph.num_dst(), heads_ * out_}) + bias_;
   return out.mean(1) + bias_;
 }

@@ -5,7 +5,8 @@
 //   SageConv: lin_l(mean_{j->i} x[j]) + lin_r(x[i])          (GraphSAGE, mean, root weight)
 //   GcnConv:  W * gcn_aggregate(x) + b                        (Kipf & Welling, self-loops)
 //   GatConv:  multi-head attention (Velickovic et al.), self-loops, LeakyReLU 0.2; heads are
-//             concatenated ([num_dst, heads*out]) or averaged ([num_dst, out]).
+//             concatenated ([num_dst, heads*out]) or averaged ([num_dst, out]); in training, the
+//             attention coefficients drop out with probability attention_dropout.
 // Linear maps commute with the (linear) SAGE and GCN aggregations, so those layers transform
 // before or after aggregating, whichever costs fewer flops for the graph at hand.
 #pragma once
@@ -50,14 +51,15 @@ class GcnConv : public Conv {
 class GatConv : public Conv {
  public:
   // out: width per head; concat: concatenate heads (else average them).
-  GatConv(std::int64_t in, std::int64_t out, std::int64_t heads, bool concat, double negative_slope = 0.2);
+  GatConv(std::int64_t in, std::int64_t out, std::int64_t heads, bool concat, double attention_dropout = 0,
+          double negative_slope = 0.2);
   torch::Tensor forward(const MessageGraph& graph, const torch::Tensor& x) override;
   std::int64_t out_features() const override { return concat_ ? heads_ * out_ : out_; }
 
  private:
   std::int64_t in_, out_, heads_;
   bool concat_;
-  double negative_slope_;
+  double attention_dropout_, negative_slope_;
   torch::Tensor weight_, att_src_, att_dst_, bias_;  // [heads*out, in], [heads, out] x2, [out_features]
 };
 

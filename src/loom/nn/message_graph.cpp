@@ -69,9 +69,13 @@ MessageGraph MessageGraph::with_gcn_norm(GcnNorm norm) const {
                  "source norm must have {} entries", num_src_);
   LOOM_CHECK_ARG(norm.dst.defined() && norm.dst.dim() == 1 && norm.dst.size(0) == num_dst_, "gcn_norm",
                  "destination norm must have {} entries", num_dst_);
+  LOOM_CHECK_ARG(!norm.neighbor_scale.defined() ||
+                     (norm.neighbor_scale.dim() == 1 && norm.neighbor_scale.size(0) == num_dst_),
+                 "gcn_norm", "neighbour scale must have {} entries", num_dst_);
   MessageGraph copy = *this;
   norm.src = norm.src.to(device(), torch::kFloat).contiguous();
   norm.dst = norm.dst.to(device(), torch::kFloat).contiguous();
+  if (norm.neighbor_scale.defined()) norm.neighbor_scale = norm.neighbor_scale.to(device(), torch::kFloat).contiguous();
   copy.explicit_norm_ = std::make_shared<const GcnNorm>(std::move(norm));
   return copy;
 }
@@ -151,7 +155,26 @@ GcnNorm global_gcn_norm(const graph::Csr& csr, std::span<const std::int64_t> src
     }
     return out;
   };
-  return {norm_of(src_nodes), norm_of(dst_nodes)};
+  return {norm_of(src_nodes), norm_of(dst_nodes), torch::Tensor()};
+}
+
+GcnNorm sampled_gcn_norm(const graph::Csr& csr, const sample::Block& block, std::span<const std::int64_t> src_nodes) {
+  LOOM_CHECK_ARG(static_cast<std::int64_t>(src_nodes.size()) >= block.num_src, "src_nodes",
+                 "{} global ids for a block of {} sources", src_nodes.size(), block.num_src);
+  src_nodes = src_nodes.first(static_cast<std::size_t>(block.num_src));
+  const auto dst_nodes = src_nodes.first(static_cast<std::size_t>(block.num_dst));
+  GcnNorm norm = global_gcn_norm(csr, src_nodes, dst_nodes);
+  auto scale = torch::empty({block.num_dst}, torch::kFloat);
+  auto* s = scale.data_ptr<float>();
+  bool all_taken = true;
+  for (std::int64_t i = 0; i < block.num_dst; ++i) {
+    const std::int64_t sampled = block.indptr[i + 1] - block.indptr[i];
+    const std::int64_t degree = csr.degree(dst_nodes[i]);
+    s[i] = sampled > 0 ? static_cast<float>(degree) / static_cast<float>(sampled) : 0.0f;
+    all_taken = all_taken && sampled == degree;
+  }
+  if (!all_taken) norm.neighbor_scale = scale;
+  return norm;
 }
 
 }  // namespace loom::nn

@@ -4,8 +4,9 @@
 // destinations: indptr [num_dst+1] int64, indices [E] int32 or int64 local source ids.
 // Copies share one lazily built cache (thread-safe, built at most once): the transposed CSR that
 // backward passes gather through, and the GCN normalisation 1/sqrt(degree) of both sides (block
-// degrees with one self-loop per destination, unless explicit norms are given, e.g. global
-// degrees for exact full-graph inference). CPU kernels need CPU tensors; to(device) moves them.
+// degrees with one self-loop per destination, unless explicit norms are given: the whole graph's
+// degrees, for exact inference and for sampled training that computes the GCN it infers with).
+// CPU kernels need CPU tensors; to(device) moves them.
 #pragma once
 
 #include <cstdint>
@@ -27,6 +28,10 @@ struct TransposedCsr {
 
 struct GcnNorm {
   torch::Tensor src, dst;  // float32 [num_src], [num_dst]: 1/sqrt(degree including the self-loop)
+  // float32 [num_dst], or undefined (= 1): the weight of a destination's neighbour sum. A block
+  // that sampled k of a node's d neighbours weighs their sum by d / k, so that it estimates the
+  // whole neighbourhood's sum without bias (and equals it when every neighbour was taken).
+  torch::Tensor neighbor_scale;
 };
 
 class MessageGraph {
@@ -69,5 +74,10 @@ class MessageGraph {
 // `dst_nodes` (global ids): exact full-graph normalisation for a block of that graph.
 GcnNorm global_gcn_norm(const graph::Csr& csr, std::span<const std::int64_t> src_nodes,
                         std::span<const std::int64_t> dst_nodes);
+
+// The whole graph's GCN norms for a block sampled from `csr`, whose local source ids name the
+// global ids `src_nodes` (destinations first): global_gcn_norm, and the neighbour scale
+// degree / sampled neighbours of each destination (undefined when the block took them all).
+GcnNorm sampled_gcn_norm(const graph::Csr& csr, const sample::Block& block, std::span<const std::int64_t> src_nodes);
 
 }  // namespace loom::nn

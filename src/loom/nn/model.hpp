@@ -1,10 +1,12 @@
-// GnnModel: a stack of graph convolutions (SAGE, GCN or GAT) with ReLU and dropout between layers,
-// mapping the input rows of a sampled batch to one row of logits per seed. forward() takes the
-// features of batch.input_nodes and the batch's blocks (input layer first); forward_layer() runs
-// one layer alone (with the ReLU/dropout after it unless it is the last), which layer-wise
-// inference and full-graph training use. Widths: in_features -> hidden -> ... -> num_classes;
-// for GAT, hidden is the concatenated width (hidden / heads per head) and the last layer averages
-// its heads.
+// GnnModel: a stack of graph convolutions (SAGE, GCN or GAT) with an activation (ReLU or ELU) and
+// dropout between layers, and optionally dropout on the input features, mapping the input rows of
+// a sampled batch to one row of logits per seed. forward() takes the features of
+// batch.input_nodes and the batch's blocks (input layer first); forward_layer() runs one layer
+// alone (input dropout before layer 0; activation and dropout after every layer but the last),
+// which layer-wise inference uses. Widths: in_features -> hidden -> ... -> num_classes. GAT's
+// hidden layers concatenate their heads (hidden is the concatenated width, hidden / heads per
+// head) or average them (each head hidden wide); its output layer averages output_heads heads.
+// Options that only GAT has are errors on the other models, naming the option.
 #pragma once
 
 #include <cstdint>
@@ -13,17 +15,25 @@
 #include <vector>
 
 #include <torch/nn/module.h>
+#include <torch/types.h>
 
+#include "loom/core/enum_names.hpp"
 #include "loom/nn/conv.hpp"
 #include "loom/nn/message_graph.hpp"
 
 namespace loom::nn {
 
 enum class ModelKind { kSage, kGcn, kGat };
+enum class Activation { kRelu, kElu };
+enum class HeadMerge { kConcat, kMean };
 
 // "sage" | "gcn" | "gat"; throws loom::Error naming the argument "model".
 ModelKind parse_model_kind(const std::string& name);
 std::string model_kind_name(ModelKind kind);
+inline constexpr core::EnumNames<Activation, 2> kActivationNames{{{"relu", Activation::kRelu},
+                                                                   {"elu", Activation::kElu}}};
+inline constexpr core::EnumNames<HeadMerge, 2> kHeadMergeNames{{{"concat", HeadMerge::kConcat},
+                                                                 {"mean", HeadMerge::kMean}}};
 
 struct ModelOptions {
   ModelKind kind = ModelKind::kSage;
@@ -31,9 +41,23 @@ struct ModelOptions {
   std::int64_t in_features = 0;
   std::int64_t hidden = 256;
   std::int64_t num_classes = 0;
-  double dropout = 0.5;
-  std::int64_t heads = 4;  // GAT only
+  double dropout = 0.5;        // after every hidden layer
+  double input_dropout = 0;    // on the input features
+  Activation activation = Activation::kRelu;
+  // GAT only (0 = GAT's default; a non-zero value on another model is an error):
+  std::int64_t heads = 0;         // heads of each hidden layer (0 = 4)
+  std::int64_t output_heads = 0;  // heads of the output layer, averaged (0 = as many as hidden layers have)
+  double attention_dropout = 0;   // dropout on the attention coefficients
+  HeadMerge head_merge = HeadMerge::kConcat;  // how hidden layers combine their heads
 };
+
+// Checks every option but the data's widths (in_features, num_classes), naming the option;
+// GnnModel's constructor checks them all. For callers that validate before the data is read.
+void validate_model_options(const ModelOptions& options);
+
+// GAT's heads per hidden layer and in the output layer, defaults applied.
+std::int64_t gat_heads(const ModelOptions& options);
+std::int64_t gat_output_heads(const ModelOptions& options);
 
 class GnnModel : public torch::nn::Module {
  public:
@@ -45,6 +69,8 @@ class GnnModel : public torch::nn::Module {
   torch::Tensor forward_layer(int layer, const MessageGraph& graph, const torch::Tensor& x);
 
   int num_layers() const { return static_cast<int>(layers_.size()); }
+  // The parameters of one layer (e.g. for weight decay on chosen layers).
+  std::vector<torch::Tensor> layer_parameters(int layer) const;
   std::int64_t layer_out_features(int layer) const { return layers_[layer]->out_features(); }
   const ModelOptions& options() const { return options_; }
 

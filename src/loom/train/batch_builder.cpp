@@ -34,7 +34,12 @@ PreparedBatch BatchBuilder::sample(std::span<const std::int64_t> seeds, std::uin
   core::Timer timer;
   b.sampled = sampler_->sample(seeds, sample_seed);
   b.graphs.reserve(b.sampled.blocks.size());
-  for (const auto& block : b.sampled.blocks) b.graphs.push_back(nn::MessageGraph::from_block(block));
+  const auto& csr = data_->topology.csr();
+  for (const auto& block : b.sampled.blocks) {
+    auto graph = nn::MessageGraph::from_block(block);
+    if (whole_graph_gcn_norm_) graph = graph.with_gcn_norm(nn::sampled_gcn_norm(csr, block, b.sampled.input_nodes));
+    b.graphs.push_back(std::move(graph));
+  }
   b.sample_seconds = timer.seconds();
   return b;
 }

@@ -3,6 +3,9 @@
 // own rows copied, cached rows read, the rest fetched from their owners), and the seeds' labels, with the time spent
 // sampling and fetching. build() is collective (because of the fetch). With DeviceFeatures, the
 // batch (features, graphs, labels) is on its device, and the own rows of its tier come from there.
+// With `whole_graph_gcn_norm` (for GCN models), every graph carries the whole graph's GCN
+// normalisation (nn::sampled_gcn_norm), so that training computes the GCN that exact inference
+// computes: with every neighbour sampled, exactly the full-graph GCN.
 #pragma once
 
 #include <cstdint>
@@ -32,8 +35,9 @@ class BatchBuilder {
  public:
   // `device` may be null (CPU, no tier); what the pointers name must outlive the builder.
   BatchBuilder(const TrainingData& data, const sample::NeighborSampler& sampler, const feature::FeatureSource& features,
-               const DeviceFeatures* device = nullptr)
-      : data_(&data), sampler_(&sampler), features_(&features), device_(device) {}
+               const DeviceFeatures* device, bool whole_graph_gcn_norm)
+      : data_(&data), sampler_(&sampler), features_(&features), device_(device),
+        whole_graph_gcn_norm_(whole_graph_gcn_norm) {}
 
   PreparedBatch build(std::span<const std::int64_t> seeds, std::uint64_t sample_seed) const;
   // build() in two steps, so that a pipeline can sample ahead of its fetches: sample() fills the
@@ -49,6 +53,7 @@ class BatchBuilder {
   const sample::NeighborSampler* sampler_;
   const feature::FeatureSource* features_;
   const DeviceFeatures* device_;
+  bool whole_graph_gcn_norm_;
 };
 
 }  // namespace loom::train

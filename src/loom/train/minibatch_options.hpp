@@ -4,14 +4,28 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "loom/comm/link_model.hpp"
 #include "loom/control/controller.hpp"
+#include "loom/core/enum_names.hpp"
 #include "loom/feature/prefetch_buffer.hpp"
+#include "loom/graph/feature_norm.hpp"
 #include "loom/nn/model.hpp"
 #include "loom/train/lr_schedule.hpp"
 
 namespace loom::train {
+
+// Which weights a run ends with (evaluated, written with -o): the last epoch's, or those of the
+// epoch with the best validation score (ties: the lower validation loss, then the earlier epoch).
+enum class Selection { kLast, kBestValid };
+inline constexpr core::EnumNames<Selection, 2> kSelectionNames{
+    {{"last", Selection::kLast}, {"best-valid", Selection::kBestValid}}};
+// How the per-epoch validation and test scores are computed: sampled neighbourhoods (SALIENT's
+// evaluation, --eval-fanouts) or exact layer-wise inference (the full-graph forward pass).
+enum class EvalMode { kSampled, kExact };
+inline constexpr core::EnumNames<EvalMode, 2> kEvalModeNames{
+    {{"sampled", EvalMode::kSampled}, {"exact", EvalMode::kExact}}};
 
 struct MinibatchOptions {
   std::string store;  // graph store (1 rank) or partitioned store (one part per rank)
@@ -21,6 +35,8 @@ struct MinibatchOptions {
   int epochs = 10;
   double lr = 0.003;
   double weight_decay = 0.0;
+  std::vector<int> weight_decay_layers;  // layers (0 = the input layer) weight decay applies to; empty = all
+  graph::FeatureNorm normalize_features = graph::FeatureNorm::kNone;  // applied to the rows at start-up
   LrSchedule lr_schedule;
   std::uint64_t seed = 0;
   int threads = 0;  // 0 = the cores shared among the ranks on this machine
@@ -43,7 +59,10 @@ struct MinibatchOptions {
   std::int64_t change_batch_size = 0;  // 0 = unchanged
   double change_train_fraction = 1;  // sample seeds from this share of each rank's training nodes
   comm::LinkModel link;  // link emulation (off by default)
-  int eval_every = 1;  // sampled valid/test evaluation every N epochs (0 = never)
+  int eval_every = 1;  // valid/test evaluation every N epochs (0 = never)
+  EvalMode eval_mode = EvalMode::kSampled;
+  Selection selection = Selection::kLast;
+  int patience = 0;  // stop after this many epochs without a better validation score (0 = never)
   std::string eval_fanouts = "20";  // one value (used for every layer) or one per layer
   std::int64_t eval_batch_size = 4096;
   bool exact_eval = true;  // exact layer-wise inference after the last epoch

@@ -21,6 +21,7 @@
 #include "loom/train/evaluation.hpp"
 #include "loom/train/gradient_sync.hpp"
 #include "loom/train/lr_schedule.hpp"
+#include "loom/train/model_selection.hpp"
 #include "loom/train/training_outputs.hpp"
 
 namespace loom::train {
@@ -36,14 +37,24 @@ std::vector<std::int32_t> eval_fanouts(const MinibatchOptions& o, int layers) {
 }
 
 std::string fingerprint(const MinibatchOptions& o, const TrainingData& d) {
-  return fmt::format("{}:L{}:H{}:heads{}:F{}:C{}:N{}:K{}", nn::model_kind_name(o.model.kind), o.model.num_layers,
-                     o.model.hidden, o.model.heads, d.feat_dim, d.num_classes, d.num_nodes(), d.book.num_parts());
+  return fmt::format("{}:L{}:H{}:heads{}/{}/{}:F{}:C{}:N{}:K{}", nn::model_kind_name(o.model.kind), o.model.num_layers,
+                     o.model.hidden, o.model.heads, o.model.output_heads,
+                     core::enum_name(nn::kHeadMergeNames, o.model.head_merge), d.feat_dim, d.num_classes,
+                     d.num_nodes(), d.book.num_parts());
 }
 
 void validate(const MinibatchOptions& o) {
+  nn::validate_model_options(o.model);
   LOOM_CHECK_ARG(o.batch_size > 0, "--batch-size", "must be positive, got {}", o.batch_size);
   LOOM_CHECK_ARG(o.epochs >= 0, "--epochs", "must be >= 0, got {}", o.epochs);
   LOOM_CHECK_ARG(o.lr > 0, "--lr", "must be positive, got {}", o.lr);
+  LOOM_CHECK_ARG(o.weight_decay >= 0, "--weight-decay", "must be >= 0, got {}", o.weight_decay);
+  for (const int layer : o.weight_decay_layers)
+    LOOM_CHECK_ARG(layer >= 0 && layer < o.model.num_layers, "--weight-decay-layers",
+                   "layer {} outside the model's layers 0..{}", layer, o.model.num_layers - 1);
+  LOOM_CHECK_ARG(o.patience >= 0, "--patience", "must be >= 0, got {}", o.patience);
+  LOOM_CHECK_ARG(o.eval_every > 0 || (o.selection == Selection::kLast && o.patience == 0),
+                 o.patience > 0 ? "--patience" : "--selection", "needs validation scores: set --eval-every N > 0");
   LOOM_CHECK_ARG(o.pipeline_depth >= 0, "--pipeline-depth", "must be >= 0, got {}", o.pipeline_depth);
   validate_lr_schedule(o.lr_schedule);
   LOOM_CHECK_ARG(!o.resume || !o.checkpoint_dir.empty(), "--resume", "needs --checkpoint-dir");
@@ -75,6 +86,46 @@ void validate(const MinibatchOptions& o) {
   }
 }
 
+// Adam over the model's parameters; weight decay only on options.weight_decay_layers where given
+// (GCN decays its first layer only).
+torch::optim::Adam make_optimizer(nn::GnnModel& model, const MinibatchOptions& o) {
+  const auto options = [&](double decay) { return torch::optim::AdamOptions(o.lr).weight_decay(decay); };
+  if (o.weight_decay_layers.empty()) return torch::optim::Adam(model.parameters(), options(o.weight_decay));
+  std::vector<torch::Tensor> decayed, plain;
+  for (int l = 0; l < model.num_layers(); ++l) {
+    const bool decays = std::find(o.weight_decay_layers.begin(), o.weight_decay_layers.end(), l) !=
+                        o.weight_decay_layers.end();
+    for (auto& p : model.layer_parameters(l)) (decays ? decayed : plain).push_back(p);
+  }
+  std::vector<torch::optim::OptimizerParamGroup> groups;
+  groups.emplace_back(decayed, std::make_unique<torch::optim::AdamOptions>(options(o.weight_decay)));
+  if (!plain.empty()) groups.emplace_back(plain, std::make_unique<torch::optim::AdamOptions>(options(0.0)));
+  return torch::optim::Adam(groups, options(o.weight_decay));
+}
+
+struct EpochScores {
+  ScoreCounts valid, test;
+  double seconds = 0;
+};
+
+// Validation and test scores of the model as it is now, sampled or exact (collective).
+EpochScores evaluate(nn::GnnModel& model, const MinibatchOptions& o, const TrainingData& data,
+                     const BatchBuilder& eval_builder, int epoch, const comm::Communicator& comm) {
+  core::Timer timer;
+  EpochScores s;
+  if (o.eval_mode == EvalMode::kExact) {
+    const ExactInference exact = exact_inference(model, data, comm);
+    s.valid = exact_scores(exact, eval_builder, data, data.valid_ids, comm);
+    s.test = exact_scores(exact, eval_builder, data, data.test_ids, comm);
+  } else {
+    const auto seed = core::mix_seed(o.seed, 0x6576616c + static_cast<std::uint64_t>(epoch));
+    s.valid = sampled_scores(model, eval_builder, data.valid_ids, o.eval_batch_size, seed, comm, data.multi_label);
+    s.test = sampled_scores(model, eval_builder, data.test_ids, o.eval_batch_size, seed + 1, comm, data.multi_label);
+  }
+  s.seconds = timer.seconds();
+  return s;
+}
+
 // What an epoch trains with: the base settings, or from --change-epoch on the changed ones.
 struct EpochSetting {
   std::unique_ptr<sample::NeighborSampler> sampler;
@@ -85,11 +136,11 @@ struct EpochSetting {
 };
 
 EpochSetting make_setting(const TrainingData& data, const feature::FeatureSource& features,
-                          const DeviceFeatures& device, const std::string& fanouts, std::int64_t batch_size,
+                          const DeviceFeatures& device, bool gcn, const std::string& fanouts, std::int64_t batch_size,
                           double train_fraction, std::uint64_t seed, comm::Communicator& world) {
   EpochSetting s;
   s.sampler = std::make_unique<sample::NeighborSampler>(data.topology.csr(), sample::parse_fanouts(fanouts, "--fanouts"));
-  s.builder = std::make_unique<BatchBuilder>(data, *s.sampler, features, &device);
+  s.builder = std::make_unique<BatchBuilder>(data, *s.sampler, features, &device, gcn);
   s.batch_size = batch_size;
   s.train_ids = data.train_ids;
   if (train_fraction < 1) {  // a seeded subset of this rank's training nodes
@@ -119,6 +170,7 @@ MinibatchReport run_minibatch(const MinibatchOptions& options, comm::Communicato
   torch::Device device = torch::kCPU;
   world.agree_on([&] { device = resolve_device(options.device, rank); });
   TrainingData data = open_training_data(options.store, world);
+  normalize_training_features(data, options.normalize_features, world);
 
   nn::ModelOptions model_options = options.model;
   model_options.in_features = data.feat_dim;
@@ -129,8 +181,9 @@ MinibatchReport run_minibatch(const MinibatchOptions& options, comm::Communicato
     model = std::make_shared<nn::GnnModel>(model_options);
     model->to(device);
   });
-  torch::optim::Adam optimizer(model->parameters(),
-                               torch::optim::AdamOptions(options.lr).weight_decay(options.weight_decay));
+  torch::optim::Adam optimizer = make_optimizer(*model, options);
+  ModelSelection selection(options.selection, options.patience, *model);
+  const bool gcn = model_options.kind == nn::ModelKind::kGcn;
 
   const auto fanouts = sample::parse_fanouts(options.fanouts, "--fanouts");
   const auto& csr = data.topology.csr();
@@ -147,9 +200,12 @@ MinibatchReport run_minibatch(const MinibatchOptions& options, comm::Communicato
   report.score_name = data.multi_label ? "micro_f1" : "accuracy";
   if (options.resume) {
     std::optional<nlohmann::json> state;
-    world.agree_on([&] { state = load_checkpoint(options.checkpoint_dir, *model, optimizer, print); });
+    world.agree_on([&] {
+      state = load_checkpoint(options.checkpoint_dir, *model, optimizer, print, selection.checkpoint_tensors());
+    });
     if (state) {
       start_epoch = state->at("epochs_done").get<int>();
+      selection.load_state(state->value("selection", nlohmann::json::object()));
       report.epochs = state->value("epochs", std::vector<nlohmann::json>{});
       if (rank == 0) spdlog::info("resumed from {} after epoch {}", options.checkpoint_dir, start_epoch);
     }
@@ -169,16 +225,16 @@ MinibatchReport run_minibatch(const MinibatchOptions& options, comm::Communicato
   if (rank == 0 && !prefetch_record.is_null()) metrics.write(prefetch_record);
   const feature::FeatureSource features(fetcher, &cache, prefetch.buffer.get(), &device_features.tier());
   const feature::FeatureSource eval_features(fetcher, &cache, nullptr, &device_features.tier());
-  BatchBuilder eval_builder(data, eval_sampler, eval_features, &device_features);
+  BatchBuilder eval_builder(data, eval_sampler, eval_features, &device_features, gcn);
   if (options.device != "cpu" || options.device_rows > 0) {
     const nlohmann::json record = device_record(device_features, data, world);
     if (rank == 0) metrics.write(record);
   }
-  const EpochSetting base =
-      make_setting(data, features, device_features, options.fanouts, options.batch_size, 1.0, options.seed, world);
+  const EpochSetting base = make_setting(data, features, device_features, gcn, options.fanouts, options.batch_size, 1.0,
+                                         options.seed, world);
   EpochSetting changed;
   if (options.change_epoch >= 0)
-    changed = make_setting(data, features, device_features,
+    changed = make_setting(data, features, device_features, gcn,
                            options.change_fanouts.empty() ? options.fanouts : options.change_fanouts,
                            options.change_batch_size > 0 ? options.change_batch_size : options.batch_size,
                            options.change_train_fraction, options.seed, world);
@@ -187,6 +243,7 @@ MinibatchReport run_minibatch(const MinibatchOptions& options, comm::Communicato
                  nn::model_kind_name(model_options.kind), model_options.num_layers, model_options.hidden,
                  data.num_nodes(), world.size(), threads, steps);
 
+  int weights_epoch = start_epoch;  // the epoch whose weights the model holds
   for (int epoch = start_epoch; epoch < options.epochs; ++epoch) {
     torch::manual_seed(core::mix_seed(options.seed, static_cast<std::uint64_t>(epoch) + 1));
     const double lr = learning_rate_at(options.lr_schedule, options.lr, epoch, options.epochs);
@@ -282,18 +339,18 @@ MinibatchReport run_minibatch(const MinibatchOptions& options, comm::Communicato
     }
     const comm::CommStats epoch_comm = world.stats() - before;
     record["comm"] = world.global_stats(epoch_comm).to_json();
+    bool stop = false;
     if (options.eval_every > 0 && ((epoch + 1) % options.eval_every == 0 || epoch + 1 == options.epochs)) {
-      core::Timer eval_timer;
-      const auto seed = core::mix_seed(options.seed, 0x6576616c + static_cast<std::uint64_t>(epoch));
-      record["valid_" + report.score_name] = score(
-          sampled_scores(*model, eval_builder, data.valid_ids, options.eval_batch_size, seed, fetch_comm, data.multi_label),
-          data.multi_label);
-      record["test_" + report.score_name] = score(
-          sampled_scores(*model, eval_builder, data.test_ids, options.eval_batch_size, seed + 1, fetch_comm, data.multi_label),
-          data.multi_label);
-      record["eval_seconds"] = eval_timer.seconds();
-      report.final_valid = record["valid_" + report.score_name];
+      const EpochScores scores = evaluate(*model, options, data, eval_builder, epoch, fetch_comm);
+      const double valid = score(scores.valid, data.multi_label);
+      record["valid_" + report.score_name] = valid;
+      record["valid_loss"] = mean_loss(scores.valid);
+      record["test_" + report.score_name] = score(scores.test, data.multi_label);
+      record["eval_seconds"] = scores.seconds;
+      report.final_valid = valid;
       report.final_test = record["test_" + report.score_name];
+      if (selection.observe(epoch + 1, valid, mean_loss(scores.valid))) record["best_valid"] = true;
+      stop = selection.should_stop(epoch + 1);
     }
     report.epochs.push_back(record);
     if (rank == 0) {
@@ -313,9 +370,23 @@ MinibatchReport run_minibatch(const MinibatchOptions& options, comm::Communicato
       world.agree_on([&] {
         if (rank == 0)
           save_checkpoint(options.checkpoint_dir, epoch + 1, *model, optimizer,
-                          {{"fingerprint", print}, {"epochs", report.epochs}}, {}, options.keep_checkpoints);
+                          {{"fingerprint", print}, {"epochs", report.epochs}, {"selection", selection.state()}},
+                          selection.checkpoint_tensors(), options.keep_checkpoints);
       });
     }
+    weights_epoch = epoch + 1;
+    if (stop) {
+      if (rank == 0)
+        spdlog::info("early stop after epoch {}: no better validation {} for {} epochs (best: epoch {})", epoch + 1,
+                     report.score_name, options.patience, selection.best_epoch());
+      break;
+    }
+  }
+  if (selection.restore_best()) {
+    weights_epoch = selection.best_epoch();
+    if (rank == 0)
+      spdlog::info("selected the weights of epoch {} (best validation {} {:.4f})", weights_epoch, report.score_name,
+                   selection.best_score());
   }
 
   if (options.exact_eval || !options.output_dir.empty()) {
@@ -328,6 +399,8 @@ MinibatchReport run_minibatch(const MinibatchOptions& options, comm::Communicato
     nlohmann::json record = {{"event", "exact_eval"},
                              {"valid_" + report.score_name, report.final_valid},
                              {"test_" + report.score_name, report.final_test},
+                             {"selection", core::enum_name(kSelectionNames, options.selection)},
+                             {"weights_of_epoch", weights_epoch},
                              {"seconds", timer.seconds()}};
     std::string topk;
     if (data.multi_label) {

@@ -5,6 +5,11 @@ namespace loom::train {
 ScoreCounts count_scores(const torch::Tensor& logits, const torch::Tensor& labels, bool multi_label) {
   ScoreCounts c;
   if (logits.size(0) == 0) return c;
+  const auto sum = torch::Reduction::Sum;
+  c.values[5] = multi_label ? torch::binary_cross_entropy_with_logits(logits, labels, {}, {}, sum).item<double>() /
+                                  static_cast<double>(logits.size(1))
+                            : torch::nll_loss(torch::log_softmax(logits, 1), labels, {}, sum).item<double>();
+  c.values[6] = static_cast<double>(logits.size(0));
   if (multi_label) {
     const auto predicted = logits.gt(0);
     const auto truth = labels.gt(0.5);
@@ -34,5 +39,7 @@ double score(const ScoreCounts& c, bool multi_label) {
 }
 
 double topk_micro_f1(const ScoreCounts& c) { return c.values[4] > 0 ? c.values[3] / c.values[4] : 0.0; }
+
+double mean_loss(const ScoreCounts& c) { return c.values[6] > 0 ? c.values[5] / c.values[6] : 0.0; }
 
 }  // namespace loom::train

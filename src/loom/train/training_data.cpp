@@ -1,5 +1,7 @@
 #include "loom/train/training_data.hpp"
 
+#include <numeric>
+
 #include "loom/core/log.hpp"
 #include "loom/graph/info.hpp"
 
@@ -75,6 +77,26 @@ TrainingData open_training_data(const std::string& path, const comm::Communicato
       spdlog::warn("{}: graph is directed; neighbour sampling follows stored (out-)edges", path);
   });
   return d;
+}
+
+void normalize_training_features(TrainingData& d, graph::FeatureNorm norm, const comm::Communicator& world) {
+  if (norm == graph::FeatureNorm::kNone) return;
+  std::vector<std::int64_t> all_rows(static_cast<std::size_t>(d.features.rows()));
+  std::iota(all_rows.begin(), all_rows.end(), 0);
+  std::vector<float> rows(static_cast<std::size_t>(d.features.rows() * d.feat_dim));
+  d.features.gather(all_rows, rows.data());
+  if (norm == graph::FeatureNorm::kRow) {
+    graph::normalize_rows(rows, d.feat_dim);
+  } else {
+    std::vector<std::int64_t> train_rows(d.train_ids.size());
+    for (std::size_t i = 0; i < train_rows.size(); ++i) train_rows[i] = d.train_ids[i] - d.offset;
+    graph::ColumnMoments moments = graph::column_moments(rows, d.feat_dim, train_rows);
+    world.allreduce_sum(moments.sum, comm::Channel::control);
+    world.allreduce_sum(moments.sum_squares, comm::Channel::control);
+    moments.count = world.allreduce_sum(moments.count, comm::Channel::control);
+    world.agree_on([&] { graph::standardize_columns(rows, d.feat_dim, moments); });
+  }
+  d.features = feature::RowTable::owned(std::move(rows), d.feat_dim);
 }
 
 }  // namespace loom::train

@@ -15,6 +15,7 @@
 
 #include "loom/comm/communicator.hpp"
 #include "loom/feature/row_table.hpp"
+#include "loom/graph/feature_norm.hpp"
 #include "loom/graph/store.hpp"
 #include "loom/partition/partitioned_store.hpp"
 
@@ -42,5 +43,10 @@ struct TrainingData {
 
 // Collective over `world`. Throws (on every rank) an Error naming the store and the problem.
 TrainingData open_training_data(const std::string& path, const comm::Communicator& world);
+
+// Replaces this rank's feature rows by a normalised float32 copy (graph::FeatureNorm; `standard`
+// fits on the training nodes of every rank, combined by one all-reduce). Collective; kNone
+// leaves the (mapped) rows as they are.
+void normalize_training_features(TrainingData& data, graph::FeatureNorm norm, const comm::Communicator& world);
 
 }  // namespace loom::train
