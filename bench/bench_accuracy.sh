@@ -10,7 +10,7 @@
 # selected epoch (the recipes select by validation). Writes one JSON line per run under
 # bench/work/accuracy/runs and bench/results/accuracy.md (bench/accuracy_report.py).
 # A rerun skips the runs already recorded (delete bench/work/accuracy/runs to start over).
-# Env: SEEDS (10), THREADS (2), LOOM_DATA, PYG (../shared/peers/pyg).
+# Env: SEEDS (10), THREADS (2), LOOM_DATA, PYG (../shared/peers/pyg), LOOM (the binary, ./build/loom).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 data=${LOOM_DATA:-../shared/data}
@@ -19,7 +19,7 @@ seeds=${SEEDS:-10}
 threads=${THREADS:-2}
 work=bench/work/accuracy
 runs=$work/runs
-loom=./build/loom
+loom=${LOOM:-./build/loom}
 mkdir -p "$runs" bench/results
 
 graphs=()

@@ -1,6 +1,8 @@
 // Multi-rank mini-batch training: every rank trains on its own part, features move between
 // ranks through the fetcher, and bad inputs fail on every rank together.
+#include <cmath>
 #include <filesystem>
+#include <numeric>
 
 #include <gtest/gtest.h>
 
@@ -8,6 +10,7 @@
 #include "loom/graph/generate/sbm.hpp"
 #include "loom/partition/write_partitioned.hpp"
 #include "loom/train/minibatch_trainer.hpp"
+#include "loom/train/training_data.hpp"
 #include "mpi/mpi_support.hpp"
 
 namespace loom::train {
@@ -224,6 +227,36 @@ TEST(MinibatchMpi, RanksTrainTogetherAndFetchRemoteRows) {
   const double loss = last["loss"].get<double>();
   const auto losses = world.allgather(loss, comm::Channel::control);
   for (double l : losses) EXPECT_DOUBLE_EQ(l, loss);
+}
+
+// --normalize-features standard fits on the training nodes of every rank together: each rank's
+// rows equal the rows one process standardises with the whole training split (source ids through
+// the parts' original ids).
+TEST(MinibatchMpi, StandardNormalisationFitsOnEveryRanksTrainingNodes) {
+  auto world = comm::Communicator::world();
+  const mpi_test::SharedScratch scratch(world, "norm");
+  const std::string parts = make_parts(world, scratch.path(), world.size());
+  TrainingData data = open_training_data(parts, world);
+  normalize_training_features(data, graph::FeatureNorm::kStandard, world);
+
+  const auto source = graph::GraphStore::open(scratch.path() + "/sbm");
+  const std::int64_t dim = source.meta().feat_dim;
+  std::vector<float> expected(static_cast<std::size_t>(source.num_nodes() * dim));
+  std::vector<std::int64_t> all(static_cast<std::size_t>(source.num_nodes()));
+  std::iota(all.begin(), all.end(), 0);
+  feature::RowTable::view(source.feat()).gather(all, expected.data());
+  const auto train = source.split("train");
+  graph::standardize_columns(expected, dim, graph::column_moments(expected, dim, {train.begin(), train.end()}));
+
+  ASSERT_EQ(static_cast<std::int64_t>(data.original_ids.size()), data.num_local);
+  std::vector<float> row(static_cast<std::size_t>(dim));
+  double max_error = 0;
+  for (std::int64_t i = 0; i < data.num_local; ++i) {
+    data.features.row(i, row.data());
+    for (std::int64_t c = 0; c < dim; ++c)
+      max_error = std::max(max_error, std::abs(static_cast<double>(row[c] - expected[data.original_ids[i] * dim + c])));
+  }
+  EXPECT_LT(max_error, 1e-4) << "rank " << world.rank();
 }
 
 TEST(MinibatchMpi, PartCountMustMatchRanksOnEveryRank) {

@@ -143,6 +143,70 @@ TEST_F(MinibatchTrainer, WritesPredictionsKeyedByOriginalIds) {
   EXPECT_EQ(emb.cols(), 32);
 }
 
+// The epoch with the best validation score (ties: lower validation loss) is the one whose weights
+// are evaluated at the end: with exact per-epoch evaluation, the final exact validation score is
+// that epoch's. `last` keeps the last epoch's.
+TEST_F(MinibatchTrainer, BestValidSelectionEvaluatesTheBestEpochsWeights) {
+  test::ScratchDir dir;
+  auto world = comm::Communicator::world();
+  auto o = small_options(make_sbm(dir));
+  o.epochs = 8;
+  o.lr = 0.05;  // large steps: the validation score goes up and down
+  o.eval_mode = EvalMode::kExact;
+  const auto last = run_minibatch(o, world);
+  EXPECT_DOUBLE_EQ(last.final_valid, last.epochs.back()["valid_accuracy"].get<double>());
+  o.selection = Selection::kBestValid;
+  const auto best = run_minibatch(o, world);
+  std::size_t pick = 0;
+  for (std::size_t e = 1; e < best.epochs.size(); ++e) {
+    const double v = best.epochs[e]["valid_accuracy"], b = best.epochs[pick]["valid_accuracy"];
+    if (v > b || (v == b && best.epochs[e]["valid_loss"] < best.epochs[pick]["valid_loss"])) pick = e;
+  }
+  EXPECT_DOUBLE_EQ(best.final_valid, best.epochs[pick]["valid_accuracy"].get<double>()) << "best epoch " << pick + 1;
+  EXPECT_DOUBLE_EQ(best.final_test, best.epochs[pick]["test_accuracy"].get<double>());
+  EXPECT_TRUE(best.epochs[pick]["best_valid"].get<bool>());
+}
+
+TEST_F(MinibatchTrainer, EarlyStoppingEndsPatienceEpochsAfterTheBest) {
+  test::ScratchDir dir;
+  auto world = comm::Communicator::world();
+  auto o = small_options(make_sbm(dir));
+  o.epochs = 40;
+  o.lr = 0.05;
+  o.eval_mode = EvalMode::kExact;
+  o.selection = Selection::kBestValid;
+  o.patience = 3;
+  const auto report = run_minibatch(o, world);
+  ASSERT_LT(report.epochs.size(), 40u) << "a 1200-node graph at lr 0.05 stops improving well before 40 epochs";
+  int best = 0;
+  for (const auto& e : report.epochs)
+    if (e.value("best_valid", false)) best = e["epoch"];
+  EXPECT_EQ(report.epochs.back()["epoch"].get<int>() - best, 3);
+  o.selection = Selection::kLast;
+  o.eval_every = 0;
+  EXPECT_THROW(run_minibatch(o, world), Error) << "patience needs validation scores";
+}
+
+TEST_F(MinibatchTrainer, ResumeSelectsTheSameEpochAsAnUninterruptedRun) {
+  test::ScratchDir dir;
+  auto world = comm::Communicator::world();
+  auto o = small_options(make_sbm(dir));
+  o.epochs = 6;
+  o.lr = 0.05;
+  o.eval_mode = EvalMode::kExact;
+  o.selection = Selection::kBestValid;
+  const auto straight = run_minibatch(o, world);
+  o.checkpoint_dir = dir / "ckpt";
+  o.checkpoint_every = 1;
+  o.epochs = 3;
+  run_minibatch(o, world);
+  o.epochs = 6;
+  o.resume = true;
+  const auto resumed = run_minibatch(o, world);
+  EXPECT_DOUBLE_EQ(resumed.final_valid, straight.final_valid);
+  EXPECT_DOUBLE_EQ(resumed.final_test, straight.final_test);
+}
+
 TEST_F(MinibatchTrainer, FanoutsMustMatchLayers) {
   test::ScratchDir dir;
   auto world = comm::Communicator::world();

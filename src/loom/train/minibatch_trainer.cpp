@@ -22,6 +22,7 @@
 #include "loom/train/gradient_sync.hpp"
 #include "loom/train/lr_schedule.hpp"
 #include "loom/train/model_selection.hpp"
+#include "loom/train/optimizer.hpp"
 #include "loom/train/training_outputs.hpp"
 
 namespace loom::train {
@@ -84,23 +85,6 @@ void validate(const MinibatchOptions& o) {
     LOOM_CHECK_ARG(static_cast<int>(changed.size()) == o.model.num_layers, "--change-fanouts",
                    "{} fanouts for a {}-layer model", changed.size(), o.model.num_layers);
   }
-}
-
-// Adam over the model's parameters; weight decay only on options.weight_decay_layers where given
-// (GCN decays its first layer only).
-torch::optim::Adam make_optimizer(nn::GnnModel& model, const MinibatchOptions& o) {
-  const auto options = [&](double decay) { return torch::optim::AdamOptions(o.lr).weight_decay(decay); };
-  if (o.weight_decay_layers.empty()) return torch::optim::Adam(model.parameters(), options(o.weight_decay));
-  std::vector<torch::Tensor> decayed, plain;
-  for (int l = 0; l < model.num_layers(); ++l) {
-    const bool decays = std::find(o.weight_decay_layers.begin(), o.weight_decay_layers.end(), l) !=
-                        o.weight_decay_layers.end();
-    for (auto& p : model.layer_parameters(l)) (decays ? decayed : plain).push_back(p);
-  }
-  std::vector<torch::optim::OptimizerParamGroup> groups;
-  groups.emplace_back(decayed, std::make_unique<torch::optim::AdamOptions>(options(o.weight_decay)));
-  if (!plain.empty()) groups.emplace_back(plain, std::make_unique<torch::optim::AdamOptions>(options(0.0)));
-  return torch::optim::Adam(groups, options(o.weight_decay));
 }
 
 struct EpochScores {
@@ -181,7 +165,7 @@ MinibatchReport run_minibatch(const MinibatchOptions& options, comm::Communicato
     model = std::make_shared<nn::GnnModel>(model_options);
     model->to(device);
   });
-  torch::optim::Adam optimizer = make_optimizer(*model, options);
+  torch::optim::Adam optimizer = make_adam(*model, options.lr, options.weight_decay, options.weight_decay_layers);
   ModelSelection selection(options.selection, options.patience, *model);
   const bool gcn = model_options.kind == nn::ModelKind::kGcn;
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <map>
 #include <utility>
 #include <vector>
@@ -10,6 +11,7 @@
 
 #include "loom/core/error.hpp"
 #include "loom/core/parallel.hpp"
+#include "loom/sample/walk/walk_kernel.hpp"
 
 namespace loom::sample::walk {
 namespace {
@@ -132,6 +134,97 @@ void check_node2vec_frequencies(double p, double q) {
 TEST(RandomWalk, Node2vecTransitionsMatchExactWeightsWithLowP) { check_node2vec_frequencies(0.25, 4.0); }
 TEST(RandomWalk, Node2vecTransitionsMatchExactWeightsWithLowQ) { check_node2vec_frequencies(4.0, 0.25); }
 TEST(RandomWalk, Node2vecTransitionsMatchExactWeightsWithReturnBelowInOut) { check_node2vec_frequencies(0.4, 0.2); }
+
+// Exact check of the node2vec step itself: a generator that replays chosen draws (uniform() on a
+// grid of kGrid points, below(n) any value) lets every path of one rejection round be enumerated
+// with its probability; the step's distribution is the accepted mass of each node, renormalised
+// (later rounds repeat the first). On 3-regular graphs and with p, q of the form 2^k every
+// threshold the sampler compares against lies on the grid, so the enumeration is exact and must
+// equal the paper's definition w(x) / sum w: 1/p for x = t, 1 for x adjacent to t, 1/q otherwise.
+class ReplayRng {
+ public:
+  static constexpr std::uint64_t kGrid = 64;
+  struct NeedDraw { std::uint64_t range; };  // the step asks for one more draw than replayed
+  struct NextRound {};                      // ... beyond the first round: a rejection
+
+  ReplayRng(const std::vector<std::uint64_t>& draws, std::size_t round_draws) : draws_(draws), round_(round_draws) {}
+  double uniform() { return static_cast<double>(take(kGrid)) / static_cast<double>(kGrid); }
+  std::uint64_t below(std::uint64_t n) { return take(n); }
+
+ private:
+  std::uint64_t take(std::uint64_t range) {
+    if (next_ == round_) throw NextRound{};
+    if (next_ == draws_.size()) throw NeedDraw{range};
+    return draws_[next_++];
+  }
+  const std::vector<std::uint64_t>& draws_;
+  std::size_t round_, next_ = 0;
+};
+
+// Probability of each next node after t -> v, by enumerating every path of one round.
+std::map<std::int64_t, double> enumerate_node2vec_step(const graph::Csr& csr, std::int64_t t, std::int64_t v,
+                                                       double p, double q) {
+  const auto bias = detail::Bias::make(p, q);
+  std::map<std::int64_t, double> mass;
+  std::vector<std::uint64_t> draws;
+  // Depth-first over draw sequences, each path weighted by the product of 1 / range.
+  std::function<void(double)> explore = [&](double weight) {
+    try {
+      ReplayRng rng(draws, /*round_draws=*/3);
+      const std::int64_t x = csr.visit([&](auto g) { return detail::node2vec_step(g, t, v, bias, rng); });
+      mass[x] += weight;
+    } catch (const ReplayRng::NeedDraw& need) {
+      for (std::uint64_t value = 0; value < need.range; ++value) {
+        draws.push_back(value);
+        explore(weight / static_cast<double>(need.range));
+        draws.pop_back();
+      }
+    } catch (const ReplayRng::NextRound&) {
+      // rejected in this round
+    }
+  };
+  explore(1.0);
+  double total = 0;
+  for (const auto& [x, m] : mass) total += m;
+  for (auto& [x, m] : mass) m /= total;
+  return mass;
+}
+
+void expect_exact_node2vec_steps(const graph::Csr& csr, double p, double q) {
+  std::int64_t checked = 0;
+  for (std::int64_t t = 0; t < csr.num_rows(); ++t) {
+    csr.visit([&](auto g) {
+      for (const auto v : g.neighbors(t)) {
+        const auto got = enumerate_node2vec_step(csr, t, v, p, q);
+        double total = 0;
+        for (const auto x : g.neighbors(v)) total += x == t ? 1 / p : adjacent(csr, t, x) ? 1.0 : 1 / q;
+        for (const auto x : g.neighbors(v)) {
+          const double w = x == t ? 1 / p : adjacent(csr, t, x) ? 1.0 : 1 / q;
+          const auto it = got.find(x);
+          EXPECT_NEAR(it == got.end() ? 0.0 : it->second, w / total, 1e-12)
+              << "p=" << p << " q=" << q << " step " << t << " -> " << v << " -> " << x;
+        }
+        EXPECT_EQ(got.size(), g.neighbors(v).size()) << "only neighbours of " << v;
+        ++checked;
+      }
+    });
+  }
+  EXPECT_EQ(checked, csr.num_edges());
+}
+
+TEST(RandomWalk, Node2vecStepProbabilitiesEqualTheDefinitionExactly) {
+  // The triangular prism (triangles 0-1-2 and 3-4-5, matched 0-3 1-4 2-5): from t to v inside a
+  // triangle, v's neighbours are t, one neighbour of t and one that is not. The 3-cube has no
+  // triangle: only returns and moves away.
+  const auto prism = undirected(6, {{0, 1}, {1, 2}, {0, 2}, {3, 4}, {4, 5}, {3, 5}, {0, 3}, {1, 4}, {2, 5}});
+  const auto cube =
+      undirected(8, {{0, 1}, {1, 3}, {3, 2}, {2, 0}, {4, 5}, {5, 7}, {7, 6}, {6, 4}, {0, 4}, {1, 5}, {2, 6}, {3, 7}});
+  for (const auto& [p, q] : std::vector<std::pair<double, double>>{
+           {0.25, 0.25}, {4, 1}, {1, 1}, {4, 0.25}, {0.25, 4}, {0.25, 0.5}, {2, 0.5}, {0.5, 2}}) {
+    expect_exact_node2vec_steps(prism, p, q);
+    expect_exact_node2vec_steps(cube, p, q);
+  }
+}
 
 TEST(RandomWalk, SameWalksAtOneAndTwoThreads) {
   const auto csr = small_graph();

@@ -39,10 +39,10 @@ bool has_edge(const graph::CsrView<IdT>& g, std::int64_t from, std::int64_t to) 
   return std::binary_search(row.begin(), row.end(), static_cast<IdT>(to));
 }
 
-// Next node after v, having come from t, drawn with probability proportional to w(x).
-template <class IdT>
-std::int64_t node2vec_step(const graph::CsrView<IdT>& g, std::int64_t t, std::int64_t v, const Bias& b,
-                           core::Rng& rng) {
+// Next node after v, having come from t, drawn with probability proportional to w(x). Rng is
+// core::Rng, or in tests a generator that replays chosen draws (uniform() in [0, 1), below(n)).
+template <class IdT, class Rng>
+std::int64_t node2vec_step(const graph::CsrView<IdT>& g, std::int64_t t, std::int64_t v, const Bias& b, Rng& rng) {
   const auto row = g.neighbors(v);
   const auto deg = static_cast<std::uint64_t>(row.size());
   const double rect = static_cast<double>(deg) * b.envelope;
