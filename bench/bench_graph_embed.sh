@@ -5,8 +5,10 @@
 #  - Facebook (SNAP ego graph) link prediction ROC-AUC, Hadamard features, paper: 0.968.
 # All runs: dim 128, 10 walks of length 80 per node, window 10, 5 negatives, 1 epoch.
 # node2vec p, q: the paper's best per graph (BlogCatalog 0.25/0.25, PPI 4/1); Facebook FB_P/FB_Q.
+# Node classification runs beside the reference implementation (bench/peers/node2vec_reference.py,
+# needs python3-gensim and python3-networkx), SEEDS seeds each.
 # Records bench/results/graph_embed.md. Usage: bench/bench_graph_embed.sh [BUILD_DIR].
-# Environment: THREADS (2), REPEATS (splits per evaluation, 5), SEED (1), FB_P (1), FB_Q (0.5),
+# Environment: THREADS (2), REPEATS (splits per evaluation, 5), SEEDS (5), SEED (1, link prediction), FB_P (1), FB_Q (0.5),
 # DATA (../shared/data), WORK (/tmp/loom-bench-graphs; imported stores are reused).
 set -euo pipefail
 
@@ -15,6 +17,7 @@ build="${1:-$root/build}"
 threads="${THREADS:-2}"
 repeats="${REPEATS:-5}"
 seed="${SEED:-1}"
+seeds="${SEEDS:-5}"
 fb_p="${FB_P:-1}"
 fb_q="${FB_Q:-0.5}"
 data="${DATA:-$root/../shared/data}"
@@ -31,32 +34,55 @@ done
 [[ -d "$work/facebook-snap" ]] || "$loom" import edgelist "$data/edgelists/facebook_combined.txt.gz" \
   -o "$work/facebook-snap" --bad-lines skip >/dev/null
 
-common=(--dim 128 --walks 10 --length 80 --window 10 --negative 5 --epochs 1 --threads "$threads" --seed "$seed" --quiet)
-get() { python3 -c "import json,sys; j=json.loads(sys.argv[1]); print(eval(sys.argv[2], {}, {'j': j}))" "$1" "$2"; }
+common=(--dim 128 --walks 10 --length 80 --window 10 --negative 5 --epochs 1 --threads "$threads" --quiet)
+get() { /usr/bin/python3 -c "import json,sys; j=json.loads(sys.argv[1]); print(eval(sys.argv[2], {}, {'j': j}))" "$1" "$2"; }
 
-nodeclass_rows=""
-run_nodeclass() {  # graph method paper_macro [p q]
-  local g="$1" method="$2" paper="$3" extra=() label="$2"
-  if [[ "$method" == node2vec ]]; then extra=(--p "$4" --q "$5"); label="node2vec p=$4 q=$5"; fi
-  local emb="$work/$g-$method.emb"
-  local ej nj
-  ej="$("$loom" embed "$method" "$work/$g" -o "$emb" "${common[@]}" "${extra[@]}" --json)"
-  nj="$("$loom" eval nodeclass "$emb" --store "$work/$g" --ratios 0.5 --repeats "$repeats" --seed "$seed" \
-        --threads "$threads" --json)"
-  local line
-  line="| $g | $label | $(get "$nj" "'%.4f ± %.4f' % (j['ratios'][0]['macro_f1'], j['ratios'][0]['macro_f1_std'])") | $paper | $(get "$nj" "'%.4f' % j['ratios'][0]['micro_f1']") | $(get "$ej" "'%.1f' % j['walk_seconds']") | $(get "$ej" "'%.1f' % (j['walk_steps_per_second'] / 1e6)") | $(get "$ej" "'%.1f' % j['train_seconds']") | $(get "$ej" "'%.2f' % (j['words_per_second'] / 1e6)") |"
-  echo "$line"
-  nodeclass_rows+="$line"$'\n'
+# Node classification, Loom beside the reference node2vec/DeepWalk (bench/peers/node2vec_reference.py:
+# networkx, alias tables, gensim), SEEDS seeds each, both evaluated by `loom eval nodeclass`.
+runs="$work/nodeclass-runs.jsonl"
+: > "$runs"
+record() {  # system graph method seed embedding-json eval-json
+  /usr/bin/python3 - "$@" >> "$runs" <<'PY'
+import json, sys
+system, graph, method, seed, emb, ev = sys.argv[1:7]
+e, v = json.loads(emb), json.loads(ev)["ratios"][0]
+total = e.get("total_seconds", e.get("walk_seconds", 0) + e.get("train_seconds", 0))
+print(json.dumps({"system": system, "graph": graph, "method": method, "seed": int(seed), "macro_f1": v["macro_f1"],
+                  "micro_f1": v["micro_f1"], "walk_seconds": e["walk_seconds"], "train_seconds": e["train_seconds"],
+                  "preprocess_seconds": e.get("preprocess_seconds", 0), "total_seconds": total}))
+PY
 }
-run_nodeclass blogcatalog deepwalk 0.2110
-run_nodeclass blogcatalog node2vec 0.2581 0.25 0.25
-run_nodeclass ppi deepwalk 0.1768
-run_nodeclass ppi node2vec 0.1791 4 1
+eval_json() { "$loom" eval nodeclass "$1" --store "$2" --ratios 0.5 --repeats "$repeats" --seed 1 --threads "$threads" --json; }
+run_nodeclass() {  # graph method p q
+  local g="$1" method="$2" p="$3" q="$4" label="$2" extra=()
+  if [[ "$method" == node2vec ]]; then extra=(--p "$p" --q "$q"); label="node2vec p=$p q=$q"; fi
+  for ((s = 1; s <= seeds; s++)); do
+    local emb="$work/$g-$method-loom-$s.emb" ej
+    ej="$("$loom" embed "$method" "$work/$g" -o "$emb" "${common[@]}" --seed "$s" "${extra[@]}" --json)"
+    record loom "$g" "$label" "$s" "$ej" "$(eval_json "$emb" "$work/$g")"
+  done
+  if [[ $have_gensim == 1 ]]; then
+    local lines="$work/$g-$method-ref.jsonl" line
+    /usr/bin/python3 "$root/bench/peers/node2vec_reference.py" "$work/$g" -o "$work/$g-$method-ref-{seed}.emb" \
+      --p "$p" --q "$q" --dim 128 --walks 10 --length 80 --window 10 --negative 5 --epochs 1 \
+      --workers "$threads" --seeds "$(seq -s, 1 "$seeds")" > "$lines"
+    while read -r line; do
+      record reference "$g" "$label" "$(get "$line" "j['seed']")" "$line" "$(eval_json "$(get "$line" "j['output']")" "$work/$g")"
+    done < "$lines"
+  fi
+}
+have_gensim=1
+/usr/bin/python3 -c "import gensim, networkx" 2>/dev/null || { have_gensim=0; echo "bench_graph_embed: python3-gensim or python3-networkx missing: no reference runs"; }
+run_nodeclass blogcatalog deepwalk 1 1
+run_nodeclass blogcatalog node2vec 0.25 0.25
+run_nodeclass ppi deepwalk 1 1
+run_nodeclass ppi node2vec 4 1
+nodeclass_table="$(/usr/bin/python3 "$root/bench/graph_embed_report.py" "$runs")"
 
 linkpred_rows=""
 run_linkpred() {  # method p q
   local lj line
-  lj="$("$loom" eval linkpred "$work/facebook-snap" --method "$1" --p "$2" --q "$3" "${common[@]}" \
+  lj="$("$loom" eval linkpred "$work/facebook-snap" --method "$1" --p "$2" --q "$3" "${common[@]}" --seed "$seed" \
         --operator hadamard,average,l1,l2 --json)"
   line="| facebook (SNAP) | $1 p=$2 q=$3 | $(get "$lj" "'%.4f' % j['auc']['hadamard']['auc']") | 0.968 | $(get "$lj" "'%.4f' % j['auc']['average']['auc']") | $(get "$lj" "'%.4f' % j['auc']['l1']['auc']") | $(get "$lj" "'%.4f' % j['auc']['l2']['auc']") | $(get "$lj" "'%d / %d' % (j['removed_edges'], j['total_edges'])") |"
   echo "$line"
@@ -69,15 +95,20 @@ cpu="$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')"
 cat > "$result" <<EOF2
 # DeepWalk / node2vec embeddings: node classification and link prediction
 
-\`bench/bench_graph_embed.sh\` ($(date -u +%Y-%m-%d), $(nproc) cores: $cpu, $threads threads, seed $seed).
-Embedding: \`loom embed deepwalk|node2vec STORE ${common[*]}\` (subsampling 1e-3, batched SGNS kernel).
-Node classification: \`loom eval nodeclass EMB --store STORE --ratios 0.5 --repeats $repeats\`: one-vs-rest
-L2 logistic regression (C = 1), each test node predicted its k top-scoring labels (k = its true count),
-mean ± sd over $repeats random 50/50 splits. Paper numbers: node2vec (Grover & Leskovec 2016), Table 2.
+\`bench/bench_graph_embed.sh\` ($(date -u +%Y-%m-%d), $(nproc) cores: $cpu, $threads threads, seeds 1..$seeds).
+Embedding: \`loom embed deepwalk|node2vec STORE ${common[*]} --seed S\` (skip-gram as the authors' code
+runs it: subsampling 1e-3, per-pair hogwild updates, inputs initialised in +-1/dim), beside the
+reference implementation \`bench/peers/node2vec_reference.py\` (written from the paper as the authors'
+code does it: networkx, alias tables per node and per edge, shuffled rounds of walks, gensim
+Word2Vec sg=1 with the same dim, window, negatives, epochs and 2 workers), same seeds.
+Node classification of both: \`loom eval nodeclass EMB --store STORE --ratios 0.5 --repeats $repeats\`:
+one-vs-rest L2 logistic regression (C = 1), each test node predicted its k top-scoring labels
+(k = its true count), mean over $repeats random 50/50 splits; the table gives mean ± sd over the seeds.
+Time: seconds per run; the reference's includes building its alias tables once.
+Paper numbers: node2vec (Grover & Leskovec 2016), Table 2.
 
-| graph | method | macro-F1 | paper macro-F1 | micro-F1 | walk s | walk M steps/s | train s | train M words/s |
-|---|---|---|---|---|---|---|---|---|
-$nodeclass_rows
+$nodeclass_table
+
 Link prediction: \`loom eval linkpred STORE --method M --p P --q Q ... --operator hadamard,average,l1,l2\`:
 half the edges removed keeping the graph connected (random spanning tree kept), as many non-edge
 pairs as negatives, embeddings trained on the residual graph, logistic regression on 50% of the
@@ -86,8 +117,7 @@ labelled pairs, ROC-AUC on the other 50%. Paper: node2vec Hadamard 0.968 on Face
 | graph | method | AUC hadamard | paper | AUC average | AUC l1 | AUC l2 | removed / edges |
 |---|---|---|---|---|---|---|---|
 $linkpred_rows
-Timings (walk s, train s, M words/s) were taken on a 2-core machine shared with other jobs (load
-average $(uptime | sed 's/.*load average: //')): read them as contended. The Facebook edge list is
+Load average at the end of the run: $(uptime | sed 's/.*load average: //'). The Facebook edge list is
 imported with \`--bad-lines skip\` (its 4,039 trailing "node value" lines are not edges); 4,039 nodes
 and 88,234 edges remain, as published.
 EOF2

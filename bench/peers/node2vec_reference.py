@@ -8,10 +8,11 @@ walks as sentences. p = q = 1 is DeepWalk (uniform first-order walks, no edge ta
 
 Reads a Loom graph store (indptr.npy / indices.npy, orig_id.npy), writes the embeddings in word2vec
 text format keyed by the store's original node ids (what `loom embed` writes and `loom eval
-nodeclass` reads), and prints one JSON line: preprocess, walk and train seconds.
+nodeclass` reads), and prints one JSON line per seed: preprocess (the graph and the alias tables,
+built once for all seeds), walk and train seconds.
 
-Usage: /usr/bin/python3 bench/peers/node2vec_reference.py STORE -o OUT.emb --p 0.25 --q 0.25 \
-           [--dim 128 --walks 10 --length 80 --window 10 --negative 5 --epochs 1 --workers 2 --seed 1]
+Usage: /usr/bin/python3 bench/peers/node2vec_reference.py STORE -o OUT-{seed}.emb --p 0.25 --q 0.25 \
+           [--dim 128 --walks 10 --length 80 --window 10 --negative 5 --epochs 1 --workers 2 --seeds 1,2,3]
 """
 import argparse
 import json
@@ -117,25 +118,29 @@ def main():
     a.add_argument("--negative", type=int, default=5)
     a.add_argument("--epochs", type=int, default=1)
     a.add_argument("--workers", type=int, default=2)
-    a.add_argument("--seed", type=int, default=1)
+    a.add_argument("--seeds", default="1", help="comma-separated; {seed} in --output is replaced by each")
     args = a.parse_args()
-    random.seed(args.seed)
-    np.random.seed(args.seed)
 
     t0 = time.perf_counter()
     g, names = read_graph(args.store)
     model = Node2Vec(g, args.p, args.q)
     model.preprocess()
-    t1 = time.perf_counter()
-    walks = model.simulate(args.walks, args.length)
-    t2 = time.perf_counter()
-    sentences = [[names[v] for v in w] for w in walks]
-    w2v = Word2Vec(sentences, vector_size=args.dim, window=args.window, min_count=0, sg=1, negative=args.negative,
-                   workers=args.workers, epochs=args.epochs, seed=args.seed)
-    t3 = time.perf_counter()
-    w2v.wv.save_word2vec_format(args.output)
-    print(json.dumps({"preprocess_seconds": t1 - t0, "walk_seconds": t2 - t1, "train_seconds": t3 - t2,
-                      "total_seconds": t3 - t0, "walks": len(walks), "steps": sum(len(w) - 1 for w in walks)}))
+    preprocess = time.perf_counter() - t0
+    for seed in (int(s) for s in args.seeds.split(",")):
+        random.seed(seed)
+        np.random.seed(seed)
+        t1 = time.perf_counter()
+        walks = model.simulate(args.walks, args.length)
+        t2 = time.perf_counter()
+        sentences = [[names[v] for v in w] for w in walks]
+        w2v = Word2Vec(sentences, vector_size=args.dim, window=args.window, min_count=0, sg=1, negative=args.negative,
+                       workers=args.workers, epochs=args.epochs, seed=seed)
+        t3 = time.perf_counter()
+        output = args.output.replace("{seed}", str(seed))
+        w2v.wv.save_word2vec_format(output)
+        print(json.dumps({"seed": seed, "output": output, "preprocess_seconds": preprocess, "walk_seconds": t2 - t1,
+                          "train_seconds": t3 - t2, "total_seconds": preprocess + t3 - t1, "walks": len(walks),
+                          "steps": sum(len(w) - 1 for w in walks)}), flush=True)
 
 
 if __name__ == "__main__":

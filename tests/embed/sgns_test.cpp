@@ -60,7 +60,7 @@ struct Separation {
 Separation train_and_measure(const SgnsOptions& options) {
   const Corpus corpus = grouped_corpus(2000);
   const auto counts = counts_of(corpus);
-  SgnsModel model = init_sgns_model(static_cast<std::int64_t>(counts.size()), options.dim, options.seed);
+  SgnsModel model = init_sgns_model(static_cast<std::int64_t>(counts.size()), options);
   const auto stats = train_sgns(corpus, counts, options, model);
   EXPECT_EQ(stats.words, options.epochs * corpus.num_tokens());
   EXPECT_GT(stats.loss, 0.0);
@@ -108,7 +108,7 @@ TEST(Sgns, OneThreadIsDeterministicForASeed) {
   o.sample = 1e-2;
   const auto run = [&](std::uint64_t seed) {
     o.seed = seed;
-    SgnsModel model = init_sgns_model(static_cast<std::int64_t>(counts.size()), o.dim, seed);
+    SgnsModel model = init_sgns_model(static_cast<std::int64_t>(counts.size()), o);
     train_sgns(corpus, counts, o, model);
     return std::vector<float>(model.input.data(), model.input.data() + model.input.rows() * model.input.stride());
   };
@@ -121,7 +121,7 @@ TEST(Sgns, TwoThreadsTrainEveryWord) {
   const auto counts = counts_of(corpus);
   auto o = small_options();
   o.threads = 2;
-  SgnsModel model = init_sgns_model(static_cast<std::int64_t>(counts.size()), o.dim, 1);
+  SgnsModel model = init_sgns_model(static_cast<std::int64_t>(counts.size()), o);
   const auto stats = train_sgns(corpus, counts, o, model);
   EXPECT_EQ(stats.words, o.epochs * corpus.num_tokens());
 }
@@ -159,9 +159,9 @@ TEST(Sgns, CorpusTokenOutsideTheVocabularyIsAnError) {
   corpus.tokens = {0, 5};
   corpus.offsets = {0, 2};
   const std::vector<std::int64_t> counts{1, 1};
-  SgnsModel model = init_sgns_model(2, 4, 1);
   auto o = small_options();
   o.dim = 4;
+  SgnsModel model = init_sgns_model(2, o);
   EXPECT_THROW(train_sgns(corpus, counts, o, model), Error);
 }
 

@@ -56,7 +56,7 @@ TEST(SyncedSgns, RanksEndIdenticalAndLearnTheTopics) {
     sync.combiner = combiner;
     sync.rounds = 3;
     sync.half_updates = half;
-    SgnsModel model = init_sgns_model(50, o.dim, 1);
+    SgnsModel model = init_sgns_model(50, o);
     const auto before = world.stats();
     SyncStats stats;
     train_sgns_synced(corpus, counts, o, sync, model, &stats);

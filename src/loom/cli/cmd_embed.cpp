@@ -83,6 +83,7 @@ void add_embed_command(CLI::App& app, Action& action) {
   sub->add_option("--sample", o.sgns.sample, "Frequent-word subsampling rate (0: off)")->capture_default_str();
   sub->add_option("--epochs", o.sgns.epochs, "Passes over the corpus")->capture_default_str();
   sub->add_option("--alpha", args->alpha, "Starting learning rate (default 0.025, 0.05 with --cbow)");
+  sub->add_option("--init-range", o.sgns.init_range, "Input vectors start uniform in +-R/dim")->capture_default_str();
   sub->add_option("--threads", o.sgns.threads, "Worker threads")->capture_default_str();
   sub->add_option("--kernel", args->kernel, "hogwild (word2vec.c) | batched (shared negatives, pWord2Vec)")
       ->capture_default_str();

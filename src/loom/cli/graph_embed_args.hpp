@@ -13,7 +13,7 @@ namespace loom::cli {
 
 struct GraphEmbedArgs {
   embed::eval::GraphEmbedOptions options;
-  std::string kernel = "batched";
+  std::string kernel = embed::sgns_kernel_name(options.sgns.kernel);
   std::string combiner = "gc";
   bool quiet = false;
 
@@ -56,6 +56,7 @@ inline void add_graph_embed_options(CLI::App& sub, GraphEmbedArgs& args, bool bi
   sub.add_option("--sample", s.sample, "Frequent-node subsampling rate (0: off)")->capture_default_str();
   sub.add_option("--epochs", s.epochs, "Passes over the walks")->capture_default_str();
   sub.add_option("--alpha", s.alpha, "Starting learning rate")->capture_default_str();
+  sub.add_option("--init-range", s.init_range, "Input vectors start uniform in +-R/dim")->capture_default_str();
   sub.add_option("--kernel", args.kernel, "hogwild | batched (SGNS kernel)")->capture_default_str();
   sub.add_flag("--quiet", args.quiet, "No progress bar");
   add_sync_options(sub, args.combiner, args.options.sync);

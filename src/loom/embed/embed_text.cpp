@@ -25,7 +25,7 @@ EmbedTextResult run_embed_text(const EmbedTextOptions& options) {
   spdlog::info("corpus {}: {} tokens in {} sentences, vocabulary {} (min-count {}), read in {:.2f}s", options.corpus,
                result.tokens, result.sentences, result.vocab_size, options.text.min_count, result.read_seconds);
 
-  SgnsModel model = init_sgns_model(encoded.vocab.size(), options.sgns.dim, options.sgns.seed);
+  SgnsModel model = init_sgns_model(encoded.vocab.size(), options.sgns);
   result.train = train_sgns_synced(encoded.corpus, encoded.vocab.counts(), options.sgns, options.sync, model, &result.sync);
   spdlog::info("trained {} ({} kernel, {} threads): {:.2f}s, {:.0f} words/s, loss {:.4f}",
                options.sgns.cbow ? "cbow" : "skip-gram", sgns_kernel_name(options.sgns.kernel), options.sgns.threads,

@@ -34,12 +34,14 @@ void validate(const SgnsOptions& o) {
   LOOM_CHECK_ARG(o.alpha > 0 && std::isfinite(o.alpha), "--alpha", "must be > 0, got {}", o.alpha);
   LOOM_CHECK_ARG(o.threads >= 1, "--threads", "must be >= 1, got {}", o.threads);
   LOOM_CHECK_ARG(o.sample >= 0 && std::isfinite(o.sample), "--sample", "must be >= 0, got {}", o.sample);
+  LOOM_CHECK_ARG(o.init_range > 0 && std::isfinite(o.init_range), "--init-range", "must be > 0, got {}", o.init_range);
 }
 
-SgnsModel init_sgns_model(std::int64_t rows, std::int64_t dim, std::uint64_t seed) {
+SgnsModel init_sgns_model(std::int64_t rows, const SgnsOptions& options) {
+  const std::int64_t dim = options.dim;
   SgnsModel model{EmbeddingMatrix(rows, dim), EmbeddingMatrix(rows, dim)};
-  const core::Rng base = core::Rng(seed).split(0x1417);
-  const float scale = 1.0f / static_cast<float>(dim);
+  const core::Rng base = core::Rng(options.seed).split(0x1417);
+  const float scale = static_cast<float>(2.0 * options.init_range) / static_cast<float>(dim);
   core::parallel_for_blocks(rows, 4096, [&](std::int64_t begin, std::int64_t end, std::int64_t block) {
     core::Rng rng = base.split(static_cast<std::uint64_t>(block));
     for (std::int64_t r = begin; r < end; ++r) {

@@ -36,6 +36,9 @@ struct SgnsOptions {
   double sample = 1e-4;      // subsampling rate (<= 0: off)
   int epochs = 5;
   double alpha = 0.025;      // starting learning rate
+  // Input rows start uniform in [-init_range / dim, init_range / dim): 0.5 is word2vec.c's (and
+  // gensim 3's) range, 1.0 gensim 4's, which node2vec's reference (gensim) trains with.
+  double init_range = 0.5;
   double min_alpha_fraction = 1e-4;  // floor: alpha * this
   int threads = 2;
   SgnsKernel kernel = SgnsKernel::kBatched;
@@ -57,8 +60,9 @@ struct SgnsModel {
   EmbeddingMatrix output;  // context (negative-sampling) weights
 };
 
-// word2vec.c's initialisation: input uniform in [-0.5/dim, 0.5/dim) (seeded per row), output zero.
-SgnsModel init_sgns_model(std::int64_t rows, std::int64_t dim, std::uint64_t seed);
+// word2vec.c's initialisation: input uniform in [-init_range/dim, init_range/dim) (seeded per block of
+// rows by options.seed), output zero; options.dim columns.
+SgnsModel init_sgns_model(std::int64_t rows, const SgnsOptions& options);
 
 struct SgnsStats {
   std::int64_t words = 0;          // corpus tokens processed over all epochs (before subsampling)

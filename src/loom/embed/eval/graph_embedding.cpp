@@ -62,6 +62,8 @@ SgnsOptions GraphEmbedOptions::default_graph_sgns() {
   o.negative = 5;
   o.epochs = 1;
   o.sample = 1e-3;
+  o.kernel = SgnsKernel::kHogwild;
+  o.init_range = 1.0;
   o.label = "embed";
   return o;
 }
@@ -100,7 +102,7 @@ GraphEmbedding train_graph_embedding(const graph::Csr& csr, const std::vector<st
 
   auto sgns = options.sgns;
   sgns.progress = options.progress;
-  SgnsModel model = init_sgns_model(encoded.vocab.size(), sgns.dim, sgns.seed);
+  SgnsModel model = init_sgns_model(encoded.vocab.size(), sgns);
   SyncOptions sync = options.sync;
   sync.local_corpus = comm != nullptr;
   result.train = train_sgns_synced(encoded.corpus, encoded.vocab.counts(), sgns, sync, model);

@@ -35,7 +35,10 @@ Alignment align_to_store(const Embeddings& embeddings, const graph::GraphStore& 
 Alignment align_to_keys(const Embeddings& embeddings, const std::vector<std::string>& keys);
 
 // Defaults of the DeepWalk/node2vec papers' experiments: dim 128, 10 walks of length 80 per node,
-// window 10, 5 negatives, 1 epoch, subsampling 1e-3 (gensim's default, used by node2vec's code).
+// window 10, 5 negatives, 1 epoch, and the skip-gram of the authors' code (gensim): subsampling
+// 1e-3, per-pair updates (the hogwild kernel), input rows initialised in [-1/dim, 1/dim). On
+// BlogCatalog node2vec the last two are worth +0.004 macro-F1 each over the batched kernel and
+// word2vec.c's half as wide start (bench/results/graph_embed.md).
 struct GraphEmbedOptions {
   sample::walk::WalkOptions walks{};
   SgnsOptions sgns = default_graph_sgns();
