@@ -3,7 +3,7 @@ binary vectors; prints a JSON line with the training seconds (build_vocab exclud
 Also `check EMB QUESTIONS WORDSIM`: gensim's own analogy (restrict_vocab=30000) and wordsim353
 evaluation of any word2vec binary file, to cross-check `loom eval`.
 
-usage: w2v_gensim.py train CORPUS OUT.bin THREADS | check EMB.bin QUESTIONS WORDSIM
+usage: w2v_gensim.py train CORPUS OUT.bin THREADS [SEED] | check EMB.bin QUESTIONS WORDSIM
 """
 import json
 import logging
@@ -11,10 +11,10 @@ import sys
 import time
 
 
-def train(corpus, out, threads):
+def train(corpus, out, threads, seed=1):
     from gensim.models import Word2Vec
     model = Word2Vec(vector_size=100, window=5, negative=5, sample=1e-4, min_count=5, sg=1, hs=0,
-                     workers=threads, epochs=5, alpha=0.025, seed=1)
+                     workers=threads, epochs=5, alpha=0.025, seed=seed)
     t0 = time.time()
     model.build_vocab(corpus_file=corpus)
     vocab_seconds = time.time() - t0
@@ -37,6 +37,6 @@ def check(emb, questions, wordsim):
 if __name__ == "__main__":
     logging.basicConfig(level=logging.WARNING)
     if sys.argv[1] == "train":
-        train(sys.argv[2], sys.argv[3], int(sys.argv[4]))
+        train(sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]) if len(sys.argv) > 5 else 1)
     else:
         check(sys.argv[2], sys.argv[3], sys.argv[4])

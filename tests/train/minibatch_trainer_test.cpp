@@ -45,6 +45,17 @@ MinibatchOptions small_options(const std::string& store) {
   return o;
 }
 
+// Large steps (the validation score goes up and down), exact per-epoch evaluation, and the weights
+// of the best validation epoch kept.
+MinibatchOptions selecting_options(const std::string& store, int epochs) {
+  auto o = small_options(store);
+  o.epochs = epochs;
+  o.lr = 0.05;
+  o.eval_mode = EvalMode::kExact;
+  o.selection = Selection::kBestValid;
+  return o;
+}
+
 class MinibatchTrainer : public ::testing::Test {};
 
 // Multi-label: each node carries its class and a "class < 2" label (5 label columns, 0/1), so the
@@ -149,10 +160,8 @@ TEST_F(MinibatchTrainer, WritesPredictionsKeyedByOriginalIds) {
 TEST_F(MinibatchTrainer, BestValidSelectionEvaluatesTheBestEpochsWeights) {
   test::ScratchDir dir;
   auto world = comm::Communicator::world();
-  auto o = small_options(make_sbm(dir));
-  o.epochs = 8;
-  o.lr = 0.05;  // large steps: the validation score goes up and down
-  o.eval_mode = EvalMode::kExact;
+  auto o = selecting_options(make_sbm(dir), 8);
+  o.selection = Selection::kLast;
   const auto last = run_minibatch(o, world);
   EXPECT_DOUBLE_EQ(last.final_valid, last.epochs.back()["valid_accuracy"].get<double>());
   o.selection = Selection::kBestValid;
@@ -170,11 +179,7 @@ TEST_F(MinibatchTrainer, BestValidSelectionEvaluatesTheBestEpochsWeights) {
 TEST_F(MinibatchTrainer, EarlyStoppingEndsPatienceEpochsAfterTheBest) {
   test::ScratchDir dir;
   auto world = comm::Communicator::world();
-  auto o = small_options(make_sbm(dir));
-  o.epochs = 40;
-  o.lr = 0.05;
-  o.eval_mode = EvalMode::kExact;
-  o.selection = Selection::kBestValid;
+  auto o = selecting_options(make_sbm(dir), 40);
   o.patience = 3;
   const auto report = run_minibatch(o, world);
   ASSERT_LT(report.epochs.size(), 40u) << "a 1200-node graph at lr 0.05 stops improving well before 40 epochs";
@@ -190,11 +195,7 @@ TEST_F(MinibatchTrainer, EarlyStoppingEndsPatienceEpochsAfterTheBest) {
 TEST_F(MinibatchTrainer, ResumeSelectsTheSameEpochAsAnUninterruptedRun) {
   test::ScratchDir dir;
   auto world = comm::Communicator::world();
-  auto o = small_options(make_sbm(dir));
-  o.epochs = 6;
-  o.lr = 0.05;
-  o.eval_mode = EvalMode::kExact;
-  o.selection = Selection::kBestValid;
+  auto o = selecting_options(make_sbm(dir), 6);
   const auto straight = run_minibatch(o, world);
   o.checkpoint_dir = dir / "ckpt";
   o.checkpoint_every = 1;
