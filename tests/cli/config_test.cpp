@@ -92,6 +92,18 @@ TEST_F(CliConfig, FullgraphReadsTheSameFiles) {
       << r.output;
 }
 
+TEST_F(CliConfig, EmbeddingCommandsReadConfigFilesToo) {
+  const std::string recipe = config("n2v.toml", "[node2vec]\np = 0.25\nq = 0.25\nwalks = 2\nlength = 10\ndim = 8\n");
+  auto r = test::run_loom("embed node2vec " + store() + " -o " + (*dir_ / "n2v.txt") + " --config " + recipe +
+                          " --quiet --json");
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_TRUE(contains(r.output, "(node2vec p=0.25 q=0.25)")) << r.output;
+  EXPECT_TRUE(contains(r.output, "walks: 1200 of length 10")) << r.output;  // 2 walks x 600 nodes
+  r = test::run_loom("embed deepwalk " + store() + " -o " + (*dir_ / "dw.txt") + " --config " + recipe);
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_TRUE(contains(r.output, "section [node2vec] does not belong to `loom embed deepwalk`")) << r.output;
+}
+
 TEST_F(CliConfig, GatOnlyOptionsOnAnotherModelAreErrors) {
   for (const std::string option : {"--attention-dropout 0.5", "--output-heads 8", "--heads 2", "--head-merge mean"}) {
     const auto r = test::run_loom("train " + store() + " --model gcn --layers 2 --fanouts 5,5 --epochs 1 " + option);

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "loom/cli/commands.hpp"
+#include "loom/cli/config_option.hpp"
 #include "loom/cli/graph_embed_args.hpp"
 #include "loom/comm/mpi_session.hpp"
 #include "loom/embed/embed_text.hpp"
@@ -72,6 +73,7 @@ void add_embed_command(CLI::App& app, Action& action) {
   auto args = std::make_shared<EmbedTextArgs>();
   auto& o = args->options;
   auto* sub = embed_cmd->add_subcommand("text", "Word2Vec on a text corpus (gzip or plain, one sentence per line)");
+  add_config_option(*sub);
   sub->add_option("corpus", o.corpus, "Text corpus")->required();
   sub->add_option("-o,--output", o.output, "Output embedding file")->required();
   sub->add_option("--format", args->format, "text|binary|npy (npy also writes <stem>.vocab.txt)")->capture_default_str();

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "loom/cli/commands.hpp"
+#include "loom/cli/config_option.hpp"
 #include "loom/cli/graph_embed_args.hpp"
 #include "loom/comm/mpi_session.hpp"
 
@@ -66,6 +67,7 @@ void add_one(CLI::App& embed_cmd, Action& action, const std::string& name, bool 
   auto* sub = embed_cmd.add_subcommand(
       name, biased ? "node2vec: biased second-order random walks (p, q) + skip-gram"
                    : "DeepWalk: uniform random walks + skip-gram");
+  add_config_option(*sub);
   sub->add_option("store", args->store, "Graph store directory")->required();
   sub->add_option("-o,--output", args->output, "Output embedding file (keys are the store's original ids)")
       ->required();

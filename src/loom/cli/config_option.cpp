@@ -52,6 +52,14 @@ std::string did_you_mean(const std::string& key, const std::vector<std::string>&
   return best.empty() ? "" : fmt::format(" (did you mean '{}'?)", best);
 }
 
+// "embed deepwalk" for `loom embed deepwalk`: the names from below the root down to `sub`.
+std::string command_path(const CLI::App& sub) {
+  std::string path = sub.get_name();
+  for (const CLI::App* up = sub.get_parent(); up != nullptr && up->get_parent() != nullptr; up = up->get_parent())
+    path = up->get_name() + " " + path;
+  return path;
+}
+
 [[noreturn]] void fail(const std::string& path, const ConfigEntry& entry, const std::string& message) {
   throw CLI::ConfigError(Error::in_file(path, entry.line, fmt::format("'{}': {}", entry.key, message)).what());
 }
@@ -83,7 +91,7 @@ void apply_entry(CLI::App& sub, const std::string& path, const ConfigEntry& entr
   std::replace(key.begin(), key.end(), '_', '-');
   CLI::Option* opt = key == "help" || key == "config" ? nullptr : sub.get_option_no_throw("--" + key);
   if (opt == nullptr)
-    fail(path, entry, fmt::format("not an option of `loom {}`{}", sub.get_name(), did_you_mean(key, config_keys(sub))));
+    fail(path, entry, fmt::format("not an option of `loom {}`{}", command_path(sub), did_you_mean(key, config_keys(sub))));
   if (!kind_fits(*opt, entry.kind))
     fail(path, entry,
          fmt::format("wants {}, got {} {}", wanted_kind(*opt), core::config_kind_name(entry.kind),
@@ -109,7 +117,7 @@ void apply_config(CLI::App& sub, const std::string& path) {
       throw CLI::ConfigError(Error::in_file(path, entry.line,
                                             fmt::format("section [{}] does not belong to `loom {}` (use top-level "
                                                         "keys or [{}])",
-                                                        entry.section, sub.get_name(), sub.get_name()))
+                                                        entry.section, command_path(sub), sub.get_name()))
                                  .what());
     apply_entry(sub, path, entry);
   }
