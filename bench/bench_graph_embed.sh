@@ -104,7 +104,8 @@ Word2Vec sg=1 with the same dim, window, negatives, epochs and 2 workers), same 
 Node classification of both: \`loom eval nodeclass EMB --store STORE --ratios 0.5 --repeats $repeats\`:
 one-vs-rest L2 logistic regression (C = 1), each test node predicted its k top-scoring labels
 (k = its true count), mean over $repeats random 50/50 splits; the table gives mean ± sd over the seeds.
-Time: seconds per run; the reference's includes building its alias tables once.
+Time: seconds per run (Loom: walks + training; the reference: its alias tables, built once per
+graph and method as the authors' code builds them, also for DeepWalk = p = q = 1, + walks + training).
 Paper numbers: node2vec (Grover & Leskovec 2016), Table 2.
 
 $nodeclass_table

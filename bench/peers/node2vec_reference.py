@@ -4,7 +4,8 @@ released code does it: the graph in networkx; alias tables precomputed for the f
 walk (per node) and for every second-order step (per directed edge t -> v: weight 1/p back to t,
 1 to neighbours of t, 1/q elsewhere, normalised); `walks` rounds over the nodes in a shuffled order,
 walks of `length` nodes; then gensim's skip-gram with negative sampling (Word2Vec sg=1) over the
-walks as sentences. p = q = 1 is DeepWalk (uniform first-order walks, no edge tables).
+walks as sentences. DeepWalk is p = q = 1 of the same procedure: as in the authors' code, the edge
+tables are built and used for it too (their weights are then all equal).
 
 Reads a Loom graph store (indptr.npy / indices.npy, orig_id.npy), writes the embeddings in word2vec
 text format keyed by the store's original node ids (what `loom embed` writes and `loom eval
@@ -77,8 +78,6 @@ class Node2Vec:
             if deg:
                 self.alias_nodes[v] = alias_setup([1.0 / deg] * deg)
         self.alias_edges = {}
-        if self.p == 1.0 and self.q == 1.0:
-            return  # DeepWalk: first-order walks only
         for t, v in self.g.edges():
             self.alias_edges[(t, v)] = self.edge_alias(t, v)
             self.alias_edges[(v, t)] = self.edge_alias(v, t)
@@ -90,7 +89,7 @@ class Node2Vec:
             nbrs = self.neighbors[cur]
             if not nbrs:
                 break
-            if len(walk) == 1 or not self.alias_edges:
+            if len(walk) == 1:
                 walk.append(nbrs[alias_draw(*self.alias_nodes[cur])])
             else:
                 walk.append(nbrs[alias_draw(*self.alias_edges[(walk[-2], cur)])])

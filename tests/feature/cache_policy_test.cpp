@@ -86,7 +86,7 @@ test::ScratchDir* CacheAnalysisTest::dir_ = nullptr;
 TEST_F(CacheAnalysisTest, OracleBoundsEveryPolicyAndVipBeatsTheHeuristics) {
   CacheAnalysisOptions o;
   o.store = *dir_ / "parts";
-  o.fanouts = "10,5";
+  o.fanouts = {10, 5};
   o.batch_size = 128;
   o.alphas = {0, 0.05, 0.2, 0.5};
   o.policies = {"none", "vip", "simulation", "degree", "halo", "random", "oracle"};
@@ -119,7 +119,7 @@ TEST_F(CacheAnalysisTest, OracleBoundsEveryPolicyAndVipBeatsTheHeuristics) {
 TEST_F(CacheAnalysisTest, RejectsNegativeAlphaAndUnknownPolicies) {
   CacheAnalysisOptions o;
   o.store = *dir_ / "parts";
-  o.fanouts = "10,5";
+  o.fanouts = {10, 5};
   o.alphas = {-1};
   EXPECT_THROW(analyze_cache(o), Error);
   o.alphas = {0.1};

@@ -45,7 +45,7 @@ MinibatchOptions options_for(const std::string& store) {
   o.model.num_layers = 2;
   o.model.hidden = 32;
   o.model.dropout = 0.1;
-  o.fanouts = "10,5";
+  o.fanouts = {10, 5};
   o.batch_size = 64;
   o.epochs = 5;
   o.lr = 0.01;
@@ -201,7 +201,7 @@ TEST(MinibatchMpi, ConditionsChangeAtTheGivenEpoch) {
   options.exact_eval = false;
   options.change_epoch = 1;
   options.change_batch_size = 32;
-  options.change_fanouts = "5,5";
+  options.change_fanouts = {5, 5};
   options.change_train_fraction = 0.5;
   const auto report = run_minibatch(options, world);
   ASSERT_EQ(report.epochs.size(), 2u);
@@ -209,7 +209,7 @@ TEST(MinibatchMpi, ConditionsChangeAtTheGivenEpoch) {
   EXPECT_TRUE(report.epochs[1]["changed_conditions"].get<bool>());
   // Half the seeds in batches of half the size: about as many steps, fewer sampled edges.
   EXPECT_LT(report.epochs[1]["sampled_edges"].get<std::int64_t>(), report.epochs[0]["sampled_edges"].get<std::int64_t>());
-  options.change_fanouts = "5";
+  options.change_fanouts = {5};
   EXPECT_THROW(run_minibatch(options, world), Error);
 }
 

@@ -207,6 +207,19 @@ TEST(NeighborSampler, ParsesFanouts) {
   EXPECT_THROW(parse_fanouts("15,x"), Error);
   EXPECT_THROW(parse_fanouts("0"), Error);
   EXPECT_THROW(parse_fanouts("10 "), Error);
+  EXPECT_THROW(parse_fanouts("-2"), Error);
+}
+
+TEST(NeighborSampler, ChecksParsedFanoutsNamingTheArgument) {
+  check_fanouts(std::vector<std::int32_t>{25, -1}, "--fanouts");
+  for (const auto& bad : {std::vector<std::int32_t>{}, std::vector<std::int32_t>{0}, std::vector<std::int32_t>{5, -3}}) {
+    try {
+      check_fanouts(bad, "--eval-fanouts");
+      ADD_FAILURE() << "accepted " << bad.size() << " fanouts";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.argument(), "--eval-fanouts");
+    }
+  }
 }
 
 TEST(IdMap, HandsOutIdsInInsertionOrderInBothRepresentations) {

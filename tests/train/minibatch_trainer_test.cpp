@@ -36,7 +36,7 @@ MinibatchOptions small_options(const std::string& store) {
   o.model.num_layers = 2;
   o.model.hidden = 32;
   o.model.dropout = 0.1;
-  o.fanouts = "10,5";
+  o.fanouts = {10, 5};
   o.batch_size = 128;
   o.epochs = 6;
   o.lr = 0.01;
@@ -212,7 +212,7 @@ TEST_F(MinibatchTrainer, FanoutsMustMatchLayers) {
   test::ScratchDir dir;
   auto world = comm::Communicator::world();
   auto o = small_options(make_sbm(dir));
-  o.fanouts = "15,10,5";
+  o.fanouts = {15, 10, 5};
   try {
     run_minibatch(o, world);
     FAIL() << "expected an error";

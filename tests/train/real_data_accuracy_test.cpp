@@ -20,7 +20,7 @@ TEST(RealDataAccuracy, CoraSageMeanOverFiveSeeds) {
   o.model.num_layers = 2;
   o.model.hidden = 64;
   o.model.dropout = 0.5;
-  o.fanouts = "25,10";
+  o.fanouts = {25, 10};
   o.batch_size = 140;
   o.epochs = 40;
   o.lr = 0.01;

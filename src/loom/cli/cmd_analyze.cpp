@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "loom/cli/commands.hpp"
+#include "loom/cli/typed_options.hpp"
 #include "loom/core/fs.hpp"
 #include "loom/feature/cache_analysis.hpp"
 #include "loom/feature/prefetch_bound.hpp"
@@ -41,7 +42,7 @@ void add_analyze_prefetch(CLI::App& analyze, Action& action) {
   auto& o = flags->options;
   auto* sub = analyze.add_subcommand("prefetch", "Fewest remote rows a prefetch buffer could leave (Belady bound, Rudder)");
   sub->add_option("store", o.store, "Partitioned store (one part per rank of the training it models)")->required();
-  sub->add_option("--fanouts", o.fanouts, "Neighbours sampled per layer, hop from the seeds first")->capture_default_str();
+  add_fanouts_option(*sub, "--fanouts", o.fanouts, "Neighbours sampled per layer, hop from the seeds first");
   sub->add_option("--batch-size", o.batch_size, "Seeds per step and rank")->capture_default_str();
   sub->add_option("--prefetch", o.fractions, "Buffer sizes as fractions of each rank's halo (comma-separated)")
       ->delimiter(',')
@@ -64,7 +65,7 @@ void add_analyze_command(CLI::App& app, Action& action) {
   auto& o = flags->options;
   auto* sub = analyze->add_subcommand("cache", "Remote rows per epoch of static cache policies (SALIENT++)");
   sub->add_option("store", o.store, "Partitioned store (one part per rank of the training it models)")->required();
-  sub->add_option("--fanouts", o.fanouts, "Neighbours sampled per layer, hop from the seeds first")->capture_default_str();
+  add_fanouts_option(*sub, "--fanouts", o.fanouts, "Neighbours sampled per layer, hop from the seeds first");
   sub->add_option("--batch-size", o.batch_size, "Seeds per step and rank")->capture_default_str();
   sub->add_option("--alpha", o.alphas, "Cache sizes: rows per rank = alpha * N / K (comma-separated)")
       ->delimiter(',')

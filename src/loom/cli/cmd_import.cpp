@@ -11,7 +11,7 @@
 #include <spdlog/spdlog.h>
 
 #include "loom/cli/commands.hpp"
-#include "loom/cli/enum_option.hpp"
+#include "loom/cli/typed_options.hpp"
 #include "loom/core/fs.hpp"
 #include "loom/core/timer.hpp"
 #include "loom/embed/eval/node_features.hpp"

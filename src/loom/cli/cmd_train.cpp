@@ -5,7 +5,7 @@
 
 #include "loom/cli/commands.hpp"
 #include "loom/cli/config_option.hpp"
-#include "loom/cli/enum_option.hpp"
+#include "loom/cli/typed_options.hpp"
 #include "loom/comm/mpi_session.hpp"
 #include "loom/cli/training_args.hpp"
 #include "loom/core/log.hpp"
@@ -58,8 +58,7 @@ void add_train_command(CLI::App& app, Action& action) {
   sub->add_option("--attention-dropout", o.model.attention_dropout,
                   "gat: dropout probability on the attention coefficients")
       ->capture_default_str();
-  sub->add_option("--fanouts", o.fanouts, "Neighbours sampled per layer, hop from the seeds first (-1 = all)")
-      ->capture_default_str();
+  add_fanouts_option(*sub, "--fanouts", o.fanouts, "Neighbours sampled per layer, hop from the seeds first (-1 = all)");
   sub->add_option("--batch-size", o.batch_size, "Seeds per step and rank")->capture_default_str();
   sub->add_option("--epochs", o.epochs, "Epochs")->capture_default_str();
   sub->add_option("--lr", o.lr, "Adam learning rate")->capture_default_str();
@@ -80,12 +79,12 @@ void add_train_command(CLI::App& app, Action& action) {
                   "Fraction of the rank's own feature rows held in device memory, hottest by VIP first "
                   "(the rest in host memory, pinned under cuda)")
       ->capture_default_str();
-  sub->add_option("--wire-dtype", o.wire_dtype, "Feature rows on the wire: float32 | float16")->capture_default_str();
+  add_enum_option(*sub, "--wire-dtype", o.wire_dtype, feature::kWireDTypeNames, "Feature rows on the wire");
   sub->add_option("--cache", o.cache, "Static cache of remote rows: none | vip | simulation | degree | halo | random | oracle")
       ->capture_default_str();
   sub->add_option("--alpha", o.alpha, "Cache rows per rank = alpha * N / K")->capture_default_str();
   sub->add_option("--cache-epochs", o.cache_epochs, "Epochs the simulation cache policy samples")->capture_default_str();
-  sub->add_option("--cache-dtype", o.cache_dtype, "Cache rows stored as float32 | float16")->capture_default_str();
+  add_enum_option(*sub, "--cache-dtype", o.cache_dtype, core::kFloatDTypeNames, "Cache rows stored as");
   sub->add_option("--controller", o.control.name,
                   "Prefetch buffer controller: none (no buffer) | never | lookahead | periodic | rules | logistic | llm")
       ->capture_default_str();
@@ -113,7 +112,7 @@ void add_train_command(CLI::App& app, Action& action) {
       ->capture_default_str();
   sub->add_option("--change-epoch", o.change_epoch, "From this epoch (0-based) on, train with the --change-* settings")
       ->capture_default_str();
-  sub->add_option("--change-fanouts", o.change_fanouts, "Fanouts from --change-epoch on");
+  add_fanouts_option(*sub, "--change-fanouts", o.change_fanouts, "Fanouts from --change-epoch on");
   sub->add_option("--change-batch-size", o.change_batch_size, "Batch size from --change-epoch on (0 = unchanged)")
       ->capture_default_str();
   sub->add_option("--change-train-fraction", o.change_train_fraction,
@@ -129,8 +128,7 @@ void add_train_command(CLI::App& app, Action& action) {
                   "Weights evaluated and written at the end: the last epoch's or the best validation epoch's");
   sub->add_option("--patience", o.patience, "Stop after N epochs without a better validation score (0 = never)")
       ->capture_default_str();
-  sub->add_option("--eval-fanouts", o.eval_fanouts, "Fanouts of sampled evaluation (one value or one per layer)")
-      ->capture_default_str();
+  add_fanouts_option(*sub, "--eval-fanouts", o.eval_fanouts, "Fanouts of sampled evaluation (one value or one per layer)");
   sub->add_option("--eval-batch-size", o.eval_batch_size, "Seeds per evaluation step")->capture_default_str();
   sub->add_flag("!--no-exact-eval", o.exact_eval, "Skip exact layer-wise inference after training");
   sub->add_option("--metrics", o.metrics_path, "JSON-lines metrics file (one record per epoch)");

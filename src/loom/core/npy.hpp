@@ -10,12 +10,16 @@
 #include <string>
 #include <vector>
 
+#include "loom/core/enum_names.hpp"
 #include "loom/core/error.hpp"
 #include "loom/core/half.hpp"
 
 namespace loom::core {
 
 enum class DType { kBool, kInt8, kUInt8, kInt32, kInt64, kUInt64, kFloat16, kFloat32, kFloat64 };
+
+// The float dtypes rows may be stored in (features, caches): "float32" | "float16".
+inline constexpr EnumNames<DType, 2> kFloatDTypeNames{{{"float32", DType::kFloat32}, {"float16", DType::kFloat16}}};
 
 std::size_t dtype_size(DType dtype);
 std::string dtype_name(DType dtype);   // "float32", "int64", ...

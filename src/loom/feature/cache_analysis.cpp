@@ -23,7 +23,7 @@ void validate(const CacheAnalysisOptions& o) {
   LOOM_CHECK_ARG(o.epochs > 0, "--epochs", "must be positive, got {}", o.epochs);
   LOOM_CHECK_ARG(o.simulation_epochs >= 0, "--simulation-epochs", "must be >= 0, got {}", o.simulation_epochs);
   LOOM_CHECK_ARG(o.batch_size > 0, "--batch-size", "must be positive, got {}", o.batch_size);
-  sample::parse_fanouts(o.fanouts, "--fanouts");
+  sample::check_fanouts(o.fanouts, "--fanouts");
 }
 
 }  // namespace
@@ -31,7 +31,7 @@ void validate(const CacheAnalysisOptions& o) {
 CacheAnalysis analyze_cache(const CacheAnalysisOptions& options) {
   validate(options);
   const AnalysisInput in = open_analysis_input(options.store);
-  const auto fanouts = sample::parse_fanouts(options.fanouts, "--fanouts");
+  const std::vector<std::int32_t>& fanouts = options.fanouts;
   const graph::Csr& csr = in.topology.csr();
   const sample::NeighborSampler sampler(csr, fanouts);
   const int parts = in.book.num_parts();

@@ -16,7 +16,7 @@ namespace loom::feature {
 
 struct CacheAnalysisOptions {
   std::string store;  // partitioned store (or a graph store: one part, nothing remote)
-  std::string fanouts = "15,10,5";
+  std::vector<std::int32_t> fanouts{15, 10, 5};
   std::int64_t batch_size = 1024;
   std::vector<double> alphas = {0, 0.01, 0.05, 0.1, 0.2, 0.5, 1};
   std::vector<std::string> policies = {"vip", "simulation", "degree", "halo", "random", "oracle"};

@@ -28,7 +28,7 @@ namespace loom::feature {
 
 struct PrefetchBoundOptions {
   std::string store;  // partitioned store
-  std::string fanouts = "15,10,5";
+  std::vector<std::int32_t> fanouts{15, 10, 5};
   std::int64_t batch_size = 1024;
   std::vector<double> fractions = {0.05, 0.25};
   int epochs = 1;

@@ -7,12 +7,6 @@
 
 namespace loom::feature {
 
-WireDType parse_wire_dtype(const std::string& text, const std::string& argument) {
-  if (text == "float32") return WireDType::kFloat32;
-  if (text == "float16") return WireDType::kFloat16;
-  throw Error::in_argument(argument, "must be float32 or float16, got '" + text + "'");
-}
-
 FetchStats& FetchStats::operator+=(const FetchStats& o) {
   local_rows += o.local_rows;
   device_rows += o.device_rows;

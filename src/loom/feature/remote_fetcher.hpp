@@ -11,13 +11,15 @@
 #include <span>
 
 #include "loom/comm/communicator.hpp"
+#include "loom/core/enum_names.hpp"
 #include "loom/feature/row_table.hpp"
 #include "loom/partition/partition_book.hpp"
 
 namespace loom::feature {
 
 enum class WireDType { kFloat32, kFloat16 };
-WireDType parse_wire_dtype(const std::string& text, const std::string& argument);
+inline constexpr core::EnumNames<WireDType, 2> kWireDTypeNames{
+    {{"float32", WireDType::kFloat32}, {"float16", WireDType::kFloat16}}};
 
 struct FetchStats {
   std::int64_t local_rows = 0;   // served from this rank's own rows

@@ -85,10 +85,7 @@ void sample_hop(graph::CsrView<IdT> g, std::int64_t num_dst, std::int32_t fanout
 
 NeighborSampler::NeighborSampler(const graph::Csr& graph, std::vector<std::int32_t> fanouts)
     : graph_(&graph), fanouts_(std::move(fanouts)) {
-  LOOM_CHECK_ARG(!fanouts_.empty(), "fanouts", "need at least one layer");
-  for (const std::int32_t f : fanouts_) {
-    LOOM_CHECK_ARG(f > 0 || f == -1, "fanouts", "fanout {} is invalid (want > 0, or -1 for all neighbours)", f);
-  }
+  check_fanouts(fanouts_, "fanouts");
   LOOM_CHECK_ARG(graph.num_rows() == graph.num_cols(), "graph",
                  "sampling needs a square CSR (rows = columns = all nodes), got {} rows and {} columns",
                  graph.num_rows(), graph.num_cols());
@@ -154,13 +151,20 @@ std::vector<std::int32_t> parse_fanouts(const std::string& text, const std::stri
       used = 0;
     }
     LOOM_CHECK_ARG(used > 0 && used == field.size(), argument, "'{}' is not a comma-separated list of integers", text);
-    LOOM_CHECK_ARG(value > 0 || value == -1, argument, "fanout {} is invalid (want > 0, or -1 for all neighbours)",
-                   value);
-    LOOM_CHECK_ARG(value <= 1 << 30, argument, "fanout {} is too large", value);
+    LOOM_CHECK_ARG(value >= -1 && value <= 1 << 30, argument, "fanout {} is out of range", value);
     fanouts.push_back(static_cast<std::int32_t>(value));
     start = comma + 1;
   }
+  check_fanouts(fanouts, argument);
   return fanouts;
+}
+
+void check_fanouts(std::span<const std::int32_t> fanouts, const std::string& argument) {
+  LOOM_CHECK_ARG(!fanouts.empty(), argument, "need at least one layer");
+  for (const std::int32_t f : fanouts) {
+    LOOM_CHECK_ARG(f > 0 || f == -1, argument, "fanout {} is invalid (want > 0, or -1 for all neighbours)", f);
+    LOOM_CHECK_ARG(f <= 1 << 30, argument, "fanout {} is too large", f);
+  }
 }
 
 }  // namespace loom::sample

@@ -47,7 +47,10 @@ class NeighborSampler {
 // The sampling seed of batch `batch` of epoch `epoch` under a run's base seed.
 std::uint64_t batch_seed(std::uint64_t run_seed, std::int64_t epoch, std::int64_t batch);
 
-// Parses "15,10,5" into fanouts (each > 0 or -1); throws loom::Error naming `argument`.
+// Parses "15,10,5" into fanouts (each > 0 or -1); throws loom::Error naming `argument`. What the
+// CLI calls once at its boundary; the library takes the parsed values.
 std::vector<std::int32_t> parse_fanouts(const std::string& text, const std::string& argument = "fanouts");
+// Checks parsed fanouts (at least one; each > 0 or -1, at most 2^30); throws naming `argument`.
+void check_fanouts(std::span<const std::int32_t> fanouts, const std::string& argument);
 
 }  // namespace loom::sample

@@ -42,9 +42,8 @@ feature::StaticCache build_static_cache(const MinibatchOptions& options, const T
                                 feature::cache_capacity(options.alpha, data.book, world.rank()));
   });
   const double ranking_seconds = ranking.seconds();
-  const core::DType storage = options.cache_dtype == "float16" ? core::DType::kFloat16 : core::DType::kFloat32;
   feature::StaticCache cache;
-  world.agree_on([&] { cache = feature::StaticCache::fill(fetcher, std::move(ids), storage); });
+  world.agree_on([&] { cache = feature::StaticCache::fill(fetcher, std::move(ids), options.cache_dtype); });
   std::array<std::int64_t, 3> totals{cache.size(), cache.rows().bytes(), cache.fill_stats().bytes};
   world.allreduce_sum(totals, comm::Channel::control);
   record = {{"event", "cache"},

@@ -1,5 +1,6 @@
-// Options of sampled mini-batch training (`loom train`), as a plain struct that the CLI fills
-// (flags or a TOML --config file) and tests and benchmarks build directly.
+// Options of sampled mini-batch training (`loom train`), as a plain struct of typed values that the
+// CLI fills (flags or a TOML --config file, parsed once at the boundary) and tests and benchmarks
+// build directly.
 #pragma once
 
 #include <cstdint>
@@ -10,6 +11,7 @@
 #include "loom/control/controller.hpp"
 #include "loom/core/enum_names.hpp"
 #include "loom/feature/prefetch_buffer.hpp"
+#include "loom/feature/remote_fetcher.hpp"
 #include "loom/graph/feature_norm.hpp"
 #include "loom/nn/model.hpp"
 #include "loom/train/lr_schedule.hpp"
@@ -30,7 +32,7 @@ inline constexpr core::EnumNames<EvalMode, 2> kEvalModeNames{
 struct MinibatchOptions {
   std::string store;  // graph store (1 rank) or partitioned store (one part per rank)
   nn::ModelOptions model;  // in_features and num_classes come from the data
-  std::string fanouts = "15,10,5";  // fanouts[0] is the hop from the seeds; one per layer
+  std::vector<std::int32_t> fanouts{15, 10, 5};  // fanouts[0] is the hop from the seeds; one per layer (-1 = all)
   std::int64_t batch_size = 1024;
   int epochs = 10;
   double lr = 0.003;
@@ -43,11 +45,11 @@ struct MinibatchOptions {
   int pipeline_depth = 4;  // prepared batches in flight; 0 = synchronous fetch (DistDGL-like)
   std::string device = "cpu";  // cpu | cuda (GPU rank % count) | cuda:N
   double device_rows = 0;       // fraction of own feature rows kept on the device, hottest by VIP first
-  std::string wire_dtype = "float32";  // feature rows on the wire: float32 | float16
+  feature::WireDType wire_dtype = feature::WireDType::kFloat32;  // feature rows on the wire
   std::string cache = "none";  // static cache policy of remote rows (feature::cache_policy_names())
   double alpha = 0;            // cache rows per rank = alpha * N / K
   int cache_epochs = 2;        // epochs sampled by the `simulation` policy
-  std::string cache_dtype = "float32";  // cache rows stored as float32 | float16
+  core::DType cache_dtype = core::DType::kFloat32;  // cache rows stored as float32 | float16
   // Prefetch buffer of halo rows driven by a controller (Rudder); control.name "none" = no buffer.
   feature::PrefetchOptions prefetch;
   control::ControllerOptions control{.name = "none"};
@@ -55,7 +57,7 @@ struct MinibatchOptions {
   std::string decision_log;  // JSON lines of decisions and outcomes (one file per rank)
   // Changing conditions: from epoch `change_epoch` on (-1 = never), train with these instead.
   int change_epoch = -1;
-  std::string change_fanouts;        // empty = unchanged
+  std::vector<std::int32_t> change_fanouts;  // empty = unchanged
   std::int64_t change_batch_size = 0;  // 0 = unchanged
   double change_train_fraction = 1;  // sample seeds from this share of each rank's training nodes
   comm::LinkModel link;  // link emulation (off by default)
@@ -63,7 +65,7 @@ struct MinibatchOptions {
   EvalMode eval_mode = EvalMode::kSampled;
   Selection selection = Selection::kLast;
   int patience = 0;  // stop after this many epochs without a better validation score (0 = never)
-  std::string eval_fanouts = "20";  // one value (used for every layer) or one per layer
+  std::vector<std::int32_t> eval_fanouts{20};  // one value (used for every layer) or one per layer
   std::int64_t eval_batch_size = 4096;
   bool exact_eval = true;  // exact layer-wise inference after the last epoch
   std::string metrics_path;  // JSON-lines, written by rank 0

@@ -1,0 +1,203 @@
+"""HTML report of Loom runs: `python3 -m loom.report RUN.jsonl [RUN2.jsonl ...] -o report.html`.
+
+Reads the JSON-lines metrics that `loom train --metrics` and `loom fullgraph --metrics` write (one
+record per epoch, plus setup / cache / prefetch / exact_eval events) and draws, with matplotlib,
+what people look at instead of reading them: loss and accuracy per epoch, the epoch-time
+breakdown, bytes per channel, and (mini-batch runs) where feature rows came from and the prefetch
+hit rate. Several runs are drawn side by side (cache policies, controllers, graph vs pipe), each
+named by its file name unless NAME=PATH is given. The page is one self-contained HTML file: the
+figures are inline PNGs, nothing is fetched.
+"""
+import argparse
+import base64
+import html
+import io
+import json
+import os
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+PHASES = ("sample", "fetch", "wait", "compute", "allreduce")
+
+
+class Run:
+    """One metrics file: its epoch records and its events."""
+
+    def __init__(self, name, path):
+        self.name, self.path = name, path
+        self.epochs, self.events = [], []
+        with open(path) as f:
+            for number, line in enumerate(f, 1):
+                if not line.strip():
+                    continue
+                try:
+                    record = json.loads(line)
+                except json.JSONDecodeError as e:
+                    raise SystemExit(f"{path}:{number}: not a JSON record ({e.msg})")
+                (self.epochs if "epoch" in record and "event" not in record else self.events).append(record)
+        if not self.epochs:
+            raise SystemExit(f"{path}: no epoch records (is it a `--metrics` file of loom train or fullgraph?)")
+        # A resumed run appends; a repeated epoch counts once (the latest).
+        by_epoch = {r["epoch"]: r for r in self.epochs}
+        self.epochs = [by_epoch[e] for e in sorted(by_epoch)]
+
+    def series(self, key):
+        xs = [r["epoch"] for r in self.epochs if key in r]
+        return xs, [r[key] for r in self.epochs if key in r]
+
+    def score_keys(self):
+        keys = []
+        for r in self.epochs:
+            for k in r:
+                if k.split("_")[0] in ("train", "valid", "test") and k not in keys and k != "valid_loss":
+                    keys.append(k)
+        return keys
+
+    def mean(self, get):
+        values = [v for v in (get(r) for r in self.epochs) if v is not None]
+        return sum(values) / len(values) if values else None
+
+    def phase_seconds(self):
+        """Mean seconds per epoch of each phase: mini-batch phases, or full-graph bubble / exchange / compute."""
+        if any("phases_seconds" in r for r in self.epochs):
+            return {p: self.mean(lambda r, p=p: r.get("phases_seconds", {}).get(p)) or 0.0 for p in PHASES}
+        bubble = self.mean(lambda r: r.get("bubble_seconds")) or 0.0
+        exchange = self.mean(lambda r: r.get("exchange_seconds")) or 0.0
+        total = self.mean(lambda r: r.get("epoch_seconds")) or 0.0
+        return {"bubble": bubble, "exchange": exchange, "compute": max(0.0, total - bubble - exchange)}
+
+    def channel_bytes(self):
+        """Mean bytes sent per epoch on each channel, summed over ranks."""
+        channels = {}
+        for r in self.epochs:
+            for name, stats in r.get("comm", {}).get("sum", {}).items():
+                if name != "total":
+                    channels.setdefault(name, []).append(stats.get("bytes_sent", 0))
+        return {c: sum(v) / len(v) for c, v in channels.items() if any(v)}
+
+    def final_event(self):
+        return next((e for e in reversed(self.events) if e.get("event") == "exact_eval"), None)
+
+
+def figure_png(fig):
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=100, bbox_inches="tight")
+    plt.close(fig)
+    return base64.b64encode(buffer.getvalue()).decode("ascii")
+
+
+def lines_figure(runs, keys, title, ylabel):
+    fig, ax = plt.subplots(figsize=(7, 3.6))
+    drawn = 0
+    for run in runs:
+        for key in keys(run):
+            xs, ys = run.series(key)
+            if xs:
+                ax.plot(xs, ys, marker="o" if len(xs) < 30 else None, label=f"{run.name}: {key}" if len(runs) > 1 else key)
+                drawn += 1
+    if not drawn:
+        plt.close(fig)
+        return None
+    ax.set(title=title, xlabel="epoch", ylabel=ylabel)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    return figure_png(fig)
+
+
+def bars_figure(runs, values, title, ylabel, stacked):
+    """values(run) -> {label: number}; one bar (stacked) or one group of bars per run."""
+    data = [values(run) for run in runs]
+    labels = []
+    for d in data:
+        labels += [k for k in d if k not in labels]
+    if not labels:
+        return None
+    fig, ax = plt.subplots(figsize=(7, 3.6))
+    names = [run.name for run in runs]
+    if stacked:
+        bottom = [0.0] * len(runs)
+        for label in labels:
+            heights = [d.get(label, 0.0) for d in data]
+            ax.bar(names, heights, bottom=bottom, label=label)
+            bottom = [b + h for b, h in zip(bottom, heights)]
+    else:
+        width = 0.8 / len(runs)
+        for i, (name, d) in enumerate(zip(names, data)):
+            ax.bar([j + i * width for j in range(len(labels))], [d.get(label, 0.0) for label in labels], width,
+                   label=name)
+        ax.set_xticks([j + width * (len(runs) - 1) / 2 for j in range(len(labels))], labels)
+    ax.set(title=title, ylabel=ylabel)
+    ax.grid(axis="y", alpha=0.3)
+    ax.legend(fontsize=8)
+    return figure_png(fig)
+
+
+def summary_table(runs):
+    rows = ["<table><tr><th>run</th><th>epochs</th><th>mean epoch s</th><th>last loss</th>"
+            "<th>final valid</th><th>final test</th><th>bytes per epoch</th></tr>"]
+    for run in runs:
+        final = run.final_event() or run.epochs[-1]
+        score = lambda prefix: next((f"{v:.4f}" for k, v in final.items() if k.startswith(prefix) and "topk" not in k
+                                     and isinstance(v, float)), "-")
+        bytes_per_epoch = sum(run.channel_bytes().values())
+        rows.append(f"<tr><td>{html.escape(run.name)}</td><td>{len(run.epochs)}</td>"
+                    f"<td>{run.mean(lambda r: r.get('epoch_seconds')) or 0:.3f}</td>"
+                    f"<td>{run.epochs[-1].get('loss', float('nan')):.4f}</td><td>{score('valid_')}</td>"
+                    f"<td>{score('test_')}</td><td>{bytes_per_epoch / 2**20:.1f} MiB</td></tr>")
+    rows.append("</table>")
+    return "\n".join(rows)
+
+
+def build_report(runs, title):
+    figures = [
+        ("Loss per epoch", lines_figure(runs, lambda r: ["loss"], "loss", "loss")),
+        ("Accuracy per epoch", lines_figure(runs, Run.score_keys, "scores", "score")),
+        ("Epoch time by phase", bars_figure(runs, Run.phase_seconds, "mean seconds per epoch", "seconds", True)),
+        ("Bytes per channel", bars_figure(runs, lambda r: {c: b / 2**20 for c, b in r.channel_bytes().items()},
+                                          "mean MiB sent per epoch, all ranks", "MiB", False)),
+        ("Where feature rows came from", bars_figure(
+            runs, lambda r: {k: r.mean(lambda e, k=k: e.get(f"rows_{k}")) or 0.0
+                             for k in ("local", "cached", "remote") if any(f"rows_{k}" in e for e in r.epochs)},
+            "mean rows per epoch, all ranks", "rows", True)),
+        ("Prefetch hit rate", lines_figure(runs, lambda r: ["prefetch_hit_rate"] if any("prefetch" in e for e in r.epochs)
+                                           else [], "prefetch buffer hit rate", "hit rate")),
+    ]
+    sections = [f'<section><h2>{html.escape(name)}</h2><img alt="{html.escape(name)}" '
+                f'src="data:image/png;base64,{png}"></section>' for name, png in figures if png]
+    return (f"<!DOCTYPE html>\n<html><head><meta charset='utf-8'><title>{html.escape(title)}</title><style>"
+            "body{font-family:sans-serif;margin:2em;max-width:60em}table{border-collapse:collapse}"
+            "td,th{border:1px solid #ccc;padding:0.2em 0.6em;text-align:right}td:first-child{text-align:left}"
+            "img{max-width:100%}</style></head><body>"
+            f"<h1>{html.escape(title)}</h1>{summary_table(runs)}\n" + "\n".join(sections) + "</body></html>\n")
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python3 -m loom.report", description=__doc__.splitlines()[0])
+    parser.add_argument("runs", nargs="+", metavar="[NAME=]RUN.jsonl")
+    parser.add_argument("-o", "--output", required=True, help="HTML file to write")
+    parser.add_argument("--title", default="Loom runs")
+    args = parser.parse_args(argv)
+    runs = []
+    for spec in args.runs:
+        name, _, path = spec.rpartition("=") if "=" in spec and not os.path.exists(spec) else ("", "", spec)
+        if not os.path.exists(path):
+            raise SystemExit(f"loom.report: {path}: no such file")
+        runs.append(Run(name or os.path.splitext(os.path.basename(path))[0], path))
+    for run in runs:  # prefetch hit rate as a flat series
+        for e in run.epochs:
+            if "prefetch" in e:
+                e["prefetch_hit_rate"] = e["prefetch"].get("hit_rate", 0.0)
+    page = build_report(runs, args.title)
+    tmp = args.output + ".tmp"
+    with open(tmp, "w") as f:
+        f.write(page)
+    os.replace(tmp, args.output)
+    print(f"loom.report: wrote {args.output} ({len(runs)} runs)")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

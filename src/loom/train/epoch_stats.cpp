@@ -1,0 +1,92 @@
+#include "loom/train/epoch_stats.hpp"
+
+#include <algorithm>
+#include <array>
+
+namespace loom::train {
+
+EpochWatch watch_epoch(const comm::Communicator& world, const PrefetchControl* control,
+                       const feature::PrefetchBuffer* buffer) {
+  EpochWatch w;
+  w.comm = world.stats();
+  if (control) w.decisions = control->counters();
+  if (buffer) w.rows_admitted = buffer->rows_admitted();
+  return w;
+}
+
+EpochSummary summarize_epoch(int epoch, double seconds, std::int64_t steps, bool changed, double lr,
+                             const EpochTotals& t, const EpochWatch& since, bool pipelined, bool multi_label,
+                             const comm::Communicator& world, const PrefetchControl* control,
+                             const feature::PrefetchBuffer* buffer) {
+  EpochSummary s;
+  s.epoch = epoch;
+  s.seconds = seconds;
+  s.steps = steps;
+  s.changed_conditions = changed;
+  s.lr = lr;
+  s.phases = t.phases;
+  std::array<double, 2> loss_steps{t.loss_sum, static_cast<double>(steps)};
+  world.allreduce_sum(loss_steps, comm::Channel::control);
+  s.loss = loss_steps[0] / std::max(1.0, loss_steps[1]);
+  ScoreCounts train = t.train;
+  world.allreduce_sum(train.values, comm::Channel::control);
+  s.train_score = score(train, multi_label);
+  const double producer = t.phases.sample + t.phases.fetch;
+  s.pipeline_hidden_fraction = pipelined && producer > 0 ? std::clamp(1.0 - t.phases.wait / producer, 0.0, 1.0) : 0.0;
+
+  const feature::FetchStats& f = t.fetched;
+  std::array<std::int64_t, 6> rows{f.local_rows, f.device_rows, f.remote_rows, f.cached_rows, f.bytes, t.sampled_edges};
+  world.allreduce_sum(rows, comm::Channel::control);
+  s.rows_local = rows[0];
+  s.rows_device = rows[1];
+  s.rows_remote = rows[2];
+  s.rows_cached = rows[3];
+  s.feature_bytes = rows[4];
+  s.sampled_edges = rows[5];
+  if (control) {
+    const PrefetchCounters& now = control->counters();
+    std::array<std::int64_t, 7> p{f.prefetch_hits,
+                                  f.prefetch_hits + f.remote_rows - f.prefetch_rows,
+                                  f.prefetch_rows,
+                                  now.decisions - since.decisions.decisions,
+                                  now.evictions - since.decisions.evictions,
+                                  now.fallbacks - since.decisions.fallbacks,
+                                  buffer->rows_admitted() - since.rows_admitted};
+    world.allreduce_sum(p, comm::Channel::control);
+    s.prefetch = PrefetchEpoch{.hits = p[0], .lookups = p[1], .rows_in = p[2], .decisions = p[3], .evictions = p[4],
+                               .fallbacks = p[5], .rows_admitted = p[6]};
+  }
+  s.comm = world.global_stats(world.stats() - since.comm);
+  return s;
+}
+
+nlohmann::json epoch_record(const EpochSummary& s, const std::string& score_name) {
+  nlohmann::json r;
+  r["epoch"] = s.epoch;
+  r["epoch_seconds"] = s.seconds;
+  r["steps"] = s.steps;
+  if (s.changed_conditions) r["changed_conditions"] = true;
+  r["lr"] = s.lr;
+  r["loss"] = s.loss;
+  r["train_" + score_name] = s.train_score;
+  r["phases_seconds"] = {{"sample", s.phases.sample},   {"fetch", s.phases.fetch},
+                         {"wait", s.phases.wait},       {"compute", s.phases.compute},
+                         {"allreduce", s.phases.allreduce}};
+  r["pipeline_hidden_fraction"] = s.pipeline_hidden_fraction;
+  r["rows_local"] = s.rows_local;
+  r["rows_device"] = s.rows_device;
+  r["rows_remote"] = s.rows_remote;
+  r["feature_bytes"] = s.feature_bytes;
+  r["sampled_edges"] = s.sampled_edges;
+  r["rows_cached"] = s.rows_cached;
+  if (s.prefetch) {
+    const PrefetchEpoch& p = *s.prefetch;
+    r["prefetch"] = {{"hits", p.hits},           {"lookups", p.lookups},     {"hit_rate", p.hit_rate()},
+                     {"rows_in", p.rows_in},     {"decisions", p.decisions}, {"evictions", p.evictions},
+                     {"fallbacks", p.fallbacks}, {"rows_admitted", p.rows_admitted}};
+  }
+  r["comm"] = s.comm.to_json();
+  return r;
+}
+
+}  // namespace loom::train

@@ -1,0 +1,73 @@
+// The statistics of one epoch of mini-batch training, with named fields. EpochTotals is what this
+// rank counts while it trains (loss, training scores, seconds per phase, rows and bytes fetched);
+// EpochWatch snapshots the counters that run across epochs (communication, prefetch decisions)
+// when an epoch starts; summarize_epoch() combines both over the ranks (collective) into an
+// EpochSummary, whose JSON form is the epoch's `--metrics` record.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "loom/comm/communicator.hpp"
+#include "loom/feature/remote_fetcher.hpp"
+#include "loom/train/prefetch_control.hpp"
+#include "loom/train/scores.hpp"
+
+namespace loom::train {
+
+struct PhaseSeconds {
+  double sample = 0, fetch = 0, wait = 0, compute = 0, allreduce = 0;
+};
+
+struct EpochTotals {
+  double loss_sum = 0;   // over this rank's steps
+  ScoreCounts train;     // training predictions
+  PhaseSeconds phases;   // this rank's time per phase (sample and fetch on the producer thread)
+  feature::FetchStats fetched;
+  std::int64_t sampled_edges = 0;
+};
+
+// Counters that run across epochs, read when an epoch starts.
+struct EpochWatch {
+  comm::CommStats comm;
+  PrefetchCounters decisions;
+  std::int64_t rows_admitted = 0;
+};
+EpochWatch watch_epoch(const comm::Communicator& world, const PrefetchControl* control,
+                       const feature::PrefetchBuffer* buffer);
+
+struct PrefetchEpoch {
+  std::int64_t hits = 0, lookups = 0, rows_in = 0, decisions = 0, evictions = 0, fallbacks = 0, rows_admitted = 0;
+  double hit_rate() const { return lookups > 0 ? static_cast<double>(hits) / static_cast<double>(lookups) : 0.0; }
+};
+
+// One epoch over all ranks: sums of rows and bytes, loss and score over every rank's steps.
+struct EpochSummary {
+  int epoch = 0;  // 1-based
+  double seconds = 0;
+  std::int64_t steps = 0;
+  bool changed_conditions = false;
+  double lr = 0;
+  double loss = 0;         // mean over all ranks' steps
+  double train_score = 0;  // accuracy or micro-F1 of the training predictions
+  PhaseSeconds phases;     // this rank's
+  double pipeline_hidden_fraction = 0;  // share of sample + fetch time the pipeline hid
+  std::int64_t rows_local = 0, rows_device = 0, rows_remote = 0, rows_cached = 0, feature_bytes = 0,
+               sampled_edges = 0;
+  std::optional<PrefetchEpoch> prefetch;  // with a prefetch controller
+  comm::GlobalCommStats comm;
+};
+
+// Collective over `world`. `since` was taken when the epoch started; control and buffer may be null.
+EpochSummary summarize_epoch(int epoch, double seconds, std::int64_t steps, bool changed, double lr,
+                             const EpochTotals& totals, const EpochWatch& since, bool pipelined, bool multi_label,
+                             const comm::Communicator& world, const PrefetchControl* control,
+                             const feature::PrefetchBuffer* buffer);
+
+// The `--metrics` record; scores are named train_<score_name>.
+nlohmann::json epoch_record(const EpochSummary& summary, const std::string& score_name);
+
+}  // namespace loom::train

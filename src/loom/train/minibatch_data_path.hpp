@@ -1,0 +1,86 @@
+// MinibatchDataPath: the data side of sampled mini-batch training, what `loom train` runs and what
+// a Python loader runs in its place: over this rank's TrainingData, the device tier of own rows,
+// a RemoteFetcher on its own communicator (so that the pipeline's producer thread may fetch while
+// the trainer all-reduces), the static cache of remote rows, the prefetch buffer and its
+// controller, and the epoch settings (a sampler and batch builder for the base conditions and, from
+// --change-epoch on, the changed ones). pipeline(epoch) prepares the epoch's batches in plan order
+// (SALIENT's overlap); eval_builder() builds evaluation batches without the prefetch buffer.
+// The constructor is collective over `world` (errors on every rank together) and writes the
+// cache, prefetch and device records to `metrics` on rank 0.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include <torch/types.h>
+
+#include "loom/comm/communicator.hpp"
+#include "loom/core/metrics.hpp"
+#include "loom/feature/feature_source.hpp"
+#include "loom/sample/neighbor_sampler.hpp"
+#include "loom/train/batch_builder.hpp"
+#include "loom/train/batch_pipeline.hpp"
+#include "loom/train/device_features.hpp"
+#include "loom/train/minibatch_options.hpp"
+#include "loom/train/prefetch_setup.hpp"
+#include "loom/train/training_data.hpp"
+
+namespace loom::train {
+
+// What an epoch trains with: its sampler and builder, batch size, this rank's seed pool, and the
+// steps every rank runs.
+struct EpochSetting {
+  std::unique_ptr<sample::NeighborSampler> sampler;
+  std::unique_ptr<BatchBuilder> builder;
+  std::int64_t batch_size = 0;
+  std::vector<std::int64_t> train_ids;
+  std::int64_t steps = 0;
+};
+
+// options.eval_fanouts for a model of `layers` layers (one value stands for every layer); throws
+// naming --eval-fanouts when the count fits neither.
+std::vector<std::int32_t> eval_fanouts_for(const MinibatchOptions& options, int layers);
+
+class MinibatchDataPath {
+ public:
+  // `data` is this rank's (open_training_data, normalised); `whole_graph_gcn_norm` for GCN models
+  // (BatchBuilder); `start_epoch` > 0 when resuming (the oracle cache looks at the epochs to come).
+  MinibatchDataPath(const MinibatchOptions& options, TrainingData data, comm::Communicator& world, torch::Device device,
+                    bool whole_graph_gcn_norm, int start_epoch, core::MetricsLog& metrics);
+  MinibatchDataPath(const MinibatchDataPath&) = delete;
+  MinibatchDataPath& operator=(const MinibatchDataPath&) = delete;
+
+  const TrainingData& data() const { return data_; }
+  // The fetcher's communicator (also what evaluation and outputs exchange rows over).
+  const comm::Communicator& fetch_comm() const { return fetch_comm_; }
+  // Whether epoch `epoch` (0-based) runs under the --change-* conditions, and its setting.
+  bool changed(int epoch) const { return options_.change_epoch >= 0 && epoch >= options_.change_epoch; }
+  const EpochSetting& setting(int epoch) const { return changed(epoch) ? changed_ : base_; }
+  // The epoch's batches, prepared --pipeline-depth ahead on a producer thread (collective: every
+  // rank drains its pipeline to the end).
+  std::unique_ptr<BatchPipeline> pipeline(int epoch) const;
+  const BatchBuilder& eval_builder() const { return *eval_builder_; }
+  // Null without --controller.
+  PrefetchControl* prefetch_control() const { return prefetch_.control.get(); }
+  const feature::PrefetchBuffer* prefetch_buffer() const { return prefetch_.buffer.get(); }
+
+ private:
+  EpochSetting make_setting(const std::vector<std::int32_t>& fanouts, std::int64_t batch_size, double train_fraction,
+                            comm::Communicator& world) const;
+
+  const MinibatchOptions& options_;
+  TrainingData data_;
+  comm::Communicator fetch_comm_;
+  bool gcn_norm_;
+  DeviceFeatures device_features_;
+  std::unique_ptr<feature::RemoteFetcher> fetcher_;
+  feature::StaticCache cache_;
+  PrefetchSetup prefetch_;
+  std::unique_ptr<feature::FeatureSource> features_, eval_features_;
+  std::unique_ptr<sample::NeighborSampler> eval_sampler_;
+  std::unique_ptr<BatchBuilder> eval_builder_;
+  EpochSetting base_, changed_;
+};
+
+}  // namespace loom::train
