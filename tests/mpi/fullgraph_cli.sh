@@ -44,7 +44,8 @@ grep -q "need a layer per stage" "$dir/err" || { cat "$dir/err" >&2; exit 1; }
 if "${run[@]}" fullgraph "$dir/parts" --mode pipe --cross-grad late --epochs 1 2> "$dir/err"; then
   echo "an unknown --cross-grad should fail" >&2; exit 1
 fi
-grep -q "argument --cross-grad" "$dir/err" || { cat "$dir/err" >&2; exit 1; }
+grep -q -- "--cross-grad: unknown value 'late'" "$dir/err" || { cat "$dir/err" >&2; exit 1; }
+[[ $(grep -c "unknown value" "$dir/err") == 1 ]] || { echo "expected the usage error once:" >&2; cat "$dir/err" >&2; exit 1; }
 if "${run[@]}" fullgraph "$dir/g" --epochs 1 2> "$dir/err"; then
   echo "an unpartitioned store should fail" >&2; exit 1
 fi

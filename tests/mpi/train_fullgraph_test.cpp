@@ -122,7 +122,7 @@ TEST(FullGraphMpi, PipelinedModelParallelismTrainsAndMovesOneChunkPerBoundary) {
   // Without the convergence aids it still trains (fixed order, history held 2 epochs, no cross-chunk gradients).
   o.shuffle_chunks = false;
   o.history_window = 2;
-  o.cross_grad = "drop";
+  o.cross_grad = CrossGrad::kDrop;
   o.eval_every = -1;  // and never evaluates
   const FullGraphReport plain = run_fullgraph(o, world);
   EXPECT_LT(plain.epochs.back()["loss"].get<double>(), plain.epochs.front()["loss"].get<double>());
@@ -256,13 +256,13 @@ TEST(FullGraphMpi, HybridIsExactWhereWaysShareOnlyChunksOfTheSameIndex) {
   o.store = dir + "/parts-" + std::to_string(2 * p);
   o.mode = FullGraphMode::kHybrid;
   o.ways = 2;
-  for (const char* estimate : {"unbiased", "drop"}) {
+  for (const CrossGrad estimate : {CrossGrad::kUnbiased, CrossGrad::kDrop}) {
     o.cross_grad = estimate;
     const FullGraphReport hybrid = run_fullgraph(o, world);
     ASSERT_GT(hybrid.epochs.front()["bytes"]["halo"].get<std::uint64_t>(), 0u) << "the ways should share edges";
     for (int e = 0; e < o.epochs; ++e)
       EXPECT_NEAR(hybrid.epochs[e]["loss"].get<double>(), reference.epochs[e]["loss"].get<double>(), 2e-4)
-          << estimate << " epoch " << e;
+          << core::enum_name(kCrossGradNames, estimate) << " epoch " << e;
   }
 }
 
@@ -314,15 +314,17 @@ TEST(FullGraphMpi, ResumedTrainingContinuesIdenticallyInEveryMode) {
   struct Case {
     FullGraphMode mode;
     bool stale_halo;
-    const char* cross_grad;
+    CrossGrad cross_grad;
   };
-  const std::vector<Case> cases = {{FullGraphMode::kGraph, false, "unbiased"}, {FullGraphMode::kGraph, true, "unbiased"},
-                                   {FullGraphMode::kPipe, false, "unbiased"},  {FullGraphMode::kPipe, false, "stale"},
-                                   {FullGraphMode::kHybrid, false, "unbiased"}, {FullGraphMode::kHybrid, false, "stale"}};
+  const CrossGrad unbiased = CrossGrad::kUnbiased, stale = CrossGrad::kStale;
+  const std::vector<Case> cases = {{FullGraphMode::kGraph, false, unbiased}, {FullGraphMode::kGraph, true, unbiased},
+                                   {FullGraphMode::kPipe, false, unbiased},  {FullGraphMode::kPipe, false, stale},
+                                   {FullGraphMode::kHybrid, false, unbiased}, {FullGraphMode::kHybrid, false, stale}};
   for (std::size_t i = 0; i < cases.size(); ++i) {
     const Case& c = cases[i];
     if (c.mode == FullGraphMode::kHybrid && p % 2 != 0) continue;
-    const std::string name = fullgraph_mode_name(c.mode) + (c.stale_halo ? " (stale halo)" : "") + " " + c.cross_grad;
+    const std::string name = fullgraph_mode_name(c.mode) + (c.stale_halo ? " (stale halo)" : "") + " " +
+                             core::enum_name(kCrossGradNames, c.cross_grad);
     FullGraphOptions o = options_for(dir + "/parts-" + std::to_string(p), c.mode);
     o.stale_halo = c.stale_halo;
     o.cross_grad = c.cross_grad;
@@ -362,7 +364,7 @@ TEST(FullGraphMpi, StaleCrossChunkGradientsAddUpToTheFullGraphGradient) {
   const double exact = run_fullgraph(o, alone).epochs.back()["grad_norm"].get<double>();
   ASSERT_GT(exact, 0);
   o.store = dir + "/parts-" + std::to_string(2 * p);
-  o.cross_grad = "stale";
+  o.cross_grad = CrossGrad::kStale;
   for (auto mode : {FullGraphMode::kPipe, FullGraphMode::kHybrid}) {
     if (mode == FullGraphMode::kHybrid && p % 2 != 0) continue;
     o.mode = mode;
@@ -370,7 +372,7 @@ TEST(FullGraphMpi, StaleCrossChunkGradientsAddUpToTheFullGraphGradient) {
     EXPECT_NEAR(stale.epochs.back()["grad_norm"].get<double>() / exact, 1.0, 1e-4) << fullgraph_mode_name(mode);
   }
   o.mode = FullGraphMode::kPipe;
-  o.cross_grad = "drop";
+  o.cross_grad = CrossGrad::kDrop;
   const FullGraphReport dropped = run_fullgraph(o, world);
   EXPECT_GT(std::abs(dropped.epochs.back()["grad_norm"].get<double>() / exact - 1.0), 1e-2);
 }

@@ -105,7 +105,7 @@ TEST(DeepModel, BadOptionsNameTheFlag) {
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("--gcnii-lambda"), std::string::npos);
   }
-  EXPECT_THROW(parse_deep_kind("gat"), Error);
+  EXPECT_THROW(core::parse_enum(kDeepKindNames, "gat", "--model"), Error);
 }
 
 }  // namespace

@@ -216,7 +216,7 @@ TEST(Dropout, KeepsOneMinusPOfEverySignAndPassesGradientsThroughTheMask) {
 }
 
 TEST(GnnModel, RejectsBadOptions) {
-  EXPECT_THROW(parse_model_kind("gin"), Error);
+  EXPECT_THROW(core::parse_enum(kModelKindNames, "gin", "--model"), Error);
   EXPECT_THROW(GnnModel(options(ModelKind::kSage, 0, 5, 8, 2, 0.5, 0)), Error);
   EXPECT_THROW(GnnModel(options(ModelKind::kSage, 2, 5, 8, 2, 1.0, 0)), Error);
   EXPECT_THROW(GnnModel(options(ModelKind::kGat, 2, 5, 10, 2, 0.5, 4)), Error);  // 10 % 4 != 0

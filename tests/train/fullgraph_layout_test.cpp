@@ -51,7 +51,7 @@ TEST(FullGraphLayout, RejectsLayoutsThatCannotWork) {
   expect_error([] { make_layout(FullGraphMode::kPipe, 2, 0, 4, 0, 8, 8); }, "--chunks");
   expect_error([] { make_layout(FullGraphMode::kHybrid, 4, 0, 8, 3, 0, 8); }, "--ways");
   expect_error([] { make_layout(FullGraphMode::kHybrid, 4, 0, 6, 4, 0, 8); }, "split evenly");
-  expect_error([] { parse_fullgraph_mode("tensor"); }, "--mode");
+  expect_error([] { core::parse_enum(kFullGraphModeNames, "tensor", "--mode"); }, "--mode");
 }
 
 TEST(BalanceLayers, EqualCostsSplitEvenly) {

@@ -10,11 +10,11 @@ namespace {
 
 TEST(LrSchedule, NoneStepAndCosine) {
   EXPECT_DOUBLE_EQ(learning_rate_at({}, 0.01, 37, 100), 0.01);
-  const LrSchedule step{"step", 0.5, 10};
+  const LrSchedule step{LrScheduleKind::kStep, 0.5, 10};
   EXPECT_DOUBLE_EQ(learning_rate_at(step, 0.01, 9, 100), 0.01);
   EXPECT_DOUBLE_EQ(learning_rate_at(step, 0.01, 10, 100), 0.005);
   EXPECT_DOUBLE_EQ(learning_rate_at(step, 0.01, 25, 100), 0.0025);
-  const LrSchedule cosine{"cosine", 0.5, 10};
+  const LrSchedule cosine{LrScheduleKind::kCosine, 0.5, 10};
   EXPECT_DOUBLE_EQ(learning_rate_at(cosine, 0.01, 0, 100), 0.01);
   EXPECT_NEAR(learning_rate_at(cosine, 0.01, 50, 100), 0.005, 1e-15);
   EXPECT_LT(learning_rate_at(cosine, 0.01, 99, 100), 0.01 * 0.001);
@@ -30,10 +30,9 @@ TEST(LrSchedule, BadValuesNameTheirOption) {
     }
     return std::string();
   };
-  EXPECT_NE(message({"linear", 0.5, 10}).find("--lr-schedule"), std::string::npos);
-  EXPECT_NE(message({"step", 0.0, 10}).find("--lr-gamma"), std::string::npos);
-  EXPECT_NE(message({"step", 0.5, 0}).find("--lr-step"), std::string::npos);
-  EXPECT_EQ(message({"cosine", 0.5, 10}), "");
+  EXPECT_NE(message({LrScheduleKind::kStep, 0.0, 10}).find("--lr-gamma"), std::string::npos);
+  EXPECT_NE(message({LrScheduleKind::kStep, 0.5, 0}).find("--lr-step"), std::string::npos);
+  EXPECT_EQ(message({LrScheduleKind::kCosine, 0.5, 10}), "");
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 
 #include "loom/cli/commands.hpp"
 #include "loom/cli/config_option.hpp"
+#include "loom/cli/typed_options.hpp"
 #include "loom/comm/mpi_session.hpp"
 #include "loom/cli/training_args.hpp"
 #include "loom/core/log.hpp"
@@ -14,20 +15,9 @@ namespace loom::cli {
 
 namespace {
 
-struct FullGraphFlags {
-  train::FullGraphOptions options;
-  std::string mode = "graph", model = "gcnii", bandwidth, latency;
-};
-
-int run_fullgraph(const FullGraphFlags& flags) {
+int run_fullgraph(const train::FullGraphOptions& options) {
   return comm::run_job([&](comm::Communicator& world) {
     core::set_log_rank(world.rank(), world.size());
-    train::FullGraphOptions options = flags.options;
-    world.agree_on([&] {
-      options.mode = train::parse_fullgraph_mode(flags.mode);
-      options.model.kind = nn::parse_deep_kind(flags.model);
-      options.link = comm::parse_link_model(flags.bandwidth, flags.latency);
-    });
     train::run_fullgraph(options, world);
     return 0;
   });
@@ -36,15 +26,16 @@ int run_fullgraph(const FullGraphFlags& flags) {
 }  // namespace
 
 void add_fullgraph_command(CLI::App& app, Action& action) {
-  auto flags = std::make_shared<FullGraphFlags>();
-  auto& o = flags->options;
+  auto options = std::make_shared<train::FullGraphOptions>();
+  auto& o = *options;
   auto* sub = app.add_subcommand(
       "fullgraph", "Full-graph training of deep GNNs: graph parallelism, GNNPipe pipelining, or hybrid (mpirun -np P)");
   add_config_option(*sub);
   sub->add_option("parts", o.store, "Partitioned store (graph: one part per rank; pipe/hybrid: one part per chunk)")
       ->required();
-  sub->add_option("--mode", flags->mode, "graph | pipe | hybrid")->capture_default_str();
-  sub->add_option("--model", flags->model, "gcnii | gcn | sage | resgcn")->capture_default_str();
+  add_enum_option(*sub, "--mode", o.mode, train::kFullGraphModeNames,
+                  "graph parallelism, GNNPipe pipelining, or both");
+  add_enum_option(*sub, "--model", o.model.kind, nn::kDeepKindNames, "Deep GNN");
   sub->add_option("--layers", o.model.num_layers, "Hidden GNN layers (between input and output linear layers)")
       ->capture_default_str();
   sub->add_option("--hidden", o.model.hidden, "Hidden width")->capture_default_str();
@@ -65,13 +56,11 @@ void add_fullgraph_command(CLI::App& app, Action& action) {
       ->capture_default_str();
   sub->add_option("--history-window", o.history_window, "Refresh historical embeddings every N epochs")
       ->capture_default_str();
-  sub->add_option("--cross-grad", o.cross_grad,
+  add_enum_option(*sub, "--cross-grad", o.cross_grad, train::kCrossGradNames,
                   "Cross-chunk gradients that arrive after their chunk's backward: unbiased (drop them, scale the "
-                  "others by 2) | stale (use their last epoch's value) | drop")
-      ->capture_default_str();
+                  "others by 2), stale (use their last epoch's value) or drop");
   sub->add_flag("--stale-halo", o.stale_halo, "graph mode: one-epoch-stale halo exchanged in the background (PipeGCN)");
-  sub->add_option("--net-bandwidth", flags->bandwidth, "Link emulation bandwidth, e.g. 10Gbit (off by default)");
-  sub->add_option("--net-latency", flags->latency, "Link emulation latency per message, e.g. 20us");
+  add_link_options(*sub, o.link);
   sub->add_option("--eval-every", o.eval_every, "Valid/test accuracy every N epochs (0 = after the last only, -1 = never)")
       ->capture_default_str();
   sub->add_option("--metrics", o.metrics_path, "JSON-lines metrics file (setup record, then one per epoch)");
@@ -79,7 +68,7 @@ void add_fullgraph_command(CLI::App& app, Action& action) {
                          "Directory for checkpoints (one sub-directory per rank)");
   add_output_options(*sub, o.output_dir, o.save_embeddings, o.overwrite);
   sub->add_flag("--quiet", o.quiet, "No per-epoch log lines");
-  sub->callback([&action, flags] { action = [flags] { return run_fullgraph(*flags); }; });
+  sub->callback([&action, options] { action = [options] { return run_fullgraph(*options); }; });
 }
 
 }  // namespace loom::cli

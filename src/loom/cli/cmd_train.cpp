@@ -15,21 +15,9 @@ namespace loom::cli {
 
 namespace {
 
-struct TrainFlags {
-  train::MinibatchOptions options;
-  std::string model = "sage";
-  std::string bandwidth, latency;
-};
-
-int run_train(const TrainFlags& flags) {
+int run_train(const train::MinibatchOptions& options) {
   return comm::run_job([&](comm::Communicator& world) {
     core::set_log_rank(world.rank(), world.size());
-    train::MinibatchOptions options = flags.options;
-    world.agree_on([&] {
-      options.model.kind = nn::parse_model_kind(flags.model);
-      if (!flags.bandwidth.empty()) options.link.bandwidth = comm::parse_bandwidth(flags.bandwidth);
-      if (!flags.latency.empty()) options.link.latency = comm::parse_duration(flags.latency);
-    });
     train::run_minibatch(options, world);
     return 0;
   });
@@ -38,12 +26,12 @@ int run_train(const TrainFlags& flags) {
 }  // namespace
 
 void add_train_command(CLI::App& app, Action& action) {
-  auto flags = std::make_shared<TrainFlags>();
-  auto& o = flags->options;
+  auto options = std::make_shared<train::MinibatchOptions>();
+  auto& o = *options;
   auto* sub = app.add_subcommand("train", "Sampled mini-batch GNN training (one process, or mpirun -np K on K parts)");
   add_config_option(*sub);
   sub->add_option("store", o.store, "Graph store, or partitioned store with one part per rank")->required();
-  sub->add_option("--model", flags->model, "sage | gcn | gat")->capture_default_str();
+  add_enum_option(*sub, "--model", o.model.kind, nn::kModelKindNames, "GNN layers");
   sub->add_option("--layers", o.model.num_layers, "Number of GNN layers")->capture_default_str();
   sub->add_option("--hidden", o.model.hidden, "Hidden width")->capture_default_str();
   sub->add_option("--dropout", o.model.dropout, "Dropout probability after each hidden layer")->capture_default_str();
@@ -118,8 +106,7 @@ void add_train_command(CLI::App& app, Action& action) {
   sub->add_option("--change-train-fraction", o.change_train_fraction,
                   "From --change-epoch on, seeds come from this share of each rank's training nodes")
       ->capture_default_str();
-  sub->add_option("--net-bandwidth", flags->bandwidth, "Link emulation bandwidth, e.g. 10Gbit (off by default)");
-  sub->add_option("--net-latency", flags->latency, "Link emulation latency per message, e.g. 20us");
+  add_link_options(*sub, o.link);
   sub->add_option("--eval-every", o.eval_every, "Valid/test evaluation every N epochs (0 = never)")
       ->capture_default_str();
   add_enum_option(*sub, "--eval-mode", o.eval_mode, train::kEvalModeNames,
@@ -136,7 +123,7 @@ void add_train_command(CLI::App& app, Action& action) {
                          "Directory for checkpoints");
   add_output_options(*sub, o.output_dir, o.save_embeddings, o.overwrite);
   sub->add_flag("--quiet", o.quiet, "No per-epoch log lines");
-  sub->callback([&action, flags] { action = [flags] { return run_train(*flags); }; });
+  sub->callback([&action, options] { action = [options] { return run_train(*options); }; });
 }
 
 }  // namespace loom::cli

@@ -1,6 +1,9 @@
 // `loom`: command-line entry point. Parses the subcommand, runs it, and turns a loom::Error
 // (or any exception) into one message on stderr and exit status 1; usage errors exit with 2.
+// Under mpirun every rank parses the same command line: only rank 0 prints a usage error.
 #include <cstdio>
+#include <cstdlib>
+#include <string>
 #include <exception>
 
 #include <CLI/CLI.hpp>
@@ -8,6 +11,19 @@
 #include "loom/cli/commands.hpp"
 #include "loom/core/error.hpp"
 #include "loom/core/log.hpp"
+
+namespace {
+
+// True on ranks other than 0 of an mpirun job (read before MPI starts, from the launcher's
+// environment: Open MPI, or any PMI launcher).
+bool is_secondary_rank() {
+  for (const char* name : {"OMPI_COMM_WORLD_RANK", "PMI_RANK"}) {
+    if (const char* rank = std::getenv(name)) return std::string(rank) != "0";
+  }
+  return false;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"Loom: GNN and embedding training on partitioned graphs"};
@@ -37,6 +53,7 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
+    if (is_secondary_rank()) return e.get_exit_code() == 0 ? 0 : 2;
     return app.exit(e) == 0 ? 0 : 2;
   }
   try {

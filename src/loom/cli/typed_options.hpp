@@ -2,7 +2,9 @@
 // typed values and a wrong value is a usage error (exit status 2) naming the option:
 //   add_enum_option:    the words of a core::EnumNames table into the enum (help lists the words
 //                       and the default);
-//   add_fanouts_option: "15,10,5" (-1 = every neighbour) into a vector of fanouts.
+//   add_parsed_option:  text through a library parser (which throws loom::Error) into a value;
+//   add_fanouts_option: "15,10,5" (-1 = every neighbour) into a vector of fanouts;
+//   add_link_options:   --net-bandwidth 10Gbit --net-latency 20us into a comm::LinkModel.
 #pragma once
 
 #include <string>
@@ -12,6 +14,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "loom/comm/link_model.hpp"
 #include "loom/core/enum_names.hpp"
 #include "loom/core/error.hpp"
 #include "loom/sample/neighbor_sampler.hpp"
@@ -38,20 +41,35 @@ CLI::Option* add_enum_option(CLI::App& sub, const std::string& name, E& value, c
       ->option_text("WORD");
 }
 
-inline CLI::Option* add_fanouts_option(CLI::App& sub, const std::string& name, std::vector<std::int32_t>& fanouts,
-                                       const std::string& help) {
-  const std::string shown = fmt::format("{}", fmt::join(fanouts, ","));
-  auto* option = sub.add_option_function<std::string>(
+template <class T, class Parse>
+CLI::Option* add_parsed_option(CLI::App& sub, const std::string& name, T& value, Parse parse, const std::string& help) {
+  return sub.add_option_function<std::string>(
       name,
-      [name, &fanouts](const std::string& text) {
+      [name, &value, parse](const std::string& text) {
         try {
-          fanouts = sample::parse_fanouts(text, name);
+          value = parse(text);
         } catch (const Error& e) {
           throw CLI::ValidationError(name, e.message());
         }
       },
-      help + (shown.empty() ? "" : " (default " + shown + ")"));
-  return option->option_text("LIST");
+      help);
+}
+
+inline CLI::Option* add_fanouts_option(CLI::App& sub, const std::string& name, std::vector<std::int32_t>& fanouts,
+                                       const std::string& help) {
+  const std::string shown = fmt::format("{}", fmt::join(fanouts, ","));
+  return add_parsed_option(sub, name, fanouts, [name](const std::string& text) { return sample::parse_fanouts(text, name); },
+                           help + (shown.empty() ? "" : " (default " + shown + ")"))
+      ->option_text("LIST");
+}
+
+inline void add_link_options(CLI::App& sub, comm::LinkModel& link) {
+  add_parsed_option(sub, "--net-bandwidth", link.bandwidth, [](const std::string& t) { return comm::parse_bandwidth(t); },
+                    "Link emulation bandwidth, e.g. 10Gbit (off by default)")
+      ->option_text("RATE");
+  add_parsed_option(sub, "--net-latency", link.latency, [](const std::string& t) { return comm::parse_duration(t); },
+                    "Link emulation latency per message, e.g. 20us")
+      ->option_text("TIME");
 }
 
 }  // namespace loom::cli

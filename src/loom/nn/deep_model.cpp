@@ -11,24 +11,6 @@
 
 namespace loom::nn {
 
-DeepKind parse_deep_kind(const std::string& name) {
-  if (name == "gcn") return DeepKind::kGcn;
-  if (name == "sage") return DeepKind::kSage;
-  if (name == "gcnii") return DeepKind::kGcnii;
-  if (name == "resgcn") return DeepKind::kResGcn;
-  throw Error::in_argument("--model", fmt::format("unknown model '{}' (want gcn, sage, gcnii or resgcn)", name));
-}
-
-std::string deep_kind_name(DeepKind kind) {
-  switch (kind) {
-    case DeepKind::kGcn: return "gcn";
-    case DeepKind::kSage: return "sage";
-    case DeepKind::kGcnii: return "gcnii";
-    case DeepKind::kResGcn: return "resgcn";
-  }
-  return "unknown";
-}
-
 namespace {
 
 // Glorot (Xavier) uniform initialisation of a [out, in] weight.

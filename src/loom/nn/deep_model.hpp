@@ -21,15 +21,16 @@
 
 #include <torch/nn/module.h>
 
+#include "loom/core/enum_names.hpp"
 #include "loom/nn/message_graph.hpp"
 
 namespace loom::nn {
 
 enum class DeepKind { kGcn, kSage, kGcnii, kResGcn };
 
-// "gcn" | "sage" | "gcnii" | "resgcn"; throws loom::Error naming the argument "--model".
-DeepKind parse_deep_kind(const std::string& name);
-std::string deep_kind_name(DeepKind kind);
+inline constexpr core::EnumNames<DeepKind, 4> kDeepKindNames{
+    {{"gcnii", DeepKind::kGcnii}, {"gcn", DeepKind::kGcn}, {"sage", DeepKind::kSage}, {"resgcn", DeepKind::kResGcn}}};
+inline std::string deep_kind_name(DeepKind kind) { return core::enum_name(kDeepKindNames, kind); }
 
 struct DeepModelOptions {
   DeepKind kind = DeepKind::kGcnii;

@@ -7,24 +7,8 @@
 
 namespace loom::nn {
 
-ModelKind parse_model_kind(const std::string& name) {
-  if (name == "sage") return ModelKind::kSage;
-  if (name == "gcn") return ModelKind::kGcn;
-  if (name == "gat") return ModelKind::kGat;
-  throw Error::in_argument("model", fmt::format("unknown model '{}' (want sage, gcn or gat)", name));
-}
-
 std::int64_t gat_heads(const ModelOptions& o) { return o.heads > 0 ? o.heads : 4; }
 std::int64_t gat_output_heads(const ModelOptions& o) { return o.output_heads > 0 ? o.output_heads : gat_heads(o); }
-
-std::string model_kind_name(ModelKind kind) {
-  switch (kind) {
-    case ModelKind::kSage: return "sage";
-    case ModelKind::kGcn: return "gcn";
-    case ModelKind::kGat: return "gat";
-  }
-  return "unknown";
-}
 
 void validate_model_options(const ModelOptions& o) {
   LOOM_CHECK_ARG(o.num_layers >= 1, "layers", "need at least one layer, got {}", o.num_layers);

@@ -27,9 +27,9 @@ enum class ModelKind { kSage, kGcn, kGat };
 enum class Activation { kRelu, kElu };
 enum class HeadMerge { kConcat, kMean };
 
-// "sage" | "gcn" | "gat"; throws loom::Error naming the argument "model".
-ModelKind parse_model_kind(const std::string& name);
-std::string model_kind_name(ModelKind kind);
+inline constexpr core::EnumNames<ModelKind, 3> kModelKindNames{
+    {{"sage", ModelKind::kSage}, {"gcn", ModelKind::kGcn}, {"gat", ModelKind::kGat}}};
+inline std::string model_kind_name(ModelKind kind) { return core::enum_name(kModelKindNames, kind); }
 inline constexpr core::EnumNames<Activation, 2> kActivationNames{{{"relu", Activation::kRelu},
                                                                    {"elu", Activation::kElu}}};
 inline constexpr core::EnumNames<HeadMerge, 2> kHeadMergeNames{{{"concat", HeadMerge::kConcat},

@@ -7,22 +7,6 @@
 
 namespace loom::train {
 
-FullGraphMode parse_fullgraph_mode(const std::string& name) {
-  if (name == "graph") return FullGraphMode::kGraph;
-  if (name == "pipe") return FullGraphMode::kPipe;
-  if (name == "hybrid") return FullGraphMode::kHybrid;
-  throw Error::in_argument("--mode", fmt::format("unknown mode '{}' (want graph, pipe or hybrid)", name));
-}
-
-std::string fullgraph_mode_name(FullGraphMode mode) {
-  switch (mode) {
-    case FullGraphMode::kGraph: return "graph";
-    case FullGraphMode::kPipe: return "pipe";
-    case FullGraphMode::kHybrid: return "hybrid";
-  }
-  return "unknown";
-}
-
 FullGraphLayout make_layout(FullGraphMode mode, int world_size, int rank, int num_parts, int ways_option,
                             int chunks_option, int num_layers) {
   FullGraphLayout l;

@@ -14,13 +14,15 @@
 #include <string>
 #include <vector>
 
+#include "loom/core/enum_names.hpp"
+
 namespace loom::train {
 
 enum class FullGraphMode { kGraph, kPipe, kHybrid };
 
-// "graph" | "pipe" | "hybrid"; throws loom::Error naming "--mode".
-FullGraphMode parse_fullgraph_mode(const std::string& name);
-std::string fullgraph_mode_name(FullGraphMode mode);
+inline constexpr core::EnumNames<FullGraphMode, 3> kFullGraphModeNames{
+    {{"graph", FullGraphMode::kGraph}, {"pipe", FullGraphMode::kPipe}, {"hybrid", FullGraphMode::kHybrid}}};
+inline std::string fullgraph_mode_name(FullGraphMode mode) { return core::enum_name(kFullGraphModeNames, mode); }
 
 struct FullGraphLayout {
   FullGraphMode mode = FullGraphMode::kGraph;

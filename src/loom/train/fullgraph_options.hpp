@@ -5,12 +5,18 @@
 #include <cstdint>
 #include <string>
 
+#include "loom/core/enum_names.hpp"
 #include "loom/comm/link_model.hpp"
 #include "loom/nn/deep_model.hpp"
 #include "loom/train/fullgraph_layout.hpp"
 #include "loom/train/lr_schedule.hpp"
 
 namespace loom::train {
+
+// What happens to cross-chunk gradients that arrive after their chunk's backward (see cross_grad).
+enum class CrossGrad { kUnbiased, kStale, kDrop };
+inline constexpr core::EnumNames<CrossGrad, 3> kCrossGradNames{
+    {{"unbiased", CrossGrad::kUnbiased}, {"stale", CrossGrad::kStale}, {"drop", CrossGrad::kDrop}}};
 
 struct FullGraphOptions {
   std::string store;  // partitioned store: one part per rank (graph) or per chunk (pipe, hybrid)
@@ -33,7 +39,7 @@ struct FullGraphOptions {
   //   stale     each chunk adds every other chunk's latest contribution: this epoch's where it
   //             came in time, else last epoch's (PipeGCN-style stale gradients, each counted once)
   //   drop      dropped, those in time used as they are
-  std::string cross_grad = "unbiased";
+  CrossGrad cross_grad = CrossGrad::kUnbiased;
   bool stale_halo = false;     // graph mode: PipeGCN-style one-epoch-stale halo, overlapped
   comm::LinkModel link;
   int eval_every = 1;  // valid/test accuracy every N epochs (0 = only after the last, -1 = never)

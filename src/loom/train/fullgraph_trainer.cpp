@@ -32,8 +32,6 @@ void validate(const FullGraphOptions& o) {
   LOOM_CHECK_ARG(o.lr > 0, "--lr", "must be positive, got {}", o.lr);
   validate_lr_schedule(o.lr_schedule);
   LOOM_CHECK_ARG(o.history_window >= 1, "--history-window", "must be >= 1, got {}", o.history_window);
-  LOOM_CHECK_ARG(o.cross_grad == "unbiased" || o.cross_grad == "stale" || o.cross_grad == "drop", "--cross-grad",
-                 "unknown estimate '{}' (want unbiased, stale or drop)", o.cross_grad);
   LOOM_CHECK_ARG(o.eval_every >= -1, "--eval-every", "must be >= -1, got {}", o.eval_every);
   LOOM_CHECK_ARG(o.chunks >= 0, "--chunks", "must be >= 0, got {}", o.chunks);
   LOOM_CHECK_ARG(!o.stale_halo || o.mode == FullGraphMode::kGraph, "--stale-halo", "applies to --mode graph only");
@@ -226,8 +224,8 @@ FullGraphReport run_fullgraph(const FullGraphOptions& options, comm::Communicato
                   {"nodes", data.num_nodes},
                   {"features", data.feat_dim},
                   {"lr", options.lr},
-                  {"lr_schedule", options.lr_schedule.kind},
-                  {"cross_grad", options.cross_grad},
+                  {"lr_schedule", core::enum_name(kLrScheduleNames, options.lr_schedule.kind)},
+                  {"cross_grad", core::enum_name(kCrossGradNames, options.cross_grad)},
                   {"threads_per_rank", threads},
                   {"elastic_threads", pipeline_threads.elastic()},
                   {"mirrors", mirrors},

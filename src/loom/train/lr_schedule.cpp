@@ -9,15 +9,16 @@
 namespace loom::train {
 
 void validate_lr_schedule(const LrSchedule& s) {
-  LOOM_CHECK_ARG(s.kind == "none" || s.kind == "step" || s.kind == "cosine", "--lr-schedule",
-                 "must be none, step or cosine, got '{}'", s.kind);
   LOOM_CHECK_ARG(s.gamma > 0, "--lr-gamma", "must be positive, got {}", s.gamma);
   LOOM_CHECK_ARG(s.step > 0, "--lr-step", "must be positive, got {}", s.step);
 }
 
 double learning_rate_at(const LrSchedule& s, double lr, int epoch, int epochs) {
-  if (s.kind == "step") return lr * std::pow(s.gamma, epoch / std::max(1, s.step));
-  if (s.kind == "cosine") return 0.5 * lr * (1 + std::cos(std::numbers::pi * epoch / std::max(1, epochs)));
+  switch (s.kind) {
+    case LrScheduleKind::kStep: return lr * std::pow(s.gamma, epoch / std::max(1, s.step));
+    case LrScheduleKind::kCosine: return 0.5 * lr * (1 + std::cos(std::numbers::pi * epoch / std::max(1, epochs)));
+    case LrScheduleKind::kNone: break;
+  }
   return lr;
 }
 

@@ -5,19 +5,24 @@
 //   cosine  lr / 2 * (1 + cos(pi * e / E))   (lr at the first epoch, towards 0 at the last)
 #pragma once
 
+#include "loom/core/enum_names.hpp"
 #include <string>
 
 #include <torch/torch.h>
 
 namespace loom::train {
 
+enum class LrScheduleKind { kNone, kStep, kCosine };
+inline constexpr core::EnumNames<LrScheduleKind, 3> kLrScheduleNames{
+    {{"none", LrScheduleKind::kNone}, {"step", LrScheduleKind::kStep}, {"cosine", LrScheduleKind::kCosine}}};
+
 struct LrSchedule {
-  std::string kind = "none";  // none | step | cosine
+  LrScheduleKind kind = LrScheduleKind::kNone;
   double gamma = 0.5;         // step: factor
   int step = 10;              // step: epochs per step
 };
 
-// Throws an argument error naming --lr-schedule, --lr-gamma or --lr-step.
+// Throws an argument error naming --lr-gamma or --lr-step.
 void validate_lr_schedule(const LrSchedule& schedule);
 
 double learning_rate_at(const LrSchedule& schedule, double lr, int epoch, int epochs);

@@ -50,11 +50,11 @@ StageEngine::StageEngine(nn::DeepGnn& model, const FullGraphOptions& options, co
       graph_mode_(layout.mode == FullGraphMode::kGraph),
       needs_input_(layout.first_stage() || model.uses_initial_residual()),
       // With one chunk per way every cross-chunk gradient arrives before it is consumed.
-      cross_scale_(graph_mode_ || layout.chunks == 1 ? 1.0
-                   : options.cross_grad == "unbiased" ? 2.0
-                   : options.cross_grad == "stale"    ? 1.0
-                                                      : 0.0),
-      latest_cross_grads_(!graph_mode_ && layout.chunks > 1 && options.cross_grad == "stale"),
+      cross_scale_(graph_mode_ || layout.chunks == 1                ? 1.0
+                   : options.cross_grad == CrossGrad::kUnbiased ? 2.0
+                   : options.cross_grad == CrossGrad::kStale    ? 1.0
+                                                                : 0.0),
+      latest_cross_grads_(!graph_mode_ && layout.chunks > 1 && options.cross_grad == CrossGrad::kStale),
       carry_cross_grads_(graph_mode_ ? options.stale_halo : latest_cross_grads_) {
   const std::int64_t hidden = model.options().hidden;
   const int layers = end_ - begin_;
