@@ -114,6 +114,212 @@ void write_outputs(const FullGraphOptions& o, const FullGraphData& d, const Full
   write_training_outputs(o.output_dir, o.overwrite, rows, world);
 }
 
+// What one rank of a full-graph run holds, built in place by open_stage() (the engine refers to
+// the other members): the store and this rank's place in the layout, its stage's chunks, rows and
+// layers, the parameters it trains with their optimizer and gradient sums, and the engine.
+struct FullGraphRun {
+  std::optional<partition::PartitionedStore> store;
+  FullGraphLayout layout;
+  std::optional<comm::Communicator> stage_comm;
+  std::optional<ChunkSet> chunks;
+  FullGraphData data;
+  std::shared_ptr<nn::DeepGnn> model;
+  std::vector<int> bounds;     // layer split: stage s runs layers [bounds[s], bounds[s+1])
+  std::vector<double> costs;   // profiled cost of each layer
+  std::vector<torch::Tensor> stage_params;  // this stage's layers (and the output layer on the last stage)
+  std::unique_ptr<torch::optim::Adam> optimizer;
+  std::unique_ptr<GradientSync> stage_sync;
+  std::optional<GradientSync> input_sync;
+  std::optional<PipelineThreads> threads;
+  std::unique_ptr<StageEngine> engine;
+  std::string rank_dir;  // this rank's checkpoints
+  int threads_per_rank = 0;
+};
+
+// Opens the store, places this rank in the layout, builds the model and this stage's chunks and
+// rows, splits the layers over the stages and sets up what this rank trains.
+void open_stage(const FullGraphOptions& options, comm::Communicator& world, torch::Device device, int threads,
+                const std::vector<int>& machine_of_ranks, FullGraphRun& run) {
+  const int rank = world.rank();
+  run.threads_per_rank = threads;
+  world.agree_on([&] {
+    if (graph::store_format(options.store) != "loom-partitioned")
+      throw Error::in_file(options.store, 0, "full-graph training needs a partitioned store: run `loom partition " +
+                                                 options.store + " -k N -o PARTS` first");
+    run.store = partition::PartitionedStore::open(options.store);
+    run.layout = make_layout(options.mode, world.size(), rank, run.store->num_parts(), options.ways, options.chunks,
+                             options.model.num_layers);
+  });
+  const FullGraphLayout& layout = run.layout;
+  run.stage_comm.emplace(world.split(layout.stage, layout.way));
+  const graph::Csr& csr = run.store->topology().csr();
+  world.agree_on([&] {
+    nn::DeepModelOptions model_options = options.model;
+    model_options.in_features = run.store->meta().feat_dim;
+    model_options.num_classes = run.store->meta().num_classes;
+    torch::manual_seed(options.seed);
+    run.model = std::make_shared<nn::DeepGnn>(model_options);
+    run.model->to(device);
+    run.chunks.emplace(csr, run.store->book(), layout);
+    run.chunks->to(device);
+    run.data = load_fullgraph_data(*run.store, layout, layout.first_stage() || run.model->uses_initial_residual(),
+                                   layout.last_stage());
+    move_to(run.data, device);
+  });
+
+  run.rank_dir = options.checkpoint_dir + "/rank-" + std::to_string(rank);
+  std::optional<nlohmann::json> resumed_state;
+  if (options.resume) world.agree_on([&] { resumed_state = read_checkpoint_state(run.rank_dir); });
+  run.bounds = layer_bounds(*run.model, layout, csr, run.store->book(), world, resumed_state, run.costs);
+  world.agree_on([&] {
+    LOOM_CHECK(run.bounds.size() == static_cast<std::size_t>(layout.stages) + 1 && run.bounds.front() == 0 &&
+                   run.bounds.back() == run.model->num_layers() && std::is_sorted(run.bounds.begin(), run.bounds.end()),
+               "{}: checkpoint holds a layer split ({}) that does not fit {} stages of {} layers",
+               options.checkpoint_dir, fmt::join(run.bounds, ","), layout.stages, run.model->num_layers());
+  });
+  const int first_layer = run.bounds[static_cast<std::size_t>(layout.stage)];
+  const int end_layer = run.bounds[static_cast<std::size_t>(layout.stage) + 1];
+  const bool runs_input = layout.first_stage() || run.model->uses_initial_residual();
+
+  for (int l = first_layer; l < end_layer; ++l)
+    for (auto& p : run.model->layer_parameters(l)) run.stage_params.push_back(p);
+  if (layout.last_stage())
+    for (auto& p : run.model->output_parameters()) run.stage_params.push_back(p);
+  std::vector<torch::Tensor> trained = run.stage_params;
+  if (runs_input)
+    for (auto& p : run.model->input_parameters()) trained.push_back(p);
+  run.optimizer = std::make_unique<torch::optim::Adam>(
+      trained, torch::optim::AdamOptions(options.lr).weight_decay(options.weight_decay));
+  run.stage_sync = std::make_unique<GradientSync>(*run.stage_comm, run.stage_params, comm::Channel::weights,
+                                                  /*average=*/false);
+  if (runs_input)
+    run.input_sync.emplace(run.model->uses_initial_residual() ? world : *run.stage_comm,
+                           run.model->input_parameters(), comm::Channel::weights, /*average=*/false);
+  run.threads.emplace(layout, machine_of_ranks, rank, nn::machine_cores(), threads,
+                      /*fixed=*/options.threads > 0 || device.is_cuda());
+  run.engine = std::make_unique<StageEngine>(*run.model, options, layout, first_layer, end_layer, *run.chunks,
+                                             run.store->book(), run.data, world, *run.stage_comm, *run.threads);
+}
+
+// Loads this rank's newest checkpoint (with --resume); returns the epochs every rank has done.
+int resume_stage(const FullGraphOptions& options, FullGraphRun& run, comm::Communicator& world,
+                 FullGraphReport& report) {
+  if (!options.resume) return 0;
+  std::optional<nlohmann::json> state;
+  world.agree_on([&] {
+    state = load_checkpoint(run.rank_dir, *run.model, *run.optimizer, fingerprint(options, run.layout, run.data),
+                            run.engine->carried_tensors());
+  });
+  const int done = state ? state->at("epochs_done").get<int>() : 0;
+  LOOM_CHECK(world.allreduce_min(done, comm::Channel::control) == world.allreduce_max(done, comm::Channel::control),
+             "{}: ranks hold checkpoints of different epochs", options.checkpoint_dir);
+  if (state) report.epochs = state->value("epochs", std::vector<nlohmann::json>{});
+  return done;
+}
+
+// The setup record: the layout, the layer split and what the cost formulas predict per epoch
+// (mirror counts of stage 0's ways; every stage has the same).
+nlohmann::json setup_record(const FullGraphOptions& options, const FullGraphRun& run, const comm::Communicator& world) {
+  const FullGraphLayout& layout = run.layout;
+  const auto mirrors = world.allreduce_sum(
+      static_cast<std::int64_t>(layout.first_stage() ? run.chunks->mirrors().size() : 0), comm::Channel::control);
+  const double L = options.model.num_layers, H = static_cast<double>(options.model.hidden);
+  const double F = static_cast<double>(run.data.feat_dim), V = static_cast<double>(run.data.num_nodes);
+  return {{"event", "setup"},
+          {"mode", fullgraph_mode_name(options.mode)},
+          {"model", nn::deep_kind_name(options.model.kind)},
+          {"layers", options.model.num_layers},
+          {"hidden", options.model.hidden},
+          {"ranks", world.size()},
+          {"stages", layout.stages},
+          {"ways", layout.ways},
+          {"chunks_per_way", layout.chunks},
+          {"nodes", run.data.num_nodes},
+          {"features", run.data.feat_dim},
+          {"lr", options.lr},
+          {"lr_schedule", core::enum_name(kLrScheduleNames, options.lr_schedule.kind)},
+          {"cross_grad", core::enum_name(kCrossGradNames, options.cross_grad)},
+          {"threads_per_rank", run.threads_per_rank},
+          {"elastic_threads", run.threads->elastic()},
+          {"mirrors", mirrors},
+          {"layer_bounds", run.bounds},
+          {"layer_costs", run.costs},
+          {"formula_graph_bytes", 2 * 4 * static_cast<double>(mirrors) * (F + (L - 1) * H)},
+          {"formula_graph_hidden_bytes", 2 * 4 * static_cast<double>(mirrors) * L * H},
+          {"formula_pipe_bytes", 2 * 4 * (layout.stages - 1) * V * H}};
+}
+
+// One epoch: every chunk through this rank's stage, the weight gradients summed within the stage
+// (and the input part over its runners), one optimizer step. Returns the epoch's record.
+nlohmann::json train_epoch(const FullGraphOptions& options, FullGraphRun& run, int epoch, comm::Communicator& world,
+                           const std::string& score_name) {
+  torch::manual_seed(core::mix_seed(options.seed, static_cast<std::uint64_t>(epoch) + 1 + 1000 * world.rank()));
+  const double lr = learning_rate_at(options.lr_schedule, options.lr, epoch, options.epochs);
+  set_learning_rate(*run.optimizer, lr);
+  run.optimizer->zero_grad();
+  const comm::CommStats before = world.stats();
+  core::Timer timer;
+  const StageCounts counts =
+      run.engine->train_epoch(chunk_order(options, run.layout.chunks, epoch), epoch % options.history_window == 0);
+  run.stage_sync->all_reduce();
+  if (run.input_sync) run.input_sync->all_reduce();
+  run.optimizer->step();
+  const double seconds = timer.seconds();
+  const comm::GlobalCommStats traffic = world.global_stats(world.stats() - before);
+
+  nlohmann::json record = {{"epoch", epoch + 1}, {"epoch_seconds", seconds}, {"lr", lr}};
+  record["loss"] = world.allreduce_sum(counts.loss, comm::Channel::control);
+  record["grad_norm"] = gradient_norm(run.stage_params, run.model->input_parameters(), run.layout, world);
+  std::array<double, 2> waits{counts.bubble_seconds, counts.exchange_seconds};
+  world.allreduce_max(waits, comm::Channel::control);
+  record["bubble_seconds"] = waits[0];
+  record["exchange_seconds"] = waits[1];
+  record["bytes"] = {{"activations", channel_bytes(traffic, comm::Channel::activations)},
+                     {"gradients", channel_bytes(traffic, comm::Channel::gradients)},
+                     {"halo", channel_bytes(traffic, comm::Channel::halo)},
+                     {"weights", channel_bytes(traffic, comm::Channel::weights)},
+                     {"total", traffic.sum.total().bytes_sent}};
+  record["comm"] = traffic.to_json();
+  ScoreCounts train = counts.train;
+  world.allreduce_sum(train.values, comm::Channel::control);
+  record["train_" + score_name] = score(train, run.data.multi_label);
+  return record;
+}
+
+// Exact full-graph inference of every split into `record` and the report; the last stage's rows
+// into `rows` where given (for the outputs).
+void evaluate_epoch(FullGraphRun& run, comm::Communicator& world, ChunkResults* rows, nlohmann::json& record,
+                    FullGraphReport& report) {
+  core::Timer timer;
+  const comm::CommStats before = world.stats();
+  StageCounts eval = run.engine->evaluate(rows);
+  record["eval_bytes"] = world.global_stats(world.stats() - before).sum.total().bytes_sent;
+  for (ScoreCounts* s : {&eval.train, &eval.valid, &eval.test}) world.allreduce_sum(s->values, comm::Channel::control);
+  report.final_train = score(eval.train, run.data.multi_label);
+  report.final_valid = score(eval.valid, run.data.multi_label);
+  report.final_test = score(eval.test, run.data.multi_label);
+  record["eval_train_" + report.score_name] = report.final_train;
+  record["valid_" + report.score_name] = report.final_valid;
+  record["test_" + report.score_name] = report.final_test;
+  record["eval_seconds"] = timer.seconds();
+}
+
+void log_epoch(const nlohmann::json& record, const std::string& score_name) {
+  const auto optional = [&](const std::string& key) {
+    return record.contains(key) ? fmt::format("{:.4f}", record[key].get<double>()) : std::string("-");
+  };
+  const auto bytes = [&](const char* channel) {
+    return graph::human_bytes(static_cast<double>(record["bytes"][channel].get<std::uint64_t>()));
+  };
+  spdlog::info("epoch {:>3} | {:.2f}s (bubble {:.2f}, exchange {:.2f}) | loss {:.4f} | train {:.4f} | valid {} | "
+               "test {} | {} (act {}, grad {}, halo {}, weights {})",
+               record["epoch"].get<int>(), record["epoch_seconds"].get<double>(),
+               record["bubble_seconds"].get<double>(), record["exchange_seconds"].get<double>(),
+               record["loss"].get<double>(), record["train_" + score_name].get<double>(),
+               optional("valid_" + score_name), optional("test_" + score_name), bytes("total"), bytes("activations"),
+               bytes("gradients"), bytes("halo"), bytes("weights"));
+}
+
 }  // namespace
 
 FullGraphReport run_fullgraph(const FullGraphOptions& options, comm::Communicator& world) {
@@ -130,197 +336,50 @@ FullGraphReport run_fullgraph(const FullGraphOptions& options, comm::Communicato
   torch::Device device = torch::kCPU;
   world.agree_on([&] { device = resolve_device(options.device, rank); });
 
-  std::optional<partition::PartitionedStore> store;
-  FullGraphLayout layout;
-  world.agree_on([&] {
-    if (graph::store_format(options.store) != "loom-partitioned")
-      throw Error::in_file(options.store, 0, "full-graph training needs a partitioned store: run `loom partition " +
-                                                 options.store + " -k N -o PARTS` first");
-    store = partition::PartitionedStore::open(options.store);
-    layout = make_layout(options.mode, world.size(), rank, store->num_parts(), options.ways, options.chunks,
-                         options.model.num_layers);
-  });
-  comm::Communicator stage_comm = world.split(layout.stage, layout.way);
-  const graph::Csr& csr = store->topology().csr();
-  std::optional<ChunkSet> chunks;
-  FullGraphData data;
-  nn::DeepModelOptions model_options = options.model;
-  std::shared_ptr<nn::DeepGnn> model;
-  world.agree_on([&] {
-    model_options.in_features = store->meta().feat_dim;
-    model_options.num_classes = store->meta().num_classes;
-    torch::manual_seed(options.seed);
-    model = std::make_shared<nn::DeepGnn>(model_options);
-    model->to(device);
-    chunks.emplace(csr, store->book(), layout);
-    chunks->to(device);
-    data = load_fullgraph_data(*store, layout, layout.first_stage() || model->uses_initial_residual(),
-                               layout.last_stage());
-    move_to(data, device);
-  });
-
-  const std::string rank_dir = options.checkpoint_dir + "/rank-" + std::to_string(rank);
-  std::optional<nlohmann::json> resumed_state;
-  if (options.resume) world.agree_on([&] { resumed_state = read_checkpoint_state(rank_dir); });
-  std::vector<double> costs;
-  const std::vector<int> bounds = layer_bounds(*model, layout, csr, store->book(), world, resumed_state, costs);
-  world.agree_on([&] {
-    LOOM_CHECK(bounds.size() == static_cast<std::size_t>(layout.stages) + 1 && bounds.front() == 0 &&
-                   bounds.back() == model->num_layers() && std::is_sorted(bounds.begin(), bounds.end()),
-               "{}: checkpoint holds a layer split ({}) that does not fit {} stages of {} layers",
-               options.checkpoint_dir, fmt::join(bounds, ","), layout.stages, model->num_layers());
-  });
-  const int first_layer = bounds[static_cast<std::size_t>(layout.stage)];
-  const int end_layer = bounds[static_cast<std::size_t>(layout.stage) + 1];
-  const bool runs_input = layout.first_stage() || model->uses_initial_residual();
-
-  std::vector<torch::Tensor> stage_params, trained;
-  for (int l = first_layer; l < end_layer; ++l)
-    for (auto& p : model->layer_parameters(l)) stage_params.push_back(p);
-  if (layout.last_stage())
-    for (auto& p : model->output_parameters()) stage_params.push_back(p);
-  trained = stage_params;
-  if (runs_input)
-    for (auto& p : model->input_parameters()) trained.push_back(p);
-  torch::optim::Adam optimizer(trained, torch::optim::AdamOptions(options.lr).weight_decay(options.weight_decay));
-  GradientSync stage_sync(stage_comm, stage_params, comm::Channel::weights, /*average=*/false);
-  std::optional<GradientSync> input_sync;
-  if (runs_input)
-    input_sync.emplace(model->uses_initial_residual() ? world : stage_comm, model->input_parameters(),
-                       comm::Channel::weights, /*average=*/false);
-  const PipelineThreads pipeline_threads(layout, machine_of_ranks, rank, nn::machine_cores(), threads,
-                                         /*fixed=*/options.threads > 0 || device.is_cuda());
-  StageEngine engine(*model, options, layout, first_layer, end_layer, *chunks, store->book(), data, world, stage_comm,
-                     pipeline_threads);
-
+  FullGraphRun run;
+  open_stage(options, world, device, threads, machine_of_ranks, run);
   FullGraphReport report;
-  report.score_name = data.multi_label ? "micro_f1" : "accuracy";
-  const std::string print = fingerprint(options, layout, data);
-  int start_epoch = 0;
-  if (options.resume) {
-    std::optional<nlohmann::json> state;
-    world.agree_on([&] { state = load_checkpoint(rank_dir, *model, optimizer, print, engine.carried_tensors()); });
-    const int done = state ? state->at("epochs_done").get<int>() : 0;
-    LOOM_CHECK(world.allreduce_min(done, comm::Channel::control) == world.allreduce_max(done, comm::Channel::control),
-               "{}: ranks hold checkpoints of different epochs", options.checkpoint_dir);
-    start_epoch = done;
-    if (state) report.epochs = state->value("epochs", std::vector<nlohmann::json>{});
-  }
-
-  // What the cost formulas predict per epoch (mirror counts of stage 0's ways; every stage has the same).
-  const auto mirrors = world.allreduce_sum(
-      static_cast<std::int64_t>(layout.first_stage() ? chunks->mirrors().size() : 0), comm::Channel::control);
-  const double L = model_options.num_layers, H = static_cast<double>(model_options.hidden);
-  const double F = static_cast<double>(data.feat_dim), V = static_cast<double>(data.num_nodes);
-  report.setup = {{"event", "setup"},
-                  {"mode", fullgraph_mode_name(options.mode)},
-                  {"model", nn::deep_kind_name(model_options.kind)},
-                  {"layers", model_options.num_layers},
-                  {"hidden", model_options.hidden},
-                  {"ranks", world.size()},
-                  {"stages", layout.stages},
-                  {"ways", layout.ways},
-                  {"chunks_per_way", layout.chunks},
-                  {"nodes", data.num_nodes},
-                  {"features", data.feat_dim},
-                  {"lr", options.lr},
-                  {"lr_schedule", core::enum_name(kLrScheduleNames, options.lr_schedule.kind)},
-                  {"cross_grad", core::enum_name(kCrossGradNames, options.cross_grad)},
-                  {"threads_per_rank", threads},
-                  {"elastic_threads", pipeline_threads.elastic()},
-                  {"mirrors", mirrors},
-                  {"layer_bounds", bounds},
-                  {"layer_costs", costs},
-                  {"formula_graph_bytes", 2 * 4 * static_cast<double>(mirrors) * (F + (L - 1) * H)},
-                  {"formula_graph_hidden_bytes", 2 * 4 * static_cast<double>(mirrors) * L * H},
-                  {"formula_pipe_bytes", 2 * 4 * (layout.stages - 1) * V * H}};
+  report.score_name = run.data.multi_label ? "micro_f1" : "accuracy";
+  const int start_epoch = resume_stage(options, run, world, report);
+  report.setup = setup_record(options, run, world);
   core::MetricsLog metrics(rank == 0 ? options.metrics_path : "", options.resume);
   if (rank == 0) {
     metrics.write(report.setup);
-    spdlog::info("fullgraph {}: {} x {} layers (hidden {}), {} stage(s) x {} way(s), {} chunk(s) per way, layers per stage {}",
-                 fullgraph_mode_name(options.mode), nn::deep_kind_name(model_options.kind), model_options.num_layers,
-                 model_options.hidden, layout.stages, layout.ways, layout.chunks, fmt::join(bounds, ","));
+    spdlog::info("fullgraph {}: {} x {} layers (hidden {}), {} stage(s) x {} way(s), {} chunk(s) per way, "
+                 "layers per stage {}",
+                 fullgraph_mode_name(options.mode), nn::deep_kind_name(options.model.kind), options.model.num_layers,
+                 options.model.hidden, run.layout.stages, run.layout.ways, run.layout.chunks, fmt::join(run.bounds, ","));
   }
 
+  const std::string print = fingerprint(options, run.layout, run.data);
   const bool writes_outputs = !options.output_dir.empty();
   ChunkResults final_rows;  // the last epoch's exact inference, for the outputs
   bool final_rows_ready = false;
   for (int epoch = start_epoch; epoch < options.epochs; ++epoch) {
-    torch::manual_seed(core::mix_seed(options.seed, static_cast<std::uint64_t>(epoch) + 1 + 1000 * rank));
-    const double lr = learning_rate_at(options.lr_schedule, options.lr, epoch, options.epochs);
-    set_learning_rate(optimizer, lr);
-    optimizer.zero_grad();
-    const comm::CommStats before = world.stats();
-    core::Timer timer;
-    const StageCounts counts =
-        engine.train_epoch(chunk_order(options, layout.chunks, epoch), epoch % options.history_window == 0);
-    stage_sync.all_reduce();
-    if (input_sync) input_sync->all_reduce();
-    optimizer.step();
-    const double seconds = timer.seconds();
-    const comm::GlobalCommStats traffic = world.global_stats(world.stats() - before);
-    const double grad_norm = gradient_norm(stage_params, model->input_parameters(), layout, world);
-
-    nlohmann::json record = {{"epoch", epoch + 1}, {"epoch_seconds", seconds}, {"lr", lr}};
-    const double loss = world.allreduce_sum(counts.loss, comm::Channel::control);
-    record["loss"] = loss;
-    record["grad_norm"] = grad_norm;
-    std::array<double, 2> waits{counts.bubble_seconds, counts.exchange_seconds};
-    world.allreduce_max(waits, comm::Channel::control);
-    record["bubble_seconds"] = waits[0];
-    record["exchange_seconds"] = waits[1];
-    record["bytes"] = {{"activations", channel_bytes(traffic, comm::Channel::activations)},
-                       {"gradients", channel_bytes(traffic, comm::Channel::gradients)},
-                       {"halo", channel_bytes(traffic, comm::Channel::halo)},
-                       {"weights", channel_bytes(traffic, comm::Channel::weights)},
-                       {"total", traffic.sum.total().bytes_sent}};
-    record["comm"] = traffic.to_json();
-    ScoreCounts train = counts.train;
-    world.allreduce_sum(train.values, comm::Channel::control);
-    record["train_" + report.score_name] = score(train, data.multi_label);
+    nlohmann::json record = train_epoch(options, run, epoch, world, report.score_name);
     const bool last = epoch + 1 == options.epochs;
     if ((options.eval_every > 0 && (epoch + 1) % options.eval_every == 0) || (last && options.eval_every >= 0)) {
-      core::Timer eval_timer;
-      const comm::CommStats before_eval = world.stats();
-      StageCounts eval = engine.evaluate(writes_outputs && last ? &final_rows : nullptr);
+      evaluate_epoch(run, world, writes_outputs && last ? &final_rows : nullptr, record, report);
       final_rows_ready = writes_outputs && last;
-      record["eval_bytes"] = world.global_stats(world.stats() - before_eval).sum.total().bytes_sent;
-      for (ScoreCounts* s : {&eval.train, &eval.valid, &eval.test}) world.allreduce_sum(s->values, comm::Channel::control);
-      report.final_train = score(eval.train, data.multi_label);
-      report.final_valid = score(eval.valid, data.multi_label);
-      report.final_test = score(eval.test, data.multi_label);
-      record["eval_train_" + report.score_name] = report.final_train;
-      record["valid_" + report.score_name] = report.final_valid;
-      record["test_" + report.score_name] = report.final_test;
-      record["eval_seconds"] = eval_timer.seconds();
     }
     report.epochs.push_back(record);
     if (rank == 0) {
       metrics.write(record);
-      if (!options.quiet)
-        spdlog::info("epoch {:>3} | {:.2f}s (bubble {:.2f}, exchange {:.2f}) | loss {:.4f} | train {:.4f} | valid {} | "
-                     "test {} | {} (act {}, grad {}, halo {}, weights {})",
-                     epoch + 1, seconds, waits[0], waits[1], loss, record["train_" + report.score_name].get<double>(),
-                     record.contains("valid_" + report.score_name)
-                         ? fmt::format("{:.4f}", record["valid_" + report.score_name].get<double>()) : "-",
-                     record.contains("test_" + report.score_name)
-                         ? fmt::format("{:.4f}", record["test_" + report.score_name].get<double>()) : "-",
-                     graph::human_bytes(static_cast<double>(record["bytes"]["total"].get<std::uint64_t>())),
-                     graph::human_bytes(static_cast<double>(record["bytes"]["activations"].get<std::uint64_t>())),
-                     graph::human_bytes(static_cast<double>(record["bytes"]["gradients"].get<std::uint64_t>())),
-                     graph::human_bytes(static_cast<double>(record["bytes"]["halo"].get<std::uint64_t>())),
-                     graph::human_bytes(static_cast<double>(record["bytes"]["weights"].get<std::uint64_t>())));
+      if (!options.quiet) log_epoch(record, report.score_name);
     }
     if (!options.checkpoint_dir.empty() && options.checkpoint_every > 0 && (epoch + 1) % options.checkpoint_every == 0)
       world.agree_on([&] {
-        save_checkpoint(rank_dir, epoch + 1, *model, optimizer,
-                        {{"fingerprint", print}, {"epochs", report.epochs}, {"layer_bounds", bounds}, {"layer_costs", costs}},
-                        engine.carried_tensors(), options.keep_checkpoints);
+        save_checkpoint(run.rank_dir, epoch + 1, *run.model, *run.optimizer,
+                        {{"fingerprint", print},
+                         {"epochs", report.epochs},
+                         {"layer_bounds", run.bounds},
+                         {"layer_costs", run.costs}},
+                        run.engine->carried_tensors(), options.keep_checkpoints);
       });
   }
   if (writes_outputs) {
-    if (!final_rows_ready) engine.evaluate(&final_rows);
-    write_outputs(options, data, layout, final_rows, world);
+    if (!final_rows_ready) run.engine->evaluate(&final_rows);
+    write_outputs(options, run.data, run.layout, final_rows, world);
   }
   return report;
 }
