@@ -81,9 +81,10 @@ for g in "${graphs[@]}"; do
     loom_runs "$runs/$g.$model.loom.jsonl" "$work/$g" --config "$cfg"
     loom_runs "$runs/$g.$model.loom-sampled.jsonl" "$work/$g" --config "$cfg" --fanouts 25,10 --batch-size 64
     out="$runs/$g.$model.pyg.jsonl"
-    if [ $have_pyg = 1 ] && [ "$(done_runs "$out")" -lt "$seeds" ]; then
+    first=$(done_runs "$out")
+    if [ $have_pyg = 1 ] && [ "$first" -lt "$seeds" ]; then
       PYTHONPATH=$pyg /usr/bin/python3 -W ignore bench/peers/pyg_recipe.py "$work/$g" "$cfg" \
-        --seeds "$(seq -s, 0 $((seeds - 1)))" --threads "$threads" > "$out"
+        --seeds "$(seq -s, "$first" $((seeds - 1)))" --threads "$threads" >> "$out"
     fi
   done
 done

@@ -136,7 +136,9 @@ NpyArray NpyArray::map(const std::string& path) {
     ::close(fd);
     throw Error::in_file(path, 0, "not a .npy file (too short)");
   }
-  void* base = ::mmap(nullptr, file_size, PROT_READ, MAP_SHARED, fd, 0);
+  // Private and writable: pages stay shared with the page cache until written, and a write (say,
+  // through a tensor a Python user was handed) lands in a private copy, never in the file.
+  void* base = ::mmap(nullptr, file_size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
   ::close(fd);
   if (base == MAP_FAILED) throw Error::in_file(path, 0, std::string("mmap failed: ") + std::strerror(errno));
   std::shared_ptr<const void> holder(base, [file_size](const void* p) { ::munmap(const_cast<void*>(p), file_size); });

@@ -40,7 +40,8 @@ class NpyArray {
  public:
   NpyArray() = default;
 
-  // Maps the file read-only; throws loom::Error naming the file on a bad header or size.
+  // Maps the file copy-on-write (a write never reaches the file); throws loom::Error naming the
+  // file on a bad header or size.
   static NpyArray map(const std::string& path);
   // An in-memory array (takes ownership of `bytes`).
   static NpyArray from_bytes(DType dtype, std::vector<std::int64_t> shape, std::vector<char> bytes);

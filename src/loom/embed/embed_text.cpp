@@ -14,7 +14,17 @@ EmbedTextResult run_embed_text(const EmbedTextOptions& options) {
   LOOM_CHECK_ARG(!options.output.empty(), "-o", "an output path is required");
   const auto parent = std::filesystem::absolute(options.output).parent_path();
   LOOM_CHECK_ARG(std::filesystem::is_directory(parent), "-o", "directory '{}' does not exist", parent.string());
+  Embeddings embeddings;
+  EmbedTextResult result = train_text_embeddings(options, embeddings);
+  core::Timer timer;
+  if (options.sync.comm == nullptr || options.sync.comm->rank() == 0)
+    write_embeddings(options.output, options.format, embeddings);
+  result.write_seconds = timer.seconds();
+  return result;
+}
 
+EmbedTextResult train_text_embeddings(const EmbedTextOptions& options, Embeddings& embeddings) {
+  validate(options.sgns);
   EmbedTextResult result;
   core::Timer timer;
   const EncodedCorpus encoded = read_text_corpus(options.corpus, options.text);
@@ -31,10 +41,7 @@ EmbedTextResult run_embed_text(const EmbedTextOptions& options) {
                options.sgns.cbow ? "cbow" : "skip-gram", sgns_kernel_name(options.sgns.kernel), options.sgns.threads,
                result.train.seconds, result.train.words_per_second, result.train.loss);
 
-  timer.reset();
-  if (options.sync.comm == nullptr || options.sync.comm->rank() == 0)
-    write_embeddings(options.output, options.format, to_embeddings(encoded.vocab, model.input));
-  result.write_seconds = timer.seconds();
+  embeddings = to_embeddings(encoded.vocab, model.input);
   return result;
 }
 

@@ -34,4 +34,8 @@ struct EmbedTextResult {
 
 EmbedTextResult run_embed_text(const EmbedTextOptions& options);
 
+// The same without a file: reads the corpus, trains, and returns the vectors with their words
+// (options.output and options.format are not used).
+EmbedTextResult train_text_embeddings(const EmbedTextOptions& options, Embeddings& embeddings);
+
 }  // namespace loom::embed

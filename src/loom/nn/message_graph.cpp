@@ -130,7 +130,7 @@ const GcnNorm& MessageGraph::gcn_norm() const {
     auto src_deg = torch::zeros({num_src_}, opts);
     src_deg.index_add_(0, indices_.to(torch::kLong), torch::ones({num_edges()}, opts));
     src_deg.slice(0, 0, num_dst_).add_(1.0);
-    cache_->norm = {src_deg.clamp_min(1.0).rsqrt().contiguous(), dst_deg.rsqrt().contiguous()};
+    cache_->norm = {src_deg.clamp_min(1.0).rsqrt().contiguous(), dst_deg.rsqrt().contiguous(), torch::Tensor()};
   });
   return cache_->norm;
 }

@@ -79,4 +79,8 @@ struct MinibatchOptions {
   bool quiet = false;  // no per-epoch log lines
 };
 
+// Checks every option (model, fanouts against the layers, cache, prefetch, schedule, selection)
+// and throws Error::in_argument naming the first bad one.
+void check_minibatch_options(const MinibatchOptions& options);
+
 }  // namespace loom::train

@@ -38,7 +38,9 @@ void check_layer_count(std::span<const std::int32_t> fanouts, const std::string&
                  fmt::join(fanouts, ","), layers);
 }
 
-void validate(const MinibatchOptions& o) {
+}  // namespace
+
+void check_minibatch_options(const MinibatchOptions& o) {
   nn::validate_model_options(o.model);
   LOOM_CHECK_ARG(o.batch_size > 0, "--batch-size", "must be positive, got {}", o.batch_size);
   LOOM_CHECK_ARG(o.epochs >= 0, "--epochs", "must be >= 0, got {}", o.epochs);
@@ -73,6 +75,8 @@ void validate(const MinibatchOptions& o) {
                  "must be in (0, 1], got {}", o.change_train_fraction);
   if (!o.change_fanouts.empty()) check_layer_count(o.change_fanouts, "--change-fanouts", o.model.num_layers);
 }
+
+namespace {
 
 // The model, its optimizer and gradient all-reduce, and the selection of the weights to keep.
 struct TrainingModel {
@@ -236,7 +240,7 @@ void final_evaluation(nn::GnnModel& model, const MinibatchOptions& options, cons
 MinibatchReport run_minibatch(const MinibatchOptions& options, comm::Communicator& world) {
   const int rank = world.rank();
   world.agree_on([&] {
-    validate(options);
+    check_minibatch_options(options);
     check_output_options(options.output_dir, options.save_embeddings, options.overwrite, rank == 0);
   });
   const int threads = nn::cpu_threads_per_rank(options.threads, world.ranks_on_this_node());

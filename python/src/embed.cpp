@@ -1,0 +1,154 @@
+// loom.embed and loom.eval: Word2Vec, DeepWalk and node2vec training (Loom's SGNS kernels and
+// walkers, the same defaults as `loom embed`) returning the vocabulary or node keys and the vectors
+// as a tensor, and the evaluations of `loom eval` returning their figures as dicts.
+#include <string>
+
+#include <pybind11/stl.h>
+
+#include "bindings.hpp"
+#include "loom/embed/analogy.hpp"
+#include "loom/embed/embed_text.hpp"
+#include "loom/embed/eval/graph_embedding.hpp"
+#include "loom/embed/eval/node_classification.hpp"
+#include "loom/embed/similarity.hpp"
+#include "loom/graph/store.hpp"
+
+namespace loom::python {
+
+namespace {
+
+py::object json_to_python(const nlohmann::json& j) { return py::module_::import("json").attr("loads")(j.dump()); }
+
+py::tuple words_and_vectors(embed::Embeddings e) {
+  auto values = torch::from_blob(e.values.data(), {e.size(), e.dim}, torch::kFloat32).clone();
+  return py::make_tuple(std::move(e.words), values);
+}
+
+// Embeddings from Python's (words, vectors [len(words), dim]).
+embed::Embeddings embeddings_of(std::vector<std::string> words, const torch::Tensor& vectors) {
+  LOOM_CHECK_ARG(vectors.dim() == 2 && vectors.size(0) == static_cast<std::int64_t>(words.size()), "vectors",
+                 "want [{} words, dim], got {} rows", words.size(), vectors.dim() == 2 ? vectors.size(0) : -1);
+  embed::Embeddings e;
+  e.words = std::move(words);
+  e.dim = vectors.size(1);
+  const auto v = vectors.to(torch::kFloat32).contiguous();
+  e.values.assign(v.data_ptr<float>(), v.data_ptr<float>() + v.numel());
+  return e;
+}
+
+embed::SgnsOptions sgns_options(embed::SgnsOptions o, std::int64_t dim, int window, int negative, double sample,
+                                int epochs, int threads, std::uint64_t seed, const std::string& kernel) {
+  o.dim = dim;
+  o.window = window;
+  o.negative = negative;
+  o.sample = sample;
+  o.epochs = epochs;
+  o.threads = threads;
+  o.seed = seed;
+  o.kernel = embed::parse_sgns_kernel(kernel);
+  o.progress = false;
+  return o;
+}
+
+py::tuple graph_embedding(const std::string& store_path, double p, double q, std::int64_t walks, std::int64_t length,
+                          std::int64_t dim, int window, int negative, double sample, int epochs, int threads,
+                          std::uint64_t seed, const std::string& kernel) {
+  const auto store = graph::GraphStore::open(store_path);
+  embed::eval::GraphEmbedOptions o;
+  o.walks.walks_per_node = walks;
+  o.walks.length = length;
+  o.walks.p = p;
+  o.walks.q = q;
+  o.walks.seed = seed;
+  o.sgns = sgns_options(o.sgns, dim, window, negative, sample, epochs, threads, seed, kernel);
+  o.progress = false;
+  embed::eval::GraphEmbedding result;
+  {
+    py::gil_scoped_release release;
+    result = embed::eval::train_graph_embedding(store.csr(), embed::eval::node_keys(store), o);
+  }
+  return words_and_vectors(std::move(result.embeddings));
+}
+
+}  // namespace
+
+void bind_embed(py::module_& m) {
+  auto e = m.def_submodule("embed", "Word2Vec, DeepWalk and node2vec (skip-gram with negative sampling)");
+  const embed::SgnsOptions graph = embed::eval::GraphEmbedOptions::default_graph_sgns();
+  e.def(
+      "word2vec",
+      [](const std::string& corpus, std::int64_t dim, int window, int negative, double sample, int epochs,
+         std::int64_t min_count, int threads, std::uint64_t seed, const std::string& kernel, bool cbow,
+         const std::string& tokenize) {
+        embed::EmbedTextOptions o;
+        o.corpus = corpus;
+        o.text.min_count = min_count;
+        o.text.tokenize = embed::parse_tokenize_mode(tokenize);
+        o.sgns = sgns_options(o.sgns, dim, window, negative, sample, epochs, threads, seed, kernel);
+        o.sgns.cbow = cbow;
+        o.sgns.alpha = cbow ? 0.05 : 0.025;
+        embed::Embeddings embeddings;
+        {
+          py::gil_scoped_release release;
+          embed::train_text_embeddings(o, embeddings);
+        }
+        return words_and_vectors(std::move(embeddings));
+      },
+      py::arg("corpus"), py::arg("dim") = 100, py::arg("window") = 5, py::arg("negative") = 5, py::arg("sample") = 1e-4,
+      py::arg("epochs") = 5, py::arg("min_count") = 5, py::arg("threads") = 2, py::arg("seed") = 1,
+      py::arg("kernel") = "batched", py::arg("cbow") = false, py::arg("tokenize") = "lower-letters",
+      "(words, vectors [len(words), dim]) trained on a text corpus, one sentence per line (gzip or plain)");
+  e.def(
+      "deepwalk",
+      [](const std::string& store, std::int64_t walks, std::int64_t length, std::int64_t dim, int window, int negative,
+         double sample, int epochs, int threads, std::uint64_t seed, const std::string& kernel) {
+        return graph_embedding(store, 1.0, 1.0, walks, length, dim, window, negative, sample, epochs, threads, seed,
+                               kernel);
+      },
+      py::arg("store"), py::arg("walks") = 10, py::arg("length") = 80, py::arg("dim") = graph.dim,
+      py::arg("window") = graph.window, py::arg("negative") = graph.negative, py::arg("sample") = graph.sample,
+      py::arg("epochs") = graph.epochs, py::arg("threads") = 2, py::arg("seed") = 1,
+      py::arg("kernel") = embed::sgns_kernel_name(graph.kernel),
+      "(node keys, vectors) of DeepWalk on a graph store: uniform random walks + skip-gram");
+  e.def("node2vec", &graph_embedding, py::arg("store"), py::arg("p") = 1.0, py::arg("q") = 1.0, py::arg("walks") = 10,
+        py::arg("length") = 80, py::arg("dim") = graph.dim, py::arg("window") = graph.window,
+        py::arg("negative") = graph.negative, py::arg("sample") = graph.sample, py::arg("epochs") = graph.epochs,
+        py::arg("threads") = 2, py::arg("seed") = 1, py::arg("kernel") = embed::sgns_kernel_name(graph.kernel),
+        "(node keys, vectors) of node2vec on a graph store: second-order walks (return p, in-out q) + skip-gram");
+
+  auto v = m.def_submodule("eval", "The evaluations of `loom eval`, returning their figures");
+  v.def(
+      "analogy",
+      [](std::vector<std::string> words, const torch::Tensor& vectors, const std::string& questions, std::int64_t top) {
+        return json_to_python(embed::to_json(embed::evaluate_analogy(embeddings_of(std::move(words), vectors), questions, top)));
+      },
+      py::arg("words"), py::arg("vectors"), py::arg("questions"), py::arg("top") = 30000,
+      "word analogy accuracy (questions-words.txt format), overall and per section");
+  v.def(
+      "similarity",
+      [](std::vector<std::string> words, const torch::Tensor& vectors, const std::string& pairs) {
+        return json_to_python(embed::to_json(embed::evaluate_similarity(embeddings_of(std::move(words), vectors), pairs)));
+      },
+      py::arg("words"), py::arg("vectors"), py::arg("pairs"), "Spearman and Pearson correlation with human scores");
+  v.def(
+      "nodeclass",
+      [](std::vector<std::string> keys, const torch::Tensor& vectors, const std::string& store_path,
+         std::vector<double> ratios, int repeats, std::uint64_t seed) {
+        const auto store = graph::GraphStore::open(store_path);
+        const auto aligned = embed::eval::align_to_store(embeddings_of(std::move(keys), vectors), store);
+        embed::eval::NodeClassOptions o;
+        o.train_ratios = std::move(ratios);
+        o.repeats = repeats;
+        o.seed = seed;
+        py::gil_scoped_release release;
+        const auto result =
+            embed::eval::evaluate_node_classification(aligned.vectors, embed::eval::labels_from_store(store), o);
+        py::gil_scoped_acquire acquire;
+        return json_to_python(result.to_json());
+      },
+      py::arg("keys"), py::arg("vectors"), py::arg("store"), py::arg("ratios") = std::vector<double>{0.5},
+      py::arg("repeats") = 5, py::arg("seed") = 1,
+      "node classification of the store's labels (one-vs-rest logistic regression; macro/micro-F1 per ratio)");
+}
+
+}  // namespace loom::python

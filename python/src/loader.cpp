@@ -1,0 +1,181 @@
+// loom.Loader: the data path of `loom train` (train::MinibatchDataPath) for a model written in
+// Python. Over a graph store (one process) or, under `mpirun -np K python3 ...`, over this rank's
+// part of a K-way partitioned store, it samples blocks, serves the input rows from the rank's own
+// rows, its static cache, its prefetch buffer or their owners, and prepares batches
+// `pipeline_depth` ahead on a producer thread, exactly as `loom train` does with the same options
+// and seed. Each Batch holds the input features, the seeds' labels and ids, and one Block per
+// layer (input layer first). epoch_stats() reports what `loom train` reports per epoch.
+#include <memory>
+#include <optional>
+#include <string>
+
+#include <pybind11/stl.h>
+
+#include "bindings.hpp"
+#include "loom/comm/link_model.hpp"
+#include "loom/core/metrics.hpp"
+#include "loom/core/timer.hpp"
+#include "loom/nn/runtime.hpp"
+#include "loom/train/device.hpp"
+#include "loom/train/epoch_stats.hpp"
+#include "loom/train/minibatch_data_path.hpp"
+
+namespace loom::python {
+
+namespace {
+
+struct Batch {
+  torch::Tensor x, y, seeds, input_nodes;
+  std::vector<nn::MessageGraph> blocks;
+};
+
+class Loader {
+ public:
+  Loader(const train::MinibatchOptions& options, comm::Communicator& world) : options_(options), world_(&world) {
+    world.agree_on([&] { train::check_minibatch_options(options_); });
+    nn::configure_cpu_runtime(nn::cpu_threads_per_rank(options_.threads, world.ranks_on_this_node()));
+    world.set_link_model(options_.link);
+    torch::Device device = torch::kCPU;
+    world.agree_on([&] { device = train::resolve_device(options_.device, world.rank()); });
+    train::TrainingData data = train::open_training_data(options_.store, world);
+    train::normalize_training_features(data, options_.normalize_features, world);
+    path_ = std::make_unique<train::MinibatchDataPath>(options_, std::move(data), world, device,
+                                                       options_.model.kind == nn::ModelKind::kGcn, 0, metrics_);
+  }
+
+  const train::TrainingData& data() const { return path_->data(); }
+  std::int64_t steps(int epoch) const { return path_->setting(epoch).steps; }
+
+  // Starts epoch `epoch` (collective: every rank then takes every batch of the epoch).
+  void start(int epoch) {
+    LOOM_CHECK_ARG(epoch >= 0, "epoch", "must be >= 0, got {}", epoch);
+    pipeline_.reset();
+    epoch_ = epoch;
+    totals_ = {};
+    since_ = train::watch_epoch(*world_, path_->prefetch_control(), path_->prefetch_buffer());
+    timer_.reset();
+    pipeline_ = path_->pipeline(epoch);
+  }
+
+  std::optional<Batch> next() {
+    LOOM_CHECK(pipeline_ != nullptr, "Loader: call epoch(E) and iterate it");
+    train::PreparedBatch prepared;
+    double wait = 0;
+    bool more = false;
+    {
+      py::gil_scoped_release release;  // the producer thread prepares batches meanwhile
+      more = pipeline_->next(prepared, wait);
+    }
+    if (!more) {
+      pipeline_.reset();
+      return std::nullopt;
+    }
+    totals_.phases.wait += wait;
+    totals_.phases.sample += prepared.sample_seconds;
+    totals_.phases.fetch += prepared.fetch.seconds;
+    totals_.fetched += prepared.fetch;
+    totals_.sampled_edges += prepared.sampled.num_sampled_edges;
+    Batch b;
+    b.x = prepared.x;
+    b.y = prepared.y;
+    b.blocks = std::move(prepared.graphs);
+    b.seeds = copy_tensor(std::span<const std::int64_t>(prepared.sampled.seeds));
+    b.input_nodes = copy_tensor(std::span<const std::int64_t>(prepared.sampled.input_nodes));
+    return b;
+  }
+
+  // What `loom train` records for the epoch just iterated, over all ranks (collective).
+  py::dict epoch_stats() {
+    const train::EpochSummary s = train::summarize_epoch(
+        epoch_ + 1, timer_.seconds(), steps(epoch_), path_->changed(epoch_), 0.0, totals_, since_,
+        options_.pipeline_depth > 0, data().multi_label, *world_, path_->prefetch_control(), path_->prefetch_buffer());
+    nlohmann::json record = train::epoch_record(s, data().multi_label ? "micro_f1" : "accuracy");
+    for (const char* unmeasured : {"loss", "lr", "train_accuracy", "train_micro_f1"}) record.erase(unmeasured);
+    return py::module_::import("json").attr("loads")(record.dump());
+  }
+
+ private:
+  train::MinibatchOptions options_;
+  comm::Communicator* world_;
+  core::MetricsLog metrics_;  // not written: the Python caller records what it wants
+  std::unique_ptr<train::MinibatchDataPath> path_;
+  std::unique_ptr<train::BatchPipeline> pipeline_;
+  int epoch_ = 0;
+  train::EpochTotals totals_;
+  train::EpochWatch since_;
+  core::Timer timer_;
+};
+
+template <class E, std::size_t N>
+E enum_argument(const core::EnumNames<E, N>& names, const std::string& word, const std::string& argument) {
+  return core::parse_enum(names, word, argument);
+}
+
+}  // namespace
+
+void bind_loader(py::module_& m) {
+  py::class_<Batch>(m, "Batch", "One prepared mini-batch: inputs, labels, ids and blocks")
+      .def_readonly("x", &Batch::x, "float32 [input nodes, features]: the rows of input_nodes")
+      .def_readonly("y", &Batch::y, "int64 [seeds] class ids, or float [seeds, classes] for multi-label graphs")
+      .def_readonly("seeds", &Batch::seeds, "int64 global ids of the output nodes")
+      .def_readonly("input_nodes", &Batch::input_nodes, "int64 global ids of the rows of x (the seeds first)")
+      .def_readonly("blocks", &Batch::blocks, "one Block per layer, input layer first")
+      .def_property_readonly("num_seeds", [](const Batch& b) { return b.seeds.size(0); });
+
+  py::class_<Loader>(m, "Loader", "Loom's mini-batch data path (what `loom train` runs) for a Python model")
+      .def(py::init([](const std::string& store, std::vector<std::int32_t> fanouts, std::int64_t batch_size,
+                       std::uint64_t seed, int threads, int pipeline_depth, const std::string& cache, double alpha,
+                       const std::string& cache_dtype, const std::string& controller, double prefetch,
+                       int lookahead, const std::string& wire_dtype, const std::string& net_bandwidth,
+                       const std::string& net_latency, const std::string& normalize_features, bool gcn_norm,
+                       const std::string& device) {
+             train::MinibatchOptions o;
+             o.store = store;
+             o.fanouts = std::move(fanouts);
+             o.model.num_layers = static_cast<int>(o.fanouts.size());
+             o.model.kind = gcn_norm ? nn::ModelKind::kGcn : nn::ModelKind::kSage;
+             o.batch_size = batch_size;
+             o.seed = seed;
+             o.threads = threads;
+             o.pipeline_depth = pipeline_depth;
+             o.cache = cache;
+             o.alpha = alpha;
+             o.cache_dtype = enum_argument(core::kFloatDTypeNames, cache_dtype, "cache_dtype");
+             o.control.name = controller;
+             o.prefetch.fraction = prefetch;
+             o.prefetch.lookahead = lookahead;
+             o.wire_dtype = enum_argument(feature::kWireDTypeNames, wire_dtype, "wire_dtype");
+             o.link = comm::parse_link_model(net_bandwidth, net_latency);
+             o.normalize_features = enum_argument(graph::kFeatureNormNames, normalize_features, "normalize_features");
+             o.device = device;
+             o.eval_every = 0;
+             return std::make_unique<Loader>(o, python_world());
+           }),
+           py::arg("store"), py::arg("fanouts"), py::arg("batch_size") = 1024, py::arg("seed") = 0,
+           py::arg("threads") = 0, py::arg("pipeline_depth") = 4, py::arg("cache") = "none", py::arg("alpha") = 0.0,
+           py::arg("cache_dtype") = "float32", py::arg("controller") = "none", py::arg("prefetch") = 0.25,
+           py::arg("lookahead") = 0, py::arg("wire_dtype") = "float32", py::arg("net_bandwidth") = "",
+           py::arg("net_latency") = "", py::arg("normalize_features") = "none", py::arg("gcn_norm") = false,
+           py::arg("device") = "cpu")
+      .def_property_readonly("num_nodes", [](const Loader& l) { return l.data().num_nodes(); })
+      .def_property_readonly("feat_dim", [](const Loader& l) { return l.data().feat_dim; })
+      .def_property_readonly("num_classes", [](const Loader& l) { return l.data().num_classes; })
+      .def_property_readonly("multi_label", [](const Loader& l) { return l.data().multi_label; })
+      .def("steps", &Loader::steps, py::arg("epoch") = 0, "steps of an epoch (the same on every rank)")
+      .def("split",
+           [](const Loader& l, const std::string& name) {
+             const auto& d = l.data();
+             const auto& ids = name == "train" ? d.train_ids : name == "valid" ? d.valid_ids : d.test_ids;
+             LOOM_CHECK_ARG(name == "train" || name == "valid" || name == "test", "split",
+                            "unknown split '{}' (want train, valid or test)", name);
+             return copy_tensor(std::span<const std::int64_t>(ids));
+           },
+           py::arg("name"), "global ids of this rank's nodes in a split")
+      .def("start_epoch", &Loader::start, py::arg("epoch"))
+      .def("next_batch", &Loader::next, "the next batch of the started epoch, or None after the last")
+      .def("epoch_stats", &Loader::epoch_stats,
+           "rows local / cached / remote, feature bytes, seconds per phase, bytes and messages per channel, "
+           "over all ranks, for the epoch just iterated");
+}
+
+}  // namespace loom::python

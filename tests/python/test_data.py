@@ -1,0 +1,49 @@
+"""loom.GraphStore / PartitionedStore: arrays as tensors viewing the store's files, the same
+values numpy reads, writes that never reach the file, and errors with the CLI's messages."""
+import os
+
+import numpy as np
+import pytest
+import torch
+
+import loom
+
+
+def test_store_arrays_are_the_files_values(sbm):
+    store = loom.GraphStore(sbm)
+    assert store.num_nodes == 1200 and store.feat_dim == 16 and store.num_classes == 4
+    np.testing.assert_array_equal(store.indptr.numpy(), np.load(os.path.join(sbm, "indptr.npy")))
+    np.testing.assert_array_equal(store.indices.numpy(), np.load(os.path.join(sbm, "indices.npy")))
+    np.testing.assert_array_equal(store.features.numpy(), np.load(os.path.join(sbm, "feat.npy")))
+    assert store.labels.dtype == torch.int64 and store.labels.shape == (1200,)
+    assert set(store.splits) == {"train", "valid", "test"}
+    assert int(store.split("train").max()) < 1200
+    edge_index = store.edge_index()
+    assert edge_index.shape == (2, store.num_edges)
+    assert torch.equal(torch.bincount(edge_index[1], minlength=1200), store.indptr[1:] - store.indptr[:-1])
+
+
+def test_tensors_outlive_the_store_and_writes_stay_private(sbm):
+    features = loom.GraphStore(sbm).features  # the store object is gone at once
+    before = np.load(os.path.join(sbm, "feat.npy"))[0, 0]
+    features[0, 0] = 1234.5  # a private copy of the page, not the file
+    assert features[0, 0].item() == 1234.5
+    assert np.load(os.path.join(sbm, "feat.npy"))[0, 0] == before
+    assert loom.GraphStore(sbm).features[0, 0].item() == before
+
+
+def test_partitioned_store_parts_cover_the_graph(sbm_parts):
+    parts = loom.PartitionedStore(sbm_parts)
+    assert parts.num_parts == 2 and parts.num_nodes == 1200
+    offsets = parts.node_offsets.tolist()
+    assert offsets[0] == 0 and offsets[-1] == 1200
+    assert sum(parts.part(k).num_nodes for k in range(2)) == 1200
+    assert parts.topology.num_nodes == 1200
+    with pytest.raises(loom.Error, match="part 2 outside 0..1"):
+        parts.part(2)
+
+
+def test_bad_input_raises_loom_error_with_the_cli_message(tmp_path):
+    with pytest.raises(loom.Error, match=str(tmp_path / "missing")):
+        loom.GraphStore(str(tmp_path / "missing"))
+    assert issubclass(loom.Error, RuntimeError)

@@ -1,0 +1,75 @@
+"""loom.Loader: `loom train`'s data path from Python: batches with the blocks, inputs and labels
+the sampler and fetcher produce, a Python model trained on them, the epoch statistics `loom
+train` reports, and bad options as loom.Error with the CLI's messages."""
+import json
+
+import pytest
+import torch
+
+import loom
+from conftest import loom_cli
+
+
+def test_batches_hold_blocks_inputs_and_labels(sbm):
+    loader = loom.Loader(sbm, fanouts=[10, 5], batch_size=128, seed=1)
+    batches = list(loader.epoch(0))
+    assert len(batches) == loader.steps(0)
+    train = set(loader.split("train").tolist())
+    for b in batches:
+        assert len(b.blocks) == 2
+        assert b.x.shape == (b.input_nodes.numel(), loader.feat_dim)
+        assert b.blocks[0].num_src == b.input_nodes.numel()
+        assert b.blocks[1].num_dst == b.num_seeds == b.y.numel()
+        assert torch.equal(b.input_nodes[: b.num_seeds], b.seeds)  # the seeds come first
+        assert set(b.seeds.tolist()) <= train
+    store = loom.GraphStore(sbm)
+    b = batches[0]
+    assert torch.equal(b.x, store.features[b.input_nodes])
+    assert torch.equal(b.y, store.labels[b.seeds])
+    stats = loader.epoch_stats()
+    assert stats["rows_local"] == sum(b.input_nodes.numel() for b in batches)
+    assert stats["rows_remote"] == 0 and stats["steps"] == len(batches)
+
+
+def test_python_model_trains_on_the_loader(sbm):
+    torch.manual_seed(0)
+    loader = loom.Loader(sbm, fanouts=[10, 5], batch_size=128, seed=1)
+    model = loom.nn.GraphSAGE(loader.feat_dim, 32, loader.num_classes, num_layers=2, dropout=0.1)
+    opt = torch.optim.Adam(model.parameters(), lr=0.01)
+    for epoch in range(30):
+        for batch in loader.epoch(epoch):
+            opt.zero_grad()
+            torch.nn.functional.cross_entropy(model(batch.x, batch.blocks), batch.y).backward()
+            opt.step()
+    store = loom.GraphStore(sbm)
+    whole = loom.Block(store.indptr, store.indices, store.num_nodes)
+    model.eval()
+    with torch.no_grad():
+        logits = model(store.features, [whole, whole])
+    test = store.split("test")
+    assert (logits[test].argmax(1) == store.labels[test]).float().mean().item() > 0.9
+
+
+def test_same_batches_as_loom_train(sbm, tmp_path):
+    """The loader samples what `loom train` samples with the same options and seed."""
+    metrics = tmp_path / "m.jsonl"
+    loom_cli("train", sbm, "--layers", "2", "--fanouts", "10,5", "--batch-size", "128", "--epochs", "1", "--seed", "7",
+             "--eval-every", "0", "--no-exact-eval", "--metrics", str(metrics))
+    record = [json.loads(line) for line in open(metrics) if "epoch" in line][0]
+    loader = loom.Loader(sbm, fanouts=[10, 5], batch_size=128, seed=7)
+    for _ in loader.epoch(0):
+        pass
+    stats = loader.epoch_stats()
+    assert stats["sampled_edges"] == record["sampled_edges"]
+    assert stats["rows_local"] == record["rows_local"]
+
+
+def test_bad_options_raise_the_cli_messages(sbm, tmp_path):
+    with pytest.raises(loom.Error, match="missing"):
+        loom.Loader(str(tmp_path / "missing"), fanouts=[10, 5])
+    with pytest.raises(loom.Error, match="argument --fanouts: fanout 0 is invalid"):
+        loom.Loader(sbm, fanouts=[10, 0])
+    with pytest.raises(loom.Error, match="--cache"):
+        loom.Loader(sbm, fanouts=[10, 5], cache="lru")
+    with pytest.raises(loom.Error, match="wire_dtype"):
+        loom.Loader(sbm, fanouts=[10, 5], wire_dtype="int8")

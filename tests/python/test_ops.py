@@ -1,0 +1,74 @@
+"""loom.ops and loom.nn: Loom's kernels from Python give the values and gradients of dense
+references, and its layers train a model through PyTorch's autograd."""
+import torch
+
+import loom
+
+
+def random_block(num_src=30, num_dst=12, max_degree=5, seed=0):
+    g = torch.Generator().manual_seed(seed)
+    indptr, indices = [0], []
+    for _ in range(num_dst):
+        degree = int(torch.randint(0, max_degree + 1, (1,), generator=g))
+        indices += torch.randperm(num_src, generator=g)[:degree].tolist()
+        indptr.append(len(indices))
+    return loom.Block(torch.tensor(indptr), torch.tensor(indices, dtype=torch.int32), num_src)
+
+
+def dense(block):
+    a = torch.zeros(block.num_dst, block.num_src, dtype=torch.float64)
+    src, dst = block.edge_index()
+    a[dst, src] = 1.0
+    return a
+
+
+def test_sum_and_mean_match_dense_values_and_gradients():
+    block = random_block()
+    a = dense(block)
+    x = torch.randn(block.num_src, 4, dtype=torch.float64, requires_grad=True)
+    for kind, want in (("sum", a), ("mean", a / a.sum(1, keepdim=True).clamp(min=1))):
+        got = loom.ops.aggregate(block, x, kind)
+        assert torch.allclose(got, want @ x)
+        upstream = torch.randn_like(got)
+        (g_got,) = torch.autograd.grad(got, x, upstream)
+        (g_want,) = torch.autograd.grad(want @ x, x, upstream)
+        assert torch.allclose(g_got, g_want)
+    assert torch.autograd.gradcheck(lambda t: loom.ops.aggregate(block, t, "mean"), (x,))
+
+
+def test_gat_aggregate_gradients_check():
+    block = random_block(8, 5, 3, seed=1)
+    x = torch.randn(8, 2, 3, dtype=torch.float64, requires_grad=True)
+    a_src = torch.randn(8, 2, dtype=torch.float64, requires_grad=True)
+    a_dst = torch.randn(5, 2, dtype=torch.float64, requires_grad=True)
+    assert torch.autograd.gradcheck(lambda *t: loom.ops.gat_aggregate(block, *t), (x, a_src, a_dst))
+
+
+def test_bad_kind_is_a_loom_error():
+    block = random_block()
+    try:
+        loom.ops.aggregate(block, torch.randn(block.num_src, 2), "max")
+        raise AssertionError("accepted")
+    except loom.Error as e:
+        assert "unknown aggregation 'max'" in str(e)
+
+
+def test_layers_learn_a_planted_task_on_whole_graph_blocks(sbm):
+    store = loom.GraphStore(sbm)
+    whole = loom.Block(store.indptr, store.indices, store.num_nodes)
+    x, y = store.features.float(), store.labels
+    train, test = store.split("train"), store.split("test")
+    torch.manual_seed(0)
+    for conv in (loom.nn.SAGEConv, loom.nn.GCNConv, lambda i, o: loom.nn.GATConv(i, o, heads=2, concat=False)):
+        layers = torch.nn.ModuleList([conv(16, 32), conv(32, 4)])
+        opt = torch.optim.Adam(layers.parameters(), lr=0.01)
+        for _ in range(60):
+            opt.zero_grad()
+            h = layers[1](whole, torch.relu(layers[0](whole, x)))
+            loss = torch.nn.functional.cross_entropy(h[train], y[train])
+            loss.backward()
+            opt.step()
+        with torch.no_grad():
+            h = layers[1](whole, torch.relu(layers[0](whole, x)))
+        accuracy = (h[test].argmax(1) == y[test]).float().mean().item()
+        assert accuracy > 0.8, (conv, accuracy)
