@@ -18,17 +18,26 @@ import sys as _sys
 import torch as _torch  # LibTorch's Python bindings must be loaded before the extension
 
 from . import _loom
-from ._loom import Batch, Block, Error, GraphStore, PartitionedStore, comm, embed, ops
+from ._loom import AgreedError, Batch, Block, Error, GraphStore, PartitionedStore, comm, embed, ops
+from ._loom import set_log_level
 from ._loom import eval  # noqa: A004 (loom.eval: the evaluations of `loom eval`)
+from .commands import generate, import_graph, partition, run
 from .loader import Loader
 from . import nn
 
-__all__ = ["Batch", "Block", "Error", "GraphStore", "Loader", "PartitionedStore", "comm", "embed", "eval", "nn", "ops"]
+__all__ = ["AgreedError", "Batch", "Block", "Error", "GraphStore", "Loader", "PartitionedStore", "comm", "embed",
+           "eval", "generate", "import_graph", "nn", "ops", "partition", "run", "set_log_level"]
 
 
 def _end_every_rank(kind, value, traceback):
     """Under mpirun, an uncaught exception on one rank would leave the others blocked in a
-    collective: print it and end the whole job instead."""
+    collective: print it and end the whole job instead. An AgreedError was raised by every rank
+    together: rank 0 prints it once, as the CLI does, and every rank exits with status 1."""
+    if issubclass(kind, AgreedError):
+        if _loom.comm.rank() == 0:
+            print(f"loom: error: {value}", file=_sys.stderr, flush=True)
+        _loom.comm.barrier()  # the line is out before any rank exits
+        return
     _previous_hook(kind, value, traceback)
     if _loom.comm.size() > 1:
         _loom.comm.abort(f"{kind.__name__}: {value}")

@@ -26,6 +26,7 @@ void bind_ops(py::module_& m);
 void bind_loader(py::module_& m);
 void bind_comm(py::module_& m);
 void bind_embed(py::module_& m);
+void bind_commands(py::module_& m);
 
 // This process's world communicator: MPI starts on first use (a plain `python3` is a world of
 // one) and is finalised at interpreter exit.

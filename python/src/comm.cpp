@@ -7,6 +7,7 @@
 
 #include "bindings.hpp"
 #include "loom/comm/mpi_session.hpp"
+#include "loom/core/log.hpp"
 #include "loom/train/gradient_sync.hpp"
 
 namespace loom::python {
@@ -30,6 +31,7 @@ comm::Communicator& python_world() {
   if (!g_world) {
     g_session = std::make_unique<comm::MpiSession>();
     g_world = std::make_unique<comm::Communicator>(g_session->world());
+    core::set_log_rank(g_world->rank(), g_world->size());
   }
   return *g_world;
 }

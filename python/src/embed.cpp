@@ -9,6 +9,7 @@
 #include "loom/embed/analogy.hpp"
 #include "loom/embed/embed_text.hpp"
 #include "loom/embed/eval/graph_embedding.hpp"
+#include "loom/embed/eval/linkpred_protocol.hpp"
 #include "loom/embed/eval/node_classification.hpp"
 #include "loom/embed/similarity.hpp"
 #include "loom/graph/store.hpp"
@@ -50,10 +51,10 @@ embed::SgnsOptions sgns_options(embed::SgnsOptions o, std::int64_t dim, int wind
   return o;
 }
 
-py::tuple graph_embedding(const std::string& store_path, double p, double q, std::int64_t walks, std::int64_t length,
-                          std::int64_t dim, int window, int negative, double sample, int epochs, int threads,
-                          std::uint64_t seed, const std::string& kernel) {
-  const auto store = graph::GraphStore::open(store_path);
+embed::eval::GraphEmbedOptions graph_embed_options(double p, double q, std::int64_t walks, std::int64_t length,
+                                                   std::int64_t dim, int window, int negative, double sample,
+                                                   int epochs, int threads, std::uint64_t seed,
+                                                   const std::string& kernel) {
   embed::eval::GraphEmbedOptions o;
   o.walks.walks_per_node = walks;
   o.walks.length = length;
@@ -62,6 +63,14 @@ py::tuple graph_embedding(const std::string& store_path, double p, double q, std
   o.walks.seed = seed;
   o.sgns = sgns_options(o.sgns, dim, window, negative, sample, epochs, threads, seed, kernel);
   o.progress = false;
+  return o;
+}
+
+py::tuple graph_embedding(const std::string& store_path, double p, double q, std::int64_t walks, std::int64_t length,
+                          std::int64_t dim, int window, int negative, double sample, int epochs, int threads,
+                          std::uint64_t seed, const std::string& kernel) {
+  const auto store = graph::GraphStore::open(store_path);
+  const auto o = graph_embed_options(p, q, walks, length, dim, window, negative, sample, epochs, threads, seed, kernel);
   embed::eval::GraphEmbedding result;
   {
     py::gil_scoped_release release;
@@ -149,6 +158,32 @@ void bind_embed(py::module_& m) {
       py::arg("keys"), py::arg("vectors"), py::arg("store"), py::arg("ratios") = std::vector<double>{0.5},
       py::arg("repeats") = 5, py::arg("seed") = 1,
       "node classification of the store's labels (one-vs-rest logistic regression; macro/micro-F1 per ratio)");
+  v.def(
+      "linkpred",
+      [](const std::string& store, double p, double q, std::int64_t walks, std::int64_t length, std::int64_t dim,
+         int window, int negative, double sample, int epochs, int threads, std::uint64_t seed,
+         const std::string& kernel, const std::vector<std::string>& operators, double remove_fraction) {
+        embed::eval::LinkPredProtocolOptions o;
+        o.store = store;
+        o.graph = graph_embed_options(p, q, walks, length, dim, window, negative, sample, epochs, threads, seed, kernel);
+        o.split.remove_fraction = remove_fraction;
+        o.split.seed = seed;
+        o.operators.clear();
+        for (const auto& name : operators) o.operators.push_back(embed::eval::parse_edge_operator(name));
+        embed::eval::LinkPredProtocolResult result;
+        {
+          py::gil_scoped_release release;
+          result = embed::eval::run_linkpred(o);
+        }
+        return json_to_python(result.to_json());
+      },
+      py::arg("store"), py::arg("p") = 1.0, py::arg("q") = 1.0, py::arg("walks") = 10, py::arg("length") = 80,
+      py::arg("dim") = graph.dim, py::arg("window") = graph.window, py::arg("negative") = graph.negative,
+      py::arg("sample") = graph.sample, py::arg("epochs") = graph.epochs, py::arg("threads") = 2, py::arg("seed") = 1,
+      py::arg("kernel") = embed::sgns_kernel_name(graph.kernel),
+      py::arg("operators") = std::vector<std::string>{"hadamard"}, py::arg("remove_fraction") = 0.5,
+      "node2vec's link prediction protocol (`loom eval linkpred`): hold out edges, embed the rest with "
+      "node2vec (p = q = 1: DeepWalk), ROC-AUC per edge operator");
 }
 
 }  // namespace loom::python

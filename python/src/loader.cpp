@@ -5,6 +5,9 @@
 // `pipeline_depth` ahead on a producer thread, exactly as `loom train` does with the same options
 // and seed. Each Batch holds the input features, the seeds' labels and ids, and one Block per
 // layer (input layer first). epoch_stats() reports what `loom train` reports per epoch.
+// eval_batch() builds batches of a split's nodes with the evaluation fanouts (full neighbourhoods
+// with -1: exact inference), and score() turns logits into `loom train`'s accuracy or micro-F1
+// summed over the ranks.
 #include <memory>
 #include <optional>
 #include <string>
@@ -14,11 +17,13 @@
 #include "bindings.hpp"
 #include "loom/comm/link_model.hpp"
 #include "loom/core/metrics.hpp"
+#include "loom/core/rng.hpp"
 #include "loom/core/timer.hpp"
 #include "loom/nn/runtime.hpp"
 #include "loom/train/device.hpp"
 #include "loom/train/epoch_stats.hpp"
 #include "loom/train/minibatch_data_path.hpp"
+#include "loom/train/scores.hpp"
 
 namespace loom::python {
 
@@ -28,6 +33,16 @@ struct Batch {
   torch::Tensor x, y, seeds, input_nodes;
   std::vector<nn::MessageGraph> blocks;
 };
+
+Batch to_batch(train::PreparedBatch prepared) {
+  Batch b;
+  b.x = prepared.x;
+  b.y = prepared.y;
+  b.blocks = std::move(prepared.graphs);
+  b.seeds = copy_tensor(std::span<const std::int64_t>(prepared.sampled.seeds));
+  b.input_nodes = copy_tensor(std::span<const std::int64_t>(prepared.sampled.input_nodes));
+  return b;
+}
 
 class Loader {
  public:
@@ -75,13 +90,51 @@ class Loader {
     totals_.phases.fetch += prepared.fetch.seconds;
     totals_.fetched += prepared.fetch;
     totals_.sampled_edges += prepared.sampled.num_sampled_edges;
-    Batch b;
-    b.x = prepared.x;
-    b.y = prepared.y;
-    b.blocks = std::move(prepared.graphs);
-    b.seeds = copy_tensor(std::span<const std::int64_t>(prepared.sampled.seeds));
-    b.input_nodes = copy_tensor(std::span<const std::int64_t>(prepared.sampled.input_nodes));
-    return b;
+    return to_batch(std::move(prepared));
+  }
+
+  const std::vector<std::int64_t>& split(const std::string& name) const {
+    LOOM_CHECK_ARG(name == "train" || name == "valid" || name == "test", "split",
+                   "unknown split '{}' (want train, valid or test)", name);
+    const auto& d = data();
+    return name == "train" ? d.train_ids : name == "valid" ? d.valid_ids : d.test_ids;
+  }
+
+  // Steps of evaluating `split` in batches of `batch_size` (the most any rank needs; collective).
+  std::int64_t eval_steps(const std::string& name, std::int64_t batch_size) const {
+    LOOM_CHECK_ARG(batch_size > 0, "batch_size", "must be > 0, got {}", batch_size);
+    const auto n = static_cast<std::int64_t>(split(name).size());
+    return world_->allreduce_max((n + batch_size - 1) / batch_size, comm::Channel::control);
+  }
+
+  // Batch `step` of `split` with the evaluation fanouts (collective: every rank builds every step;
+  // a rank with fewer nodes gets empty batches).
+  Batch eval_batch(const std::string& name, std::int64_t step, std::int64_t batch_size, std::uint64_t seed) const {
+    const auto& ids = split(name);
+    const auto n = static_cast<std::int64_t>(ids.size());
+    const std::int64_t begin = std::min(n, step * batch_size), end = std::min(n, begin + batch_size);
+    py::gil_scoped_release release;
+    return to_batch(path_->eval_builder().build(std::span<const std::int64_t>(ids).subspan(begin, end - begin),
+                                                core::mix_seed(seed, static_cast<std::uint64_t>(step))));
+  }
+
+  // `loom train`'s score counts of logits against labels (accuracy, or micro-F1 for multi-label
+  // graphs); score() sums them over the ranks (an empty list: this rank counted nothing).
+  py::list count(const torch::Tensor& logits, const torch::Tensor& labels) const {
+    const train::ScoreCounts c = train::count_scores(logits.detach().to(torch::kCPU), labels, data().multi_label);
+    return py::cast(std::vector<double>(c.values.begin(), c.values.end()));
+  }
+  py::dict score(const std::vector<double>& counts) const {
+    train::ScoreCounts c;
+    LOOM_CHECK_ARG(counts.empty() || counts.size() == c.values.size(), "counts",
+                   "want {} values (from count()) or none, got {}", c.values.size(), counts.size());
+    std::copy(counts.begin(), counts.end(), c.values.begin());
+    world_->allreduce_sum(c.values, comm::Channel::control);
+    py::dict d;
+    d[data().multi_label ? "micro_f1" : "accuracy"] = train::score(c, data().multi_label);
+    d["loss"] = train::mean_loss(c);
+    d["nodes"] = c.values.back();
+    return d;
   }
 
   // What `loom train` records for the epoch just iterated, over all ranks (collective).
@@ -128,7 +181,7 @@ void bind_loader(py::module_& m) {
                        const std::string& cache_dtype, const std::string& controller, double prefetch,
                        int lookahead, const std::string& wire_dtype, const std::string& net_bandwidth,
                        const std::string& net_latency, const std::string& normalize_features, bool gcn_norm,
-                       const std::string& device) {
+                       const std::string& device, std::vector<std::int32_t> eval_fanouts) {
              train::MinibatchOptions o;
              o.store = store;
              o.fanouts = std::move(fanouts);
@@ -149,6 +202,7 @@ void bind_loader(py::module_& m) {
              o.normalize_features = enum_argument(graph::kFeatureNormNames, normalize_features, "normalize_features");
              o.device = device;
              o.eval_every = 0;
+             o.eval_fanouts = std::move(eval_fanouts);
              return std::make_unique<Loader>(o, python_world());
            }),
            py::arg("store"), py::arg("fanouts"), py::arg("batch_size") = 1024, py::arg("seed") = 0,
@@ -156,21 +210,23 @@ void bind_loader(py::module_& m) {
            py::arg("cache_dtype") = "float32", py::arg("controller") = "none", py::arg("prefetch") = 0.25,
            py::arg("lookahead") = 0, py::arg("wire_dtype") = "float32", py::arg("net_bandwidth") = "",
            py::arg("net_latency") = "", py::arg("normalize_features") = "none", py::arg("gcn_norm") = false,
-           py::arg("device") = "cpu")
+           py::arg("device") = "cpu", py::arg("eval_fanouts") = std::vector<std::int32_t>{20})
       .def_property_readonly("num_nodes", [](const Loader& l) { return l.data().num_nodes(); })
       .def_property_readonly("feat_dim", [](const Loader& l) { return l.data().feat_dim; })
       .def_property_readonly("num_classes", [](const Loader& l) { return l.data().num_classes; })
       .def_property_readonly("multi_label", [](const Loader& l) { return l.data().multi_label; })
       .def("steps", &Loader::steps, py::arg("epoch") = 0, "steps of an epoch (the same on every rank)")
       .def("split",
-           [](const Loader& l, const std::string& name) {
-             const auto& d = l.data();
-             const auto& ids = name == "train" ? d.train_ids : name == "valid" ? d.valid_ids : d.test_ids;
-             LOOM_CHECK_ARG(name == "train" || name == "valid" || name == "test", "split",
-                            "unknown split '{}' (want train, valid or test)", name);
-             return copy_tensor(std::span<const std::int64_t>(ids));
-           },
+           [](const Loader& l, const std::string& name) { return copy_tensor(std::span<const std::int64_t>(l.split(name))); },
            py::arg("name"), "global ids of this rank's nodes in a split")
+      .def("eval_steps", &Loader::eval_steps, py::arg("split"), py::arg("batch_size"),
+           "steps of evaluating a split (the most any rank needs; collective)")
+      .def("eval_batch", &Loader::eval_batch, py::arg("split"), py::arg("step"), py::arg("batch_size"),
+           py::arg("seed") = 0, "batch `step` of a split with the evaluation fanouts (collective)")
+      .def("count", &Loader::count, py::arg("logits"), py::arg("labels"),
+           "loom train's score counts of one batch (add them up over batches, then score())")
+      .def("score", &Loader::score, py::arg("counts"),
+           "accuracy (or micro_f1), mean loss and nodes of summed counts, over all ranks (collective)")
       .def("start_epoch", &Loader::start, py::arg("epoch"))
       .def("next_batch", &Loader::next, "the next batch of the started epoch, or None after the last")
       .def("epoch_stats", &Loader::epoch_stats,

@@ -47,3 +47,26 @@ def test_bad_input_raises_loom_error_with_the_cli_message(tmp_path):
     with pytest.raises(loom.Error, match=str(tmp_path / "missing")):
         loom.GraphStore(str(tmp_path / "missing"))
     assert issubclass(loom.Error, RuntimeError)
+
+
+def test_generate_import_partition_run_the_cli_commands(tmp_path):
+    g = loom.generate("sbm", str(tmp_path / "g"), nodes=300, classes=3, avg_degree=6, feat_dim=4, seed=2)
+    assert g.num_nodes == 300 and g.feat_dim == 4 and g.num_classes == 3
+    edges = tmp_path / "edges.txt"
+    edges.write_text("# a triangle and a tail\n10 20\n20 30\n30 10\n30 40\n")
+    tail = loom.import_graph("edgelist", str(edges), str(tmp_path / "tail"))
+    assert tail.num_nodes == 4 and sorted(tail.original_ids.tolist()) == [10, 20, 30, 40]
+    parts = loom.partition(str(tmp_path / "g"), str(tmp_path / "g-2"), k=2, method="metis")
+    assert parts.num_parts == 2 and sum(parts.part(k).num_nodes for k in range(2)) == 300
+
+
+def test_commands_raise_the_cli_messages(tmp_path):
+    with pytest.raises(loom.Error, match="--avg-degree is required"):
+        loom.generate("sbm", str(tmp_path / "g"), nodes=10, classes=2, feat_dim=2)
+    bad = tmp_path / "bad.txt"
+    bad.write_text("1 2\n3\n")
+    with pytest.raises(loom.Error, match=f"{bad}:2"):
+        loom.import_graph("edgelist", str(bad), str(tmp_path / "out"))
+    assert not (tmp_path / "out").exists()  # nothing half-written
+    with pytest.raises(loom.Error, match="missing: not a directory"):
+        loom.partition(str(tmp_path / "missing"), str(tmp_path / "p"), k=0)

@@ -34,3 +34,15 @@ def test_bad_options_name_the_cli_option(sbm):
         raise AssertionError("accepted")
     except loom.Error as e:
         assert "--length" in str(e)
+
+
+def test_link_prediction_protocol(sbm):
+    result = loom.eval.linkpred(sbm, walks=4, length=20, dim=16, threads=1, operators=["hadamard", "l2"])
+    assert result["removed_edges"] > 0 and result["total_edges"] > result["removed_edges"]
+    assert set(result["auc"]) == {"hadamard", "l2"}
+    assert result["auc"]["hadamard"]["auc"] > 0.6  # planted communities make held-out edges predictable
+    try:
+        loom.eval.linkpred(sbm, operators=["cosine"])
+        raise AssertionError("accepted")
+    except loom.Error as e:
+        assert "--operator" in str(e)

@@ -47,7 +47,13 @@ def test_python_model_trains_on_the_loader(sbm):
     with torch.no_grad():
         logits = model(store.features, [whole, whole])
     test = store.split("test")
-    assert (logits[test].argmax(1) == store.labels[test]).float().mean().item() > 0.9
+    whole_graph_accuracy = (logits[test].argmax(1) == store.labels[test]).float().mean().item()
+    assert whole_graph_accuracy > 0.9
+    # Evaluation batches with every neighbour (-1) are exact inference: the whole-graph figure.
+    exact = loom.Loader(sbm, fanouts=[10, 5], eval_fanouts=[-1], batch_size=128).evaluate(model, "test", batch_size=100)
+    assert exact["nodes"] == test.numel() and abs(exact["accuracy"] - whole_graph_accuracy) < 1e-6
+    sampled = loader.evaluate(model, "test")
+    assert abs(sampled["accuracy"] - whole_graph_accuracy) < 0.05 and sampled["loss"] > 0
 
 
 def test_same_batches_as_loom_train(sbm, tmp_path):

@@ -65,17 +65,8 @@ int run_linkpred(LinkPredArgs args) {
   for (const auto& name : args.operators) o.operators.push_back(embed::eval::parse_edge_operator(name));
   const auto r = embed::eval::run_linkpred(o);
   if (args.as_json) {
-    nlohmann::json j = {{"store", o.store},
-                        {"method", args.method},
-                        {"p", o.graph.walks.p},
-                        {"q", o.graph.walks.q},
-                        {"total_edges", r.total_edges},
-                        {"removed_edges", r.removed_edges},
-                        {"walk_steps_per_second", r.walk_seconds > 0 ? r.walk_steps / r.walk_seconds : 0.0},
-                        {"train_seconds", r.train.seconds}};
-    for (const auto& [name, s] : r.scores)
-      j["auc"][name] = {{"auc", s.auc}, {"train_pairs", s.train_pairs}, {"test_pairs", s.test_pairs},
-                        {"skipped_pairs", s.skipped_pairs}};
+    nlohmann::json j = {{"store", o.store}, {"method", args.method}, {"p", o.graph.walks.p}, {"q", o.graph.walks.q}};
+    j.update(r.to_json());
     fmt::print("{}\n", j.dump());
   } else {
     fmt::print("{} link prediction on {}: {} of {} edges held out\n", args.method, o.store, r.removed_edges,

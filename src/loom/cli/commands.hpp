@@ -1,7 +1,8 @@
 // Each `loom` subcommand lives in its own cmd_<name>.cpp and adds itself to the app through
-// one of these functions; main.cpp calls them all. A command only parses options into a plain
-// struct and, when selected, sets `action` to a call of a library entry point (so tests and
-// benchmarks can call the same code). main() runs the action after parsing and logging set-up.
+// one of these functions; add_commands() calls them all, for main() and for the Python package's
+// in-process commands (loom.run). A command only parses options into a plain struct and, when
+// selected, sets `action` to a call of a library entry point (so tests and benchmarks can call the
+// same code). The caller runs the action after parsing and logging set-up.
 #pragma once
 
 #include <functional>
@@ -12,6 +13,9 @@ namespace loom::cli {
 
 // Returns the process exit status.
 using Action = std::function<int()>;
+
+// Every subcommand of `loom`.
+void add_commands(CLI::App& app, Action& action);
 
 void add_info_command(CLI::App& app, Action& action);
 // `loom partition DIR -k K --method ... -o PARTS`.

@@ -32,23 +32,7 @@ int main(int argc, char** argv) {
   app.add_option("--log-level", log_level, "trace|debug|info|warn|error|off")->capture_default_str();
 
   loom::cli::Action action;
-  loom::cli::add_info_command(app, action);
-  loom::cli::add_partition_command(app, action);
-  CLI::App* import_cmd = app.add_subcommand("import", "Import a graph into a Loom graph store");
-  import_cmd->require_subcommand(1);
-  loom::cli::add_import_ogb(*import_cmd, action);
-  loom::cli::add_import_edgelist(*import_cmd, action);
-  loom::cli::add_import_npy(*import_cmd, action);
-  loom::cli::add_import_fashion_mnist(*import_cmd, action);
-  loom::cli::add_generate_command(app, action);
-  loom::cli::add_embed_command(app, action);
-  loom::cli::add_eval_command(app, action);
-  loom::cli::add_embed_graph_commands(app, action);
-  loom::cli::add_eval_graph_commands(app, action);
-  loom::cli::add_walk_command(app, action);
-  loom::cli::add_train_command(app, action);
-  loom::cli::add_fullgraph_command(app, action);
-  loom::cli::add_analyze_command(app, action);
+  loom::cli::add_commands(app, action);
 
   try {
     app.parse(argc, argv);

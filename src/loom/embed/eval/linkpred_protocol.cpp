@@ -35,4 +35,15 @@ LinkPredProtocolResult run_linkpred(const LinkPredProtocolOptions& options) {
   return result;
 }
 
+nlohmann::json LinkPredProtocolResult::to_json() const {
+  nlohmann::json j = {{"total_edges", total_edges},
+                      {"removed_edges", removed_edges},
+                      {"walk_steps_per_second", walk_seconds > 0 ? walk_steps / walk_seconds : 0.0},
+                      {"train_seconds", train.seconds}};
+  for (const auto& [name, s] : scores)
+    j["auc"][name] = {{"auc", s.auc}, {"train_pairs", s.train_pairs}, {"test_pairs", s.test_pairs},
+                      {"skipped_pairs", s.skipped_pairs}};
+  return j;
+}
+
 }  // namespace loom::embed::eval

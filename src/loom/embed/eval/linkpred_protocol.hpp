@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "loom/embed/eval/graph_embedding.hpp"
 #include "loom/embed/eval/link_prediction.hpp"
 
@@ -28,6 +30,9 @@ struct LinkPredProtocolResult {
   double walk_seconds = 0;
   SgnsStats train;
   std::vector<std::pair<std::string, LinkPredResult>> scores;  // operator name -> result
+
+  // {total_edges, removed_edges, walk_steps_per_second, train_seconds, auc: {operator: {auc, ...}}}
+  nlohmann::json to_json() const;
 };
 
 LinkPredProtocolResult run_linkpred(const LinkPredProtocolOptions& options);

@@ -1,0 +1,54 @@
+"""The `loom` commands that make and reshape stores, from Python, run in this process by the CLI's
+own parser (loom.run): the same options, defaults and error messages as on the command line.
+Keyword options become long options: feat_dim=16 -> --feat-dim 16, overwrite=True -> --overwrite,
+a list -> comma-separated values.
+
+    g = loom.generate("sbm", "g", nodes=1000, classes=4, feat_dim=16)
+    cora = loom.import_graph("ogb", "../shared/data/graphs/cora", "cora", split="planetoid")
+    parts = loom.partition("g", "g-4", k=4, method="metis")
+"""
+from . import _loom
+
+
+def options_to_arguments(options):
+    """["--name", "value", ...] from keyword options (True: a flag; False or None: left out)."""
+    args = []
+    for name, value in options.items():
+        flag = "--" + name.replace("_", "-")
+        if value is True:
+            args.append(flag)
+        elif value is False or value is None:
+            continue
+        elif isinstance(value, (list, tuple)):
+            args += [flag, ",".join(str(v) for v in value)]
+        else:
+            args += [flag, str(value)]
+    return args
+
+
+def run(*args):
+    """Runs `loom ARGS...` in this process; raises loom.Error (the CLI's message) when it fails."""
+    status = _loom.run([str(a) for a in args])
+    if status != 0:
+        raise _loom.Error(f"loom {' '.join(str(a) for a in args)}: exit status {status}")
+
+
+def generate(kind, output, **options):
+    """`loom generate KIND -o OUTPUT ...` (kind: sbm or rmat); returns the new GraphStore."""
+    run("generate", kind, "-o", output, *options_to_arguments(options))
+    return _loom.GraphStore(output)
+
+
+def import_graph(kind, source, output, **options):
+    """`loom import KIND SOURCE -o OUTPUT ...` (kind: ogb, edgelist, npy; fashion-mnist takes no
+    SOURCE: pass source=None); returns the new GraphStore."""
+    args = ["import", kind] + ([source] if source is not None else []) + ["-o", output]
+    run(*args, *options_to_arguments(options))
+    return _loom.GraphStore(output)
+
+
+def partition(store, output, k, **options):
+    """`loom partition STORE -k K -o OUTPUT ...` (method="metis" by default); returns the
+    PartitionedStore."""
+    run("partition", store, "-k", k, "-o", output, *options_to_arguments(options))
+    return _loom.PartitionedStore(output)
