@@ -10,12 +10,14 @@
 # selected epoch (the recipes select by validation). Writes one JSON line per run under
 # bench/work/accuracy/runs and bench/results/accuracy.md (bench/accuracy_report.py).
 # A rerun skips the runs already recorded (delete bench/work/accuracy/runs to start over).
-# Env: SEEDS (10), THREADS (2), LOOM_DATA, PYG (../shared/peers/pyg), LOOM (the binary, ./build/loom).
+# Env: SEEDS (10), PYG_SEEDS (seeds of the PyG runs, default SEEDS), THREADS (2), LOOM_DATA,
+# PYG (../shared/peers/pyg), LOOM (the binary, ./build/loom).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 data=${LOOM_DATA:-../shared/data}
 pyg=${PYG:-../shared/peers/pyg}
 seeds=${SEEDS:-10}
+pyg_seeds=${PYG_SEEDS:-$seeds}
 threads=${THREADS:-2}
 work=bench/work/accuracy
 runs=$work/runs
@@ -82,9 +84,9 @@ for g in "${graphs[@]}"; do
     loom_runs "$runs/$g.$model.loom-sampled.jsonl" "$work/$g" --config "$cfg" --fanouts 25,10 --batch-size 64
     out="$runs/$g.$model.pyg.jsonl"
     first=$(done_runs "$out")
-    if [ $have_pyg = 1 ] && [ "$first" -lt "$seeds" ]; then
+    if [ $have_pyg = 1 ] && [ "$first" -lt "$pyg_seeds" ]; then
       PYTHONPATH=$pyg /usr/bin/python3 -W ignore bench/peers/pyg_recipe.py "$work/$g" "$cfg" \
-        --seeds "$(seq -s, "$first" $((seeds - 1)))" --threads "$threads" >> "$out"
+        --seeds "$(seq -s, "$first" $((pyg_seeds - 1)))" --threads "$threads" >> "$out"
     fi
   done
 done

@@ -11,9 +11,8 @@ Defaults are node2vec's (Grover & Leskovec 2016): 10 walks of 80 steps per node,
 import argparse
 import time
 
+import loom  # first: it picks the OpenMP OpenBLAS before torch loads one (loom/_blas.py)
 import torch
-
-import loom
 
 
 def parse_arguments():

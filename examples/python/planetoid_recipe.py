@@ -15,10 +15,9 @@ The same recipes for `loom train` are configs/gcn-planetoid.toml and configs/gat
 import argparse
 import copy
 
+import loom  # first: it picks the OpenMP OpenBLAS before torch loads one (loom/_blas.py)
 import torch
 import torch.nn.functional as F
-
-import loom
 
 
 class GCN(torch.nn.Module):

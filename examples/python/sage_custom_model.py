@@ -16,9 +16,8 @@ import argparse
 import json
 import time
 
+import loom  # first: it picks the OpenMP OpenBLAS before torch loads one (loom/_blas.py)
 import torch
-
-import loom
 
 
 class MySage(torch.nn.Module):

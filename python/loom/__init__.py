@@ -15,7 +15,11 @@ exception on one rank ends every rank with its message (as the CLI does).
 """
 import sys as _sys
 
-import torch as _torch  # LibTorch's Python bindings must be loaded before the extension
+from . import _blas
+
+_blas.prefer_openmp_openblas()  # before torch loads a BLAS (see _blas.py)
+
+import torch as _torch  # noqa: E402 (LibTorch's Python bindings must be loaded before the extension)
 
 from . import _loom
 from ._loom import AgreedError, Batch, Block, Error, GraphStore, PartitionedStore, comm, embed, ops

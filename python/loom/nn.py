@@ -103,5 +103,5 @@ class GraphSAGE(nn.Module):
         for i, (conv, block) in enumerate(zip(self.convs, blocks)):
             x = conv(block, x)
             if i + 1 < len(self.convs):
-                x = torch.nn.functional.dropout(torch.relu(x), self.dropout, self.training)
+                x = _loom.ops.relu_dropout(x, self.dropout, self.training)
         return x

@@ -10,6 +10,7 @@
 #include "loom/nn/aggregate.hpp"
 #include "loom/nn/gat_aggregate.hpp"
 #include "loom/nn/message_graph.hpp"
+#include "loom/nn/relu_dropout.hpp"
 
 namespace loom::python {
 
@@ -58,6 +59,10 @@ void bind_ops(py::module_& m) {
       py::arg("block"), py::arg("x"), py::arg("kind"),
       "x [num_src, F] -> [num_dst, F]: 'sum', 'mean' or 'gcn' (D^-1/2 (A + I) D^-1/2 with the block's "
       "GCN norms: the whole graph's degrees for blocks a Loader built)");
+  ops.def("relu_dropout", &nn::relu_dropout, py::arg("x"), py::arg("p"), py::arg("training"),
+          "dropout(relu(x), p) fused in one pass, keeping a 1-byte mask for backward (torch's random stream)");
+  ops.def("dropout", &nn::dropout, py::arg("x"), py::arg("p"), py::arg("training"),
+          "torch.nn.functional.dropout with a 1-byte mask held for backward instead of a float one");
   ops.def("gat_aggregate", &nn::gat_aggregate, py::arg("block"), py::arg("x"), py::arg("a_src"), py::arg("a_dst"),
           py::arg("negative_slope") = 0.2, py::arg("self_loops") = true, py::arg("attention_dropout") = 0.0,
           py::arg("training") = false,

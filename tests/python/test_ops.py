@@ -72,3 +72,15 @@ def test_layers_learn_a_planted_task_on_whole_graph_blocks(sbm):
             h = layers[1](whole, torch.relu(layers[0](whole, x)))
         accuracy = (h[test].argmax(1) == y[test]).float().mean().item()
         assert accuracy > 0.8, (conv, accuracy)
+
+
+def test_relu_dropout_is_dropout_of_relu_with_its_gradient():
+    torch.manual_seed(0)
+    x = torch.randn(4096, 8, requires_grad=True)
+    y = loom.ops.relu_dropout(x, 0.25, True)
+    kept = y != 0
+    assert torch.allclose(y[kept], x[kept] / 0.75) and (x[kept] > 0).all()
+    assert abs(kept.float().mean().item() - 0.5 * 0.75) < 0.01
+    y.sum().backward()
+    assert torch.allclose(x.grad, kept.float() / 0.75)
+    assert torch.equal(loom.ops.relu_dropout(x, 0.25, False), torch.relu(x))
