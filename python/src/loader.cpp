@@ -31,16 +31,31 @@ namespace {
 
 struct Batch {
   torch::Tensor x, y, seeds, input_nodes;
+  py::object original_ids;  // of the seeds: int64 tensor, or a list of names where the graph names its nodes
   std::vector<nn::MessageGraph> blocks;
 };
 
-Batch to_batch(train::PreparedBatch prepared) {
+// The seeds' original ids: this rank owns every seed, so its own rows' ids name them.
+py::object original_ids_of(std::span<const std::int64_t> seeds, const train::TrainingData& data) {
+  if (!data.original_names.empty()) {
+    py::list names;
+    for (const std::int64_t g : seeds) names.append(data.original_names[static_cast<std::size_t>(g - data.offset)]);
+    return names;
+  }
+  std::vector<std::int64_t> ids(seeds.size());
+  for (std::size_t i = 0; i < seeds.size(); ++i)
+    ids[i] = data.original_ids.empty() ? seeds[i] : data.original_ids[static_cast<std::size_t>(seeds[i] - data.offset)];
+  return py::cast(copy_tensor(std::span<const std::int64_t>(ids)));
+}
+
+Batch to_batch(train::PreparedBatch prepared, const train::TrainingData& data) {
   Batch b;
   b.x = prepared.x;
   b.y = prepared.y;
   b.blocks = std::move(prepared.graphs);
   b.seeds = copy_tensor(std::span<const std::int64_t>(prepared.sampled.seeds));
   b.input_nodes = copy_tensor(std::span<const std::int64_t>(prepared.sampled.input_nodes));
+  b.original_ids = original_ids_of(prepared.sampled.seeds, data);
   return b;
 }
 
@@ -90,7 +105,7 @@ class Loader {
     totals_.phases.fetch += prepared.fetch.seconds;
     totals_.fetched += prepared.fetch;
     totals_.sampled_edges += prepared.sampled.num_sampled_edges;
-    return to_batch(std::move(prepared));
+    return to_batch(std::move(prepared), data());
   }
 
   const std::vector<std::int64_t>& split(const std::string& name) const {
@@ -113,9 +128,13 @@ class Loader {
     const auto& ids = split(name);
     const auto n = static_cast<std::int64_t>(ids.size());
     const std::int64_t begin = std::min(n, step * batch_size), end = std::min(n, begin + batch_size);
-    py::gil_scoped_release release;
-    return to_batch(path_->eval_builder().build(std::span<const std::int64_t>(ids).subspan(begin, end - begin),
-                                                core::mix_seed(seed, static_cast<std::uint64_t>(step))));
+    train::PreparedBatch prepared;
+    {
+      py::gil_scoped_release release;
+      prepared = path_->eval_builder().build(std::span<const std::int64_t>(ids).subspan(begin, end - begin),
+                                             core::mix_seed(seed, static_cast<std::uint64_t>(step)));
+    }
+    return to_batch(std::move(prepared), data());
   }
 
   // `loom train`'s score counts of logits against labels (accuracy, or micro-F1 for multi-label
@@ -173,6 +192,8 @@ void bind_loader(py::module_& m) {
       .def_readonly("seeds", &Batch::seeds, "int64 global ids of the output nodes")
       .def_readonly("input_nodes", &Batch::input_nodes, "int64 global ids of the rows of x (the seeds first)")
       .def_readonly("blocks", &Batch::blocks, "one Block per layer, input layer first")
+      .def_readonly("original_ids", &Batch::original_ids,
+                    "the user's ids of the seeds: int64 tensor, or a list of str where the graph names its nodes")
       .def_property_readonly("num_seeds", [](const Batch& b) { return b.seeds.size(0); });
 
   py::class_<Loader>(m, "Loader", "Loom's mini-batch data path (what `loom train` runs) for a Python model")

@@ -17,7 +17,10 @@ def test_two_ranks_fetch_what_loom_train_fetches():
     model = loom.nn.GraphSAGE(loader.feat_dim, 16, loader.num_classes, num_layers=2)
     sync = loom.comm.GradientSync(list(model.parameters()))
     before = loom.comm.stats()["features"]["bytes_received"]
+    parts = loom.PartitionedStore(os.environ["LOOM_TEST_PARTS"])
     for batch in loader.epoch(0):
+        # The seeds' user ids: the generated store's ids are its rows, which the partition renumbered.
+        assert torch.equal(batch.original_ids, parts.new_to_source[batch.seeds])
         model.zero_grad()
         torch.nn.functional.cross_entropy(model(batch.x, batch.blocks), batch.y).backward()
         sync.all_reduce()

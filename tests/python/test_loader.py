@@ -26,6 +26,7 @@ def test_batches_hold_blocks_inputs_and_labels(sbm):
     b = batches[0]
     assert torch.equal(b.x, store.features[b.input_nodes])
     assert torch.equal(b.y, store.labels[b.seeds])
+    assert torch.equal(b.original_ids, store.original_ids[b.seeds])
     stats = loader.epoch_stats()
     assert stats["rows_local"] == sum(b.input_nodes.numel() for b in batches)
     assert stats["rows_remote"] == 0 and stats["steps"] == len(batches)
@@ -79,3 +80,10 @@ def test_bad_options_raise_the_cli_messages(sbm, tmp_path):
         loom.Loader(sbm, fanouts=[10, 5], cache="lru")
     with pytest.raises(loom.Error, match="wire_dtype"):
         loom.Loader(sbm, fanouts=[10, 5], wire_dtype="int8")
+    with pytest.raises(loom.Error, match="argument --eval-fanouts: 3 values for a 2-layer model"):
+        loom.Loader(sbm, fanouts=[10, 5], eval_fanouts=[5, 5, 5])
+    with pytest.raises(loom.Error, match="argument --controller: unknown value 'magic'"):
+        loom.Loader(sbm, fanouts=[10, 5], controller="magic")
+    loader = loom.Loader(sbm, fanouts=[10, 5])
+    with pytest.raises(loom.Error, match="argument split: unknown split 'dev'"):
+        loader.evaluate(torch.nn.Identity(), "dev")
