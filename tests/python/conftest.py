@@ -5,6 +5,8 @@ import subprocess
 
 import pytest
 
+import loom  # noqa: F401 (before any test imports torch: loom picks LibTorch's BLAS, loom/_blas.py)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 LOOM = os.environ.get("LOOM_BINARY", os.path.join(ROOT, "build", "loom"))
 
