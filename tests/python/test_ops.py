@@ -1,8 +1,15 @@
 """loom.ops and loom.nn: Loom's kernels from Python give the values and gradients of dense
-references, and its layers train a model through PyTorch's autograd."""
+references, its layers train a model through PyTorch's autograd, and a PyG layer (where the peer
+is installed) consumes a block's edge_index."""
+import os
+import sys
+import warnings
+
+import pytest
 import torch
 
 import loom
+from conftest import ROOT
 
 
 def random_block(num_src=30, num_dst=12, max_degree=5, seed=0):
@@ -84,3 +91,27 @@ def test_relu_dropout_is_dropout_of_relu_with_its_gradient():
     y.sum().backward()
     assert torch.allclose(x.grad, kept.float() / 0.75)
     assert torch.equal(loom.ops.relu_dropout(x, 0.25, False), torch.relu(x))
+
+
+def test_a_pyg_layer_consumes_a_block_edge_index(sbm):
+    """block.edge_index() is PyG's bipartite layout: PyG's SAGEConv on it equals loom.nn.SAGEConv."""
+    pyg = os.environ.get("PYG", os.path.join(ROOT, "..", "shared", "peers", "pyg"))
+    if not os.path.isdir(os.path.join(pyg, "torch_geometric")):
+        pytest.skip(f"PyG peer not found at {pyg}")
+    sys.path.insert(0, pyg)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            from torch_geometric.nn import SAGEConv
+    finally:
+        sys.path.remove(pyg)
+    batch = next(iter(loom.Loader(sbm, fanouts=[10, 5], batch_size=64).epoch(0)))
+    block = batch.blocks[0]
+    torch.manual_seed(0)
+    ours, theirs = loom.nn.SAGEConv(batch.x.shape[1], 8), SAGEConv(batch.x.shape[1], 8)
+    with torch.no_grad():
+        theirs.lin_l.weight.copy_(ours.weight_l)
+        theirs.lin_l.bias.copy_(ours.bias)
+        theirs.lin_r.weight.copy_(ours.weight_r)
+    expected = theirs((batch.x, batch.x[: block.num_dst]), block.edge_index(), size=(block.num_src, block.num_dst))
+    assert torch.allclose(ours(block, batch.x), expected, atol=1e-5)
