@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # ctest's python.mpi.np2: the same epoch through `loom train` and through the Python loader, each
-# on 2 ranks of a 2-way partitioned store (mpi_loader_check.py compares them).
+# on 2 ranks of a 2-way partitioned store (mpi_loader_check.py compares them); then a failure on one
+# rank and a collective failure, each ending the job with its message.
 # usage: mpi_loader.sh MPIRUN LOOM PYTHON
 set -euo pipefail
 mpirun=$1 loom=$2 python=$3
@@ -15,3 +16,22 @@ run=("$mpirun" -np 2 --oversubscribe --allow-run-as-root --bind-to none --mca bt
 LOOM_TEST_PARTS="$dir/parts" LOOM_TEST_METRICS="$dir/train.jsonl" \
   "${run[@]}" -x LOOM_TEST_PARTS -x LOOM_TEST_METRICS -x PYTHONPATH \
   "$python" -m pytest -q -p no:cacheprovider "$here/mpi_loader_check.py"
+
+# A failure on one rank ends every rank with its message, as the CLI does: rank 1 raises while
+# rank 0 waits in a barrier; the job must end (non-zero) and name the error.
+fail="$dir/fail.out"
+status=0
+timeout 60 "${run[@]}" -x PYTHONPATH "$python" -c "
+import loom
+if loom.comm.rank() == 1:
+    raise ValueError('rank one gives up')
+loom.comm.barrier()
+" > "$fail" 2>&1 || status=$?
+[[ $status != 0 ]] || { echo "a rank's exception should end the job with a non-zero status" >&2; exit 1; }
+[[ $status != 124 ]] || { echo "the job hung after a rank's exception" >&2; exit 1; }
+grep -q "ValueError: rank one gives up" "$fail" || { echo "the message is missing:" >&2; cat "$fail" >&2; exit 1; }
+# A collective failure (every rank raises loom.AgreedError) prints once, from rank 0.
+if "${run[@]}" -x PYTHONPATH "$python" -c "import loom; loom.Loader('$dir/parts', fanouts=[10, 0])" > "$fail" 2>&1; then
+  echo "a bad fanout should fail" >&2; exit 1
+fi
+[[ $(grep -c "loom: error: .*fanout 0 is invalid" "$fail") == 1 ]] || { echo "expected the error once:" >&2; cat "$fail" >&2; exit 1; }
