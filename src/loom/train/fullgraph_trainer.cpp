@@ -253,7 +253,10 @@ nlohmann::json setup_record(const FullGraphOptions& options, const FullGraphRun&
 // (and the input part over its runners), one optimizer step. Returns the epoch's record.
 nlohmann::json train_epoch(const FullGraphOptions& options, FullGraphRun& run, int epoch, comm::Communicator& world,
                            const std::string& score_name) {
-  torch::manual_seed(core::mix_seed(options.seed, static_cast<std::uint64_t>(epoch) + 1 + 1000 * world.rank()));
+  // Dropout stream of (seed, epoch, rank), from the project's splittable RNG: no two collide.
+  torch::manual_seed(core::Rng(options.seed)
+                         .split(static_cast<std::uint64_t>(epoch) + 1, static_cast<std::uint64_t>(world.rank()))
+                         .seed());
   const double lr = learning_rate_at(options.lr_schedule, options.lr, epoch, options.epochs);
   set_learning_rate(*run.optimizer, lr);
   run.optimizer->zero_grad();
