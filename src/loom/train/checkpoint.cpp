@@ -3,7 +3,11 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <fstream>
 #include <vector>
+
+#include <spdlog/spdlog.h>
+#include <zlib.h>
 
 #include "loom/core/error.hpp"
 #include "loom/core/fs.hpp"
@@ -13,20 +17,74 @@ namespace fs = std::filesystem;
 namespace loom::train {
 namespace {
 
+// The epochs of DIR's checkpoint directories (epoch-<E>), newest first.
+std::vector<int> checkpoint_epochs(const std::string& dir) {
+  std::vector<int> epochs;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    const std::string digits = name.substr(std::min<std::size_t>(name.size(), 6));
+    if (!entry.is_directory() || !name.starts_with("epoch-") || digits.empty() || digits.size() > 9 ||
+        !std::all_of(digits.begin(), digits.end(), [](unsigned char c) { return std::isdigit(c); }))
+      continue;
+    epochs.push_back(std::stoi(digits));
+  }
+  std::sort(epochs.rbegin(), epochs.rend());
+  return epochs;
+}
+
+std::string checkpoint_path(const std::string& dir, int epochs_done) {
+  return dir + "/epoch-" + std::to_string(epochs_done);
+}
+
 // Removes the checkpoints of DIR older than epoch `newest` but the keep - 1 most recent of them.
 void prune_checkpoints(const std::string& dir, int newest, int keep) {
   std::vector<int> older;
-  for (const auto& entry : fs::directory_iterator(dir)) {
-    const std::string name = entry.path().filename().string();
-    const std::string digits = name.substr(std::min<std::size_t>(name.size(), 6));
-    if (!entry.is_directory() || !name.starts_with("epoch-") || digits.empty() ||
-        !std::all_of(digits.begin(), digits.end(), [](unsigned char c) { return std::isdigit(c); }))
-      continue;
-    if (const int epoch = std::stoi(digits); epoch < newest) older.push_back(epoch);
-  }
-  std::sort(older.rbegin(), older.rend());
+  for (const int epoch : checkpoint_epochs(dir))
+    if (epoch < newest) older.push_back(epoch);
   for (std::size_t i = static_cast<std::size_t>(keep - 1); i < older.size(); ++i)
-    fs::remove_all(dir + "/epoch-" + std::to_string(older[i]));
+    fs::remove_all(checkpoint_path(dir, older[i]));
+}
+
+// {bytes, crc32} of a file.
+nlohmann::json file_digest(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error::in_file(path, 0, "cannot read");
+  std::vector<char> buffer(1 << 20);
+  uLong crc = crc32(0L, Z_NULL, 0);
+  std::uint64_t bytes = 0;
+  while (in) {
+    in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+    const auto got = static_cast<std::size_t>(in.gcount());
+    crc = crc32(crc, reinterpret_cast<const Bytef*>(buffer.data()), static_cast<uInt>(got));
+    bytes += got;
+  }
+  return {{"bytes", bytes}, {"crc32", static_cast<std::uint64_t>(crc)}};
+}
+
+nlohmann::json read_state(const std::string& path) {
+  try {
+    return nlohmann::json::parse(core::read_text_file(path + "/state.json"));
+  } catch (const nlohmann::json::exception& e) {
+    throw Error::in_file(path + "/state.json", 0, std::string("invalid checkpoint state: ") + e.what());
+  }
+}
+
+// What is wrong with the checkpoint at PATH, or "" when it is intact.
+std::string checkpoint_damage(const std::string& path) {
+  try {
+    const nlohmann::json files = read_state(path).value("files", nlohmann::json::object());
+    for (const auto& [name, expected] : files.items()) {
+      if (!fs::exists(path + "/" + name)) return name + " is missing";
+      const nlohmann::json found = file_digest(path + "/" + name);
+      if (found["bytes"] != expected["bytes"])
+        return fmt::format("{} has {} bytes, {} were written", name, found["bytes"].dump(), expected["bytes"].dump());
+      if (found["crc32"] != expected["crc32"]) return name + " does not match its CRC-32";
+    }
+    return "";
+  } catch (const Error& e) {
+    return e.what();
+  }
 }
 
 }  // namespace
@@ -55,42 +113,49 @@ void save_checkpoint(const std::string& dir, int epochs_done, torch::nn::Module&
   }
   nlohmann::json s = state;
   s["epochs_done"] = epochs_done;
+  s["files"] = nlohmann::json::object();
+  for (const char* file : {"model.pt", "optimizer.pt", "tensors.pt"})
+    if (fs::exists(out.file(file))) s["files"][file] = file_digest(out.file(file));
   core::write_text_file(out.file("state.json"), s.dump(2) + "\n");
   out.commit();
   core::write_text_file(dir + "/latest", name + "\n");
   if (keep > 0) prune_checkpoints(dir, epochs_done, keep);
 }
 
-namespace {
-
-// DIR/<newest>, or "" when DIR has no checkpoint.
-std::string latest_checkpoint(const std::string& dir) {
-  if (!fs::exists(dir + "/latest")) return "";
-  std::string name = core::read_text_file(dir + "/latest");
-  while (!name.empty() && (name.back() == '\n' || name.back() == ' ')) name.pop_back();
-  return dir + "/" + name;
+std::optional<int> newest_intact_checkpoint(const std::string& dir, int at_most) {
+  const std::vector<int> epochs = checkpoint_epochs(dir);
+  std::string newest_damage;
+  for (const int epoch : epochs) {
+    if (epoch > at_most) continue;
+    const std::string damage = checkpoint_damage(checkpoint_path(dir, epoch));
+    if (damage.empty()) return epoch;
+    spdlog::warn("checkpoint {} is damaged ({}): trying an older one", checkpoint_path(dir, epoch), damage);
+    if (newest_damage.empty()) newest_damage = checkpoint_path(dir, epoch) + ": " + damage;
+  }
+  if (!newest_damage.empty()) throw Error::in_argument("--resume", "no intact checkpoint in " + dir + " (" + newest_damage + ")");
+  return std::nullopt;
 }
 
-nlohmann::json read_state(const std::string& path) {
-  try {
-    return nlohmann::json::parse(core::read_text_file(path + "/state.json"));
-  } catch (const nlohmann::json::exception& e) {
-    throw Error::in_file(path + "/state.json", 0, std::string("invalid checkpoint state: ") + e.what());
-  }
+namespace {
+
+// The path of checkpoint `epochs_done` (default: the newest intact one), or "" when DIR has none.
+std::string chosen_checkpoint(const std::string& dir, std::optional<int> epochs_done) {
+  if (!epochs_done) epochs_done = newest_intact_checkpoint(dir);
+  return epochs_done ? checkpoint_path(dir, *epochs_done) : "";
 }
 
 }  // namespace
 
-std::optional<nlohmann::json> read_checkpoint_state(const std::string& dir) {
-  const std::string path = latest_checkpoint(dir);
+std::optional<nlohmann::json> read_checkpoint_state(const std::string& dir, std::optional<int> epochs_done) {
+  const std::string path = chosen_checkpoint(dir, epochs_done);
   if (path.empty()) return std::nullopt;
   return read_state(path);
 }
 
 std::optional<nlohmann::json> load_checkpoint(const std::string& dir, torch::nn::Module& model,
                                               torch::optim::Optimizer& optimizer, const std::string& fingerprint,
-                                              const CheckpointTensors& tensors) {
-  const std::string path = latest_checkpoint(dir);
+                                              const CheckpointTensors& tensors, std::optional<int> epochs_done) {
+  const std::string path = chosen_checkpoint(dir, epochs_done);
   if (path.empty()) return std::nullopt;
   const nlohmann::json state = read_state(path);
   if (state.value("fingerprint", "") != fingerprint)

@@ -2,11 +2,14 @@
 // tensors.pt (named tensors a trainer carries between epochs, such as historical embeddings)
 // and state.json (epochs done, options fingerprint, metrics so far); DIR/latest names the newest.
 // With keep > 0, saving removes the older checkpoints beyond the newest `keep`.
-// Written by rank 0 atomically (a crash leaves the previous checkpoint intact). Resuming loads
-// the newest checkpoint on every rank; with the per-(seed, epoch, batch) random streams, a
-// resumed run continues to the same result as an uninterrupted one.
+// Written by rank 0 atomically (a crash leaves the previous checkpoint intact); state.json lists
+// the size and CRC-32 of every file beside it. Resuming loads the newest INTACT checkpoint on every
+// rank: a newer one that is truncated or corrupted (state.json unreadable, a file missing or not
+// matching its size or CRC) is reported by name and skipped. With the per-(seed, epoch, batch)
+// random streams, a resumed run continues to the same result as an uninterrupted one.
 #pragma once
 
+#include <limits>
 #include <map>
 #include <optional>
 #include <string>
@@ -22,16 +25,22 @@ using CheckpointTensors = std::map<std::string, torch::Tensor>;
 void save_checkpoint(const std::string& dir, int epochs_done, torch::nn::Module& model, torch::optim::Optimizer& optimizer,
                      const nlohmann::json& state, const CheckpointTensors& tensors = {}, int keep = 0);
 
-// The state.json of the newest checkpoint in DIR, or nullopt when DIR has none (for what a run
-// must know before it builds its model and optimizer). Throws Error naming an unreadable file.
-std::optional<nlohmann::json> read_checkpoint_state(const std::string& dir);
+// The epochs done of the newest intact checkpoint of DIR with at most `at_most` epochs, or
+// nullopt when it has none; each newer damaged checkpoint is reported (a warning naming it and
+// what is wrong). Throws Error when DIR holds checkpoints but none of them is intact.
+std::optional<int> newest_intact_checkpoint(const std::string& dir, int at_most = std::numeric_limits<int>::max());
 
-// Loads the newest checkpoint into model, optimizer and `tensors` (every name must have been
-// saved, with the same shape); returns its state.json, or nullopt when DIR has none. Throws
-// Error naming the file when it is unreadable or was made with a different model
-// (`fingerprint` must match the saved one).
+// The state.json of checkpoint `epochs_done` of DIR (default: the newest intact one), or nullopt
+// when DIR has none (for what a run must know before it builds its model and optimizer).
+std::optional<nlohmann::json> read_checkpoint_state(const std::string& dir, std::optional<int> epochs_done = {});
+
+// Loads checkpoint `epochs_done` of DIR (default: the newest intact one) into model, optimizer and
+// `tensors` (every name must have been saved, with the same shape); returns its state.json, or
+// nullopt when DIR has none. Throws Error naming the file when it is unreadable or was made with a
+// different model (`fingerprint` must match the saved one).
 std::optional<nlohmann::json> load_checkpoint(const std::string& dir, torch::nn::Module& model,
                                               torch::optim::Optimizer& optimizer, const std::string& fingerprint,
-                                              const CheckpointTensors& tensors = {});
+                                              const CheckpointTensors& tensors = {},
+                                              std::optional<int> epochs_done = {});
 
 }  // namespace loom::train

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <optional>
 #include <vector>
@@ -37,6 +38,28 @@ void validate(const FullGraphOptions& o) {
   LOOM_CHECK_ARG(!o.stale_halo || o.mode == FullGraphMode::kGraph, "--stale-halo", "applies to --mode graph only");
   LOOM_CHECK_ARG(!o.resume || !o.checkpoint_dir.empty(), "--resume", "needs --checkpoint-dir");
   LOOM_CHECK_ARG(o.checkpoint_every >= 0, "--checkpoint-every", "must be >= 0, got {}", o.checkpoint_every);
+}
+
+// The checkpoint every rank resumes from: the newest epoch intact in every rank's own directory
+// (a rank whose newest is damaged pulls all back to an older one); 0 when no rank has one. Throws
+// on every rank when some rank has checkpoints but no epoch is intact everywhere.
+int agreed_checkpoint(const std::string& rank_dir, const std::string& checkpoint_dir, comm::Communicator& world) {
+  int at_most = std::numeric_limits<int>::max(), newest_anywhere = -1;
+  while (true) {
+    int mine = 0;
+    world.agree_on([&] { mine = newest_intact_checkpoint(rank_dir, at_most).value_or(0); });
+    const int lowest = world.allreduce_min(mine, comm::Channel::control);
+    const int highest = world.allreduce_max(mine, comm::Channel::control);
+    if (newest_anywhere < 0) newest_anywhere = highest;
+    if (lowest == highest) {
+      world.agree_on([&] {
+        LOOM_CHECK_ARG(lowest > 0 || newest_anywhere == 0, "--resume",
+                       "{}: no checkpoint epoch is intact in every rank's directory", checkpoint_dir);
+      });
+      return lowest;
+    }
+    at_most = lowest;
+  }
 }
 
 // Rank 0 profiles the layers and splits them (or, resuming, takes the split its checkpoint
@@ -133,6 +156,7 @@ struct FullGraphRun {
   std::optional<PipelineThreads> threads;
   std::unique_ptr<StageEngine> engine;
   std::string rank_dir;  // this rank's checkpoints
+  int resume_epochs = 0;  // with --resume: the checkpoint every rank loads (0 = none)
   int threads_per_rank = 0;
 };
 
@@ -169,7 +193,9 @@ void open_stage(const FullGraphOptions& options, comm::Communicator& world, torc
 
   run.rank_dir = options.checkpoint_dir + "/rank-" + std::to_string(rank);
   std::optional<nlohmann::json> resumed_state;
-  if (options.resume) world.agree_on([&] { resumed_state = read_checkpoint_state(run.rank_dir); });
+  if (options.resume) run.resume_epochs = agreed_checkpoint(run.rank_dir, options.checkpoint_dir, world);
+  if (run.resume_epochs > 0)
+    world.agree_on([&] { resumed_state = read_checkpoint_state(run.rank_dir, run.resume_epochs); });
   run.bounds = layer_bounds(*run.model, layout, csr, run.store->book(), world, resumed_state, run.costs);
   world.agree_on([&] {
     LOOM_CHECK(run.bounds.size() == static_cast<std::size_t>(layout.stages) + 1 && run.bounds.front() == 0 &&
@@ -205,10 +231,11 @@ void open_stage(const FullGraphOptions& options, comm::Communicator& world, torc
 int resume_stage(const FullGraphOptions& options, FullGraphRun& run, comm::Communicator& world,
                  FullGraphReport& report) {
   if (!options.resume) return 0;
+  if (run.resume_epochs == 0) return 0;
   std::optional<nlohmann::json> state;
   world.agree_on([&] {
     state = load_checkpoint(run.rank_dir, *run.model, *run.optimizer, fingerprint(options, run.layout, run.data),
-                            run.engine->carried_tensors());
+                            run.engine->carried_tensors(), run.resume_epochs);
   });
   const int done = state ? state->at("epochs_done").get<int>() : 0;
   LOOM_CHECK(world.allreduce_min(done, comm::Channel::control) == world.allreduce_max(done, comm::Channel::control),
