@@ -79,16 +79,19 @@ std::string LlmClient::chat(const std::string& system, const std::string& user) 
     }
     if (result->status != 200)
       throw Error("LLM server answered HTTP " + std::to_string(result->status) + " at " + endpoint_.url + path);
-    nlohmann::json reply;
-    try {
-      reply = nlohmann::json::parse(result->body);
-      if (endpoint_.api == "openai") return reply.at("choices").at(0).at("message").at("content").get<std::string>();
-      return reply.at("message").at("content").get<std::string>();
-    } catch (const nlohmann::json::exception& e) {
-      throw Error("LLM server at " + endpoint_.url + path + " sent an unexpected reply: " + e.what());
-    }
+    return message_of_reply(result->body, endpoint_.api, endpoint_.url + path);
   }
   throw Error("LLM request failed after " + std::to_string(endpoint_.retries + 1) + " attempts: " + failure);
+}
+
+std::string message_of_reply(const std::string& body, const std::string& api, const std::string& where) {
+  try {
+    const nlohmann::json reply = nlohmann::json::parse(body);
+    if (api == "openai") return reply.at("choices").at(0).at("message").at("content").get<std::string>();
+    return reply.at("message").at("content").get<std::string>();
+  } catch (const nlohmann::json::exception& e) {
+    throw Error("LLM server at " + where + " sent an unexpected reply: " + e.what());
+  }
 }
 
 }  // namespace loom::control

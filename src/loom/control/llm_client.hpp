@@ -26,6 +26,11 @@ struct LlmEndpoint {
   int retries = 2;
 };
 
+// The assistant's message text in an HTTP reply body: Ollama's {"message": {"content": ...}} or,
+// for api "openai", {"choices": [{"message": {"content": ...}}]}; throws Error naming `where`
+// (the server's URL) when the body is anything else.
+std::string message_of_reply(const std::string& body, const std::string& api, const std::string& where);
+
 class LlmClient {
  public:
   explicit LlmClient(LlmEndpoint endpoint);
