@@ -6,17 +6,17 @@
 #include "loom/graph/io/edgelist.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  const auto [mode, bytes] = loom::fuzz::split_mode(data, size, 16);
+  const loom::fuzz::ModeAndBytes input = loom::fuzz::split_mode(data, size, 16);
   loom::graph::io::EdgeListImportOptions o;
-  o.weighted = mode & 4;
-  o.skip_bad_lines = mode & 8;
-  if ((mode & 3) == 1) {  // valid gzip around the fuzzed text
+  o.weighted = input.mode & 4;
+  o.skip_bad_lines = input.mode & 8;
+  if ((input.mode & 3) == 1) {  // valid gzip around the fuzzed text
     o.path = loom::fuzz::scratch_dir() + "/edges.txt.gz";
     gzFile gz = gzopen(o.path.c_str(), "wb");
-    gzwrite(gz, bytes.data(), static_cast<unsigned>(bytes.size()));
+    gzwrite(gz, input.bytes.data(), static_cast<unsigned>(input.bytes.size()));
     gzclose(gz);
   } else {
-    o.path = loom::fuzz::write_input((mode & 3) == 2 ? "edges.gz" : "edges.txt", bytes);
+    o.path = loom::fuzz::write_input((input.mode & 3) == 2 ? "edges.gz" : "edges.txt", input.bytes);
   }
   loom::fuzz::expect_parse_or_error([&] { loom::graph::io::import_edgelist(o); });
   return 0;

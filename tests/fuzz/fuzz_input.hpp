@@ -13,13 +13,17 @@
 #include <string>
 #include <string_view>
 
+#include <spdlog/spdlog.h>
+
 #include "loom/core/error.hpp"
 
 namespace loom::fuzz {
 
-// This process's scratch directory (created once, emptied by each write).
+// This process's scratch directory (created once); the first call also silences Loom's logging,
+// which the parsers use for warnings and progress.
 inline const std::string& scratch_dir() {
   static const std::string dir = [] {
+    spdlog::set_level(spdlog::level::off);
     const std::string d = std::filesystem::temp_directory_path().string() + "/loom-fuzz-" + std::to_string(getpid());
     std::filesystem::create_directories(d);
     return d;

@@ -5,13 +5,13 @@
 #include "loom/control/llm_controller.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  const auto [mode, bytes] = loom::fuzz::split_mode(data, size, 3);
+  const loom::fuzz::ModeAndBytes input = loom::fuzz::split_mode(data, size, 3);
   loom::fuzz::expect_parse_or_error([&] {
-    if (mode == 2) {
-      loom::control::parse_llm_answer(std::string(bytes));
+    if (input.mode == 2) {
+      loom::control::parse_llm_answer(std::string(input.bytes));
     } else {
       const std::string message =
-          loom::control::message_of_reply(std::string(bytes), mode == 0 ? "ollama" : "openai", "http://fuzz");
+          loom::control::message_of_reply(std::string(input.bytes), input.mode == 0 ? "ollama" : "openai", "http://fuzz");
       loom::control::parse_llm_answer(message);
     }
   });

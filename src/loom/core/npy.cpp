@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <numeric>
 
 #include "loom/core/fs.hpp"
@@ -110,6 +111,11 @@ std::vector<std::int64_t> parse_shape(const std::string& text, const std::string
     if (shape.back() < 0) throw Error::in_file(path, 0, "negative dimension in .npy shape " + text);
     i += used;
   }
+  // The element count and its bytes must fit in 64 bits (the data must fit in the file anyway).
+  std::int64_t count = 1;
+  for (const std::int64_t d : shape)
+    if (__builtin_mul_overflow(count, d, &count) || count > std::numeric_limits<std::int64_t>::max() / 16)
+      throw Error::in_file(path, 0, "impossibly large .npy shape " + text);
   return shape;
 }
 

@@ -1,9 +1,11 @@
 #include "loom/embed/embeddings_io.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <string_view>
 
 #include <fmt/format.h>
@@ -84,6 +86,14 @@ void parse_header(std::string_view line, const std::string& path, std::int64_t& 
   rows = parse(fields[0], "vocabulary size");
   dim = parse(fields[1], "dimension");
   if (dim < 1) throw Error::in_file(path, 1, "header dimension must be >= 1");
+  if (rows > std::numeric_limits<std::int64_t>::max() / 8 / dim)
+    throw Error::in_file(path, 1, fmt::format("header announces {} vectors of dimension {}: more than memory holds", rows, dim));
+}
+
+// Room reserved for what a header announces: never more than a modest start (a wrong header must
+// not allocate what the file does not hold; the vectors grow as they are read).
+std::size_t reservation(std::int64_t announced) {
+  return static_cast<std::size_t>(std::min<std::int64_t>(announced, std::int64_t{1} << 20));
 }
 
 Embeddings read_text(const std::string& path) {
@@ -93,8 +103,8 @@ Embeddings read_text(const std::string& path) {
   Embeddings e;
   std::int64_t rows = 0;
   parse_header(line, path, rows, e.dim);
-  e.words.reserve(static_cast<std::size_t>(rows));
-  e.values.reserve(static_cast<std::size_t>(rows * e.dim));
+  e.words.reserve(reservation(rows));
+  e.values.reserve(reservation(rows * e.dim));
   std::vector<std::string_view> fields;
   while (reader.next(line)) {
     core::split_fields(line, " \t", true, fields);
@@ -118,9 +128,13 @@ Embeddings read_binary(const std::string& path, const std::string& bytes) {
   Embeddings e;
   std::int64_t rows = 0;
   parse_header(std::string_view(bytes).substr(0, nl), path, rows, e.dim);
+  const std::size_t vector_bytes = static_cast<std::size_t>(e.dim) * sizeof(float);
+  const std::size_t body = bytes.size() - nl - 1;  // each vector takes a word, a space and its floats
+  if (static_cast<std::size_t>(rows) > body / (vector_bytes + 2))
+    throw Error::in_file(path, 0, fmt::format("truncated: the header announces {} vectors of dimension {}, the file "
+                                              "holds {} bytes after it", rows, e.dim, body));
   e.words.reserve(static_cast<std::size_t>(rows));
   e.values.resize(static_cast<std::size_t>(rows * e.dim));
-  const std::size_t vector_bytes = static_cast<std::size_t>(e.dim) * sizeof(float);
   std::size_t pos = nl + 1;
   for (std::int64_t i = 0; i < rows; ++i) {
     while (pos < bytes.size() && (bytes[pos] == '\n' || bytes[pos] == ' ')) ++pos;

@@ -61,9 +61,15 @@ nlohmann::json StoreMeta::to_json() const {
   return j;
 }
 
+std::string store_format(const nlohmann::json& meta) {
+  if (!meta.is_object() || !meta.contains("format") || !meta["format"].is_string()) return "";
+  return meta["format"].get<std::string>();
+}
+
 StoreMeta StoreMeta::from_json(const nlohmann::json& j, const std::string& path) {
   try {
-    if (j.value("format", "") != "loom-graph") throw Error::in_file(path, 0, "not a Loom graph store (format != loom-graph)");
+    if (store_format(j) != "loom-graph")
+      throw Error::in_file(path, 0, "not a Loom graph store (format != loom-graph)");
     StoreMeta m;
     m.num_nodes = j.at("num_nodes").get<std::int64_t>();
     m.num_edges = j.at("num_edges").get<std::int64_t>();
@@ -184,7 +190,7 @@ GraphStore GraphStore::open(const std::string& dir) {
   } catch (const nlohmann::json::exception& e) {
     throw Error::in_file(meta_path, 0, std::string("invalid JSON: ") + e.what());
   }
-  if (j.value("format", "") == "loom-partitioned")
+  if (store_format(j) == "loom-partitioned")
     throw Error::in_file(dir, 0, "is a partitioned store; open one of its part-<k>/ stores or use a partition-aware command");
   GraphStore g;
   g.dir_ = dir;

@@ -33,6 +33,10 @@ struct PartitionInfo {
   std::int64_t global_num_nodes = 0;  // size of the global id space of `indices`
 };
 
+// The "format" a meta.json declares ("loom-graph", "loom-partitioned"), or "" when it declares
+// none or is not a JSON object.
+std::string store_format(const nlohmann::json& meta);
+
 struct StoreMeta {
   std::int64_t num_nodes = 0;  // rows of this store
   std::int64_t num_edges = 0;  // stored (directed) CSR entries

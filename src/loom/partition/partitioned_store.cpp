@@ -48,8 +48,9 @@ nlohmann::json PartitionedMeta::to_json() const {
 }
 
 PartitionedMeta PartitionedMeta::from_json(const nlohmann::json& j, const std::string& path) {
-  if (j.value("format", "") != "loom-partitioned") throw Error::in_file(path, 0, "not a Loom partitioned store (format != loom-partitioned)");
   try {
+    if (graph::store_format(j) != "loom-partitioned")
+      throw Error::in_file(path, 0, "not a Loom partitioned store (format != loom-partitioned)");
     if (j.at("version").get<int>() != 1) throw Error::in_file(path, 0, "unsupported partitioned store version " + j.at("version").dump());
     PartitionedMeta m;
     m.method = j.at("method").get<std::string>();

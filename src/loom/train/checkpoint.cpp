@@ -64,7 +64,9 @@ nlohmann::json file_digest(const std::string& path) {
 
 nlohmann::json read_state(const std::string& path) {
   try {
-    return nlohmann::json::parse(core::read_text_file(path + "/state.json"));
+    nlohmann::json state = nlohmann::json::parse(core::read_text_file(path + "/state.json"));
+    if (!state.is_object()) throw Error::in_file(path + "/state.json", 0, "invalid checkpoint state: not a JSON object");
+    return state;
   } catch (const nlohmann::json::exception& e) {
     throw Error::in_file(path + "/state.json", 0, std::string("invalid checkpoint state: ") + e.what());
   }
