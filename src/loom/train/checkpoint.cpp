@@ -89,6 +89,17 @@ std::string checkpoint_damage(const std::string& path) {
   }
 }
 
+// Writes `archive` to PATH through Loom's checked, atomic file writes: serialised in memory first,
+// because LibTorch's own file writer aborts the process when a write fails (a full disk).
+void save_archive(torch::serialize::OutputArchive& archive, const std::string& path) {
+  std::string bytes;
+  archive.save_to([&](const void* data, std::size_t size) {
+    bytes.append(static_cast<const char*>(data), size);
+    return size;
+  });
+  core::write_text_file(path, bytes);  // bytes, not only text: a failed write is an Error naming the file
+}
+
 }  // namespace
 
 void save_checkpoint(const std::string& dir, int epochs_done, torch::nn::Module& model, torch::optim::Optimizer& optimizer,
@@ -101,17 +112,17 @@ void save_checkpoint(const std::string& dir, int epochs_done, torch::nn::Module&
   {
     torch::serialize::OutputArchive archive;
     model.save(archive);
-    archive.save_to(out.file("model.pt"));
+    save_archive(archive, out.file("model.pt"));
   }
   {
     torch::serialize::OutputArchive archive;
     optimizer.save(archive);
-    archive.save_to(out.file("optimizer.pt"));
+    save_archive(archive, out.file("optimizer.pt"));
   }
   if (!tensors.empty()) {
     torch::serialize::OutputArchive archive;
     for (const auto& [name, tensor] : tensors) archive.write(name, tensor, /*is_buffer=*/true);
-    archive.save_to(out.file("tensors.pt"));
+    save_archive(archive, out.file("tensors.pt"));
   }
   nlohmann::json s = state;
   s["epochs_done"] = epochs_done;
