@@ -52,8 +52,9 @@ def test_report_rejects_a_file_that_is_not_metrics(tmp_path):
 def test_chromium_renders_the_report(runs, tmp_path):
     out, png = tmp_path / "report.html", tmp_path / "report.png"
     run_report(str(runs / "sage.jsonl"), "-o", str(out))
-    subprocess.run(["chromium", "--headless", "--no-sandbox", "--disable-gpu", f"--screenshot={png}",
-                    "--window-size=1200,2400", f"file://{out}"], check=True, capture_output=True, timeout=120)
+    subprocess.run(["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                    f"--screenshot={png}", "--window-size=1200,2400", f"file://{out}"],
+                   check=True, capture_output=True, timeout=120)
     data = png.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     import matplotlib.image
