@@ -18,8 +18,8 @@ namespace {
 int run_fullgraph(const train::FullGraphOptions& options) {
   return comm::run_job([&](comm::Communicator& world) {
     core::set_log_rank(world.rank(), world.size());
-    train::run_fullgraph(options, world);
-    return 0;
+    const train::FullGraphReport report = train::run_fullgraph(options, world);
+    return report.stopped_by == 0 ? 0 : 128 + report.stopped_by;  // stopped by a signal, checkpoint written
   });
 }
 

@@ -13,6 +13,7 @@
 #include "loom/core/log.hpp"
 #include "loom/core/metrics.hpp"
 #include "loom/core/rng.hpp"
+#include "loom/core/stop_signal.hpp"
 #include "loom/core/timer.hpp"
 #include "loom/graph/info.hpp"
 #include "loom/nn/runtime.hpp"
@@ -366,6 +367,7 @@ FullGraphReport run_fullgraph(const FullGraphOptions& options, comm::Communicato
   torch::Device device = torch::kCPU;
   world.agree_on([&] { device = resolve_device(options.device, rank); });
 
+  core::install_stop_handlers();
   FullGraphRun run;
   open_stage(options, world, device, threads, machine_of_ranks, run);
   FullGraphReport report;
@@ -397,7 +399,11 @@ FullGraphReport run_fullgraph(const FullGraphOptions& options, comm::Communicato
       metrics.write(record);
       if (!options.quiet) log_epoch(record, report.score_name);
     }
-    if (!options.checkpoint_dir.empty() && options.checkpoint_every > 0 && (epoch + 1) % options.checkpoint_every == 0)
+    // SIGTERM / SIGINT on any rank: every rank stops at this step boundary (one optimizer step is
+    // one epoch here) with a checkpoint of it.
+    report.stopped_by = last ? 0 : world.allreduce_max(core::stop_signal(), comm::Channel::control);
+    const bool checkpoint_due = options.checkpoint_every > 0 && (epoch + 1) % options.checkpoint_every == 0;
+    if (!options.checkpoint_dir.empty() && (checkpoint_due || report.stopped_by != 0))
       world.agree_on([&] {
         save_checkpoint(run.rank_dir, epoch + 1, *run.model, *run.optimizer,
                         {{"fingerprint", print},
@@ -406,6 +412,13 @@ FullGraphReport run_fullgraph(const FullGraphOptions& options, comm::Communicato
                          {"layer_costs", run.costs}},
                         run.engine->carried_tensors(), options.keep_checkpoints);
       });
+    if (report.stopped_by != 0) {
+      if (rank == 0)
+        spdlog::warn("stopped by signal {} after epoch {}: {}", report.stopped_by, epoch + 1,
+                     options.checkpoint_dir.empty() ? "nothing saved (no --checkpoint-dir)"
+                                                    : "checkpoint in " + options.checkpoint_dir + "; continue with --resume");
+      return report;
+    }
   }
   if (writes_outputs) {
     if (!final_rows_ready) run.engine->evaluate(&final_rows);

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# SIGTERM or SIGINT on one rank of `loom fullgraph` (2 ranks, pipe): every rank stops at the next
+# step boundary, a checkpoint of it is written on every rank, the job exits with 128 + the signal,
+# and `--resume` reaches the bit-identical final loss of an uninterrupted run. MPIRUN LOOM SIGNAL.
+set -euo pipefail
+mpirun=$1 loom=$2 signal=${3:-TERM}
+dir=$(mktemp -d)
+job=
+cleanup() { [[ -n "$job" ]] && kill -9 "$job" 2> /dev/null; rm -rf "$dir"; }
+trap cleanup EXIT
+"$loom" --log-level warn generate sbm --nodes 2000 --classes 4 --avg-degree 10 --feat-dim 32 --seed 3 -o "$dir/g" > /dev/null
+"$loom" --log-level warn partition "$dir/g" -k 2 --method metis -o "$dir/parts" > /dev/null
+two=("$mpirun" -np 2 --oversubscribe --allow-run-as-root --bind-to none -q "$loom" --log-level warn)
+args=(fullgraph "$dir/parts" --mode pipe --model gcnii --layers 8 --hidden 32 --dropout 0.3 --threads 1 --eval-every 0
+      --quiet --epochs 150)
+last_loss() { python3 -c "import json,sys; print([json.loads(l)['loss'] for l in open(sys.argv[1]) if '\"loss\"' in l][-1])" "$1"; }
+epochs_done() { python3 -c "import json,sys; print(sum('\"loss\"' in l for l in open(sys.argv[1])))" "$1"; }
+
+"${two[@]}" "${args[@]}" --metrics "$dir/full.jsonl"
+"${two[@]}" "${args[@]}" --checkpoint-dir "$dir/ck" --metrics "$dir/part.jsonl" 2> "$dir/err" &
+job=$!
+for _ in $(seq 100); do [[ -s "$dir/part.jsonl" ]] && [[ $(epochs_done "$dir/part.jsonl") -ge 3 ]] && break; sleep 0.1; done
+rank1=
+for pid in $(pgrep -P "$job"); do
+  tr '\0' '\n' < "/proc/$pid/environ" | grep -qx "OMPI_COMM_WORLD_RANK=1" && rank1=$pid
+done
+[[ -n "$rank1" ]] || { echo "rank 1 not found" >&2; exit 1; }
+kill -"$signal" "$rank1"
+status=0
+wait "$job" || status=$?
+job=
+expected=$((128 + $(kill -l "$signal")))
+[[ $status == "$expected" ]] || { echo "SIG$signal: exit status $status, expected $expected" >&2; cat "$dir/err" >&2; exit 1; }
+done_at=$(epochs_done "$dir/part.jsonl")
+(( done_at < 150 )) || { echo "the run was not stopped early" >&2; exit 1; }
+for r in 0 1; do
+  [[ -f "$dir/ck/rank-$r/epoch-$done_at/state.json" ]] || { echo "no checkpoint of epoch $done_at on rank $r" >&2; ls -R "$dir/ck" >&2; exit 1; }
+done
+grep -q "stopped by signal $(kill -l "$signal") after epoch $done_at" "$dir/err" || { cat "$dir/err" >&2; exit 1; }
+"${two[@]}" "${args[@]}" --checkpoint-dir "$dir/ck" --resume --metrics "$dir/resumed.jsonl"
+full=$(last_loss "$dir/full.jsonl") resumed=$(last_loss "$dir/resumed.jsonl")
+[[ "$full" == "$resumed" ]] || { echo "final loss $resumed after the stop and resume, $full uninterrupted" >&2; exit 1; }
+echo "SIG$signal on rank 1: every rank stopped after epoch $done_at of 150 with a checkpoint (status $status); resumed to the same final loss $full"
