@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# 4 ranks in 4 network namespaces, over TCP through veth links shaped to 1 Gbit/s
+# (scripts/netcluster), train to the bit-identical loss, predictions and per-channel bytes of 4
+# ranks over shared memory: mini-batch training with a VIP cache, and full-graph pipe parallelism.
+# LOOM. Skips (77) where namespaces cannot be made (not root) or a netcluster is already up.
+set -euo pipefail
+loom=$1
+netcluster=$(cd "$(dirname "$0")/../.." && pwd)/scripts/netcluster
+ip netns add loomnet-probe 2> /dev/null || { echo "skip: cannot create network namespaces here (needs root)"; exit 77; }
+ip netns del loomnet-probe
+ip netns list | grep -q '^loomnet[0-9]' && { echo "skip: a netcluster is already up"; exit 77; }
+dir=$(mktemp -d)
+trap '"$netcluster" down; rm -rf "$dir"' EXIT
+"$netcluster" up 4 --rate 1gbit > /dev/null
+"$loom" --log-level warn generate sbm --nodes 800 --classes 4 --avg-degree 10 --feat-dim 16 --seed 3 -o "$dir/g" > /dev/null
+"$loom" --log-level warn partition "$dir/g" -k 4 --method metis -o "$dir/parts" > /dev/null
+addresses=$("$netcluster" mpirun -q sh -c 'ip -4 -o addr show dev eth0' | grep -o '10\.77\.0\.[0-9]*' | sort -u | wc -l)
+[[ $addresses == 4 ]] || { echo "the ranks did not start in 4 namespaces ($addresses addresses)" >&2; exit 1; }
+shm=(mpirun -np 4 --oversubscribe --allow-run-as-root --bind-to none -q --mca btl self,vader)
+net=("$netcluster" mpirun -q)
+compare() {  # compare NAME: losses and feature/halo bytes per epoch, and the predictions, are identical
+  python3 - "$dir/$1.shm.jsonl" "$dir/$1.net.jsonl" <<'PY'
+import json, sys
+def epochs(path):
+    return [(r["loss"], {k: v["bytes_sent"] for k, v in r["comm"]["sum"].items() if k != "control"})
+            for r in map(json.loads, open(path)) if "loss" in r]
+a, b = epochs(sys.argv[1]), epochs(sys.argv[2])
+assert a and a == b, (a, b)
+PY
+  cmp "$dir/$1.shm/predictions.npy" "$dir/$1.net/predictions.npy" || { echo "$1: predictions differ" >&2; exit 1; }
+}
+train=(train "$dir/parts" --layers 2 --fanouts 10,5 --batch-size 64 --hidden 16 --epochs 2 --threads 1 --seed 5
+       --cache vip --alpha 0.2 --eval-every 0 --quiet)
+full=(fullgraph "$dir/parts" --mode pipe --model gcnii --layers 4 --hidden 16 --epochs 3 --threads 1 --seed 5
+      --eval-every 0 --quiet)
+for how in shm net; do
+  launch=("${shm[@]}")
+  [ $how = net ] && launch=("${net[@]}")
+  "${launch[@]}" "$loom" --log-level warn "${train[@]}" -o "$dir/train.$how" --metrics "$dir/train.$how.jsonl"
+  "${launch[@]}" "$loom" --log-level warn "${full[@]}" -o "$dir/full.$how" --metrics "$dir/full.$how.jsonl"
+done
+compare train
+compare full
+echo "4 ranks over TCP between namespaces: the same losses, bytes and predictions as over shared memory"
