@@ -1,3 +1,4 @@
+#include "loom/core/json_number.hpp"
 #include "loom/graph/store.hpp"
 
 #include <filesystem>
@@ -71,21 +72,21 @@ StoreMeta StoreMeta::from_json(const nlohmann::json& j, const std::string& path)
     if (store_format(j) != "loom-graph")
       throw Error::in_file(path, 0, "not a Loom graph store (format != loom-graph)");
     StoreMeta m;
-    m.num_nodes = j.at("num_nodes").get<std::int64_t>();
-    m.num_edges = j.at("num_edges").get<std::int64_t>();
+    m.num_nodes = core::json_int<std::int64_t>(j.at("num_nodes"), path);
+    m.num_edges = core::json_int<std::int64_t>(j.at("num_edges"), path);
     m.directed = j.at("directed").get<bool>();
     m.weighted = j.value("weighted", false);
-    m.feat_dim = j.at("feat_dim").get<std::int64_t>();
+    m.feat_dim = core::json_int<std::int64_t>(j.at("feat_dim"), path);
     m.feat_dtype = parse_feat_dtype(j.value("feat_dtype", "float32"), path);
-    m.num_classes = j.at("num_classes").get<std::int64_t>();
+    m.num_classes = core::json_int<std::int64_t>(j.at("num_classes"), path);
     m.multi_label = j.at("multi_label").get<bool>();
-    m.splits = j.at("splits").get<std::map<std::string, std::int64_t>>();
+    m.splits = core::json_int_map<std::int64_t>(j.at("splits"), path);
     m.id_map = parse_id_map(j.value("id_map", "identity"), path);
     m.id_map_note = j.value("id_map_note", "");
     if (j.contains("partition")) {
       const auto& p = j["partition"];
-      m.partition = PartitionInfo{p.at("part").get<int>(), p.at("num_parts").get<int>(),
-                                  p.at("node_offset").get<std::int64_t>(), p.at("global_num_nodes").get<std::int64_t>()};
+      m.partition = PartitionInfo{core::json_int<int>(p.at("part"), path), core::json_int<int>(p.at("num_parts"), path),
+                                  core::json_int<std::int64_t>(p.at("node_offset"), path), core::json_int<std::int64_t>(p.at("global_num_nodes"), path)};
     }
     m.provenance = j.value("provenance", nlohmann::json::object());
     return m;

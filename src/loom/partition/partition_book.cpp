@@ -1,3 +1,4 @@
+#include "loom/core/json_number.hpp"
 #include "loom/partition/partition_book.hpp"
 
 #include <algorithm>
@@ -26,7 +27,7 @@ PartitionBook PartitionBook::from_json(const nlohmann::json& offsets, const std:
   std::vector<std::int64_t> values;
   for (const auto& v : offsets) {
     if (!v.is_number_integer()) throw Error::in_file(where, 0, "node_offsets must be an array of integers");
-    values.push_back(v.get<std::int64_t>());
+    values.push_back(core::json_int<std::int64_t>(v, where));
   }
   try {
     return PartitionBook(std::move(values));

@@ -1,3 +1,4 @@
+#include "loom/core/json_number.hpp"
 #include "loom/partition/partitioned_store.hpp"
 
 #include <filesystem>
@@ -51,28 +52,28 @@ PartitionedMeta PartitionedMeta::from_json(const nlohmann::json& j, const std::s
   try {
     if (graph::store_format(j) != "loom-partitioned")
       throw Error::in_file(path, 0, "not a Loom partitioned store (format != loom-partitioned)");
-    if (j.at("version").get<int>() != 1) throw Error::in_file(path, 0, "unsupported partitioned store version " + j.at("version").dump());
+    if (core::json_int<int>(j.at("version"), path) != 1) throw Error::in_file(path, 0, "unsupported partitioned store version " + j.at("version").dump());
     PartitionedMeta m;
     m.method = j.at("method").get<std::string>();
-    m.seed = j.at("seed").get<std::uint64_t>();
+    m.seed = core::json_int<std::uint64_t>(j.at("seed"), path);
     m.source = j.at("source").get<std::string>();
     m.book = PartitionBook::from_json(j.at("node_offsets"), path);
-    m.num_nodes = j.at("num_nodes").get<std::int64_t>();
-    m.num_edges = j.at("num_edges").get<std::int64_t>();
+    m.num_nodes = core::json_int<std::int64_t>(j.at("num_nodes"), path);
+    m.num_edges = core::json_int<std::int64_t>(j.at("num_edges"), path);
     m.directed = j.at("directed").get<bool>();
     m.weighted = j.value("weighted", false);
-    m.feat_dim = j.at("feat_dim").get<std::int64_t>();
+    m.feat_dim = core::json_int<std::int64_t>(j.at("feat_dim"), path);
     m.feat_dtype = parse_feat_dtype(j.at("feat_dtype").get<std::string>(), path);
-    m.num_classes = j.at("num_classes").get<std::int64_t>();
+    m.num_classes = core::json_int<std::int64_t>(j.at("num_classes"), path);
     m.multi_label = j.at("multi_label").get<bool>();
-    m.splits = j.at("splits").get<std::map<std::string, std::int64_t>>();
+    m.splits = core::json_int_map<std::int64_t>(j.at("splits"), path);
     const auto id_map = j.at("id_map").get<std::string>();
     if (id_map != "orig_id" && id_map != "names") throw Error::in_file(path, 0, "id_map must be orig_id or names, found '" + id_map + "'");
     m.id_map = id_map == "names" ? graph::IdMapKind::kNames : graph::IdMapKind::kOrigId;
     m.id_map_note = j.value("id_map_note", "");
     m.quality = PartitionQuality::from_json(j.at("quality"), path);
-    if (j.at("num_parts").get<int>() != m.num_parts())
-      throw Error::in_file(path, 0, fmt::format("num_parts {} does not match {} node_offsets", j.at("num_parts").get<int>(), m.num_parts() + 1));
+    if (core::json_int<int>(j.at("num_parts"), path) != m.num_parts())
+      throw Error::in_file(path, 0, fmt::format("num_parts {} does not match {} node_offsets", core::json_int<int>(j.at("num_parts"), path), m.num_parts() + 1));
     if (m.book.num_nodes() != m.num_nodes)
       throw Error::in_file(path, 0, fmt::format("node_offsets end at {}, num_nodes is {}", m.book.num_nodes(), m.num_nodes));
     return m;

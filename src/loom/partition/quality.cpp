@@ -1,3 +1,4 @@
+#include "loom/core/json_number.hpp"
 #include "loom/partition/quality.hpp"
 
 #include <algorithm>
@@ -79,11 +80,11 @@ nlohmann::json PartitionQuality::to_json() const {
 PartitionQuality PartitionQuality::from_json(const nlohmann::json& j, const std::string& where) {
   try {
     PartitionQuality q;
-    q.edge_cut.cut = j.at("edge_cut").get<std::int64_t>();
-    q.edge_cut.edges = j.at("edges").get<std::int64_t>();
+    q.edge_cut.cut = core::json_int<std::int64_t>(j.at("edge_cut"), where);
+    q.edge_cut.edges = core::json_int<std::int64_t>(j.at("edges"), where);
     for (const auto& p : j.at("parts"))
-      q.parts.push_back({p.at("nodes").get<std::int64_t>(), p.at("edges").get<std::int64_t>(),
-                         p.at("train_nodes").get<std::int64_t>(), p.at("halo").get<std::int64_t>()});
+      q.parts.push_back({core::json_int<std::int64_t>(p.at("nodes"), where), core::json_int<std::int64_t>(p.at("edges"), where),
+                         core::json_int<std::int64_t>(p.at("train_nodes"), where), core::json_int<std::int64_t>(p.at("halo"), where)});
     q.partition_seconds = j.at("seconds").at("partition").get<double>();
     q.total_seconds = j.at("seconds").at("total").get<double>();
     return q;
