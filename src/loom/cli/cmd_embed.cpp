@@ -87,7 +87,7 @@ void add_embed_command(CLI::App& app, Action& action) {
   sub->add_option("--alpha", args->alpha, "Starting learning rate (default 0.025, 0.05 with --cbow)");
   sub->add_option("--init-range", o.sgns.init_range, "Input vectors start uniform in +-R/dim")->capture_default_str();
   sub->add_option("--threads", o.sgns.threads, "Worker threads")->capture_default_str();
-  sub->add_option("--kernel", args->kernel, "hogwild (word2vec.c) | batched (shared negatives, pWord2Vec)")
+  sub->add_option("--kernel", args->kernel, "batched (shared negatives, pWord2Vec) | shared (shared negatives, sequential updates) | hogwild (word2vec.c)")
       ->capture_default_str();
   sub->add_flag("--cbow", o.sgns.cbow, "CBOW instead of skip-gram");
   sub->add_option("--seed", o.sgns.seed, "Random seed")->capture_default_str();

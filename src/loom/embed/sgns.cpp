@@ -20,11 +20,19 @@ namespace loom::embed {
 
 SgnsKernel parse_sgns_kernel(const std::string& name) {
   if (name == "hogwild") return SgnsKernel::kHogwild;
+  if (name == "shared") return SgnsKernel::kShared;
   if (name == "batched") return SgnsKernel::kBatched;
-  throw Error::in_argument("--kernel", "unknown kernel '" + name + "' (expected hogwild or batched)");
+  throw Error::in_argument("--kernel", "unknown kernel '" + name + "' (expected hogwild, shared or batched)");
 }
 
-std::string sgns_kernel_name(SgnsKernel kernel) { return kernel == SgnsKernel::kHogwild ? "hogwild" : "batched"; }
+std::string sgns_kernel_name(SgnsKernel kernel) {
+  switch (kernel) {
+    case SgnsKernel::kHogwild: return "hogwild";
+    case SgnsKernel::kShared: return "shared";
+    case SgnsKernel::kBatched: return "batched";
+  }
+  return "?";
+}
 
 void validate(const SgnsOptions& o) {
   LOOM_CHECK_ARG(o.dim >= 1 && o.dim <= 100000, "--dim", "must be in [1, 100000], got {}", o.dim);
@@ -90,9 +98,10 @@ SgnsStats train_sgns(const Corpus& corpus, std::span<const std::int64_t> counts,
   params.window = options.window;
   params.negative = options.negative;
   params.negatives = &negatives;
-  const auto kernel = options.cbow ? detail::cbow
+  const auto kernel = options.cbow                              ? detail::cbow
                       : options.kernel == SgnsKernel::kHogwild ? detail::sg_hogwild
-                                                                : detail::sg_batched;
+                      : options.kernel == SgnsKernel::kShared  ? detail::sg_shared
+                                                               : detail::sg_batched;
 
   const int threads = static_cast<int>(std::min<std::int64_t>(options.threads, std::max<std::int64_t>(1, corpus.num_sentences())));
   const auto slices = thread_slices(corpus, threads);

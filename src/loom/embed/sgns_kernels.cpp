@@ -3,13 +3,17 @@
 #include <algorithm>
 #include <cmath>
 
-// The kernels are compiled twice, for AVX2+FMA and for baseline x86-64, and the loader picks the
-// clone the CPU supports (GCC function multi-versioning), so one binary is fast and portable.
+// The kernels are compiled three times, for AVX-512, for AVX2+FMA and for baseline x86-64, and the
+// loader picks the clone the CPU supports (GCC function multi-versioning): one portable binary.
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define LOOM_EMBED_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#define LOOM_EMBED_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 #else
 #define LOOM_EMBED_CLONES
 #endif
+// Helpers are always inlined into the kernels, so they run in the kernel's clone (instruction set).
+#define LOOM_EMBED_INLINE inline __attribute__((always_inline))
+// Lanes values never cross a non-inlined call, so the ABI note on 64-byte vectors does not apply.
+#pragma GCC diagnostic ignored "-Wpsabi"
 
 namespace loom::embed::detail {
 
@@ -37,7 +41,8 @@ struct SigmoidTables {
 const SigmoidTables kTables;
 
 // (label - sigmoid(f)) * alpha with word2vec.c's clipping; adds the prediction's loss.
-inline float gradient(float f, bool positive, float alpha, double& loss) {
+template <typename Sum>
+LOOM_EMBED_INLINE float gradient(float f, bool positive, float alpha, Sum& loss) {
   if (f > kMaxExp) {
     if (!positive) loss += f;
     return positive ? 0.0f : -alpha;
@@ -51,16 +56,103 @@ inline float gradient(float f, bool positive, float alpha, double& loss) {
   return ((positive ? 1.0f : 0.0f) - kTables.sigmoid[i]) * alpha;
 }
 
-inline float dot(const float* __restrict a, const float* __restrict b, std::int64_t n) {
-  float acc[kLanes] = {};
-  for (std::int64_t d = 0; d < n; d += kLanes)
-    for (int k = 0; k < kLanes; ++k) acc[k] += a[d + k] * b[d + k];
-  float s = 0;
-  for (int k = 0; k < kLanes; ++k) s += acc[k];
-  return s;
+// out[t] = x . rows[t] for t < count, N rows at a time so that N accumulator chains overlap.
+// Lanes is a GCC vector of kLanes floats: each clone lowers it to its widest registers.
+typedef float Lanes __attribute__((vector_size(kLanes * sizeof(float))));
+
+LOOM_EMBED_INLINE Lanes load_lanes(const float* p) {
+  Lanes v;
+  __builtin_memcpy(&v, p, sizeof v);
+  return v;
 }
 
-inline void axpy(float g, const float* __restrict x, float* __restrict y, std::int64_t n) {
+// The sum of the lanes as a tree of halves, in registers (short dependency chain).
+static_assert(kLanes == 16, "sum_lanes folds 16 lanes");
+typedef float Lanes8 __attribute__((vector_size(8 * sizeof(float))));
+typedef float Lanes4 __attribute__((vector_size(4 * sizeof(float))));
+LOOM_EMBED_INLINE float sum_lanes(Lanes v) {
+  const Lanes8 v8 = __builtin_shufflevector(v, v, 0, 1, 2, 3, 4, 5, 6, 7) +
+                    __builtin_shufflevector(v, v, 8, 9, 10, 11, 12, 13, 14, 15);
+  const Lanes4 v4 = __builtin_shufflevector(v8, v8, 0, 1, 2, 3) + __builtin_shufflevector(v8, v8, 4, 5, 6, 7);
+  return (v4[0] + v4[2]) + (v4[1] + v4[3]);
+}
+
+template <int N>
+LOOM_EMBED_INLINE void dot_block(const float* __restrict x, float* const* rows, std::int64_t n, float* out) {
+  Lanes acc[N] = {};
+  for (std::int64_t d = 0; d < n; d += kLanes) {
+    const Lanes xv = load_lanes(x + d);
+    for (int r = 0; r < N; ++r) acc[r] += xv * load_lanes(rows[r] + d);
+  }
+  for (int r = 0; r < N; ++r) out[r] = sum_lanes(acc[r]);
+}
+
+LOOM_EMBED_INLINE float dot(const float* x, float* row, std::int64_t n) {
+  float out;
+  dot_block<1>(x, &row, n, &out);
+  return out;
+}
+
+LOOM_EMBED_INLINE void dot_many(const float* x, float* const* rows, int count, std::int64_t n, float* out) {
+  int t = 0;
+  for (; t + 4 <= count; t += 4) dot_block<4>(x, rows + t, n, out + t);
+  if (t + 2 <= count) {
+    dot_block<2>(x, rows + t, n, out + t);
+    t += 2;
+  }
+  if (t < count) dot_block<1>(x, rows + t, n, out + t);
+}
+
+// y = (accumulate ? y : 0) + sum over r < count of coeff[r] rows[r], on n floats (a multiple of
+// kLanes), V vectors of lanes at a time so that V accumulator chains overlap.
+template <int V>
+LOOM_EMBED_INLINE void combine_block(float* y, bool accumulate, const float* coeff, const float* const* rows, int count,
+                          std::int64_t d) {
+  Lanes acc[V] = {};
+  if (accumulate)
+    for (int v = 0; v < V; ++v) acc[v] = load_lanes(y + d + v * kLanes);
+  for (int r = 0; r < count; ++r) {
+    const Lanes g = Lanes{} + coeff[r];
+    for (int v = 0; v < V; ++v) acc[v] += g * load_lanes(rows[r] + d + v * kLanes);
+  }
+  __builtin_memcpy(y + d, acc, sizeof acc);
+}
+
+LOOM_EMBED_INLINE void combine_rows(float* y, bool accumulate, const float* coeff, const float* const* rows, int count,
+                         std::int64_t n) {
+  std::int64_t d = 0;
+  for (; d + 4 * kLanes <= n; d += 4 * kLanes) combine_block<4>(y, accumulate, coeff, rows, count, d);
+  for (; d < n; d += kLanes) combine_block<1>(y, accumulate, coeff, rows, count, d);
+}
+
+// word2vec.c's update of one context row x against rows[t] with gradients g[t], in one pass:
+// rows[t] += g[t] x (in order, so a repeated row sees its earlier update) and x += sum g[t] rows[t]
+// (the rows as they were before their update).
+template <int V>
+LOOM_EMBED_INLINE void update_block(float* x, const float* g, float* const* rows, int count, std::int64_t d) {
+  Lanes xv[V], acc[V] = {};
+  for (int v = 0; v < V; ++v) xv[v] = load_lanes(x + d + v * kLanes);
+  for (int r = 0; r < count; ++r) {
+    const Lanes gv = Lanes{} + g[r];
+    for (int v = 0; v < V; ++v) {
+      float* w = rows[r] + d + v * kLanes;
+      const Lanes wv = load_lanes(w);
+      acc[v] += gv * wv;
+      const Lanes updated = wv + gv * xv[v];
+      __builtin_memcpy(w, &updated, sizeof updated);
+    }
+  }
+  for (int v = 0; v < V; ++v) xv[v] += acc[v];
+  __builtin_memcpy(x + d, xv, sizeof xv);
+}
+
+LOOM_EMBED_INLINE void update_rows(float* x, const float* g, float* const* rows, int count, std::int64_t n) {
+  std::int64_t d = 0;
+  for (; d + 4 * kLanes <= n; d += 4 * kLanes) update_block<4>(x, g, rows, count, d);
+  for (; d < n; d += kLanes) update_block<1>(x, g, rows, count, d);
+}
+
+LOOM_EMBED_INLINE void axpy(float g, const float* __restrict x, float* __restrict y, std::int64_t n) {
   for (std::int64_t d = 0; d < n; ++d) y[d] += g * x[d];
 }
 
@@ -93,6 +185,10 @@ KernelScratch::KernelScratch(int window, int negative, std::int64_t stride)
     : contexts_(static_cast<std::size_t>(2 * window)),
       targets_(static_cast<std::size_t>(negative + 1)),
       gradients_(static_cast<std::size_t>(2 * window * (negative + 1))),
+      dots_(static_cast<std::size_t>(negative + 1)),
+      column_(static_cast<std::size_t>(negative + 1)),
+      context_rows_(static_cast<std::size_t>(2 * window)),
+      target_rows_(static_cast<std::size_t>(negative + 1)),
       rows_(2 * window, stride),
       vecs_(2, stride) {}
 
@@ -130,7 +226,9 @@ double sg_batched(const KernelParams& p, std::span<const std::int32_t> sentence,
   const std::int64_t ld = p.stride;
   std::int32_t* contexts = scratch.contexts();
   std::int32_t* targets = scratch.targets();
-  float* grad = scratch.gradients();  // nc x nt
+  const float** context_rows = scratch.context_rows();
+  float** target_rows = scratch.target_rows();
+  float* grad = scratch.gradients();  // nt x nc: column c holds context c's gradients
   float* delta = scratch.rows();      // nc x ld: updates of the context rows
   double loss = 0;
   for (std::int64_t i = 0; i < static_cast<std::int64_t>(sentence.size()); ++i) {
@@ -138,46 +236,57 @@ double sg_batched(const KernelParams& p, std::span<const std::int32_t> sentence,
     const int nc = gather_contexts(sentence, i, p.window, rng, contexts);
     if (nc == 0) continue;
     const int nt = draw_targets(centre, p, rng, targets);
+    for (int c = 0; c < nc; ++c) context_rows[c] = p.input + contexts[c] * ld;
+    for (int t = 0; t < nt; ++t) target_rows[t] = p.output + targets[t] * ld;
     // G = (labels - sigmoid(C W^T)) * alpha, C = context input rows, W = [centre; negatives] output rows.
+    float* dots = scratch.dots();
     for (int c = 0; c < nc; ++c) {
-      const float* x = p.input + contexts[c] * ld;
-      for (int t = 0; t < nt; ++t)
-        grad[c * nt + t] = gradient(dot(x, p.output + targets[t] * ld, ld), t == 0, alpha, loss);
+      dot_many(context_rows[c], target_rows, nt, ld, dots);
+      for (int t = 0; t < nt; ++t) grad[t * nc + c] = gradient(dots[t], t == 0, alpha, loss);
     }
     predictions += static_cast<std::int64_t>(nc) * nt;
     // dC = G W (on the unchanged W).
+    float* column = scratch.column();
     for (int c = 0; c < nc; ++c) {
-      float* out = delta + c * ld;
-      for (std::int64_t d = 0; d < ld; d += kLanes) {
-        float acc[kLanes] = {};
-        for (int t = 0; t < nt; ++t) {
-          const float g = grad[c * nt + t];
-          const float* w = p.output + targets[t] * ld + d;
-          for (int k = 0; k < kLanes; ++k) acc[k] += g * w[k];
-        }
-        for (int k = 0; k < kLanes; ++k) out[d + k] = acc[k];
-      }
+      for (int t = 0; t < nt; ++t) column[t] = grad[t * nc + c];
+      combine_rows(delta + c * ld, false, column, target_rows, nt, ld);
     }
     // W += G^T C (on the unchanged C).
-    for (int t = 0; t < nt; ++t) {
-      float* w = p.output + targets[t] * ld;
-      for (std::int64_t d = 0; d < ld; d += kLanes) {
-        float acc[kLanes];
-        for (int k = 0; k < kLanes; ++k) acc[k] = w[d + k];
-        for (int c = 0; c < nc; ++c) {
-          const float g = grad[c * nt + t];
-          const float* x = p.input + contexts[c] * ld + d;
-          for (int k = 0; k < kLanes; ++k) acc[k] += g * x[k];
-        }
-        for (int k = 0; k < kLanes; ++k) w[d + k] = acc[k];
-      }
-    }
+    for (int t = 0; t < nt; ++t) combine_rows(p.output + targets[t] * ld, true, grad + t * nc, context_rows, nc, ld);
     // C += dC.
     for (int c = 0; c < nc; ++c) {
       float* x = p.input + contexts[c] * ld;
       const float* dx = delta + c * ld;
       for (std::int64_t d = 0; d < ld; ++d) x[d] += dx[d];
     }
+  }
+  return loss;
+}
+
+LOOM_EMBED_CLONES
+double sg_shared(const KernelParams& p, std::span<const std::int32_t> sentence, float alpha, core::Rng& rng,
+                 KernelScratch& scratch, std::int64_t& predictions) {
+  const std::int64_t ld = p.stride;
+  std::int32_t* contexts = scratch.contexts();
+  std::int32_t* targets = scratch.targets();
+  float** target_rows = scratch.target_rows();
+  float* g = scratch.dots();
+  double loss = 0;
+  for (std::int64_t i = 0; i < static_cast<std::int64_t>(sentence.size()); ++i) {
+    const int nc = gather_contexts(sentence, i, p.window, rng, contexts);
+    if (nc == 0) continue;
+    // One set of negatives for the window; then word2vec.c's per-pair updates, context by context.
+    const int nt = draw_targets(sentence[static_cast<std::size_t>(i)], p, rng, targets);
+    for (int t = 0; t < nt; ++t) target_rows[t] = p.output + targets[t] * ld;
+    float window_loss = 0;  // summed in float per window: a double chain per prediction costs time
+    for (int c = 0; c < nc; ++c) {
+      float* x = p.input + contexts[c] * ld;
+      dot_many(x, target_rows, nt, ld, g);
+      for (int t = 0; t < nt; ++t) g[t] = gradient(g[t], t == 0, alpha, window_loss);
+      update_rows(x, g, target_rows, nt, ld);
+    }
+    loss += window_loss;
+    predictions += static_cast<std::int64_t>(nc) * nt;
   }
   return loss;
 }

@@ -62,7 +62,7 @@ SgnsOptions GraphEmbedOptions::default_graph_sgns() {
   o.negative = 5;
   o.epochs = 1;
   o.sample = 1e-3;
-  o.kernel = SgnsKernel::kHogwild;
+  o.kernel = SgnsKernel::kShared;
   o.init_range = 1.0;
   o.label = "embed";
   return o;

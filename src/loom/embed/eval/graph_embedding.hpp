@@ -36,9 +36,11 @@ Alignment align_to_keys(const Embeddings& embeddings, const std::vector<std::str
 
 // Defaults of the DeepWalk/node2vec papers' experiments: dim 128, 10 walks of length 80 per node,
 // window 10, 5 negatives, 1 epoch, and the skip-gram of the authors' code (gensim): subsampling
-// 1e-3, per-pair updates (the hogwild kernel), input rows initialised in [-1/dim, 1/dim). On
-// BlogCatalog node2vec the last two are worth +0.004 macro-F1 each over the batched kernel and
-// word2vec.c's half as wide start (bench/results/graph_embed.md).
+// 1e-3, per-pair sequential updates, input rows initialised in [-1/dim, 1/dim). The updates run
+// in the shared kernel (one set of negatives per window): the macro-F1 of word2vec.c's per-pair
+// hogwild kernel at 4-5x its speed on 2 threads; on BlogCatalog node2vec, sequential updates
+// and the wider start are worth +0.004 macro-F1 each over the batched kernel and word2vec.c's
+// half as wide start (bench/results/graph_embed.md).
 struct GraphEmbedOptions {
   sample::walk::WalkOptions walks{};
   SgnsOptions sgns = default_graph_sgns();
