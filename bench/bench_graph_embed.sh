@@ -60,6 +60,8 @@ run_nodeclass() {  # graph method p q
     local emb="$work/$g-$method-loom-$s.emb" ej
     ej="$("$loom" embed "$method" "$work/$g" -o "$emb" "${common[@]}" --seed "$s" "${extra[@]}" --json)"
     record loom "$g" "$label" "$s" "$ej" "$(eval_json "$emb" "$work/$g")"
+    ej="$("$loom" embed "$method" "$work/$g" -o "$emb" "${common[@]}" --seed "$s" "${extra[@]}" --kernel hogwild --json)"
+    record loom-hogwild "$g" "$label" "$s" "$ej" "$(eval_json "$emb" "$work/$g")"
   done
   if [[ $have_gensim == 1 ]]; then
     local lines="$work/$g-$method-ref.jsonl" line
@@ -73,10 +75,10 @@ run_nodeclass() {  # graph method p q
 }
 have_gensim=1
 /usr/bin/python3 -c "import gensim, networkx" 2>/dev/null || { have_gensim=0; echo "bench_graph_embed: python3-gensim or python3-networkx missing: no reference runs"; }
-run_nodeclass blogcatalog deepwalk 1 1
-run_nodeclass blogcatalog node2vec 0.25 0.25
 run_nodeclass ppi deepwalk 1 1
 run_nodeclass ppi node2vec 4 1
+run_nodeclass blogcatalog deepwalk 1 1
+run_nodeclass blogcatalog node2vec 0.25 0.25
 nodeclass_table="$(/usr/bin/python3 "$root/bench/graph_embed_report.py" "$runs")"
 
 linkpred_rows=""
@@ -97,7 +99,9 @@ cat > "$result" <<EOF2
 
 \`bench/bench_graph_embed.sh\` ($(date -u +%Y-%m-%d), $(nproc) cores: $cpu, $threads threads, seeds 1..$seeds).
 Embedding: \`loom embed deepwalk|node2vec STORE ${common[*]} --seed S\` (skip-gram as the authors' code
-runs it: subsampling 1e-3, per-pair hogwild updates, inputs initialised in +-1/dim), beside the
+runs it: subsampling 1e-3, per-pair sequential updates, inputs initialised in +-1/dim; the default
+\`shared\` kernel draws one set of negatives per window, the \`hogwild\` column is word2vec.c's
+per-pair kernel with fresh negatives per pair, same runs otherwise), beside the
 reference implementation \`bench/peers/node2vec_reference.py\` (written from the paper as the authors'
 code does it: networkx, alias tables per node and per edge, shuffled rounds of walks, gensim
 Word2Vec sg=1 with the same dim, window, negatives, epochs and 2 workers), same seeds.
