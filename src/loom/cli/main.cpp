@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 
 #include "loom/cli/commands.hpp"
+#include "loom/comm/watchdog.hpp"
 #include "loom/core/error.hpp"
 #include "loom/core/log.hpp"
 
@@ -30,6 +31,10 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   std::string log_level = "info";
   app.add_option("--log-level", log_level, "trace|debug|info|warn|error|off")->capture_default_str();
+  double comm_timeout = loom::comm::watchdog_timeout();
+  app.add_option("--comm-timeout", comm_timeout,
+                 "Seconds without a heartbeat from a neighbouring rank before the job ends naming it (0 = never)")
+      ->capture_default_str();
 
   loom::cli::Action action;
   loom::cli::add_commands(app, action);
@@ -42,6 +47,7 @@ int main(int argc, char** argv) {
   }
   try {
     loom::core::init_logging(log_level);
+    loom::comm::set_watchdog_timeout(comm_timeout);
     return action ? action() : 0;
   } catch (const loom::Error& e) {
     std::fprintf(stderr, "loom: error: %s\n", e.what());

@@ -131,6 +131,12 @@ Communicator Communicator::dup() const {
   return Communicator(std::move(impl));
 }
 
+Communicator Communicator::separate_dup() const {
+  Communicator copy = dup();
+  copy.impl_->shared = std::make_shared<detail::Shared>();
+  return copy;
+}
+
 Communicator Communicator::split(int color, int key) const {
   LOOM_CHECK(color >= 0, "split: color {} must be >= 0", color);
   auto impl = std::make_unique<Impl>(*impl_);

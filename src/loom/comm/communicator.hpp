@@ -77,6 +77,9 @@ class Communicator {
   int size() const;
   // Collective. A new MPI communicator with the same ranks; shares counters, model and clock.
   Communicator dup() const;
+  // Collective. Like dup(), but with counters of its own and no link emulation: for traffic that
+  // is not the run's own (the watchdog's heartbeats), so that the run's reports stay exact.
+  Communicator separate_dup() const;
   // Collective. The ranks that pass the same color (>= 0) form a new communicator, ordered by
   // key (then by rank here); it shares counters, model and clock like dup().
   Communicator split(int color, int key) const;

@@ -4,8 +4,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <optional>
 
 #include "loom/comm/mpi_detail.hpp"
+#include "loom/comm/watchdog.hpp"
 
 namespace loom::comm {
 
@@ -63,6 +65,8 @@ MpiSession::~MpiSession() {
 int run_job(const std::function<int(Communicator& world)>& body) {
   MpiSession session;
   Communicator world = session.world();
+  std::optional<Watchdog> watchdog;
+  if (world.size() > 1 && watchdog_timeout() > 0) watchdog.emplace(world, watchdog_timeout());
   int status = 0;
   try {
     status = body(world);

@@ -14,7 +14,9 @@
 // (so the line is out before any rank exits), finalize and return 1; any other exception in a
 // job of more than one rank -> abort_job(), since the other ranks may be blocked in a
 // collective; in a world of size 1 it is rethrown for main() to print. (3) abort_job() is the
-// last resort: one line on stderr, then MPI_Abort of the whole job (exit status 1).
+// last resort: one line on stderr, then MPI_Abort of the whole job (exit status 1). (4) For jobs
+// of 2+ ranks run_job also runs a Watchdog (watchdog.hpp): a rank that stops answering ends the
+// job with a line naming it after --comm-timeout seconds, instead of a hang.
 // mpirun itself still notes "1 process returned a non-zero exit code" after an agreed failure;
 // launch with `mpirun -q` (or OMPI_MCA_orte_execute_quiet=1) to silence that too.
 #pragma once

@@ -45,7 +45,4 @@ class ScopedPhase {
   Timer timer_;
 };
 
-// Peak resident set size of this process in bytes (from /proc/self/status VmHWM).
-long long peak_rss_bytes();
-
 }  // namespace loom::core

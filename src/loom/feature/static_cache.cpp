@@ -1,37 +1,22 @@
 #include "loom/feature/static_cache.hpp"
 
-#include <fstream>
 #include <string>
 
 #include <fmt/format.h>
 
 #include "loom/core/error.hpp"
+#include "loom/core/memory.hpp"
 #include "loom/core/parallel.hpp"
+#include "loom/graph/info.hpp"
 
 namespace loom::feature {
 
-namespace {
-
-// MemAvailable from /proc/meminfo in bytes, or -1 where it cannot be read.
-std::int64_t available_memory() {
-  std::ifstream meminfo("/proc/meminfo");
-  std::string key;
-  std::int64_t kib = 0;
-  std::string unit;
-  while (meminfo >> key >> kib >> unit)
-    if (key == "MemAvailable:") return kib * 1024;
-  return -1;
-}
-
-std::string gib(std::int64_t bytes) { return fmt::format("{:.2f} GiB", static_cast<double>(bytes) / (1 << 30)); }
-
-}  // namespace
-
 void check_fits_in_memory(std::int64_t bytes, const std::string& what, const std::string& argument) {
-  const std::int64_t available = available_memory();
+  const std::int64_t available = core::available_bytes();
   if (available >= 0 && bytes > available)
-    throw Error::in_argument(argument, fmt::format("{} needs {} but only {} of memory is available", what, gib(bytes),
-                                                   gib(available)));
+    throw Error::in_argument(argument, fmt::format("{} needs {} but only {} of memory is available", what,
+                                                   graph::human_bytes(static_cast<double>(bytes)),
+                                                   graph::human_bytes(static_cast<double>(available))));
 }
 
 StaticCache StaticCache::fill(const RemoteFetcher& fetcher, std::vector<std::int64_t> ids, core::DType storage) {

@@ -41,7 +41,7 @@ class StaticCache {
   FetchStats fill_stats_;
 };
 
-// Throws Error naming `argument` when `bytes` exceed the memory available (MemAvailable).
+// Throws Error naming `argument` when `bytes` exceed the memory available (core::available_bytes).
 void check_fits_in_memory(std::int64_t bytes, const std::string& what, const std::string& argument);
 
 }  // namespace loom::feature

@@ -1,4 +1,5 @@
 #include "loom/train/checkpoint.hpp"
+#include "loom/train/checkpoint_state.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -46,8 +47,7 @@ void prune_checkpoints(const std::string& dir, int newest, int keep) {
     fs::remove_all(checkpoint_path(dir, older[i]));
 }
 
-// {bytes, crc32} of a file.
-nlohmann::json file_digest(const std::string& path) {
+FileDigest file_digest(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error::in_file(path, 0, "cannot read");
   std::vector<char> buffer(1 << 20);
@@ -59,29 +59,23 @@ nlohmann::json file_digest(const std::string& path) {
     crc = crc32(crc, reinterpret_cast<const Bytef*>(buffer.data()), static_cast<uInt>(got));
     bytes += got;
   }
-  return {{"bytes", bytes}, {"crc32", static_cast<std::uint64_t>(crc)}};
+  return {bytes, static_cast<std::uint64_t>(crc)};
 }
 
-nlohmann::json read_state(const std::string& path) {
-  try {
-    nlohmann::json state = nlohmann::json::parse(core::read_text_file(path + "/state.json"));
-    if (!state.is_object()) throw Error::in_file(path + "/state.json", 0, "invalid checkpoint state: not a JSON object");
-    return state;
-  } catch (const nlohmann::json::exception& e) {
-    throw Error::in_file(path + "/state.json", 0, std::string("invalid checkpoint state: ") + e.what());
-  }
+CheckpointState read_state(const std::string& path) {
+  const std::string file = path + "/state.json";
+  return parse_checkpoint_state(core::read_text_file(file), file);
 }
 
 // What is wrong with the checkpoint at PATH, or "" when it is intact.
 std::string checkpoint_damage(const std::string& path) {
   try {
-    const nlohmann::json files = read_state(path).value("files", nlohmann::json::object());
-    for (const auto& [name, expected] : files.items()) {
+    for (const auto& [name, expected] : read_state(path).files) {
       if (!fs::exists(path + "/" + name)) return name + " is missing";
-      const nlohmann::json found = file_digest(path + "/" + name);
-      if (found["bytes"] != expected["bytes"])
-        return fmt::format("{} has {} bytes, {} were written", name, found["bytes"].dump(), expected["bytes"].dump());
-      if (found["crc32"] != expected["crc32"]) return name + " does not match its CRC-32";
+      const FileDigest found = file_digest(path + "/" + name);
+      if (found.bytes != expected.bytes)
+        return fmt::format("{} has {} bytes, {} were written", name, found.bytes, expected.bytes);
+      if (found.crc32 != expected.crc32) return name + " does not match its CRC-32";
     }
     return "";
   } catch (const Error& e) {
@@ -128,7 +122,10 @@ void save_checkpoint(const std::string& dir, int epochs_done, torch::nn::Module&
   s["epochs_done"] = epochs_done;
   s["files"] = nlohmann::json::object();
   for (const char* file : {"model.pt", "optimizer.pt", "tensors.pt"})
-    if (fs::exists(out.file(file))) s["files"][file] = file_digest(out.file(file));
+    if (fs::exists(out.file(file))) {
+      const FileDigest digest = file_digest(out.file(file));
+      s["files"][file] = {{"bytes", digest.bytes}, {"crc32", digest.crc32}};
+    }
   core::write_text_file(out.file("state.json"), s.dump(2) + "\n");
   out.commit();
   core::write_text_file(dir + "/latest", name + "\n");
@@ -162,7 +159,7 @@ std::string chosen_checkpoint(const std::string& dir, std::optional<int> epochs_
 std::optional<nlohmann::json> read_checkpoint_state(const std::string& dir, std::optional<int> epochs_done) {
   const std::string path = chosen_checkpoint(dir, epochs_done);
   if (path.empty()) return std::nullopt;
-  return read_state(path);
+  return read_state(path).json;
 }
 
 std::optional<nlohmann::json> load_checkpoint(const std::string& dir, torch::nn::Module& model,
@@ -170,10 +167,10 @@ std::optional<nlohmann::json> load_checkpoint(const std::string& dir, torch::nn:
                                               const CheckpointTensors& tensors, std::optional<int> epochs_done) {
   const std::string path = chosen_checkpoint(dir, epochs_done);
   if (path.empty()) return std::nullopt;
-  const nlohmann::json state = read_state(path);
-  if (state.value("fingerprint", "") != fingerprint)
+  const CheckpointState state = read_state(path);
+  if (state.fingerprint != fingerprint)
     throw Error::in_file(path, 0, "checkpoint was written by a run with different model or data options (" +
-                                      state.value("fingerprint", "?") + " vs " + fingerprint + ")");
+                                      state.fingerprint + " vs " + fingerprint + ")");
   try {
     // Tensors land on the device the model is on, whichever device wrote them.
     const auto parameters = model.parameters();
@@ -201,7 +198,7 @@ std::optional<nlohmann::json> load_checkpoint(const std::string& dir, torch::nn:
   } catch (const c10::Error& e) {
     throw Error::in_file(path, 0, std::string("cannot load checkpoint: ") + e.what_without_backtrace());
   }
-  return state;
+  return state.json;
 }
 
 }  // namespace loom::train

@@ -77,6 +77,7 @@ struct MinibatchOptions {
   bool save_embeddings = false;
   bool overwrite = false;
   bool quiet = false;  // no per-epoch log lines
+  std::int64_t memory_limit = 0;  // bytes one rank may use (0 = what the machine has available)
 };
 
 // Checks every option (model, fanouts against the layers, cache, prefetch, schedule, selection)

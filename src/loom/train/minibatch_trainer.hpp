@@ -22,6 +22,8 @@ struct MinibatchReport {
   std::vector<nlohmann::json> epochs;  // one record per epoch run (also written to metrics_path)
   double final_valid = 0, final_test = 0;  // exact (or last sampled) scores
   std::string score_name;                  // "accuracy" or "micro_f1"
+  // Peak resident memory per rank, estimated up front and measured (VmHWM), largest over ranks.
+  std::int64_t memory_estimate_bytes = 0, memory_peak_bytes = 0;
 };
 
 MinibatchReport run_minibatch(const MinibatchOptions& options, comm::Communicator& world);

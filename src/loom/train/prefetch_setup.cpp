@@ -26,6 +26,12 @@ std::string log_path(const std::string& path, int rank, int ranks) {
 
 }  // namespace
 
+feature::PrefetchOptions effective_prefetch_options(const MinibatchOptions& options) {
+  feature::PrefetchOptions buffer_options = options.prefetch;
+  if (options.control.name == "lookahead" && buffer_options.lookahead == 0) buffer_options.lookahead = kDefaultLookahead;
+  return buffer_options;
+}
+
 PrefetchSetup build_prefetch(const MinibatchOptions& options, const TrainingData& data,
                              std::span<const std::int32_t> fanouts, const feature::RemoteFetcher& fetcher,
                              comm::Communicator& world, nlohmann::json& record) {
@@ -37,9 +43,7 @@ PrefetchSetup build_prefetch(const MinibatchOptions& options, const TrainingData
     return setup;
   }
   std::vector<double> scores;
-  feature::PrefetchOptions buffer_options = options.prefetch;
-  if (options.control.name == "lookahead" && buffer_options.lookahead == 0)
-    buffer_options.lookahead = kDefaultLookahead;
+  const feature::PrefetchOptions buffer_options = effective_prefetch_options(options);
   world.agree_on([&] {
     feature::validate(buffer_options);
     setup.buffer = std::make_unique<feature::PrefetchBuffer>(

@@ -19,6 +19,9 @@ namespace loom::train {
 
 inline constexpr int kDefaultLookahead = 4;
 
+// The buffer options a run builds with: --prefetch-* with the lookahead controller's default.
+feature::PrefetchOptions effective_prefetch_options(const MinibatchOptions& options);
+
 struct PrefetchSetup {
   std::unique_ptr<feature::PrefetchBuffer> buffer;
   std::unique_ptr<PrefetchControl> control;

@@ -1,0 +1,53 @@
+#include "loom/core/memory.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace loom::core {
+
+namespace {
+
+// The value in KiB of "Key:   123 kB" in a /proc file, or -1.
+std::int64_t proc_kib(const char* path, const std::string& key) {
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind(key, 0) == 0) {
+      std::istringstream fields(line.substr(key.size()));
+      std::int64_t kib = -1;
+      fields >> kib;
+      return kib;
+    }
+  return -1;
+}
+
+// A cgroup v2 file holding one number ("max" and unreadable: -1).
+std::int64_t cgroup_number(const std::string& name) {
+  std::ifstream in("/sys/fs/cgroup/" + name);
+  std::string word;
+  if (!(in >> word) || word == "max") return -1;
+  try {
+    return std::stoll(word);
+  } catch (const std::exception&) {
+    return -1;
+  }
+}
+
+std::int64_t bytes_of_kib(std::int64_t kib) { return kib < 0 ? -1 : kib * 1024; }
+
+}  // namespace
+
+std::int64_t resident_bytes() { return bytes_of_kib(proc_kib("/proc/self/status", "VmRSS:")); }
+
+std::int64_t peak_resident_bytes() { return bytes_of_kib(proc_kib("/proc/self/status", "VmHWM:")); }
+
+std::int64_t available_bytes() {
+  std::int64_t available = bytes_of_kib(proc_kib("/proc/meminfo", "MemAvailable:"));
+  const std::int64_t limit = cgroup_number("memory.max"), used = cgroup_number("memory.current");
+  if (limit >= 0 && used >= 0) available = available < 0 ? limit - used : std::min(available, limit - used);
+  return available;
+}
+
+}  // namespace loom::core

@@ -1,0 +1,15 @@
+// What this process holds and what the machine has left, from /proc and cgroup v2: resident and
+// peak resident bytes of this process (VmRSS, VmHWM) and the bytes still available to it (the
+// smaller of /proc/meminfo's MemAvailable and the cgroup's memory.max - memory.current). -1 where
+// a figure cannot be read (another OS, no /proc).
+#pragma once
+
+#include <cstdint>
+
+namespace loom::core {
+
+std::int64_t resident_bytes();
+std::int64_t peak_resident_bytes();
+std::int64_t available_bytes();
+
+}  // namespace loom::core

@@ -1,0 +1,48 @@
+// The up-front memory plan of one rank of `loom train` (issue 23 item 6). Before the cache, the
+// prefetch buffer and the pipeline are built, plan_minibatch_memory() estimates the rank's peak
+// resident memory as parts: what the process already holds (LibTorch, MPI: measured), the mapped
+// topology and own rows, the static cache, the prefetch buffer, the model with its gradients and
+// Adam moments, the batches in flight with their activations (sized from a few batches sampled
+// with the run's own plan) and the exact evaluation. check_memory_plan() stops the run, on every
+// rank together, where the parts that are still to come exceed what this rank may use, naming the
+// estimate, its largest parts and the options that shrink them. The run's setup record
+// ("event": "memory") lists the parts; its last record puts the measured peak (VmHWM) beside it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "loom/nn/model.hpp"
+#include "loom/train/minibatch_options.hpp"
+#include "loom/train/training_data.hpp"
+
+namespace loom::train {
+
+struct MemoryPart {
+  std::string name;
+  std::int64_t bytes = 0;
+  std::string lower;  // the options that shrink it ("" = none)
+};
+
+struct MemoryPlan {
+  std::vector<MemoryPart> parts;
+  std::int64_t total() const;
+  nlohmann::json record() const;  // {"event": "memory", "estimate_bytes", "parts": {name: bytes}}
+};
+
+// `held_bytes`: this process's resident bytes before it opened the data (core::resident_bytes).
+MemoryPlan plan_minibatch_memory(const MinibatchOptions& options, const TrainingData& data, const nn::GnnModel& model,
+                                 std::int64_t held_bytes);
+
+// Throws Error::in_argument (naming --memory-limit when `limit_bytes` > 0) where the plan does not
+// fit: into limit_bytes per rank, or else into what the machine has available (core::available_bytes)
+// shared by `ranks_on_node` ranks. No check where neither is known.
+void check_memory_plan(const MemoryPlan& plan, std::int64_t limit_bytes, int ranks_on_node);
+
+// "--memory-limit" values: bytes with an optional K, M, G or T suffix (powers of 1024); 0 = none.
+std::int64_t parse_memory_size(const std::string& text, const std::string& argument);
+
+}  // namespace loom::train

@@ -1,0 +1,151 @@
+// The up-front memory plan: sizes parse with units, a run whose estimate exceeds --memory-limit
+// stops before any training with the estimate, its parts and the options that shrink them, the
+// parts follow the options (cache, pipeline depth, hidden width), and a run that fits reports its
+// measured peak beside the estimate.
+#include "loom/train/memory_plan.hpp"
+
+#include <fstream>
+#include <sstream>
+
+#include "loom/core/error.hpp"
+#include "loom/graph/generate/sbm.hpp"
+#include "loom/train/minibatch_trainer.hpp"
+#include "support/test_support.hpp"
+
+namespace loom::train {
+namespace {
+
+std::string make_sbm(const test::ScratchDir& dir) {
+  graph::generate::SbmOptions o;
+  o.nodes = 2000;
+  o.classes = 4;
+  o.avg_degree = 12;
+  o.feat_dim = 32;
+  o.train = 0.3;
+  o.valid = 0.2;
+  const std::string path = dir / "sbm";
+  graph::generate::generate_sbm_store(o, path, {});
+  return path;
+}
+
+MinibatchOptions small_options(const std::string& store) {
+  MinibatchOptions o;
+  o.store = store;
+  o.model.num_layers = 2;
+  o.model.hidden = 64;
+  o.fanouts = {10, 5};
+  o.batch_size = 256;
+  o.epochs = 1;
+  o.threads = 2;
+  o.quiet = true;
+  return o;
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::int64_t part(const MemoryPlan& plan, const std::string& name) {
+  for (const auto& p : plan.parts)
+    if (p.name == name) return p.bytes;
+  ADD_FAILURE() << "no part " << name;
+  return -1;
+}
+
+TEST(MemoryPlan, SizesParseWithBinaryUnits) {
+  EXPECT_EQ(parse_memory_size("1048576", "--memory-limit"), 1 << 20);
+  EXPECT_EQ(parse_memory_size("512M", "--memory-limit"), std::int64_t{512} << 20);
+  EXPECT_EQ(parse_memory_size("4G", "--memory-limit"), std::int64_t{4} << 30);
+  EXPECT_EQ(parse_memory_size("1.5GiB", "--memory-limit"), std::int64_t{3} << 29);
+  EXPECT_EQ(parse_memory_size("2k", "--memory-limit"), 2048);
+  for (const char* bad : {"", "lots", "-1G", "4X", "4GG", "nan"}) {
+    try {
+      parse_memory_size(bad, "--memory-limit");
+      ADD_FAILURE() << "accepted '" << bad << "'";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("--memory-limit"), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST(MemoryPlan, AnEstimateOverTheLimitNamesItsPartsAndWhatToLower) {
+  MemoryPlan plan;
+  plan.parts = {{"runtime", 100 << 20, ""}, {"batches in flight", 300 << 20, "--batch-size, --fanouts"},
+                {"static cache", 50 << 20, "--alpha"}};
+  EXPECT_NO_THROW(check_memory_plan(plan, 500 << 20, 1));
+  try {
+    check_memory_plan(plan, 200 << 20, 1);
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find("--memory-limit"), std::string::npos) << message;
+    EXPECT_NE(message.find("450.0 MiB"), std::string::npos) << message;
+    EXPECT_NE(message.find("batches in flight 300.0 MiB"), std::string::npos) << message;
+    EXPECT_LT(message.find("--batch-size"), message.find("--alpha")) << "largest part first: " << message;
+  }
+}
+
+TEST(MemoryPlan, PartsFollowTheOptions) {
+  test::ScratchDir dir;
+  auto world = comm::Communicator::world();
+  auto o = small_options(make_sbm(dir));
+  TrainingData data = open_training_data(o.store, world);
+  nn::ModelOptions m = o.model;
+  m.in_features = data.feat_dim;
+  m.num_classes = data.num_classes;
+  const nn::GnnModel narrow(m);
+  m.hidden = 256;
+  const nn::GnnModel wide(m);
+
+  const MemoryPlan base = plan_minibatch_memory(o, data, narrow, 1000);
+  EXPECT_EQ(part(base, "runtime"), 1000);
+  EXPECT_EQ(part(base, "static cache"), 0) << "one rank owns every row";
+  EXPECT_GT(part(base, "topology"), 2000 * 12 * 4);
+  EXPECT_EQ(part(base, "own rows"), 2000 * 32 * 4 + 2000 * 8);
+  EXPECT_GT(plan_minibatch_memory(o, data, wide, 1000).total(), base.total());
+  EXPECT_GT(part(plan_minibatch_memory(o, data, wide, 1000), "model and optimizer"), part(base, "model and optimizer"));
+  auto deep = o;
+  deep.pipeline_depth = 8;
+  deep.exact_eval = false;
+  deep.eval_every = 0;
+  auto shallow = deep;
+  shallow.pipeline_depth = 0;
+  EXPECT_EQ(part(plan_minibatch_memory(deep, data, narrow, 0), "batches in flight"),
+            5 * part(plan_minibatch_memory(shallow, data, narrow, 0), "batches in flight"));
+}
+
+TEST(MemoryPlan, ARunOverItsLimitStopsBeforeTraining) {
+  test::ScratchDir dir;
+  auto world = comm::Communicator::world();
+  auto o = small_options(make_sbm(dir));
+  o.memory_limit = 1 << 20;
+  o.metrics_path = dir / "metrics.jsonl";
+  try {
+    run_minibatch(o, world);
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("--memory-limit"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("runtime"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(read_text(dir / "metrics.jsonl").find("\"epoch\""), std::string::npos) << "no epoch ran";
+}
+
+TEST(MemoryPlan, ARunThatFitsReportsItsPeakBesideTheEstimate) {
+  test::ScratchDir dir;
+  auto world = comm::Communicator::world();
+  auto o = small_options(make_sbm(dir));
+  o.memory_limit = std::int64_t{64} << 30;
+  o.metrics_path = dir / "metrics.jsonl";
+  const auto report = run_minibatch(o, world);
+  EXPECT_GT(report.memory_estimate_bytes, 0);
+  EXPECT_GT(report.memory_peak_bytes, 0);
+  const std::string metrics = read_text(dir / "metrics.jsonl");
+  EXPECT_NE(metrics.find("\"event\":\"memory\""), std::string::npos) << metrics;
+  EXPECT_NE(metrics.find("\"event\":\"memory_peak\""), std::string::npos) << metrics;
+}
+
+}  // namespace
+}  // namespace loom::train
