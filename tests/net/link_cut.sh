@@ -6,15 +6,8 @@
 # namespaces cannot be made (not root) or a netcluster is already up.
 set -euo pipefail
 loom=$1
-netcluster=$(cd "$(dirname "$0")/../.." && pwd)/scripts/netcluster
-ip netns add loomnet-probe 2> /dev/null || { echo "skip: cannot create network namespaces here (needs root)"; exit 77; }
-ip netns del loomnet-probe
-ip netns list | grep -q '^loomnet[0-9]' && { echo "skip: a netcluster is already up"; exit 77; }
-dir=$(mktemp -d)
-trap '[ -n "${job:-}" ] && kill -9 "$job" 2> /dev/null; "$netcluster" down; rm -rf "$dir"' EXIT
-"$netcluster" up 4 --rate 1gbit > /dev/null
-"$loom" --log-level warn generate sbm --nodes 800 --classes 4 --avg-degree 10 --feat-dim 16 --seed 3 -o "$dir/g" > /dev/null
-"$loom" --log-level warn partition "$dir/g" -k 4 --method metis -o "$dir/parts" > /dev/null
+source "$(dirname "$0")/common.sh"
+trap '[ -n "${job:-}" ] && kill -9 "$job" 2> /dev/null; net_cleanup' EXIT
 "$netcluster" mpirun -q "$loom" --log-level warn --comm-timeout 5 train "$dir/parts" --layers 2 --fanouts 10,5 \
   --batch-size 64 --hidden 16 --epochs 100000 --threads 1 --eval-every 0 --quiet --metrics "$dir/m.jsonl" \
   > "$dir/out.txt" 2>&1 &

@@ -5,15 +5,7 @@
 # LOOM. Skips (77) where namespaces cannot be made (not root) or a netcluster is already up.
 set -euo pipefail
 loom=$1
-netcluster=$(cd "$(dirname "$0")/../.." && pwd)/scripts/netcluster
-ip netns add loomnet-probe 2> /dev/null || { echo "skip: cannot create network namespaces here (needs root)"; exit 77; }
-ip netns del loomnet-probe
-ip netns list | grep -q '^loomnet[0-9]' && { echo "skip: a netcluster is already up"; exit 77; }
-dir=$(mktemp -d)
-trap '"$netcluster" down; rm -rf "$dir"' EXIT
-"$netcluster" up 4 --rate 1gbit > /dev/null
-"$loom" --log-level warn generate sbm --nodes 800 --classes 4 --avg-degree 10 --feat-dim 16 --seed 3 -o "$dir/g" > /dev/null
-"$loom" --log-level warn partition "$dir/g" -k 4 --method metis -o "$dir/parts" > /dev/null
+source "$(dirname "$0")/common.sh"
 addresses=$("$netcluster" mpirun -q sh -c 'ip -4 -o addr show dev eth0' | grep -o '10\.77\.0\.[0-9]*' | sort -u | wc -l)
 [[ $addresses == 4 ]] || { echo "the ranks did not start in 4 namespaces ($addresses addresses)" >&2; exit 1; }
 shm=(mpirun -np 4 --oversubscribe --allow-run-as-root --bind-to none -q --mca btl self,vader)
