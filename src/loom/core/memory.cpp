@@ -35,6 +35,16 @@ std::int64_t cgroup_number(const std::string& name) {
   }
 }
 
+// A "key value" line of the cgroup's memory.stat, in bytes (-1 if absent).
+std::int64_t cgroup_stat(const std::string& key) {
+  std::ifstream in("/sys/fs/cgroup/memory.stat");
+  std::string name;
+  std::int64_t value = 0;
+  while (in >> name >> value)
+    if (name == key) return value;
+  return -1;
+}
+
 std::int64_t bytes_of_kib(std::int64_t kib) { return kib < 0 ? -1 : kib * 1024; }
 
 }  // namespace
@@ -45,8 +55,12 @@ std::int64_t peak_resident_bytes() { return bytes_of_kib(proc_kib("/proc/self/st
 
 std::int64_t available_bytes() {
   std::int64_t available = bytes_of_kib(proc_kib("/proc/meminfo", "MemAvailable:"));
-  const std::int64_t limit = cgroup_number("memory.max"), used = cgroup_number("memory.current");
-  if (limit >= 0 && used >= 0) available = available < 0 ? limit - used : std::min(available, limit - used);
+  // The cgroup charges page cache too: what it could reclaim (inactive files) is still available.
+  const std::int64_t limit = cgroup_number("memory.max"), charged = cgroup_number("memory.current");
+  if (limit >= 0 && charged >= 0) {
+    const std::int64_t used = charged - std::max<std::int64_t>(0, cgroup_stat("inactive_file"));
+    available = available < 0 ? limit - used : std::min(available, limit - used);
+  }
   return available;
 }
 

@@ -1,6 +1,7 @@
 // What this process holds and what the machine has left, from /proc and cgroup v2: resident and
 // peak resident bytes of this process (VmRSS, VmHWM) and the bytes still available to it (the
-// smaller of /proc/meminfo's MemAvailable and the cgroup's memory.max - memory.current). -1 where
+// smaller of /proc/meminfo's MemAvailable and the cgroup's memory.max - memory.current, counting
+// the cgroup's inactive page cache as available). -1 where
 // a figure cannot be read (another OS, no /proc).
 #pragma once
 
