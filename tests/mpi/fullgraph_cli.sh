@@ -23,7 +23,7 @@ d, modes = sys.argv[1], sys.argv[2:]
 acc = {}
 for mode in modes:
     recs = [json.loads(l) for l in open(f"{d}/{mode}.jsonl")]
-    setup, last = recs[0], recs[-1]
+    setup, last = recs[0], [r for r in recs if "epoch" in r and "event" not in r][-1]
     assert setup["event"] == "setup" and setup["mode"] == mode, setup
     assert last["epoch"] == 60, last
     b = last["bytes"]

@@ -1,7 +1,7 @@
 // The up-front memory plan: sizes parse with units, a run whose estimate exceeds --memory-limit
 // stops before any training with the estimate, its parts and the options that shrink them, the
-// parts follow the options (cache, pipeline depth, hidden width), and a run that fits reports its
-// measured peak beside the estimate.
+// parts follow the options (cache, pipeline depth, hidden width) and, for full-graph training,
+// the layout, and a run that fits reports its measured peak beside the estimate.
 #include "loom/train/memory_plan.hpp"
 
 #include <fstream>
@@ -145,6 +145,27 @@ TEST(MemoryPlan, ARunThatFitsReportsItsPeakBesideTheEstimate) {
   const std::string metrics = read_text(dir / "metrics.jsonl");
   EXPECT_NE(metrics.find("\"event\":\"memory\""), std::string::npos) << metrics;
   EXPECT_NE(metrics.find("\"event\":\"memory_peak\""), std::string::npos) << metrics;
+}
+
+TEST(MemoryPlan, FullGraphPartsFollowTheLayout) {
+  FullGraphMemoryInputs in;
+  in.runtime = 100;
+  in.parameters = 1000;
+  in.hidden = 10;
+  in.layers = 4;
+  in.slots = 300;
+  in.own = 200;
+  in.chunk_rows = {100, 100};
+  in.chunk_outside = {50, 30};
+  in.chunk_edges = {800, 900};
+  const MemoryPlan graph = plan_fullgraph_memory(in);
+  EXPECT_EQ(part(graph, "model and optimizer"), 1000 * 4 * 5);
+  EXPECT_EQ(part(graph, "layer buffers"), (300 + 4 * 200) * 40) << "one halo buffer, cross-chunk gradients per layer";
+  EXPECT_EQ(part(graph, "activations"), 4 * ((2 * 150 + 7 * 100) + (2 * 130 + 7 * 100)) * 40 / 2 + 900 * 40);
+  in.historical = true;
+  EXPECT_EQ(part(plan_fullgraph_memory(in), "layer buffers"), 4 * (300 + 200) * 40) << "a history per layer";
+  in.layers = 8;
+  EXPECT_GT(plan_fullgraph_memory(in).total(), graph.total());
 }
 
 }  // namespace

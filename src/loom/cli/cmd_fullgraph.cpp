@@ -68,6 +68,7 @@ void add_fullgraph_command(CLI::App& app, Action& action) {
                          "Directory for checkpoints (one sub-directory per rank)");
   add_output_options(*sub, o.output_dir, o.save_embeddings, o.overwrite);
   sub->add_flag("--quiet", o.quiet, "No per-epoch log lines");
+  add_memory_limit_option(*sub, o.memory_limit);
   sub->callback([&action, options] { action = [options] { return run_fullgraph(*options); }; });
 }
 

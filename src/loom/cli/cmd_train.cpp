@@ -9,7 +9,6 @@
 #include "loom/comm/mpi_session.hpp"
 #include "loom/cli/training_args.hpp"
 #include "loom/core/log.hpp"
-#include "loom/train/memory_plan.hpp"
 #include "loom/train/minibatch_trainer.hpp"
 
 namespace loom::cli {
@@ -124,11 +123,7 @@ void add_train_command(CLI::App& app, Action& action) {
                          "Directory for checkpoints");
   add_output_options(*sub, o.output_dir, o.save_embeddings, o.overwrite);
   sub->add_flag("--quiet", o.quiet, "No per-epoch log lines");
-  add_parsed_option(*sub, "--memory-limit", o.memory_limit,
-                    [](const std::string& text) { return train::parse_memory_size(text, "--memory-limit"); },
-                    "Memory one rank may use, e.g. 4G (default: what the machine has available); the run stops at "
-                    "start-up where its estimate does not fit")
-      ->option_text("SIZE");
+  add_memory_limit_option(*sub, o.memory_limit);
   sub->callback([&action, options] { action = [options] { return run_train(*options); }; });
 }
 

@@ -1,5 +1,5 @@
 // Options shared by `loom train` and `loom fullgraph`: the learning-rate schedule, checkpoints,
-// and the final outputs (predictions, embeddings).
+// the final outputs (predictions, embeddings) and the memory limit.
 #pragma once
 
 #include <limits>
@@ -9,6 +9,7 @@
 
 #include "loom/cli/typed_options.hpp"
 #include "loom/train/lr_schedule.hpp"
+#include "loom/train/memory_plan.hpp"
 
 namespace loom::cli {
 
@@ -17,6 +18,14 @@ inline void add_lr_schedule_options(CLI::App& sub, train::LrSchedule& schedule) 
                   "step: x --lr-gamma every --lr-step epochs; cosine: to 0");
   sub.add_option("--lr-gamma", schedule.gamma, "step schedule: factor")->capture_default_str();
   sub.add_option("--lr-step", schedule.step, "step schedule: epochs per step")->capture_default_str();
+}
+
+inline void add_memory_limit_option(CLI::App& sub, std::int64_t& limit) {
+  add_parsed_option(sub, "--memory-limit", limit,
+                    [](const std::string& text) { return train::parse_memory_size(text, "--memory-limit"); },
+                    "Memory one rank may use, e.g. 4G (default: what the machine has available); the run stops at "
+                    "start-up where its estimate does not fit")
+      ->option_text("SIZE");
 }
 
 inline void add_checkpoint_options(CLI::App& sub, std::string& dir, int& every, int& keep, bool& resume,

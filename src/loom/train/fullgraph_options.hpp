@@ -52,6 +52,7 @@ struct FullGraphOptions {
   bool save_embeddings = false;
   bool overwrite = false;  // replace an existing output_dir
   bool quiet = false;
+  std::int64_t memory_limit = 0;  // bytes one rank may use (0 = what the machine has available)
 };
 
 }  // namespace loom::train

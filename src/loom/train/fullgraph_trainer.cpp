@@ -11,6 +11,7 @@
 #include <torch/torch.h>
 
 #include "loom/core/log.hpp"
+#include "loom/core/memory.hpp"
 #include "loom/core/metrics.hpp"
 #include "loom/core/rng.hpp"
 #include "loom/core/stop_signal.hpp"
@@ -22,6 +23,7 @@
 #include "loom/train/gradient_sync.hpp"
 #include "loom/train/layer_profile.hpp"
 #include "loom/train/lr_schedule.hpp"
+#include "loom/train/memory_plan.hpp"
 #include "loom/train/stage_engine.hpp"
 #include "loom/train/training_outputs.hpp"
 
@@ -159,7 +161,33 @@ struct FullGraphRun {
   std::string rank_dir;  // this rank's checkpoints
   int resume_epochs = 0;  // with --resume: the checkpoint every rank loads (0 = none)
   int threads_per_rank = 0;
+  std::int64_t runtime_bytes = 0;  // resident before the store was opened
+  MemoryPlan memory;
 };
+
+// The memory plan of this rank's stage (memory_plan.hpp), before its engine allocates.
+MemoryPlan plan_stage_memory(const FullGraphOptions& options, const FullGraphRun& run,
+                             const std::vector<torch::Tensor>& trained, int layers) {
+  FullGraphMemoryInputs in;
+  in.runtime = run.runtime_bytes;
+  const graph::Csr& csr = run.store->topology().csr();
+  in.topology = static_cast<std::int64_t>(csr.indptr_array().nbytes() + csr.indices_array().nbytes());
+  for (const ChunkRows& rows : run.data.chunks)
+    for (const torch::Tensor& t : {rows.features, rows.labels})
+      if (t.defined()) in.rows += static_cast<std::int64_t>(t.nbytes());
+  for (const torch::Tensor& p : trained) in.parameters += p.numel();
+  in.hidden = options.model.hidden;
+  in.layers = layers;
+  in.slots = run.chunks->num_slots();
+  in.own = run.chunks->own().size();
+  in.historical = options.mode != FullGraphMode::kGraph || options.stale_halo;
+  for (const Chunk& c : run.chunks->chunks()) {
+    in.chunk_rows.push_back(c.size());
+    in.chunk_outside.push_back(static_cast<std::int64_t>(c.outside.size()));
+    in.chunk_edges.push_back(c.graph.num_edges());
+  }
+  return plan_fullgraph_memory(in);
+}
 
 // Opens the store, places this rank in the layout, builds the model and this stage's chunks and
 // rows, splits the layers over the stages and sets up what this rank trains.
@@ -224,6 +252,10 @@ void open_stage(const FullGraphOptions& options, comm::Communicator& world, torc
                            run.model->input_parameters(), comm::Channel::weights, /*average=*/false);
   run.threads.emplace(layout, machine_of_ranks, rank, nn::machine_cores(), threads,
                       /*fixed=*/options.threads > 0 || device.is_cuda());
+  world.agree_on([&] {
+    run.memory = plan_stage_memory(options, run, trained, end_layer - first_layer);
+    check_memory_plan(run.memory, options.memory_limit, world.ranks_on_this_node());
+  });
   run.engine = std::make_unique<StageEngine>(*run.model, options, layout, first_layer, end_layer, *run.chunks,
                                              run.store->book(), run.data, world, *run.stage_comm, *run.threads);
 }
@@ -369,14 +401,16 @@ FullGraphReport run_fullgraph(const FullGraphOptions& options, comm::Communicato
 
   core::install_stop_handlers();
   FullGraphRun run;
+  run.runtime_bytes = core::resident_bytes();
   open_stage(options, world, device, threads, machine_of_ranks, run);
   FullGraphReport report;
   report.score_name = run.data.multi_label ? "micro_f1" : "accuracy";
   const int start_epoch = resume_stage(options, run, world, report);
   report.setup = setup_record(options, run, world);
   core::MetricsLog metrics(rank == 0 ? options.metrics_path : "", options.resume);
+  if (rank == 0) metrics.write(report.setup);  // the first record, as readers expect
+  const std::int64_t estimate = record_memory_plan(run.memory, world, metrics);
   if (rank == 0) {
-    metrics.write(report.setup);
     spdlog::info("fullgraph {}: {} x {} layers (hidden {}), {} stage(s) x {} way(s), {} chunk(s) per way, "
                  "layers per stage {}",
                  fullgraph_mode_name(options.mode), nn::deep_kind_name(options.model.kind), options.model.num_layers,
@@ -424,6 +458,7 @@ FullGraphReport run_fullgraph(const FullGraphOptions& options, comm::Communicato
     if (!final_rows_ready) run.engine->evaluate(&final_rows);
     write_outputs(options, run.data, run.layout, final_rows, world);
   }
+  record_memory_peak(estimate, world, metrics);
   return report;
 }
 

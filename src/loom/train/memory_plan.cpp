@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
 #include "loom/core/error.hpp"
 #include "loom/core/memory.hpp"
@@ -189,6 +190,26 @@ MemoryPlan plan_minibatch_memory(const MinibatchOptions& o, const TrainingData& 
   return plan;
 }
 
+MemoryPlan plan_fullgraph_memory(const FullGraphMemoryInputs& in) {
+  const std::int64_t row = in.hidden * kFloat;
+  std::int64_t saved = 0, widest_messages = 0;
+  for (std::size_t c = 0; c < in.chunk_rows.size(); ++c) {
+    saved += (2 * (in.chunk_rows[c] + in.chunk_outside[c]) + 7 * in.chunk_rows[c]) * row / 2;
+    widest_messages = std::max(widest_messages, in.chunk_edges[c] * row);
+  }
+  MemoryPlan plan;
+  plan.parts = {
+      {"runtime", in.runtime, ""},
+      {"topology", in.topology, ""},
+      {"own rows", in.rows, ""},
+      {"model and optimizer", in.parameters * kFloat * 5, "--hidden, --layers"},
+      {"layer buffers", (in.historical ? in.layers : 1) * in.slots * row + in.layers * in.own * row,
+       "--hidden, more ranks"},
+      {"activations", in.layers * saved + widest_messages, "--hidden, more ranks (--mode pipe: more stages)"},
+  };
+  return plan;
+}
+
 void check_memory_plan(const MemoryPlan& plan, std::int64_t limit_bytes, int ranks_on_node) {
   std::int64_t room = limit_bytes;
   std::int64_t need = plan.total();
@@ -216,6 +237,29 @@ void check_memory_plan(const MemoryPlan& plan, std::int64_t limit_bytes, int ran
   throw Error::in_argument(argument.empty() ? "--memory-limit" : argument,
                            fmt::format("this rank needs about {} ({}), more than {}; lower: {}", human(plan.total()),
                                        listed, where, advice.empty() ? "nothing can be lowered" : advice));
+}
+
+std::int64_t record_memory_plan(const MemoryPlan& plan, const comm::Communicator& world, core::MetricsLog& metrics) {
+  const std::int64_t largest = world.allreduce_max(plan.total(), comm::Channel::control);
+  if (world.rank() == 0) {
+    nlohmann::json record = plan.record();
+    record["estimate_bytes_max"] = largest;
+    metrics.write(record);
+    std::string parts;
+    for (const auto& p : plan.parts)
+      if (p.bytes > 0) parts += fmt::format(", {} {}", p.name, human(p.bytes));
+    spdlog::info("memory estimate {} per rank (rank 0{})", human(largest), parts);
+  }
+  return largest;
+}
+
+std::int64_t record_memory_peak(std::int64_t estimate, const comm::Communicator& world, core::MetricsLog& metrics) {
+  const std::int64_t peak = world.allreduce_max(core::peak_resident_bytes(), comm::Channel::control);
+  if (world.rank() != 0 || peak <= 0) return peak;
+  const double error = static_cast<double>(estimate - peak) / static_cast<double>(peak);
+  metrics.write({{"event", "memory_peak"}, {"estimate_bytes", estimate}, {"peak_bytes", peak}, {"error", error}});
+  spdlog::info("memory peak {} per rank, estimated {} ({:+.0f}%)", human(peak), human(estimate), 100 * error);
+  return peak;
 }
 
 std::int64_t parse_memory_size(const std::string& text, const std::string& argument) {

@@ -15,6 +15,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "loom/comm/communicator.hpp"
+#include "loom/core/metrics.hpp"
 #include "loom/nn/model.hpp"
 #include "loom/train/minibatch_options.hpp"
 #include "loom/train/training_data.hpp"
@@ -41,6 +43,32 @@ MemoryPlan plan_minibatch_memory(const MinibatchOptions& options, const Training
 // fit: into limit_bytes per rank, or else into what the machine has available (core::available_bytes)
 // shared by `ranks_on_node` ranks. No check where neither is known.
 void check_memory_plan(const MemoryPlan& plan, std::int64_t limit_bytes, int ranks_on_node);
+
+// What one rank of `loom fullgraph` holds, from its layout (fullgraph_trainer.cpp fills it).
+struct FullGraphMemoryInputs {
+  std::int64_t runtime = 0;         // resident before the store was opened
+  std::int64_t topology = 0;        // bytes of the mapped whole-graph CSR
+  std::int64_t rows = 0;            // this rank's feature and label rows
+  std::int64_t parameters = 0;      // parameters this rank trains
+  std::int64_t hidden = 0;
+  int layers = 0;                   // layers of this rank's stage
+  std::int64_t slots = 0, own = 0;  // rows of its per-layer buffers: own rows + mirrors; own rows
+  bool historical = false;          // one buffer per layer (pipe, hybrid, stale halo), else one
+  std::vector<std::int64_t> chunk_rows, chunk_outside, chunk_edges;  // per chunk of its way
+};
+
+// Model and Adam state; per layer the buffer of outside rows and the cross-chunk gradients; the
+// forward values every chunk keeps for backward (about one row per source and three and a half
+// per destination of each layer: dropout, aggregation, mix, product, activation), and one layer's
+// per-edge messages at a time.
+MemoryPlan plan_fullgraph_memory(const FullGraphMemoryInputs& in);
+
+// Collective: rank 0 logs the plan and writes its record (with the largest estimate over the
+// ranks, which it returns).
+std::int64_t record_memory_plan(const MemoryPlan& plan, const comm::Communicator& world, core::MetricsLog& metrics);
+// Collective: the measured peak (VmHWM, largest over the ranks) beside `estimate`: rank 0 logs it
+// and writes a "memory_peak" record. Returns the peak.
+std::int64_t record_memory_peak(std::int64_t estimate, const comm::Communicator& world, core::MetricsLog& metrics);
 
 // "--memory-limit" values: bytes with an optional K, M, G or T suffix (powers of 1024); 0 = none.
 std::int64_t parse_memory_size(const std::string& text, const std::string& argument);

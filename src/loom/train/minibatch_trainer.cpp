@@ -186,41 +186,6 @@ EvalScores evaluate(nn::GnnModel& model, const MinibatchOptions& o, const Miniba
   return s;
 }
 
-// The memory plan of this rank (memory_plan.hpp), checked on every rank together; rank 0 logs and
-// records its parts. Returns the largest estimate over the ranks.
-std::int64_t plan_memory(const MinibatchOptions& options, const TrainingData& data, const nn::GnnModel& model,
-                         std::int64_t runtime_bytes, comm::Communicator& world, core::MetricsLog& metrics) {
-  MemoryPlan plan;
-  world.agree_on([&] {
-    plan = plan_minibatch_memory(options, data, model, runtime_bytes);
-    check_memory_plan(plan, options.memory_limit, world.ranks_on_this_node());
-  });
-  const std::int64_t largest = world.allreduce_max(plan.total(), comm::Channel::control);
-  if (world.rank() == 0) {
-    nlohmann::json record = plan.record();
-    record["estimate_bytes_max"] = largest;
-    metrics.write(record);
-    std::string parts;
-    for (const auto& p : plan.parts)
-      if (p.bytes > 0) parts += fmt::format(", {} {}", p.name, graph::human_bytes(static_cast<double>(p.bytes)));
-    spdlog::info("memory estimate {} per rank (rank 0{})", graph::human_bytes(static_cast<double>(largest)), parts);
-  }
-  return largest;
-}
-
-// The measured peak (VmHWM, largest over the ranks) beside the estimate: log, record and report.
-void report_memory_peak(std::int64_t estimate, comm::Communicator& world, core::MetricsLog& metrics,
-                        MinibatchReport& report) {
-  report.memory_estimate_bytes = estimate;
-  report.memory_peak_bytes = world.allreduce_max(core::peak_resident_bytes(), comm::Channel::control);
-  if (world.rank() != 0 || report.memory_peak_bytes <= 0) return;
-  const double error = static_cast<double>(estimate - report.memory_peak_bytes) / static_cast<double>(report.memory_peak_bytes);
-  metrics.write({{"event", "memory_peak"}, {"estimate_bytes", estimate}, {"peak_bytes", report.memory_peak_bytes},
-                 {"error", error}});
-  spdlog::info("memory peak {} per rank, estimated {} ({:+.0f}%)", graph::human_bytes(static_cast<double>(report.memory_peak_bytes)),
-               graph::human_bytes(static_cast<double>(estimate)), 100 * error);
-}
-
 void log_epoch(const EpochSummary& s, const nlohmann::json& record, const std::string& score_name) {
   const std::string valid = record.contains("valid_" + score_name)
                                 ? fmt::format("{:.4f}", record["valid_" + score_name].get<double>())
@@ -295,7 +260,12 @@ MinibatchReport run_minibatch(const MinibatchOptions& options, comm::Communicato
   const int start_epoch = resume_from_checkpoint(options, data, m, world, report);
   const std::string print = fingerprint(options, data);
   core::MetricsLog metrics(rank == 0 ? options.metrics_path : "", options.resume);
-  const std::int64_t estimate = plan_memory(options, data, *m.model, runtime_bytes, world, metrics);
+  MemoryPlan memory;
+  world.agree_on([&] {
+    memory = plan_minibatch_memory(options, data, *m.model, runtime_bytes);
+    check_memory_plan(memory, options.memory_limit, world.ranks_on_this_node());
+  });
+  const std::int64_t estimate = record_memory_plan(memory, world, metrics);
   const MinibatchDataPath path(options, std::move(data), world, device, options.model.kind == nn::ModelKind::kGcn,
                                start_epoch, metrics);
   if (rank == 0)
@@ -362,7 +332,8 @@ MinibatchReport run_minibatch(const MinibatchOptions& options, comm::Communicato
   }
   if (options.exact_eval || !options.output_dir.empty())
     final_evaluation(*m.model, options, path, weights_epoch, metrics, report);
-  report_memory_peak(estimate, world, metrics, report);
+  report.memory_estimate_bytes = estimate;
+  report.memory_peak_bytes = record_memory_peak(estimate, world, metrics);
   return report;
 }
 
