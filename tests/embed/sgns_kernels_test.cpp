@@ -100,16 +100,22 @@ Outcome reference_hogwild(const std::vector<std::int32_t>& sentence, const Negat
   return out;
 }
 
+// Each window with contexts, with its one set of negatives (drawn after the window's shrink).
+template <class F>
+void for_each_window(const std::vector<std::int32_t>& sentence, const NegativeSampler& negatives, core::Rng& rng, F&& f) {
+  for (std::size_t i = 0; i < sentence.size(); ++i) {
+    const auto contexts = window_of(sentence, i, rng);
+    if (!contexts.empty()) f(contexts, targets_of(sentence[i], negatives, rng));
+  }
+}
+
 // shared: one set of negatives per window, then the contexts one after the other.
 Outcome reference_shared(const std::vector<std::int32_t>& sentence, const NegativeSampler& negatives, core::Rng rng,
                          Model& m) {
   Outcome out;
-  for (std::size_t i = 0; i < sentence.size(); ++i) {
-    const auto contexts = window_of(sentence, i, rng);
-    if (contexts.empty()) continue;
-    const auto targets = targets_of(sentence[i], negatives, rng);
+  for_each_window(sentence, negatives, rng, [&](const auto& contexts, const auto& targets) {
     for (const auto c : contexts) sequential_pair(m.input[static_cast<std::size_t>(c)], targets, true, m, out);
-  }
+  });
   return out;
 }
 
@@ -117,10 +123,7 @@ Outcome reference_shared(const std::vector<std::int32_t>& sentence, const Negati
 Outcome reference_batched(const std::vector<std::int32_t>& sentence, const NegativeSampler& negatives, core::Rng rng,
                           Model& m) {
   Outcome out;
-  for (std::size_t i = 0; i < sentence.size(); ++i) {
-    const auto contexts = window_of(sentence, i, rng);
-    if (contexts.empty()) continue;
-    const auto targets = targets_of(sentence[i], negatives, rng);
+  for_each_window(sentence, negatives, rng, [&](const auto& contexts, const auto& targets) {
     const Model before = m;
     for (std::size_t c = 0; c < contexts.size(); ++c)
       for (std::size_t t = 0; t < targets.size(); ++t) {
@@ -136,7 +139,7 @@ Outcome reference_batched(const std::vector<std::int32_t>& sentence, const Negat
         }
       }
     out.predictions += static_cast<std::int64_t>(contexts.size() * targets.size());
-  }
+  });
   return out;
 }
 
