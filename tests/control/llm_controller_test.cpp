@@ -4,6 +4,7 @@
 // and every failure falls back to the rules controller.
 #include <atomic>
 #include <chrono>
+#include <mutex>
 #include <thread>
 
 #include <gtest/gtest.h>
@@ -23,7 +24,10 @@ class FakeLlmServer {
   FakeLlmServer() {
     const auto answer = [this](const httplib::Request& req, httplib::Response& res, bool openai) {
       ++requests;
-      last_body = req.body;
+      {
+        std::lock_guard lock(body_mutex_);
+        last_body_ = req.body;
+      }
       const Mode m = mode.load();
       if (m == Mode::kSlow) std::this_thread::sleep_for(std::chrono::milliseconds(1500));
       if (m == Mode::kServerError) {
@@ -52,12 +56,17 @@ class FakeLlmServer {
 
   std::atomic<Mode> mode{Mode::kValid};
   std::atomic<int> requests{0};
-  std::string last_body;
+  std::string last_body() {
+    std::lock_guard lock(body_mutex_);
+    return last_body_;
+  }
 
  private:
   httplib::Server server_;
   int port_ = 0;
   std::thread thread_;
+  std::mutex body_mutex_;  // the server answers on several threads
+  std::string last_body_;
 };
 
 ControlContext busy_window() {
@@ -109,7 +118,7 @@ TEST(LlmController, OllamaAnswerDecides) {
   EXPECT_EQ(d.source, "llm");
   EXPECT_EQ(d.explanation, "idle rows");
   EXPECT_GT(d.latency_seconds, 0);
-  const auto body = nlohmann::json::parse(server.last_body);
+  const auto body = nlohmann::json::parse(server.last_body());
   EXPECT_EQ(body["model"], "test-model");
   EXPECT_EQ(body["stream"], false);
   EXPECT_NE(body["messages"][1]["content"].get<std::string>().find("buffer_capacity"), std::string::npos);

@@ -5,7 +5,8 @@
 
 // The kernels are compiled three times, for AVX-512, for AVX2+FMA and for baseline x86-64, and the
 // loader picks the clone the CPU supports (GCC function multi-versioning): one portable binary.
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+// Not under ThreadSanitizer, whose instrumentation of the clone resolver runs before TSan starts.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_THREAD__)
 #define LOOM_EMBED_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 #else
 #define LOOM_EMBED_CLONES
