@@ -18,8 +18,8 @@ namespace {
 int run_train(const train::MinibatchOptions& options) {
   return comm::run_job([&](comm::Communicator& world) {
     core::set_log_rank(world.rank(), world.size());
-    train::run_minibatch(options, world);
-    return 0;
+    const train::MinibatchReport report = train::run_minibatch(options, world);
+    return report.stopped_by == 0 ? 0 : 128 + report.stopped_by;  // stopped by a signal, checkpoint written
   });
 }
 

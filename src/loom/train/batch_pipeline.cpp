@@ -5,12 +5,17 @@
 namespace loom::train {
 
 BatchPipeline::BatchPipeline(const BatchBuilder& builder, std::vector<StepPlan> plan, int depth,
-                             PrefetchControl* control, int lookahead)
+                             PrefetchControl* control, int lookahead, std::size_t first_step)
     : builder_(&builder),
       plan_(std::move(plan)),
       depth_(depth),
       control_(control),
       lookahead_(static_cast<std::size_t>(std::max(0, lookahead))),
+      first_step_(first_step),
+      next_sample_(first_step),
+      next_sync_(first_step),
+      taken_(first_step),
+      limit_(plan_.size()),
       queue_(depth > 0 ? depth : 1) {
   if (depth_ > 0) producer_ = std::thread([this] { produce(); });
 }
@@ -34,10 +39,19 @@ PreparedBatch BatchPipeline::prepare(std::size_t index) {
   return batch;
 }
 
+void BatchPipeline::stop_early() {
+  // A producer begins step i only after pushing i - 1, so on every rank it has begun at most
+  // taken_ + depth_ steps; all ranks took the same number, so all prepare the same ones.
+  limit_ = std::min(plan_.size(), taken_ + static_cast<std::size_t>(depth_) + 1);
+  stopping_ = true;
+  if (depth_ == 0) next_sync_ = plan_.size();
+}
+
 void BatchPipeline::produce() {
   try {
-    for (std::size_t i = 0; i < plan_.size(); ++i)
-      if (!queue_.push(prepare(i))) return;
+    // After close(): without stop_early() (an error), stop at once; with it, go on to the limit.
+    for (std::size_t i = first_step_; i < limit_; ++i)
+      if (!queue_.push(prepare(i)) && !stopping_) return;
   } catch (...) {
     error_ = std::current_exception();
   }
@@ -49,12 +63,14 @@ bool BatchPipeline::next(PreparedBatch& out, double& wait_seconds) {
   if (depth_ == 0) {
     if (next_sync_ >= plan_.size()) return false;
     out = prepare(next_sync_++);
+    ++taken_;
     wait_seconds = timer.seconds();
     return true;
   }
   const bool got = queue_.pop(out);
   wait_seconds = timer.seconds();
   if (!got && error_) std::rethrow_exception(error_);
+  taken_ += got ? 1 : 0;
   return got;
 }
 

@@ -6,9 +6,13 @@
 // rethrown by next(). With a PrefetchControl, every prepared batch's fetch statistics go to it
 // (on the thread that prepared the batch), so prefetch decisions stay off the training path.
 // With `lookahead` K > 0 batches are sampled K ahead of their fetch, and each fetch tells the
-// prefetch buffer the ids of the K batches sampled after it.
+// prefetch buffer the ids of the K batches sampled after it. `first_step` > 0 starts at that step of
+// the epoch's plan (a run resumed mid-epoch), numbering and progress as in the whole plan.
+// Stopping before the end (stop_early(), then destruction): every rank's producer fetches the
+// same batches, so that the collective fetches of all ranks pair up, and none is left waiting.
 #pragma once
 
+#include <atomic>
 #include <deque>
 #include <exception>
 #include <thread>
@@ -26,13 +30,16 @@ using sample::StepPlan;
 class BatchPipeline {
  public:
   BatchPipeline(const BatchBuilder& builder, std::vector<StepPlan> plan, int depth, PrefetchControl* control = nullptr,
-                int lookahead = 0);
+                int lookahead = 0, std::size_t first_step = 0);
   ~BatchPipeline();
   BatchPipeline(const BatchPipeline&) = delete;
   BatchPipeline& operator=(const BatchPipeline&) = delete;
 
   // The next batch in plan order; false after the last. wait_seconds = time blocked here.
   bool next(PreparedBatch& out, double& wait_seconds);
+  // The caller takes no more batches (every rank at the same step): the producer prepares only
+  // those it may already have begun on some rank (up to `depth` + 1 past the last taken).
+  void stop_early();
 
  private:
   void produce();
@@ -43,8 +50,12 @@ class BatchPipeline {
   PrefetchControl* control_;
   std::size_t lookahead_;
   std::deque<PreparedBatch> sampled_;  // sampled, not yet fetched (lookahead)
-  std::size_t next_sample_ = 0;
-  std::size_t next_sync_ = 0;
+  std::size_t first_step_;
+  std::size_t next_sample_;
+  std::size_t next_sync_;  // the caller's next step without a producer
+  std::size_t taken_;      // steps the caller took
+  std::atomic<std::size_t> limit_;  // the producer prepares the steps below this
+  std::atomic<bool> stopping_{false};
   core::BoundedQueue<PreparedBatch> queue_;
   std::exception_ptr error_;
   std::thread producer_;

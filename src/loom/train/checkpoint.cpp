@@ -5,6 +5,7 @@
 #include <cctype>
 #include <filesystem>
 #include <fstream>
+#include <string_view>
 #include <vector>
 
 #include <spdlog/spdlog.h>
@@ -18,31 +19,43 @@ namespace fs = std::filesystem;
 namespace loom::train {
 namespace {
 
-// The epochs of DIR's checkpoint directories (epoch-<E>), newest first.
-std::vector<int> checkpoint_epochs(const std::string& dir) {
-  std::vector<int> epochs;
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(dir, ec)) {
-    const std::string name = entry.path().filename().string();
-    const std::string digits = name.substr(std::min<std::size_t>(name.size(), 6));
-    if (!entry.is_directory() || !name.starts_with("epoch-") || digits.empty() || digits.size() > 9 ||
+// The checkpoint a directory name stands for (epoch-<E> or epoch-<E>-step-<S>), if any.
+std::optional<CheckpointId> parse_checkpoint_name(const std::string& name) {
+  const auto number = [](std::string_view digits) -> std::optional<int> {
+    if (digits.empty() || digits.size() > 9 ||
         !std::all_of(digits.begin(), digits.end(), [](unsigned char c) { return std::isdigit(c); }))
-      continue;
-    epochs.push_back(std::stoi(digits));
-  }
-  std::sort(epochs.rbegin(), epochs.rend());
-  return epochs;
+      return std::nullopt;
+    return std::stoi(std::string(digits));
+  };
+  if (!name.starts_with("epoch-")) return std::nullopt;
+  const std::string_view rest = std::string_view(name).substr(6);
+  const std::size_t step = rest.find("-step-");
+  const auto epochs = number(rest.substr(0, step));
+  if (!epochs) return std::nullopt;
+  if (step == std::string_view::npos) return CheckpointId{*epochs};
+  const auto steps = number(rest.substr(step + 6));
+  if (!steps || *steps == 0) return std::nullopt;
+  return CheckpointId{*epochs, *steps};
 }
 
-std::string checkpoint_path(const std::string& dir, int epochs_done) {
-  return dir + "/epoch-" + std::to_string(epochs_done);
+// DIR's checkpoint directories, newest first.
+std::vector<CheckpointId> checkpoint_ids(const std::string& dir) {
+  std::vector<CheckpointId> ids;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir, ec))
+    if (const auto id = parse_checkpoint_name(entry.path().filename().string()); id && entry.is_directory())
+      ids.push_back(*id);
+  std::sort(ids.rbegin(), ids.rend());
+  return ids;
 }
 
-// Removes the checkpoints of DIR older than epoch `newest` but the keep - 1 most recent of them.
-void prune_checkpoints(const std::string& dir, int newest, int keep) {
-  std::vector<int> older;
-  for (const int epoch : checkpoint_epochs(dir))
-    if (epoch < newest) older.push_back(epoch);
+std::string checkpoint_path(const std::string& dir, CheckpointId id) { return dir + "/" + id.name(); }
+
+// Removes the checkpoints of DIR older than `newest` but the keep - 1 most recent of them.
+void prune_checkpoints(const std::string& dir, CheckpointId newest, int keep) {
+  std::vector<CheckpointId> older;
+  for (const CheckpointId id : checkpoint_ids(dir))
+    if (id < newest) older.push_back(id);
   for (std::size_t i = static_cast<std::size_t>(keep - 1); i < older.size(); ++i)
     fs::remove_all(checkpoint_path(dir, older[i]));
 }
@@ -96,12 +109,16 @@ void save_archive(torch::serialize::OutputArchive& archive, const std::string& p
 
 }  // namespace
 
-void save_checkpoint(const std::string& dir, int epochs_done, torch::nn::Module& model, torch::optim::Optimizer& optimizer,
+std::string CheckpointId::name() const {
+  return steps == 0 ? fmt::format("epoch-{}", epochs) : fmt::format("epoch-{}-step-{}", epochs, steps);
+}
+
+void save_checkpoint(const std::string& dir, CheckpointId id, torch::nn::Module& model, torch::optim::Optimizer& optimizer,
                      const nlohmann::json& state, const CheckpointTensors& tensors, int keep) {
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) throw Error::in_argument("--checkpoint-dir", "cannot create '" + dir + "': " + ec.message());
-  const std::string name = "epoch-" + std::to_string(epochs_done);
+  const std::string name = id.name();
   core::OutputDir out(dir + "/" + name, /*overwrite=*/true, "--checkpoint-dir");
   {
     torch::serialize::OutputArchive archive;
@@ -119,7 +136,8 @@ void save_checkpoint(const std::string& dir, int epochs_done, torch::nn::Module&
     save_archive(archive, out.file("tensors.pt"));
   }
   nlohmann::json s = state;
-  s["epochs_done"] = epochs_done;
+  s["epochs_done"] = id.epochs;
+  if (id.steps > 0) s["steps_done"] = id.steps;
   s["files"] = nlohmann::json::object();
   for (const char* file : {"model.pt", "optimizer.pt", "tensors.pt"})
     if (fs::exists(out.file(file))) {
@@ -129,18 +147,17 @@ void save_checkpoint(const std::string& dir, int epochs_done, torch::nn::Module&
   core::write_text_file(out.file("state.json"), s.dump(2) + "\n");
   out.commit();
   core::write_text_file(dir + "/latest", name + "\n");
-  if (keep > 0) prune_checkpoints(dir, epochs_done, keep);
+  if (keep > 0) prune_checkpoints(dir, id, keep);
 }
 
-std::optional<int> newest_intact_checkpoint(const std::string& dir, int at_most) {
-  const std::vector<int> epochs = checkpoint_epochs(dir);
+std::optional<CheckpointId> newest_intact_checkpoint(const std::string& dir, CheckpointId at_most) {
   std::string newest_damage;
-  for (const int epoch : epochs) {
-    if (epoch > at_most) continue;
-    const std::string damage = checkpoint_damage(checkpoint_path(dir, epoch));
-    if (damage.empty()) return epoch;
-    spdlog::warn("checkpoint {} is damaged ({}): trying an older one", checkpoint_path(dir, epoch), damage);
-    if (newest_damage.empty()) newest_damage = checkpoint_path(dir, epoch) + ": " + damage;
+  for (const CheckpointId id : checkpoint_ids(dir)) {
+    if (id > at_most) continue;
+    const std::string damage = checkpoint_damage(checkpoint_path(dir, id));
+    if (damage.empty()) return id;
+    spdlog::warn("checkpoint {} is damaged ({}): trying an older one", checkpoint_path(dir, id), damage);
+    if (newest_damage.empty()) newest_damage = checkpoint_path(dir, id) + ": " + damage;
   }
   if (!newest_damage.empty()) throw Error::in_argument("--resume", "no intact checkpoint in " + dir + " (" + newest_damage + ")");
   return std::nullopt;
@@ -148,24 +165,24 @@ std::optional<int> newest_intact_checkpoint(const std::string& dir, int at_most)
 
 namespace {
 
-// The path of checkpoint `epochs_done` (default: the newest intact one), or "" when DIR has none.
-std::string chosen_checkpoint(const std::string& dir, std::optional<int> epochs_done) {
-  if (!epochs_done) epochs_done = newest_intact_checkpoint(dir);
-  return epochs_done ? checkpoint_path(dir, *epochs_done) : "";
+// The path of checkpoint `id` (default: the newest intact one), or "" when DIR has none.
+std::string chosen_checkpoint(const std::string& dir, std::optional<CheckpointId> id) {
+  if (!id) id = newest_intact_checkpoint(dir);
+  return id ? checkpoint_path(dir, *id) : "";
 }
 
 }  // namespace
 
-std::optional<nlohmann::json> read_checkpoint_state(const std::string& dir, std::optional<int> epochs_done) {
-  const std::string path = chosen_checkpoint(dir, epochs_done);
+std::optional<nlohmann::json> read_checkpoint_state(const std::string& dir, std::optional<CheckpointId> id) {
+  const std::string path = chosen_checkpoint(dir, id);
   if (path.empty()) return std::nullopt;
   return read_state(path).json;
 }
 
 std::optional<nlohmann::json> load_checkpoint(const std::string& dir, torch::nn::Module& model,
                                               torch::optim::Optimizer& optimizer, const std::string& fingerprint,
-                                              const CheckpointTensors& tensors, std::optional<int> epochs_done) {
-  const std::string path = chosen_checkpoint(dir, epochs_done);
+                                              const CheckpointTensors& tensors, std::optional<CheckpointId> id) {
+  const std::string path = chosen_checkpoint(dir, id);
   if (path.empty()) return std::nullopt;
   const CheckpointState state = read_state(path);
   if (state.fingerprint != fingerprint)

@@ -39,6 +39,21 @@ CheckpointState parse_checkpoint_state(const std::string& text, const std::strin
   expect(s.is_object(), path, "not a JSON object");
   state.epochs_done = core::json_int<int>(member(s, "epochs_done", path), path + " (epochs_done)");
   expect(state.epochs_done >= 0, path, "negative epochs_done");
+  if (const auto steps = s.find("steps_done"); steps != s.end()) {
+    state.steps_done = core::json_int<int>(*steps, path + " (steps_done)");
+    expect(state.steps_done >= 0, path, "negative steps_done");
+  }
+  if (const auto totals = s.find("epoch_totals"); totals != s.end()) {
+    expect(totals->is_array(), path, "\"epoch_totals\" is not an array");
+    for (const auto& rank : *totals) {
+      expect(rank.is_array(), path, "an entry of \"epoch_totals\" is not an array");
+      std::vector<double>& values = state.epoch_totals.emplace_back();
+      for (const auto& value : rank) {
+        expect(value.is_number(), path, "\"epoch_totals\" holds something other than a number");
+        values.push_back(value.get<double>());
+      }
+    }
+  }
   if (const auto fingerprint = s.find("fingerprint"); fingerprint != s.end()) {
     expect(fingerprint->is_string(), path, "\"fingerprint\" is not a string");
     state.fingerprint = fingerprint->get<std::string>();

@@ -2,8 +2,59 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
+#include <type_traits>
+
+#include "loom/core/error.hpp"
 
 namespace loom::train {
+namespace {
+
+// Every field of EpochTotals, in one order, for pack_totals() and unpack_totals().
+template <class Totals, class Visit>
+void visit_totals(Totals& t, Visit&& visit) {
+  visit(t.loss_sum);
+  for (auto& value : t.train.values) visit(value);
+  for (auto* phase : {&t.phases.sample, &t.phases.fetch, &t.phases.wait, &t.phases.compute, &t.phases.allreduce})
+    visit(*phase);
+  for (auto* rows : {&t.fetched.local_rows, &t.fetched.device_rows, &t.fetched.cached_rows, &t.fetched.prefetch_hits,
+                     &t.fetched.remote_rows, &t.fetched.prefetch_rows, &t.fetched.bytes, &t.sampled_edges})
+    visit(*rows);
+  visit(t.fetched.seconds);
+  visit(t.earlier_seconds);
+}
+
+}  // namespace
+
+std::vector<double> pack_totals(const EpochTotals& totals) {
+  std::vector<double> values;
+  EpochTotals copy = totals;
+  visit_totals(copy, [&](auto& field) { values.push_back(static_cast<double>(field)); });
+  return values;
+}
+
+EpochTotals unpack_totals(std::span<const double> values, const std::string& where) {
+  EpochTotals totals;
+  std::size_t next = 0;
+  bool whole = true;  // integer fields hold whole numbers an int64 can hold
+  visit_totals(totals, [&](auto& field) {
+    using Field = std::remove_reference_t<decltype(field)>;
+    if (next < values.size()) {
+      const double value = values[next];
+      if constexpr (std::is_integral_v<Field>) {
+        whole = whole && std::isfinite(value) && std::abs(value) <= 9.0e15 && value == std::floor(value);
+        field = whole ? static_cast<Field>(value) : 0;
+      } else {
+        field = value;
+      }
+    }
+    ++next;
+  });
+  if (!whole) throw Error::in_file(where, 0, "epoch totals hold a count that is not a whole number");
+  if (next != values.size())
+    throw Error::in_file(where, 0, fmt::format("epoch totals hold {} numbers, {} expected", values.size(), next));
+  return totals;
+}
 
 EpochWatch watch_epoch(const comm::Communicator& world, const PrefetchControl* control,
                        const feature::PrefetchBuffer* buffer) {

@@ -2,12 +2,16 @@
 // rank counts while it trains (loss, training scores, seconds per phase, rows and bytes fetched);
 // EpochWatch snapshots the counters that run across epochs (communication, prefetch decisions)
 // when an epoch starts; summarize_epoch() combines both over the ranks (collective) into an
-// EpochSummary, whose JSON form is the epoch's `--metrics` record.
+// EpochSummary, whose JSON form is the epoch's `--metrics` record. A run stopped mid-epoch keeps
+// each rank's EpochTotals in its checkpoint as numbers (pack_totals / unpack_totals), so that the
+// resumed epoch's record sums the same steps in the same order.
 #pragma once
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -28,7 +32,11 @@ struct EpochTotals {
   PhaseSeconds phases;   // this rank's time per phase (sample and fetch on the producer thread)
   feature::FetchStats fetched;
   std::int64_t sampled_edges = 0;
+  double earlier_seconds = 0;  // wall time of this epoch's steps in the run before a resume
 };
+std::vector<double> pack_totals(const EpochTotals& totals);
+// Throws Error naming `where` unless `values` came from pack_totals().
+EpochTotals unpack_totals(std::span<const double> values, const std::string& where);
 
 // Counters that run across epochs, read when an epoch starts.
 struct EpochWatch {

@@ -50,7 +50,7 @@ int agreed_checkpoint(const std::string& rank_dir, const std::string& checkpoint
   int at_most = std::numeric_limits<int>::max(), newest_anywhere = -1;
   while (true) {
     int mine = 0;
-    world.agree_on([&] { mine = newest_intact_checkpoint(rank_dir, at_most).value_or(0); });
+    world.agree_on([&] { mine = newest_intact_checkpoint(rank_dir, at_most).value_or(CheckpointId{}).epochs; });
     const int lowest = world.allreduce_min(mine, comm::Channel::control);
     const int highest = world.allreduce_max(mine, comm::Channel::control);
     if (newest_anywhere < 0) newest_anywhere = highest;
@@ -124,7 +124,10 @@ double gradient_norm(std::span<const torch::Tensor> stage_params, std::span<cons
 // run's outputs; the other stages contribute none.
 void write_outputs(const FullGraphOptions& o, const FullGraphData& d, const FullGraphLayout& layout,
                    const ChunkResults& results, const comm::Communicator& world) {
-  NodeOutputs rows{.multi_label = d.multi_label, .num_classes = d.num_classes, .num_nodes = d.num_nodes};
+  NodeOutputs rows;
+  rows.multi_label = d.multi_label;
+  rows.num_classes = d.num_classes;
+  rows.num_nodes = d.num_nodes;
   std::vector<std::int64_t> ids;
   std::vector<std::string> names;
   if (layout.last_stage()) {

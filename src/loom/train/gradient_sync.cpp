@@ -1,5 +1,8 @@
 #include "loom/train/gradient_sync.hpp"
 
+#include <algorithm>
+#include <array>
+#include <csignal>
 #include <cstring>
 
 namespace loom::train {
@@ -13,7 +16,17 @@ GradientSync::GradientSync(const comm::Communicator& comm, std::vector<torch::Te
       bucket_elements_(bucket_bytes / sizeof(float)) {}
 
 void GradientSync::all_reduce() {
-  if (comm_->size() == 1) return;
+  if (comm_->size() > 1) sum_buckets({});
+}
+
+int GradientSync::all_reduce_agreeing_stop(int signal) {
+  if (comm_->size() == 1) return signal;
+  std::array<float, 2> flags = {signal == SIGTERM ? 1.0f : 0.0f, signal == SIGINT ? 1.0f : 0.0f};
+  sum_buckets(flags);
+  return flags[0] > 0 ? SIGTERM : flags[1] > 0 ? SIGINT : 0;
+}
+
+void GradientSync::sum_buckets(std::span<float> flags) {
   const float scale = average_ ? 1.0f / static_cast<float>(comm_->size()) : 1.0f;
   std::size_t first = 0;
   while (first < parameters_.size()) {
@@ -22,7 +35,8 @@ void GradientSync::all_reduce() {
     while (last < parameters_.size() &&
            (last == first || elements + static_cast<std::size_t>(parameters_[last].numel()) <= bucket_elements_))
       elements += static_cast<std::size_t>(parameters_[last++].numel());
-    buffer_.resize(elements);
+    const bool last_bucket = last == parameters_.size();
+    buffer_.resize(elements + (last_bucket ? flags.size() : 0));
     std::size_t pos = 0;
     for (std::size_t i = first; i < last; ++i) {
       auto& p = parameters_[i];
@@ -33,7 +47,9 @@ void GradientSync::all_reduce() {
         std::fill_n(buffer_.data() + pos, n, 0.0f);
       pos += n;
     }
+    if (last_bucket) std::copy(flags.begin(), flags.end(), buffer_.begin() + static_cast<std::ptrdiff_t>(elements));
     comm_->allreduce_sum(buffer_, channel_);
+    if (last_bucket) std::copy_n(buffer_.begin() + static_cast<std::ptrdiff_t>(elements), flags.size(), flags.begin());
     pos = 0;
     for (std::size_t i = first; i < last; ++i) {
       auto& p = parameters_[i];

@@ -3,9 +3,12 @@
 // bucket on `channel` (default comm::Channel::gradients), divided by the number of ranks unless
 // `average` is false (full-graph training sums partial gradients of one loss), and unpacked. A
 // world of one rank does nothing. Parameters without a gradient contribute zeros. Gradients on
-// a device travel through host memory.
+// a device travel through host memory. all_reduce_agreeing_stop() also carries each rank's stop
+// signal (core::stop_signal()) in the last bucket, so that every rank learns in the same step,
+// without a message of its own, that some rank was asked to stop.
 #pragma once
 
+#include <span>
 #include <vector>
 
 #include <torch/torch.h>
@@ -20,6 +23,9 @@ class GradientSync {
                comm::Channel channel = comm::Channel::gradients, bool average = true,
                std::size_t bucket_bytes = 8u << 20);
   void all_reduce();
+  // As all_reduce(); returns SIGTERM when some rank's `signal` is SIGTERM, else SIGINT when some
+  // rank's is SIGINT, else 0.
+  int all_reduce_agreeing_stop(int signal);
 
  private:
   const comm::Communicator* comm_;
@@ -28,6 +34,8 @@ class GradientSync {
   bool average_;
   std::size_t bucket_elements_;
   std::vector<float> buffer_;
+  // Sums the gradients; `flags` ride at the end of the last bucket and are summed too.
+  void sum_buckets(std::span<float> flags);
 };
 
 }  // namespace loom::train

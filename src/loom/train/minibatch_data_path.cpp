@@ -79,11 +79,12 @@ EpochSetting MinibatchDataPath::make_setting(const std::vector<std::int32_t>& fa
   return s;
 }
 
-std::unique_ptr<BatchPipeline> MinibatchDataPath::pipeline(int epoch) const {
+std::unique_ptr<BatchPipeline> MinibatchDataPath::pipeline(int epoch, int first_step) const {
   const EpochSetting& s = setting(epoch);
   return std::make_unique<BatchPipeline>(
       *s.builder, sample::plan_epoch(s.train_ids, s.steps, s.batch_size, options_.seed, epoch, data_.rank),
-      options_.pipeline_depth, prefetch_.control.get(), prefetch_.buffer ? prefetch_.buffer->options().lookahead : 0);
+      options_.pipeline_depth, prefetch_.control.get(), prefetch_.buffer ? prefetch_.buffer->options().lookahead : 0,
+      static_cast<std::size_t>(first_step));
 }
 
 }  // namespace loom::train

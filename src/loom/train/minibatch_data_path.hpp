@@ -57,9 +57,9 @@ class MinibatchDataPath {
   // Whether epoch `epoch` (0-based) runs under the --change-* conditions, and its setting.
   bool changed(int epoch) const { return options_.change_epoch >= 0 && epoch >= options_.change_epoch; }
   const EpochSetting& setting(int epoch) const { return changed(epoch) ? changed_ : base_; }
-  // The epoch's batches, prepared --pipeline-depth ahead on a producer thread (collective: every
-  // rank drains its pipeline to the end).
-  std::unique_ptr<BatchPipeline> pipeline(int epoch) const;
+  // The epoch's batches from `first_step` on, prepared --pipeline-depth ahead on a producer thread
+  // (collective: every rank drains its pipeline to the end or stops it early at the same step).
+  std::unique_ptr<BatchPipeline> pipeline(int epoch, int first_step = 0) const;
   const BatchBuilder& eval_builder() const { return *eval_builder_; }
   // Null without --controller.
   PrefetchControl* prefetch_control() const { return prefetch_.control.get(); }

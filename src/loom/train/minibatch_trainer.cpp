@@ -6,11 +6,13 @@
 #include "loom/core/memory.hpp"
 #include "loom/core/metrics.hpp"
 #include "loom/core/rng.hpp"
+#include "loom/core/stop_signal.hpp"
 #include "loom/core/timer.hpp"
 #include "loom/feature/cache_policy.hpp"
 #include "loom/graph/info.hpp"
 #include "loom/nn/runtime.hpp"
 #include "loom/train/checkpoint.hpp"
+#include "loom/train/checkpoint_state.hpp"
 #include "loom/train/device.hpp"
 #include "loom/train/epoch_stats.hpp"
 #include "loom/train/evaluation.hpp"
@@ -106,34 +108,64 @@ TrainingModel build_model(const MinibatchOptions& options, const TrainingData& d
   return m;
 }
 
-// Loads the newest checkpoint (with --resume): returns the epochs done, and the records so far.
-int resume_from_checkpoint(const MinibatchOptions& options, const TrainingData& data, TrainingModel& m,
-                           comm::Communicator& world, MinibatchReport& report) {
-  if (!options.resume) return 0;
-  std::optional<nlohmann::json> state;
+// Where a run starts: after the epochs and steps of the checkpoint it resumed from (with
+// --resume), with this rank's sums of that epoch's steps so far.
+struct StartPoint {
+  int epoch = 0;
+  int step = 0;
+  EpochTotals totals;
+};
+
+// Loads the newest checkpoint (with --resume): where to go on, and the records so far.
+StartPoint resume_from_checkpoint(const MinibatchOptions& options, const TrainingData& data, TrainingModel& m,
+                                  comm::Communicator& world, MinibatchReport& report) {
+  StartPoint start;
+  if (!options.resume) return start;
   world.agree_on([&] {
-    state = load_checkpoint(options.checkpoint_dir, *m.model, *m.optimizer, fingerprint(options, data),
-                            m.selection->checkpoint_tensors());
+    const std::optional<nlohmann::json> json =
+        load_checkpoint(options.checkpoint_dir, *m.model, *m.optimizer, fingerprint(options, data),
+                        m.selection->checkpoint_tensors());
+    if (!json) return;
+    const std::string where = options.checkpoint_dir + " (state.json)";
+    const CheckpointState state = parse_checkpoint_state(json->dump(), where);
+    start.epoch = state.epochs_done;
+    start.step = state.steps_done;
+    if (start.step > 0) {
+      LOOM_CHECK_ARG(state.epoch_totals.size() == static_cast<std::size_t>(world.size()), "--resume",
+                     "{}: stopped mid-epoch with {} ranks, resumed with {}", where, state.epoch_totals.size(),
+                     world.size());
+      start.totals = unpack_totals(state.epoch_totals[static_cast<std::size_t>(world.rank())], where);
+    }
+    m.selection->load_state(state.json.value("selection", nlohmann::json::object()));
+    report.epochs = state.json.value("epochs", std::vector<nlohmann::json>{});
   });
-  if (!state) return 0;
-  const int epochs_done = state->at("epochs_done").get<int>();
-  m.selection->load_state(state->value("selection", nlohmann::json::object()));
-  report.epochs = state->value("epochs", std::vector<nlohmann::json>{});
-  if (world.rank() == 0) spdlog::info("resumed from {} after epoch {}", options.checkpoint_dir, epochs_done);
-  return epochs_done;
+  if (world.rank() == 0 && (start.epoch > 0 || start.step > 0))
+    spdlog::info("resumed from {} after epoch {}{}", options.checkpoint_dir, start.epoch,
+                 start.step > 0 ? fmt::format(" and {} steps of epoch {}", start.step, start.epoch + 1) : "");
+  return start;
 }
 
-// One epoch of steps: forward, loss, backward, gradient all-reduce and optimizer step on every
-// batch the pipeline prepares. Returns what this rank counted.
-EpochTotals train_epoch(TrainingModel& m, const MinibatchDataPath& path, int epoch) {
+struct EpochProgress {
+  int steps_done = 0;  // of the epoch, counting those before a resume
+  int stopped_by = 0;  // the signal that stopped it at that step, or 0
+};
+
+// Steps of one epoch from `first_step`: forward, loss, backward, gradient all-reduce and optimizer
+// step on every batch the pipeline prepares, adding to this rank's `totals`. Dropout draws from
+// a stream of (seed, epoch, step). Stops on every rank after the same step when any rank has
+// been asked to stop.
+EpochProgress train_epoch(TrainingModel& m, const MinibatchDataPath& path, std::uint64_t seed, int epoch,
+                          int first_step, EpochTotals& t) {
   const bool multi_label = path.data().multi_label;
   PrefetchControl* control = path.prefetch_control();
-  EpochTotals t;
   m.model->train();
-  const std::unique_ptr<BatchPipeline> pipeline = path.pipeline(epoch);
+  const std::unique_ptr<BatchPipeline> pipeline = path.pipeline(epoch, first_step);
+  const core::Rng epoch_rng = core::Rng(seed).split(static_cast<std::uint64_t>(epoch) + 1);
+  EpochProgress progress{.steps_done = first_step};
   PreparedBatch batch;
   double wait = 0;
   while (pipeline->next(batch, wait)) {
+    torch::manual_seed(epoch_rng.split(static_cast<std::uint64_t>(progress.steps_done)).seed());
     t.phases.wait += wait;
     t.phases.sample += batch.sample_seconds;
     t.phases.fetch += batch.fetch.seconds;
@@ -152,13 +184,18 @@ EpochTotals train_epoch(TrainingModel& m, const MinibatchDataPath& path, int epo
     t.phases.compute += compute.seconds();
     if (control) control->record_step_seconds(compute.seconds());
     core::Timer reduce;
-    m.gradients->all_reduce();
+    progress.stopped_by = m.gradients->all_reduce_agreeing_stop(core::stop_signal());
     t.phases.allreduce += reduce.seconds();
     core::Timer step;
     m.optimizer->step();
     t.phases.compute += step.seconds();
+    ++progress.steps_done;
+    if (progress.stopped_by != 0) {
+      pipeline->stop_early();
+      break;
+    }
   }
-  return t;
+  return progress;
 }
 
 struct EvalScores {
@@ -257,7 +294,7 @@ MinibatchReport run_minibatch(const MinibatchOptions& options, comm::Communicato
   TrainingModel m = build_model(options, data, device, world);
   MinibatchReport report;
   report.score_name = data.multi_label ? "micro_f1" : "accuracy";
-  const int start_epoch = resume_from_checkpoint(options, data, m, world, report);
+  const StartPoint start = resume_from_checkpoint(options, data, m, world, report);
   const std::string print = fingerprint(options, data);
   core::MetricsLog metrics(rank == 0 ? options.metrics_path : "", options.resume);
   MemoryPlan memory;
@@ -267,15 +304,31 @@ MinibatchReport run_minibatch(const MinibatchOptions& options, comm::Communicato
   });
   const std::int64_t estimate = record_memory_plan(memory, world, metrics);
   const MinibatchDataPath path(options, std::move(data), world, device, options.model.kind == nn::ModelKind::kGcn,
-                               start_epoch, metrics);
+                               start.epoch, metrics);
   if (rank == 0)
     spdlog::info("training {} ({} layers, hidden {}) on {} nodes, {} ranks of {} threads, {} steps per epoch",
                  nn::model_kind_name(options.model.kind), options.model.num_layers, options.model.hidden,
-                 path.data().num_nodes(), world.size(), threads, path.setting(start_epoch).steps);
+                 path.data().num_nodes(), world.size(), threads, path.setting(start.epoch).steps);
+  core::install_stop_handlers();
+  const auto save = [&](CheckpointId id, nlohmann::json state) {
+    state["fingerprint"] = print;
+    state["epochs"] = report.epochs;
+    state["selection"] = m.selection->state();
+    world.agree_on([&] {
+      if (rank == 0)
+        save_checkpoint(options.checkpoint_dir, id, *m.model, *m.optimizer, state, m.selection->checkpoint_tensors(),
+                        options.keep_checkpoints);
+    });
+  };
+  const auto log_stop = [&](int signal, const std::string& when) {
+    if (rank == 0)
+      spdlog::warn("stopped by signal {} after {}: {}", signal, when,
+                   options.checkpoint_dir.empty() ? "nothing saved (no --checkpoint-dir)"
+                                                  : "checkpoint in " + options.checkpoint_dir + "; continue with --resume");
+  };
 
-  int weights_epoch = start_epoch;  // the epoch whose weights the model holds
-  for (int epoch = start_epoch; epoch < options.epochs; ++epoch) {
-    torch::manual_seed(core::mix_seed(options.seed, static_cast<std::uint64_t>(epoch) + 1));
+  int weights_epoch = start.epoch;  // the epoch whose weights the model holds
+  for (int epoch = start.epoch; epoch < options.epochs; ++epoch) {
     const double lr = learning_rate_at(options.lr_schedule, options.lr, epoch, options.epochs);
     set_learning_rate(*m.optimizer, lr);
     const EpochSetting& setting = path.setting(epoch);
@@ -285,10 +338,22 @@ MinibatchReport run_minibatch(const MinibatchOptions& options, comm::Communicato
 
     const EpochWatch since = watch_epoch(world, path.prefetch_control(), path.prefetch_buffer());
     core::Timer timer;
-    const EpochTotals totals = train_epoch(m, path, epoch);
+    const bool resumed_here = epoch == start.epoch;
+    EpochTotals totals = resumed_here ? start.totals : EpochTotals{};
+    const EpochProgress progress =
+        train_epoch(m, path, options.seed, epoch, resumed_here ? start.step : 0, totals);
+    totals.earlier_seconds += timer.seconds();
+    if (progress.steps_done < setting.steps) {  // stopped mid-epoch by a signal
+      report.stopped_by = progress.stopped_by;
+      const auto all_totals = world.allgatherv(std::span<const double>(pack_totals(totals)), comm::Channel::control);
+      if (!options.checkpoint_dir.empty())
+        save({epoch, progress.steps_done}, {{"epoch_totals", all_totals}});
+      log_stop(report.stopped_by, fmt::format("step {} of epoch {}", progress.steps_done, epoch + 1));
+      return report;
+    }
     const EpochSummary summary = summarize_epoch(
-        epoch + 1, timer.seconds(), setting.steps, path.changed(epoch), lr, totals, since, options.pipeline_depth > 0,
-        path.data().multi_label, world, path.prefetch_control(), path.prefetch_buffer());
+        epoch + 1, totals.earlier_seconds, setting.steps, path.changed(epoch), lr, totals, since,
+        options.pipeline_depth > 0, path.data().multi_label, world, path.prefetch_control(), path.prefetch_buffer());
     nlohmann::json record = epoch_record(summary, report.score_name);
 
     bool stop = false;
@@ -308,15 +373,18 @@ MinibatchReport run_minibatch(const MinibatchOptions& options, comm::Communicato
       metrics.write(record);
       if (!options.quiet) log_epoch(summary, record, report.score_name);
     }
-    if (!options.checkpoint_dir.empty() && options.checkpoint_every > 0 && (epoch + 1) % options.checkpoint_every == 0) {
-      world.agree_on([&] {
-        if (rank == 0)
-          save_checkpoint(options.checkpoint_dir, epoch + 1, *m.model, *m.optimizer,
-                          {{"fingerprint", print}, {"epochs", report.epochs}, {"selection", m.selection->state()}},
-                          m.selection->checkpoint_tensors(), options.keep_checkpoints);
-      });
-    }
+    // A signal during the epoch's last step or its evaluation stops the run here.
+    const bool last = epoch + 1 == options.epochs || stop;
+    if (!last)
+      report.stopped_by = progress.stopped_by != 0 ? progress.stopped_by
+                                                   : world.allreduce_max(core::stop_signal(), comm::Channel::control);
+    const bool checkpoint_due = options.checkpoint_every > 0 && (epoch + 1) % options.checkpoint_every == 0;
+    if (!options.checkpoint_dir.empty() && (checkpoint_due || report.stopped_by != 0)) save(epoch + 1, {});
     weights_epoch = epoch + 1;
+    if (report.stopped_by != 0) {
+      log_stop(report.stopped_by, fmt::format("epoch {}", epoch + 1));
+      return report;
+    }
     if (stop) {
       if (rank == 0)
         spdlog::info("early stop after epoch {}: no better validation {} for {} epochs (best: epoch {})", epoch + 1,

@@ -6,7 +6,10 @@
 // (options.pipeline_depth). Every epoch reports loss, accuracy, the time spent sampling, waiting
 // for features, computing and all-reducing, the rows fetched, and bytes/messages per channel.
 // run_minibatch is collective over `world`; errors in the options or data are raised on every
-// rank together (comm::AgreedError).
+// rank together (comm::AgreedError). SIGTERM / SIGINT on any rank stops every rank after the same
+// step (the signal rides in that step's gradient all-reduce) with a checkpoint of it, mid-epoch
+// included (its step, and each rank's sums of the epoch so far); --resume continues to the
+// bit-identical result of an uninterrupted run (dropout is seeded per step).
 #pragma once
 
 #include <vector>
@@ -24,6 +27,7 @@ struct MinibatchReport {
   std::string score_name;                  // "accuracy" or "micro_f1"
   // Peak resident memory per rank, estimated up front and measured (VmHWM), largest over ranks.
   std::int64_t memory_estimate_bytes = 0, memory_peak_bytes = 0;
+  int stopped_by = 0;  // the signal (SIGTERM, SIGINT) that stopped the run before its end, or 0
 };
 
 MinibatchReport run_minibatch(const MinibatchOptions& options, comm::Communicator& world);

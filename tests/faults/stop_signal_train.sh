@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# SIGTERM or SIGINT on one rank of mini-batch `loom train` (2 ranks, pipeline depth 2, VIP cache,
+# lookahead prefetch controller) in the middle of an epoch: every rank stops after the same step,
+# a checkpoint of that step is written (DIR/epoch-E-step-S), the job exits with 128 + the signal,
+# and `--resume` reaches bit-identical losses (the interrupted epoch's included) and predictions
+# of an uninterrupted run. MPIRUN LOOM SIGNAL RANK.
+set -euo pipefail
+mpirun=$1 loom=$2 signal=${3:-TERM} target=${4:-1}
+dir=$(mktemp -d)
+job=
+cleanup() { [[ -n "$job" ]] && kill -9 "$job" 2> /dev/null; rm -rf "$dir"; }
+trap cleanup EXIT
+"$loom" --log-level warn generate sbm --nodes 50000 --classes 4 --avg-degree 10 --feat-dim 32 --seed 3 -o "$dir/g" > /dev/null
+"$loom" --log-level warn partition "$dir/g" -k 2 --method metis -o "$dir/parts" > /dev/null
+two=("$mpirun" -np 2 --oversubscribe --allow-run-as-root --bind-to none -q "$loom" --log-level warn)
+args=(train "$dir/parts" --layers 2 --fanouts 10,5 --batch-size 8 --hidden 32 --dropout 0.5 --epochs 3 --threads 1
+      --pipeline-depth 2 --cache vip --alpha 0.2 --controller lookahead --eval-every 1 --quiet)
+# The losses of the epoch records of a metrics file, from the FIRST-th.
+losses() { python3 -c "import json,sys; print([json.loads(l)['loss'] for l in open(sys.argv[1]) if '\"loss\"' in l][int(sys.argv[2]):])" "$1" "$2"; }
+epochs_done() { python3 -c "import json,sys; print(sum('\"loss\"' in l for l in open(sys.argv[1])))" "$1"; }
+
+"${two[@]}" "${args[@]}" --metrics "$dir/full.jsonl" -o "$dir/full"
+"${two[@]}" "${args[@]}" --checkpoint-dir "$dir/ck" --checkpoint-every 1 --metrics "$dir/part.jsonl" 2> "$dir/err" &
+job=$!
+for _ in $(seq 600); do [[ -s "$dir/part.jsonl" ]] && [[ $(epochs_done "$dir/part.jsonl") -ge 1 ]] && break; sleep 0.1; done
+sleep 0.3  # into epoch 2
+pid_of_rank=
+for pid in $(pgrep -P "$job"); do
+  tr '\0' '\n' < "/proc/$pid/environ" | grep -qx "OMPI_COMM_WORLD_RANK=$target" && pid_of_rank=$pid
+done
+[[ -n "$pid_of_rank" ]] || { echo "rank $target not found" >&2; exit 1; }
+kill -"$signal" "$pid_of_rank"
+sent=$(date +%s.%N)
+status=0
+wait "$job" || status=$?
+job=
+took=$(python3 -c "import sys,time; print(f'{time.time() - float(sys.argv[1]):.2f}')" "$sent")
+expected=$((128 + $(kill -l "$signal")))
+[[ $status == "$expected" ]] || { echo "SIG$signal: exit status $status, expected $expected" >&2; cat "$dir/err" >&2; exit 1; }
+checkpoint=$(cat "$dir/ck/latest")
+[[ "$checkpoint" =~ ^epoch-1-step-[0-9]+$ ]] || { echo "newest checkpoint $checkpoint, expected one inside epoch 2" >&2; ls "$dir/ck" >&2; exit 1; }
+step=${checkpoint##*-}
+grep -q "stopped by signal $(kill -l "$signal") after step $step of epoch 2" "$dir/err" || { cat "$dir/err" >&2; exit 1; }
+"${two[@]}" "${args[@]}" --checkpoint-dir "$dir/ck" --resume --metrics "$dir/resumed.jsonl" -o "$dir/resumed"
+# The resumed run records epochs 2 and 3: the interrupted one, then the next.
+full=$(losses "$dir/full.jsonl" 1) resumed=$(losses "$dir/resumed.jsonl" 0)
+[[ "$full" == "$resumed" ]] || { echo "losses $resumed after the stop and resume, $full uninterrupted" >&2; exit 1; }
+cmp "$dir/full/predictions.npy" "$dir/resumed/predictions.npy" || { echo "predictions differ" >&2; exit 1; }
+echo "SIG$signal on rank $target: every rank stopped after step $step of epoch 2 with a checkpoint (status $status, $took s after the signal); resumed to the same losses $full and predictions"
