@@ -202,7 +202,8 @@ void bind_loader(py::module_& m) {
                        const std::string& cache_dtype, const std::string& controller, double prefetch,
                        int lookahead, const std::string& wire_dtype, const std::string& net_bandwidth,
                        const std::string& net_latency, const std::string& normalize_features, bool gcn_norm,
-                       const std::string& device, std::vector<std::int32_t> eval_fanouts) {
+                       const std::string& device, std::vector<std::int32_t> eval_fanouts,
+                       const std::string& net_host_bandwidth, const std::string& net_host_latency) {
              train::MinibatchOptions o;
              o.store = store;
              o.fanouts = std::move(fanouts);
@@ -219,7 +220,7 @@ void bind_loader(py::module_& m) {
              o.prefetch.fraction = prefetch;
              o.prefetch.lookahead = lookahead;
              o.wire_dtype = enum_argument(feature::kWireDTypeNames, wire_dtype, "wire_dtype");
-             o.link = comm::parse_link_model(net_bandwidth, net_latency);
+             o.link = comm::parse_link_model(net_bandwidth, net_latency, net_host_bandwidth, net_host_latency);
              o.normalize_features = enum_argument(graph::kFeatureNormNames, normalize_features, "normalize_features");
              o.device = device;
              o.eval_every = 0;
@@ -231,7 +232,8 @@ void bind_loader(py::module_& m) {
            py::arg("cache_dtype") = "float32", py::arg("controller") = "none", py::arg("prefetch") = 0.25,
            py::arg("lookahead") = 0, py::arg("wire_dtype") = "float32", py::arg("net_bandwidth") = "",
            py::arg("net_latency") = "", py::arg("normalize_features") = "none", py::arg("gcn_norm") = false,
-           py::arg("device") = "cpu", py::arg("eval_fanouts") = std::vector<std::int32_t>{20})
+           py::arg("device") = "cpu", py::arg("eval_fanouts") = std::vector<std::int32_t>{20},
+           py::arg("net_host_bandwidth") = "", py::arg("net_host_latency") = "")
       .def_property_readonly("num_nodes", [](const Loader& l) { return l.data().num_nodes(); })
       .def_property_readonly("feat_dim", [](const Loader& l) { return l.data().feat_dim; })
       .def_property_readonly("num_classes", [](const Loader& l) { return l.data().num_classes; })

@@ -32,7 +32,7 @@ TEST(LinkModel, OffByDefaultCostsNothing) {
 }
 
 TEST(LinkModel, EachMessagePaysLatencyAndBytesShareTheLink) {
-  LinkModel model{/*bandwidth=*/1e9, /*latency=*/20e-6};
+  LinkModel model{/*bandwidth=*/1e9, /*latency=*/20e-6, /*host_bandwidth=*/0, /*host_latency=*/0};
   // One 1 MB message: 20 us + 1 ms.
   EXPECT_DOUBLE_EQ(model.seconds({1, 1'000'000, 0, 0}), 20e-6 + 1e-3);
   // Three messages of 1 MB out, one of 4 MB in: the slower direction decides.
@@ -44,18 +44,33 @@ TEST(LinkModel, EachMessagePaysLatencyAndBytesShareTheLink) {
 TEST(LinkModel, RingAllReduceTrafficGivesTheTextbookCost) {
   // P = 4, n = 4 MB: 2(P-1) messages and 2(P-1)/P n bytes each way.
   const double alpha = 10e-6, beta = 1.0 / 1.25e9, n = 4e6;
-  LinkModel model{1.25e9, alpha};
+  LinkModel model{1.25e9, alpha, 0, 0};
   const Traffic ring{6, 6'000'000, 6, 6'000'000};
   EXPECT_NEAR(model.seconds(ring), 6 * alpha + 2.0 * 3 / 4 * n * beta, 1e-12);
 }
 
 TEST(LinkModel, LatencyOnlyAndBandwidthOnly) {
-  EXPECT_DOUBLE_EQ((LinkModel{0, 1e-3}).seconds({2, 1'000'000'000, 0, 0}), 2e-3);
-  EXPECT_DOUBLE_EQ((LinkModel{1e6, 0}).seconds({5, 500'000, 0, 0}), 0.5);
+  EXPECT_DOUBLE_EQ((LinkModel{0, 1e-3, 0, 0}).seconds({2, 1'000'000'000, 0, 0}), 2e-3);
+  EXPECT_DOUBLE_EQ((LinkModel{1e6, 0, 0, 0}).seconds({5, 500'000, 0, 0}), 0.5);
+}
+
+TEST(LinkModel, HostCostAddsBothDirectionsOnTopOfTheWire) {
+  // 1 MB out in 2 messages, 3 MB in 1: the wire takes the slower direction, the host both.
+  const Traffic traffic{2, 1'000'000, 1, 3'000'000};
+  const LinkModel wire{1e9, 1e-5, 0, 0}, host_only{0, 0, 2e9, 0}, both{1e9, 1e-5, 2e9, 0};
+  EXPECT_DOUBLE_EQ(wire.seconds(traffic), 1e-5 + 3e-3);
+  EXPECT_TRUE(host_only.enabled());
+  EXPECT_DOUBLE_EQ(host_only.seconds(traffic), 4e6 / 2e9);
+  EXPECT_DOUBLE_EQ(both.seconds(traffic), 1e-5 + 3e-3 + 2e-3);
+  // Per message too, each of the 3 sent or received.
+  EXPECT_DOUBLE_EQ((LinkModel{0, 0, 0, 1e-3}).seconds(traffic), 3e-3);
+  EXPECT_DOUBLE_EQ(parse_link_model("", "", "", "2ms").host_latency, 2e-3);
+  EXPECT_DOUBLE_EQ(parse_link_model("", "", "2GB/s").host_bandwidth, 2e9);
+  EXPECT_THROW(parse_link_model("", "", "fast"), Error);
 }
 
 TEST(LinkModel, EmulateSleepsUntilStartPlusModeledTime) {
-  LinkModel model{1e6, 1e-3};  // 1 MB/s, 1 ms
+  LinkModel model{1e6, 1e-3, 0, 0};  // 1 MB/s, 1 ms
   FakeClock clock;
   const double start = clock.now();
   const double waited = emulate(model, clock, start, {1, 10'000, 0, 0});  // 1 ms + 10 ms
@@ -65,7 +80,7 @@ TEST(LinkModel, EmulateSleepsUntilStartPlusModeledTime) {
 }
 
 TEST(LinkModel, EmulateSubtractsTimeTheTransferAlreadyTook) {
-  LinkModel model{1e6, 0};
+  LinkModel model{1e6, 0, 0, 0};
   FakeClock clock;
   const double start = clock.now();
   clock.t += 0.004;  // the real transfer took 4 ms of a modeled 10 ms
@@ -76,10 +91,27 @@ TEST(LinkModel, EmulateSubtractsTimeTheTransferAlreadyTook) {
   EXPECT_EQ(clock.sleeps.size(), 1u);
 }
 
+TEST(LinkModel, EmulateSpendsTheHostCostBusyThenSleeps) {
+  struct Recorder final : Clock {
+    double now() override { return t; }
+    void sleep_until(double seconds) override { calls.emplace_back("sleep", seconds), t = std::max(t, seconds); }
+    void busy_until(double seconds) override { calls.emplace_back("busy", seconds), t = std::max(t, seconds); }
+    double t = 0;
+    std::vector<std::pair<std::string, double>> calls;
+  } clock;
+  // 10 ms on the wire, 2 ms of host per message for 2 messages.
+  emulate(LinkModel{1e6, 0, 0, 2e-3}, clock, 0.0, {1, 10'000, 1, 0});
+  ASSERT_EQ(clock.calls.size(), 2u);
+  EXPECT_EQ(clock.calls[0].first, "busy");
+  EXPECT_DOUBLE_EQ(clock.calls[0].second, 0.004);
+  EXPECT_EQ(clock.calls[1].first, "sleep");
+  EXPECT_DOUBLE_EQ(clock.calls[1].second, 0.014);
+}
+
 TEST(LinkModel, SystemClockSleepsAtLeastTheModeledTime) {
   auto clock = system_clock();
   const double start = clock->now();
-  emulate(LinkModel{0, 0.02}, *clock, start, {1, 0, 0, 0});
+  emulate(LinkModel{0, 0.02, 0, 0}, *clock, start, {1, 0, 0, 0});
   EXPECT_GE(clock->now() - start, 0.02);
 }
 

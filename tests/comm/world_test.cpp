@@ -74,7 +74,7 @@ TEST(SingletonWorld, DupSharesTheLinkModel) {
   Communicator& comm = world();
   Communicator copy = comm.dup();
   EXPECT_EQ(copy.size(), 1);
-  comm.set_link_model(LinkModel{0, 1e-3});
+  comm.set_link_model(LinkModel{0, 1e-3, 0, 0});
   EXPECT_DOUBLE_EQ(copy.link_model().latency, 1e-3);
   comm.set_link_model(LinkModel{});
 }

@@ -264,7 +264,7 @@ TEST(Comm, LinkEmulationUsesTheModelOnTheCountedTraffic) {
   WorldSettings restore(comm);
   auto clock = std::make_shared<FakeClock>();
   comm.set_clock(clock);
-  comm.set_link_model(LinkModel{/*bandwidth=*/1e6, /*latency=*/1e-3});
+  comm.set_link_model(LinkModel{/*bandwidth=*/1e6, /*latency=*/1e-3, /*host_bandwidth=*/0, /*host_latency=*/0});
   const int p_count = comm.size();
   std::vector<std::vector<float>> send(p_count, std::vector<float>(250));  // 1000 bytes per peer
   comm.alltoallv(send, Channel::features);
@@ -283,7 +283,7 @@ TEST(Comm, LinkEmulationUsesTheModelOnTheCountedTraffic) {
 TEST(Comm, LinkEmulationAddsAtLeastTheModeledTime) {
   Communicator comm = Communicator::world();
   WorldSettings restore(comm);
-  const LinkModel model{/*bandwidth=*/50e6, /*latency=*/2e-3};
+  const LinkModel model{/*bandwidth=*/50e6, /*latency=*/2e-3, /*host_bandwidth=*/0, /*host_latency=*/0};
   comm.set_link_model(model);
   const int r = comm.rank(), p_count = comm.size();
   std::vector<std::vector<std::uint8_t>> send(p_count, std::vector<std::uint8_t>(100'000));

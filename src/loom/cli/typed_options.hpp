@@ -4,7 +4,8 @@
 //                       and the default);
 //   add_parsed_option:  text through a library parser (which throws loom::Error) into a value;
 //   add_fanouts_option: "15,10,5" (-1 = every neighbour) into a vector of fanouts;
-//   add_link_options:   --net-bandwidth 10Gbit --net-latency 20us into a comm::LinkModel.
+//   add_link_options:   --net-bandwidth 10Gbit --net-latency 20us --net-host-bandwidth 1GB/s --net-host-latency 50us
+//                       into a comm::LinkModel.
 #pragma once
 
 #include <string>
@@ -69,6 +70,15 @@ inline void add_link_options(CLI::App& sub, comm::LinkModel& link) {
       ->option_text("RATE");
   add_parsed_option(sub, "--net-latency", link.latency, [](const std::string& t) { return comm::parse_duration(t); },
                     "Link emulation latency per message, e.g. 20us")
+      ->option_text("TIME");
+  add_parsed_option(sub, "--net-host-bandwidth", link.host_bandwidth,
+                    [](const std::string& t) { return comm::parse_bandwidth(t, "--net-host-bandwidth"); },
+                    "Link emulation, host cost: the rate this host's network stack moves a rank's bytes, sent "
+                    "plus received, e.g. 1GB/s (bench/bench_netcluster.sh measures it)")
+      ->option_text("RATE");
+  add_parsed_option(sub, "--net-host-latency", link.host_latency,
+                    [](const std::string& t) { return comm::parse_duration(t, "--net-host-latency"); },
+                    "Link emulation, host cost: time per message sent or received, e.g. 50us")
       ->option_text("TIME");
 }
 

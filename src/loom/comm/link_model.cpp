@@ -19,7 +19,13 @@ double LinkModel::seconds(const Traffic& t) const {
     if (bandwidth > 0) s += static_cast<double>(bytes) / bandwidth;
     return s;
   };
-  return std::max(direction(t.messages_out, t.bytes_out), direction(t.messages_in, t.bytes_in));
+  return std::max(direction(t.messages_out, t.bytes_out), direction(t.messages_in, t.bytes_in)) + host_seconds(t);
+}
+
+double LinkModel::host_seconds(const Traffic& t) const {
+  double host = static_cast<double>(t.messages_out + t.messages_in) * host_latency;
+  if (host_bandwidth > 0) host += static_cast<double>(t.bytes_out + t.bytes_in) / host_bandwidth;
+  return host;
 }
 
 namespace {
@@ -32,6 +38,10 @@ class SystemClock final : public Clock {
   void sleep_until(double seconds) override {
     const double wait = seconds - now();
     if (wait > 0) std::this_thread::sleep_for(std::chrono::duration<double>(wait));
+  }
+  void busy_until(double seconds) override {
+    while (now() < seconds) {
+    }
   }
 };
 
@@ -71,6 +81,8 @@ double emulate(const LinkModel& model, Clock& clock, double start, const Traffic
   const double deadline = start + model.seconds(traffic);
   const double now = clock.now();
   if (now >= deadline) return 0;
+  const double host = model.host_seconds(traffic);
+  if (host > 0) clock.busy_until(std::min(deadline, now + host));
   clock.sleep_until(deadline);
   return deadline - now;
 }
@@ -120,10 +132,13 @@ double parse_duration(const std::string& text, const std::string& name) {
   return value * scale;
 }
 
-LinkModel parse_link_model(const std::string& bandwidth, const std::string& latency) {
+LinkModel parse_link_model(const std::string& bandwidth, const std::string& latency, const std::string& host_bandwidth,
+                           const std::string& host_latency) {
   LinkModel model;
   if (!bandwidth.empty()) model.bandwidth = parse_bandwidth(bandwidth, "--net-bandwidth");
   if (!latency.empty()) model.latency = parse_duration(latency, "--net-latency");
+  if (!host_bandwidth.empty()) model.host_bandwidth = parse_bandwidth(host_bandwidth, "--net-host-bandwidth");
+  if (!host_latency.empty()) model.host_latency = parse_duration(host_latency, "--net-host-latency");
   return model;
 }
 

@@ -7,8 +7,15 @@
 //     seconds = max(m_out * latency + b_out / bandwidth,  m_in * latency + b_in / bandwidth).
 // With the traffic the Communicator counts, this gives the textbook alpha-beta costs:
 // pairwise all-to-all (P-1)(alpha + m beta), ring all-reduce 2(P-1) alpha + 2(P-1)/P n beta,
-// a point-to-point message alpha + n beta. emulate() then delays the caller until
-// start + seconds, so real transfer time is not paid twice. Concurrent operations on dup()ed
+// a point-to-point message alpha + n beta. A host cost adds what moving messages through this
+// host's network stack takes of the rank's time (system calls, copies, protocol work, waiting to be
+// scheduled: not the wire), for both directions:
+//     + (m_out + m_in) * host_latency + (b_out + b_in) / host_bandwidth.
+// Over TCP on a busy host it is what the wire terms miss (measured on 4 ranks on 2 cores: a 1 and
+// a 10 Gbit/s link both ~0.95 s an epoch slower than the wire terms alone);
+// bench/bench_netcluster.sh measures both terms with bench_comm. emulate() then delays the caller until
+// start + seconds, so real transfer time is not paid twice: the host's part busy (it is CPU work,
+// which takes a core from the other threads and ranks as the real stack does), the wire's asleep. Concurrent operations on dup()ed
 // communicators are modeled as independent (no contention between them).
 #pragma once
 
@@ -29,9 +36,13 @@ struct Traffic {
 struct LinkModel {
   double bandwidth = 0;  // bytes per second; 0 = unlimited
   double latency = 0;    // seconds per message
-  bool enabled() const { return bandwidth > 0 || latency > 0; }
+  double host_bandwidth = 0;  // bytes per second the host's stack moves (out + in); 0 = free
+  double host_latency = 0;    // seconds of the host's per message (sent or received)
+  bool enabled() const { return bandwidth > 0 || latency > 0 || host_bandwidth > 0 || host_latency > 0; }
   // Modeled duration of an operation with this traffic (formula above); 0 for no traffic.
   double seconds(const Traffic& traffic) const;
+  // Of which the host's cost.
+  double host_seconds(const Traffic& traffic) const;
 };
 
 // Time source for emulation; a fake one lets tests check the arithmetic without sleeping.
@@ -40,6 +51,8 @@ class Clock {
   virtual ~Clock() = default;
   virtual double now() = 0;                     // seconds, monotonic
   virtual void sleep_until(double seconds) = 0;  // returns at once when already past
+  // Keeps the core busy until then (default: sleeps, for clocks that only count).
+  virtual void busy_until(double seconds) { sleep_until(seconds); }
 };
 
 // steady_clock + sleep.
@@ -59,8 +72,10 @@ double parse_bandwidth(const std::string& text, const std::string& name = "--net
 // the value is 0. Throws Error::in_argument(name, ...).
 double parse_duration(const std::string& text, const std::string& name = "--net-latency");
 
-// The CLI's --net-bandwidth / --net-latency pair; an empty string leaves that part off
-// (unlimited bandwidth / zero latency), so two empty strings give the disabled model.
-LinkModel parse_link_model(const std::string& bandwidth, const std::string& latency);
+// The CLI's --net-bandwidth / --net-latency / --net-host-bandwidth / --net-host-latency; an empty
+// string leaves that part off (unlimited bandwidth / zero latency / free host), so empty strings
+// give the disabled model.
+LinkModel parse_link_model(const std::string& bandwidth, const std::string& latency,
+                           const std::string& host_bandwidth = "", const std::string& host_latency = "");
 
 }  // namespace loom::comm
