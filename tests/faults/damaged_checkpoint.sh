@@ -5,11 +5,9 @@
 # full-graph pipe training on 2 ranks (one rank's newest damaged: every rank goes back together).
 set -euo pipefail
 mpirun=$1 loom=$2
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
+source "$(dirname "$0")/common.sh"
 two=("$mpirun" -np 2 --oversubscribe --allow-run-as-root --bind-to none -q)
-"$loom" --log-level warn generate sbm --nodes 600 --classes 4 --avg-degree 10 --feat-dim 16 --seed 3 -o "$dir/g" > /dev/null
-"$loom" --log-level warn partition "$dir/g" -k 2 --method metis -o "$dir/parts" > /dev/null
+make_parts 600 2 16
 last_loss() { python3 -c "import json,sys; print([json.loads(l)['loss'] for l in open(sys.argv[1]) if '\"loss\"' in l][-1])" "$1"; }
 truncate_file() { truncate -s $(( $(stat -c %s "$1") / 2 )) "$1"; }
 flip_byte() { python3 -c "

@@ -4,12 +4,8 @@
 # non-zero status within 10 s and that none of its processes is left behind.
 set -euo pipefail
 mpirun=$1 loom=$2 regime=$3
-dir=$(mktemp -d)
-job=
-cleanup() { [[ -n "$job" ]] && kill -9 "$job" 2> /dev/null; rm -rf "$dir"; }
-trap cleanup EXIT
-"$loom" --log-level warn generate sbm --nodes 3000 --classes 4 --avg-degree 10 --feat-dim 32 --seed 3 -o "$dir/g" > /dev/null
-"$loom" --log-level warn partition "$dir/g" -k 3 --method metis -o "$dir/parts" > /dev/null
+source "$(dirname "$0")/common.sh"
+make_parts 3000 3
 case $regime in
   train) args=(train "$dir/parts" --layers 2 --fanouts 10,5 --batch-size 32 --epochs 1000 --threads 1 --eval-every 0) ;;
   fullgraph) args=(fullgraph "$dir/parts" --mode pipe --layers 6 --hidden 32 --epochs 100000 --threads 1 --eval-every 0) ;;
@@ -20,12 +16,6 @@ esac
   > "$dir/out" 2>&1 &
 job=$!
 
-# The ranks: mpirun's children, by their OMPI_COMM_WORLD_RANK.
-rank_pid() {
-  for pid in $(pgrep -P "$job"); do
-    tr '\0' '\n' < "/proc/$pid/environ" 2> /dev/null | grep -qx "OMPI_COMM_WORLD_RANK=$1" && { echo "$pid"; return; }
-  done
-}
 for _ in $(seq 100); do  # the ranks start, then work for a while (at most 10 s)
   [[ -n "$(rank_pid 1)" && -n "$(rank_pid 0)" && -n "$(rank_pid 2)" ]] && break
   sleep 0.1

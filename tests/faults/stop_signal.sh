@@ -4,12 +4,8 @@
 # and `--resume` reaches the bit-identical final loss of an uninterrupted run. MPIRUN LOOM SIGNAL.
 set -euo pipefail
 mpirun=$1 loom=$2 signal=${3:-TERM}
-dir=$(mktemp -d)
-job=
-cleanup() { [[ -n "$job" ]] && kill -9 "$job" 2> /dev/null; rm -rf "$dir"; }
-trap cleanup EXIT
-"$loom" --log-level warn generate sbm --nodes 2000 --classes 4 --avg-degree 10 --feat-dim 32 --seed 3 -o "$dir/g" > /dev/null
-"$loom" --log-level warn partition "$dir/g" -k 2 --method metis -o "$dir/parts" > /dev/null
+source "$(dirname "$0")/common.sh"
+make_parts 2000 2
 two=("$mpirun" -np 2 --oversubscribe --allow-run-as-root --bind-to none -q "$loom" --log-level warn)
 args=(fullgraph "$dir/parts" --mode pipe --model gcnii --layers 8 --hidden 32 --dropout 0.3 --threads 1 --eval-every 0
       --quiet --epochs 150)
@@ -20,10 +16,7 @@ epochs_done() { python3 -c "import json,sys; print(sum('\"loss\"' in l for l in 
 "${two[@]}" "${args[@]}" --checkpoint-dir "$dir/ck" --metrics "$dir/part.jsonl" 2> "$dir/err" &
 job=$!
 for _ in $(seq 100); do [[ -s "$dir/part.jsonl" ]] && [[ $(epochs_done "$dir/part.jsonl") -ge 3 ]] && break; sleep 0.1; done
-rank1=
-for pid in $(pgrep -P "$job"); do
-  tr '\0' '\n' < "/proc/$pid/environ" | grep -qx "OMPI_COMM_WORLD_RANK=1" && rank1=$pid
-done
+rank1=$(rank_pid 1)
 [[ -n "$rank1" ]] || { echo "rank 1 not found" >&2; exit 1; }
 kill -"$signal" "$rank1"
 status=0

@@ -6,12 +6,8 @@
 # of an uninterrupted run. MPIRUN LOOM SIGNAL RANK.
 set -euo pipefail
 mpirun=$1 loom=$2 signal=${3:-TERM} target=${4:-1}
-dir=$(mktemp -d)
-job=
-cleanup() { [[ -n "$job" ]] && kill -9 "$job" 2> /dev/null; rm -rf "$dir"; }
-trap cleanup EXIT
-"$loom" --log-level warn generate sbm --nodes 50000 --classes 4 --avg-degree 10 --feat-dim 32 --seed 3 -o "$dir/g" > /dev/null
-"$loom" --log-level warn partition "$dir/g" -k 2 --method metis -o "$dir/parts" > /dev/null
+source "$(dirname "$0")/common.sh"
+make_parts 50000 2
 two=("$mpirun" -np 2 --oversubscribe --allow-run-as-root --bind-to none -q "$loom" --log-level warn)
 args=(train "$dir/parts" --layers 2 --fanouts 10,5 --batch-size 8 --hidden 32 --dropout 0.5 --epochs 3 --threads 1
       --pipeline-depth 2 --cache vip --alpha 0.2 --controller lookahead --eval-every 1 --quiet)
@@ -24,10 +20,7 @@ epochs_done() { python3 -c "import json,sys; print(sum('\"loss\"' in l for l in 
 job=$!
 for _ in $(seq 600); do [[ -s "$dir/part.jsonl" ]] && [[ $(epochs_done "$dir/part.jsonl") -ge 1 ]] && break; sleep 0.1; done
 sleep 0.3  # into epoch 2
-pid_of_rank=
-for pid in $(pgrep -P "$job"); do
-  tr '\0' '\n' < "/proc/$pid/environ" | grep -qx "OMPI_COMM_WORLD_RANK=$target" && pid_of_rank=$pid
-done
+pid_of_rank=$(rank_pid "$target")
 [[ -n "$pid_of_rank" ]] || { echo "rank $target not found" >&2; exit 1; }
 kill -"$signal" "$pid_of_rank"
 sent=$(date +%s.%N)
