@@ -158,10 +158,16 @@ TEST(MemoryPlan, FullGraphPartsFollowTheLayout) {
   in.chunk_rows = {100, 100};
   in.chunk_outside = {50, 30};
   in.chunk_edges = {800, 900};
+  in.chunk_graphs = 5000;
   const MemoryPlan graph = plan_fullgraph_memory(in);
   EXPECT_EQ(part(graph, "model and optimizer"), 1000 * 4 * 5);
   EXPECT_EQ(part(graph, "layer buffers"), (300 + 4 * 200) * 40) << "one halo buffer, cross-chunk gradients per layer";
-  EXPECT_EQ(part(graph, "activations"), 4 * ((2 * 150 + 7 * 100) + (2 * 130 + 7 * 100)) * 40 / 2 + 900 * 40);
+  EXPECT_EQ(part(graph, "chunk graphs"), 5000);
+  const std::int64_t saved = 4 * ((2 * 150 + 7 * 100) + (2 * 130 + 7 * 100)) * 40 / 2;
+  EXPECT_EQ(part(graph, "activations"), saved) << "CPU kernels make no per-edge messages";
+  in.edge_messages = true;
+  EXPECT_EQ(part(plan_fullgraph_memory(in), "activations"), saved + 900 * 40) << "the widest chunk's, on a GPU";
+  in.edge_messages = false;
   in.historical = true;
   EXPECT_EQ(part(plan_fullgraph_memory(in), "layer buffers"), 4 * (300 + 200) * 40) << "a history per layer";
   in.layers = 8;

@@ -170,7 +170,7 @@ struct FullGraphRun {
 
 // The memory plan of this rank's stage (memory_plan.hpp), before its engine allocates.
 MemoryPlan plan_stage_memory(const FullGraphOptions& options, const FullGraphRun& run,
-                             const std::vector<torch::Tensor>& trained, int layers) {
+                             const std::vector<torch::Tensor>& trained, int layers, torch::Device device) {
   FullGraphMemoryInputs in;
   in.runtime = run.runtime_bytes;
   const graph::Csr& csr = run.store->topology().csr();
@@ -188,7 +188,12 @@ MemoryPlan plan_stage_memory(const FullGraphOptions& options, const FullGraphRun
     in.chunk_rows.push_back(c.size());
     in.chunk_outside.push_back(static_cast<std::int64_t>(c.outside.size()));
     in.chunk_edges.push_back(c.graph.num_edges());
+    // The CSR, and the transposed one: source offsets, destinations, edge ids (int64).
+    const auto indices = static_cast<std::int64_t>(c.graph.indices().nbytes());
+    in.chunk_graphs += static_cast<std::int64_t>(c.graph.indptr().nbytes()) + indices +
+                       (c.graph.num_src() + 1) * 8 + indices + c.graph.num_edges() * 8;
   }
+  in.edge_messages = device.type() != torch::kCPU;  // the device-generic aggregation (aggregate.hpp)
   return plan_fullgraph_memory(in);
 }
 
@@ -256,7 +261,7 @@ void open_stage(const FullGraphOptions& options, comm::Communicator& world, torc
   run.threads.emplace(layout, machine_of_ranks, rank, nn::machine_cores(), threads,
                       /*fixed=*/options.threads > 0 || device.is_cuda());
   world.agree_on([&] {
-    run.memory = plan_stage_memory(options, run, trained, end_layer - first_layer);
+    run.memory = plan_stage_memory(options, run, trained, end_layer - first_layer, device);
     check_memory_plan(run.memory, options.memory_limit, world.ranks_on_this_node());
   });
   run.engine = std::make_unique<StageEngine>(*run.model, options, layout, first_layer, end_layer, *run.chunks,

@@ -195,7 +195,7 @@ MemoryPlan plan_fullgraph_memory(const FullGraphMemoryInputs& in) {
   std::int64_t saved = 0, widest_messages = 0;
   for (std::size_t c = 0; c < in.chunk_rows.size(); ++c) {
     saved += (2 * (in.chunk_rows[c] + in.chunk_outside[c]) + 7 * in.chunk_rows[c]) * row / 2;
-    widest_messages = std::max(widest_messages, in.chunk_edges[c] * row);
+    if (in.edge_messages) widest_messages = std::max(widest_messages, in.chunk_edges[c] * row);
   }
   MemoryPlan plan;
   plan.parts = {
@@ -205,6 +205,7 @@ MemoryPlan plan_fullgraph_memory(const FullGraphMemoryInputs& in) {
       {"model and optimizer", in.parameters * kFloat * 5, "--hidden, --layers"},
       {"layer buffers", (in.historical ? in.layers : 1) * in.slots * row + in.layers * in.own * row,
        "--hidden, more ranks"},
+      {"chunk graphs", in.chunk_graphs, "more ranks"},
       {"activations", in.layers * saved + widest_messages, "--hidden, more ranks (--mode pipe: more stages)"},
   };
   return plan;

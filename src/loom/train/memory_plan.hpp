@@ -55,12 +55,14 @@ struct FullGraphMemoryInputs {
   std::int64_t slots = 0, own = 0;  // rows of its per-layer buffers: own rows + mirrors; own rows
   bool historical = false;          // one buffer per layer (pipe, hybrid, stale halo), else one
   std::vector<std::int64_t> chunk_rows, chunk_outside, chunk_edges;  // per chunk of its way
+  std::int64_t chunk_graphs = 0;    // bytes of the chunks' CSRs and the transposed ones backward builds
+  bool edge_messages = false;       // aggregation materialises per-edge messages (non-CPU devices)
 };
 
 // Model and Adam state; per layer the buffer of outside rows and the cross-chunk gradients; the
-// forward values every chunk keeps for backward (about one row per source and three and a half
-// per destination of each layer: dropout, aggregation, mix, product, activation), and one layer's
-// per-edge messages at a time.
+// chunks' graphs; the forward values every chunk keeps for backward (about one row per source and
+// three and a half per destination of each layer: dropout, aggregation, mix, product, activation),
+// and, where aggregation materialises them (device path), one layer's per-edge messages at a time.
 MemoryPlan plan_fullgraph_memory(const FullGraphMemoryInputs& in);
 
 // Collective: rank 0 logs the plan and writes its record (with the largest estimate over the
