@@ -106,7 +106,7 @@ void check_node2vec_frequencies(double p, double q) {
   double chi2 = 0, max_err = 0;
   std::int64_t dof = 0;
   for (const auto& [tv, next] : count) {
-    const auto [t, v] = tv;
+    const auto t = tv.first, v = tv.second;  // not a structured binding: the lambda below captures them
     std::vector<std::pair<int, double>> weights;
     double total_w = 0, total_n = 0;
     csr.visit([&](auto g) {
