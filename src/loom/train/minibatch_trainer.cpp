@@ -223,6 +223,22 @@ EvalScores evaluate(nn::GnnModel& model, const MinibatchOptions& o, const Miniba
   return s;
 }
 
+// Validation and test scores after epoch `epoch` where --eval-every asks, into `record` and
+// `report`, observed by model selection. Returns whether selection says to stop early.
+bool evaluate_epoch(TrainingModel& m, const MinibatchOptions& options, const MinibatchDataPath& path, int epoch,
+                    nlohmann::json& record, MinibatchReport& report) {
+  if (options.eval_every <= 0 || ((epoch + 1) % options.eval_every != 0 && epoch + 1 != options.epochs)) return false;
+  const EvalScores scores = evaluate(*m.model, options, path, epoch);
+  report.final_valid = score(scores.valid, path.data().multi_label);
+  report.final_test = score(scores.test, path.data().multi_label);
+  record["valid_" + report.score_name] = report.final_valid;
+  record["valid_loss"] = mean_loss(scores.valid);
+  record["test_" + report.score_name] = report.final_test;
+  record["eval_seconds"] = scores.seconds;
+  if (m.selection->observe(epoch + 1, report.final_valid, mean_loss(scores.valid))) record["best_valid"] = true;
+  return m.selection->should_stop(epoch + 1);
+}
+
 void log_epoch(const EpochSummary& s, const nlohmann::json& record, const std::string& score_name) {
   const std::string valid = record.contains("valid_" + score_name)
                                 ? fmt::format("{:.4f}", record["valid_" + score_name].get<double>())
@@ -356,18 +372,7 @@ MinibatchReport run_minibatch(const MinibatchOptions& options, comm::Communicato
         options.pipeline_depth > 0, path.data().multi_label, world, path.prefetch_control(), path.prefetch_buffer());
     nlohmann::json record = epoch_record(summary, report.score_name);
 
-    bool stop = false;
-    if (options.eval_every > 0 && ((epoch + 1) % options.eval_every == 0 || epoch + 1 == options.epochs)) {
-      const EvalScores scores = evaluate(*m.model, options, path, epoch);
-      report.final_valid = score(scores.valid, path.data().multi_label);
-      report.final_test = score(scores.test, path.data().multi_label);
-      record["valid_" + report.score_name] = report.final_valid;
-      record["valid_loss"] = mean_loss(scores.valid);
-      record["test_" + report.score_name] = report.final_test;
-      record["eval_seconds"] = scores.seconds;
-      if (m.selection->observe(epoch + 1, report.final_valid, mean_loss(scores.valid))) record["best_valid"] = true;
-      stop = m.selection->should_stop(epoch + 1);
-    }
+    const bool stop = evaluate_epoch(m, options, path, epoch, record, report);
     report.epochs.push_back(record);
     if (rank == 0) {
       metrics.write(record);
