@@ -37,8 +37,10 @@ ScratchDir::~ScratchDir() {
 
 std::string loom_binary() { return LOOM_BINARY; }
 
-CommandResult run_loom(const std::string& args) {
-  const std::string command = loom_binary() + " " + args + " 2>&1";
+CommandResult run_loom(const std::string& args) { return run_command(loom_binary() + " " + args); }
+
+CommandResult run_command(const std::string& command_line) {
+  const std::string command = command_line + " 2>&1";
   CommandResult result;
   std::FILE* pipe = ::popen(command.c_str(), "r");
   if (!pipe) throw std::runtime_error("popen failed: " + command);

@@ -38,6 +38,8 @@ struct CommandResult {
 };
 // Runs `loom ARGS` (a shell-quoted argument string) and captures its output.
 CommandResult run_loom(const std::string& args);
+// Runs a shell command line and captures its output (stderr too).
+CommandResult run_command(const std::string& command);
 std::string loom_binary();
 
 // Writes `text` to `path` (plain, or gzip-compressed when gzip is true).
