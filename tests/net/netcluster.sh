@@ -2,7 +2,9 @@
 # 4 ranks in 4 network namespaces, over TCP through veth links shaped to 1 Gbit/s
 # (scripts/netcluster), train to the bit-identical loss, predictions and per-channel bytes of 4
 # ranks over shared memory: mini-batch training with a VIP cache, and full-graph pipe parallelism;
-# then the same with 1% of the packets of every link dropped (TCP retransmits them). LOOM. Skips (77) where namespaces cannot be made (not root) or a netcluster is already up.
+# then the same with 1% of the packets of every link dropped (TCP retransmits them), and with 1 ms
+# of delay each way (the round trip checked). LOOM. Skips (77) where namespaces cannot be made (not
+# root) or a netcluster is already up.
 set -euo pipefail
 loom=$1
 source "$(dirname "$0")/common.sh"
@@ -43,3 +45,10 @@ run_both loss "${net[@]}"
 compare train loss
 compare full loss
 echo "the same with 1% packet loss on every link"
+"$netcluster" shape --rate 1gbit --delay 1ms
+rtt=$("$netcluster" rtt)
+awk -v r="$rtt" 'BEGIN { exit !(r >= 2.0 && r < 4.0) }' || { echo "1 ms each way gave a round trip of $rtt ms" >&2; exit 1; }
+run_both delay "${net[@]}"
+compare train delay
+compare full delay
+echo "the same with 1 ms delay each way (round trip $rtt ms)"
