@@ -290,6 +290,95 @@ void final_evaluation(nn::GnnModel& model, const MinibatchOptions& options, cons
   write_training_outputs(options.output_dir, options.overwrite, rows, comm);
 }
 
+// What the epochs of one run share, and the two things they may do on the way: checkpoint, and
+// say why the run stopped early.
+struct Run {
+  const MinibatchOptions& options;
+  comm::Communicator& world;
+  TrainingModel& m;
+  const MinibatchDataPath& path;
+  const StartPoint& start;
+  const std::string fingerprint;
+  core::MetricsLog& metrics;
+  MinibatchReport& report;
+
+  void save(CheckpointId id, nlohmann::json state) {
+    state["fingerprint"] = fingerprint;
+    state["epochs"] = report.epochs;
+    state["selection"] = m.selection->state();
+    world.agree_on([&] {
+      if (world.rank() == 0)
+        save_checkpoint(options.checkpoint_dir, id, *m.model, *m.optimizer, state, m.selection->checkpoint_tensors(),
+                        options.keep_checkpoints);
+    });
+  }
+
+  void log_stop(int signal, const std::string& when) const {
+    if (world.rank() == 0)
+      spdlog::warn("stopped by signal {} after {}: {}", signal, when,
+                   options.checkpoint_dir.empty() ? "nothing saved (no --checkpoint-dir)"
+                                                  : "checkpoint in " + options.checkpoint_dir + "; continue with --resume");
+  }
+};
+
+enum class AfterEpoch { kNext, kEarlyStop, kStopped };
+
+// One epoch: its learning rate, the training steps (from the resume point in the epoch resumed),
+// its record with the evaluation --eval-every asks for, and the checkpoint that is due or that a
+// signal asks for. A signal mid-epoch checkpoints that step and ends the run (kStopped).
+AfterEpoch run_epoch(Run& run, int epoch) {
+  const MinibatchOptions& options = run.options;
+  comm::Communicator& world = run.world;
+  const MinibatchDataPath& path = run.path;
+  MinibatchReport& report = run.report;
+  const double lr = learning_rate_at(options.lr_schedule, options.lr, epoch, options.epochs);
+  set_learning_rate(*run.m.optimizer, lr);
+  const EpochSetting& setting = path.setting(epoch);
+  if (world.rank() == 0 && path.changed(epoch) && epoch == options.change_epoch)
+    spdlog::info("epoch {}: conditions change (fanouts {}, batch size {}, {} steps)", epoch + 1,
+                 fmt::join(setting.sampler->fanouts(), ","), setting.batch_size, setting.steps);
+
+  const EpochWatch since = watch_epoch(world, path.prefetch_control(), path.prefetch_buffer());
+  core::Timer timer;
+  const bool resumed_here = epoch == run.start.epoch;
+  EpochTotals totals = resumed_here ? run.start.totals : EpochTotals{};
+  const EpochProgress progress = train_epoch(run.m, path, options.seed, epoch, resumed_here ? run.start.step : 0, totals);
+  totals.earlier_seconds += timer.seconds();
+  if (progress.steps_done < setting.steps) {  // stopped mid-epoch by a signal
+    report.stopped_by = progress.stopped_by;
+    const auto all_totals = world.allgatherv(std::span<const double>(pack_totals(totals)), comm::Channel::control);
+    if (!options.checkpoint_dir.empty()) run.save({epoch, progress.steps_done}, {{"epoch_totals", all_totals}});
+    run.log_stop(report.stopped_by, fmt::format("step {} of epoch {}", progress.steps_done, epoch + 1));
+    return AfterEpoch::kStopped;
+  }
+  const EpochSummary summary = summarize_epoch(
+      epoch + 1, totals.earlier_seconds, setting.steps, path.changed(epoch), lr, totals, since,
+      options.pipeline_depth > 0, path.data().multi_label, world, path.prefetch_control(), path.prefetch_buffer());
+  nlohmann::json record = epoch_record(summary, report.score_name);
+
+  const bool stop = evaluate_epoch(run.m, options, path, epoch, record, report);
+  report.epochs.push_back(record);
+  if (world.rank() == 0) {
+    run.metrics.write(record);
+    if (!options.quiet) log_epoch(summary, record, report.score_name);
+  }
+  // A signal during the epoch's last step or its evaluation stops the run here.
+  const bool last = epoch + 1 == options.epochs || stop;
+  if (!last)
+    report.stopped_by = progress.stopped_by != 0 ? progress.stopped_by
+                                                 : world.allreduce_max(core::stop_signal(), comm::Channel::control);
+  const bool checkpoint_due = options.checkpoint_every > 0 && (epoch + 1) % options.checkpoint_every == 0;
+  if (!options.checkpoint_dir.empty() && (checkpoint_due || report.stopped_by != 0)) run.save(epoch + 1, {});
+  if (report.stopped_by != 0) {
+    run.log_stop(report.stopped_by, fmt::format("epoch {}", epoch + 1));
+    return AfterEpoch::kStopped;
+  }
+  if (stop && world.rank() == 0)
+    spdlog::info("early stop after epoch {}: no better validation {} for {} epochs (best: epoch {})", epoch + 1,
+                 report.score_name, options.patience, run.m.selection->best_epoch());
+  return stop ? AfterEpoch::kEarlyStop : AfterEpoch::kNext;
+}
+
 }  // namespace
 
 MinibatchReport run_minibatch(const MinibatchOptions& options, comm::Communicator& world) {
@@ -326,76 +415,14 @@ MinibatchReport run_minibatch(const MinibatchOptions& options, comm::Communicato
                  nn::model_kind_name(options.model.kind), options.model.num_layers, options.model.hidden,
                  path.data().num_nodes(), world.size(), threads, path.setting(start.epoch).steps);
   core::install_stop_handlers();
-  const auto save = [&](CheckpointId id, nlohmann::json state) {
-    state["fingerprint"] = print;
-    state["epochs"] = report.epochs;
-    state["selection"] = m.selection->state();
-    world.agree_on([&] {
-      if (rank == 0)
-        save_checkpoint(options.checkpoint_dir, id, *m.model, *m.optimizer, state, m.selection->checkpoint_tensors(),
-                        options.keep_checkpoints);
-    });
-  };
-  const auto log_stop = [&](int signal, const std::string& when) {
-    if (rank == 0)
-      spdlog::warn("stopped by signal {} after {}: {}", signal, when,
-                   options.checkpoint_dir.empty() ? "nothing saved (no --checkpoint-dir)"
-                                                  : "checkpoint in " + options.checkpoint_dir + "; continue with --resume");
-  };
 
+  Run run{options, world, m, path, start, print, metrics, report};
   int weights_epoch = start.epoch;  // the epoch whose weights the model holds
   for (int epoch = start.epoch; epoch < options.epochs; ++epoch) {
-    const double lr = learning_rate_at(options.lr_schedule, options.lr, epoch, options.epochs);
-    set_learning_rate(*m.optimizer, lr);
-    const EpochSetting& setting = path.setting(epoch);
-    if (rank == 0 && path.changed(epoch) && epoch == options.change_epoch)
-      spdlog::info("epoch {}: conditions change (fanouts {}, batch size {}, {} steps)", epoch + 1,
-                   fmt::join(setting.sampler->fanouts(), ","), setting.batch_size, setting.steps);
-
-    const EpochWatch since = watch_epoch(world, path.prefetch_control(), path.prefetch_buffer());
-    core::Timer timer;
-    const bool resumed_here = epoch == start.epoch;
-    EpochTotals totals = resumed_here ? start.totals : EpochTotals{};
-    const EpochProgress progress =
-        train_epoch(m, path, options.seed, epoch, resumed_here ? start.step : 0, totals);
-    totals.earlier_seconds += timer.seconds();
-    if (progress.steps_done < setting.steps) {  // stopped mid-epoch by a signal
-      report.stopped_by = progress.stopped_by;
-      const auto all_totals = world.allgatherv(std::span<const double>(pack_totals(totals)), comm::Channel::control);
-      if (!options.checkpoint_dir.empty())
-        save({epoch, progress.steps_done}, {{"epoch_totals", all_totals}});
-      log_stop(report.stopped_by, fmt::format("step {} of epoch {}", progress.steps_done, epoch + 1));
-      return report;
-    }
-    const EpochSummary summary = summarize_epoch(
-        epoch + 1, totals.earlier_seconds, setting.steps, path.changed(epoch), lr, totals, since,
-        options.pipeline_depth > 0, path.data().multi_label, world, path.prefetch_control(), path.prefetch_buffer());
-    nlohmann::json record = epoch_record(summary, report.score_name);
-
-    const bool stop = evaluate_epoch(m, options, path, epoch, record, report);
-    report.epochs.push_back(record);
-    if (rank == 0) {
-      metrics.write(record);
-      if (!options.quiet) log_epoch(summary, record, report.score_name);
-    }
-    // A signal during the epoch's last step or its evaluation stops the run here.
-    const bool last = epoch + 1 == options.epochs || stop;
-    if (!last)
-      report.stopped_by = progress.stopped_by != 0 ? progress.stopped_by
-                                                   : world.allreduce_max(core::stop_signal(), comm::Channel::control);
-    const bool checkpoint_due = options.checkpoint_every > 0 && (epoch + 1) % options.checkpoint_every == 0;
-    if (!options.checkpoint_dir.empty() && (checkpoint_due || report.stopped_by != 0)) save(epoch + 1, {});
+    const AfterEpoch next = run_epoch(run, epoch);
+    if (next == AfterEpoch::kStopped) return report;
     weights_epoch = epoch + 1;
-    if (report.stopped_by != 0) {
-      log_stop(report.stopped_by, fmt::format("epoch {}", epoch + 1));
-      return report;
-    }
-    if (stop) {
-      if (rank == 0)
-        spdlog::info("early stop after epoch {}: no better validation {} for {} epochs (best: epoch {})", epoch + 1,
-                     report.score_name, options.patience, m.selection->best_epoch());
-      break;
-    }
+    if (next == AfterEpoch::kEarlyStop) break;
   }
   if (m.selection->restore_best()) {
     weights_epoch = m.selection->best_epoch();
