@@ -7,7 +7,8 @@
 # (`--net-bandwidth RATE [--net-latency DELAY]`), and the wire plus the host's cost per message and
 # per byte (`--net-host-latency`, `--net-host-bandwidth`), measured first, apart from the training
 # runs: bench_comm's all-to-all and all-reduce of 64 KiB..4 MiB over TCP between unshaped namespaces
-# minus the same over shared memory, fitted by least squares; for the delay rows measured again on
+# minus the same over shared memory, both beside a spinning process per core (training keeps every
+# core busy), fitted by least squares; for the delay rows measured again on
 # their path (through the relay, with a 1 us delay), so the relay's own CPU is counted as the
 # host's. Reports epoch and fetch seconds (mean over ranks of the fetch phase, second epoch) and
 # each emulation's error against the shaped network. Needs root.
@@ -34,12 +35,22 @@ scripts/netcluster down
 # host_cost NAME [SHAPE...]: the host's cost of TCP on the path SHAPE gives (netcluster up options):
 # all-to-all and all-reduce over links of 100 Gbit/s, minus the same over shared memory, fitted by
 # least squares; sets host=(--net-host-latency T [--net-host-bandwidth B]).
+# Both with every core kept busy beside them, as training keeps them: the host's work (the kernel's,
+# a relay's) then takes time from the ranks, as it does in an epoch, instead of running on an idle core.
 sizes=65536,262144,1048576,4194304
-"${shm[@]}" $bench_comm --sizes $sizes > "$work/net/comm-shm.txt"
+busy_cores() {  # busy_cores COMMAND...: runs it beside one spinning process per core
+  local spinners=() status=0
+  for ((i = 0; i < $(nproc); i++)); do (while :; do :; done) & spinners+=($!); done
+  "$@" || status=$?
+  kill "${spinners[@]}"
+  wait "${spinners[@]}" 2> /dev/null || true
+  return $status
+}
+busy_cores "${shm[@]}" $bench_comm --sizes $sizes > "$work/net/comm-shm.txt"
 host_cost() {
   local name=$1 latency bandwidth; shift
   scripts/netcluster up 4 --rate 100gbit "$@" > /dev/null
-  scripts/netcluster mpirun -q $bench_comm --sizes $sizes 2> /dev/null > "$work/net/comm-$name.txt"
+  busy_cores scripts/netcluster mpirun -q $bench_comm --sizes $sizes 2> /dev/null > "$work/net/comm-$name.txt"
   scripts/netcluster down
   read -r latency bandwidth < <(/usr/bin/python3 - "$work/net" "$name" <<'PY'
 import sys
@@ -135,8 +146,8 @@ Facebook, 4 METIS parts, 3-layer SAGE, fanouts 15,10,5, batch 256 per rank, no c
 rank, 4 ranks on 2 cores; second epoch. TCP rows: ranks in 4 network namespaces on veth links
 shaped by tc (scripts/netcluster), MTU 1500; emulated rows: shared memory with Loom's link model,
 the wire alone or with the host's cost, measured with bench_comm (all-to-all and all-reduce of
-64 KiB..4 MiB per peer over TCP at 100 Gbit/s minus shared memory, least squares; not fitted to
-these runs): {plain_host} on the plain links, {relay_host} on the delay path. Delays are each
+64 KiB..4 MiB per peer over TCP at 100 Gbit/s minus shared memory, both beside a spinning process
+per core as training keeps every core busy; least squares; not fitted to these runs): {plain_host} on the plain links, {relay_host} on the delay path. Delays are each
 way, on every link's egress: netem where the kernel has it, else (this host) scripts/netcluster's
 relay through a TUN device, whose own CPU per packet is part of the host's cost on that path (the
 1 us rows: the same path with no delay to speak of). Round trip: median of 200 one-byte TCP round
