@@ -7,8 +7,9 @@
 # (`--net-bandwidth RATE [--net-latency DELAY]`), and the wire plus the host's cost per message and
 # per byte (`--net-host-latency`, `--net-host-bandwidth`), measured first, apart from the training
 # runs: bench_comm's all-to-all and all-reduce of 64 KiB..4 MiB over TCP between unshaped namespaces
-# minus the same over shared memory, both beside a spinning process per core (training keeps every
-# core busy), fitted by least squares; for the delay rows measured again on
+# minus the same over shared memory, both beside a spinning process per rank (each rank's other
+# thread: training computes on one while the pipeline fetches on the other), each size the median
+# of three runs, fitted by least squares; for the delay rows measured again on
 # their path (through the relay, with a 1 us delay), so the relay's own CPU is counted as the
 # host's. Reports epoch and fetch seconds (mean over ranks of the fetch phase, second epoch) and
 # each emulation's error against the shaped network. Needs root.
@@ -35,34 +36,36 @@ scripts/netcluster down
 # host_cost NAME [SHAPE...]: the host's cost of TCP on the path SHAPE gives (netcluster up options):
 # all-to-all and all-reduce over links of 100 Gbit/s, minus the same over shared memory, fitted by
 # least squares; sets host=(--net-host-latency T [--net-host-bandwidth B]).
-# Both with every core kept busy beside them, as training keeps them: the host's work (the kernel's,
-# a relay's) then takes time from the ranks, as it does in an epoch, instead of running on an idle core.
-sizes=65536,262144,1048576,4194304
-busy_cores() {  # busy_cores COMMAND...: runs it beside one spinning process per core
+# Both under the load training puts on the cores: each rank has two busy threads (the pipeline's
+# fetches on one while the model computes on the other), so one spinning process per rank runs
+# beside bench_comm's ranks. The host's work (the kernel's, a relay's) then waits for a core as it
+# does in an epoch, instead of running on an idle one. Each size: the median of three runs.
+sizes=65536,262144,1048576,4194304 ranks=4
+busy() {  # busy COMMAND...: runs it beside one spinning process per rank
   local spinners=() status=0
-  for ((i = 0; i < $(nproc); i++)); do (while :; do :; done) & spinners+=($!); done
+  for ((i = 0; i < ranks; i++)); do (while :; do :; done) & spinners+=($!); done
   "$@" || status=$?
   kill "${spinners[@]}"
   wait "${spinners[@]}" 2> /dev/null || true
   return $status
 }
-busy_cores "${shm[@]}" $bench_comm --sizes $sizes > "$work/net/comm-shm.txt"
+for run in 1 2 3; do busy "${shm[@]}" $bench_comm --sizes $sizes; done > "$work/net/comm-shm.txt"
 host_cost() {
   local name=$1 latency bandwidth; shift
   scripts/netcluster up 4 --rate 100gbit "$@" > /dev/null
-  busy_cores scripts/netcluster mpirun -q $bench_comm --sizes $sizes 2> /dev/null > "$work/net/comm-$name.txt"
+  for run in 1 2 3; do busy scripts/netcluster mpirun -q $bench_comm --sizes $sizes 2> /dev/null; done > "$work/net/comm-$name.txt"
   scripts/netcluster down
   read -r latency bandwidth < <(/usr/bin/python3 - "$work/net" "$name" <<'PY'
 import sys
 import numpy as np
 d, name = sys.argv[1:]
-def rows(name):  # bytes per peer -> (all-to-all seconds, all-reduce seconds)
-    out = {}
+def rows(name):  # bytes per peer -> (all-to-all seconds, all-reduce seconds), medians of the runs
+    runs = {}
     for line in open(f"{d}/comm-{name}.txt"):
         f = line.split()
         if f and f[0].isdigit():
-            out[int(f[0])] = (float(f[1]) * 1e-6, float(f[3]) * 1e-6)
-    return out
+            runs.setdefault(int(f[0]), []).append((float(f[1]) * 1e-6, float(f[3]) * 1e-6))
+    return {s: tuple(np.median(np.array(r), axis=0)) for s, r in runs.items()}
 tcp, shm, p = rows(name), rows("shm"), 4
 a, y = [], []
 for s in tcp:
@@ -147,10 +150,12 @@ rank, 4 ranks on 2 cores; second epoch. TCP rows: ranks in 4 network namespaces 
 shaped by tc (scripts/netcluster), MTU 1500; emulated rows: shared memory with Loom's link model,
 the wire alone or with the host's cost, measured with bench_comm (all-to-all and all-reduce of
 64 KiB..4 MiB per peer over TCP at 100 Gbit/s minus shared memory, both beside a spinning process
-per core as training keeps every core busy; least squares; not fitted to these runs): {plain_host} on the plain links, {relay_host} on the delay path. Delays are each
+per rank as training keeps two threads of each rank busy; median of three runs; least squares; not
+fitted to these runs): {plain_host} on the plain links, {relay_host} on the delay path. Delays are each
 way, on every link's egress: netem where the kernel has it, else (this host) scripts/netcluster's
-relay through a TUN device, whose own CPU per packet is part of the host's cost on that path (the
-1 us rows: the same path with no delay to speak of). Round trip: median of 200 one-byte TCP round
+relay through a TUN device (with TCP segmentation offload: one read and one send per up to 64 KiB),
+whose own CPU is part of the host's cost on that path (the 1 us rows: the same path with no delay
+to speak of). Round trip: median of 200 one-byte TCP round
 trips between two namespaces. Error: the emulation against the shaped network.
 
 | run | epoch s | fetch s (mean over ranks) | emulation error | loss | feature MiB sent |

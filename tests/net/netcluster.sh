@@ -2,9 +2,9 @@
 # 4 ranks in 4 network namespaces, over TCP through veth links shaped to 1 Gbit/s
 # (scripts/netcluster), train to the bit-identical loss, predictions and per-channel bytes of 4
 # ranks over shared memory: mini-batch training with a VIP cache, and full-graph pipe parallelism;
-# then the same with 1% of the packets of every link dropped (TCP retransmits them), and with 1 ms
-# of delay each way (the round trip checked). LOOM. Skips (77) where namespaces cannot be made (not
-# root) or a netcluster is already up.
+# then the same with 1% of the packets of every link dropped (TCP retransmits them), with 1 ms of
+# delay each way (the round trip checked), and with both. LOOM. Skips (77) where namespaces cannot
+# be made (not root) or a netcluster is already up.
 set -euo pipefail
 loom=$1
 source "$(dirname "$0")/common.sh"
@@ -55,3 +55,10 @@ run_both delay "${net[@]}"
 compare train delay
 compare full delay
 echo "the same with 1 ms delay each way (round trip $rtt ms)"
+# Both at once: without netem the relay then passes packets one by one (no segmentation offload),
+# so that the classifier drops single packets.
+"$netcluster" shape --rate 1gbit --delay 1ms --loss 1%
+run_both delay-loss "${net[@]}"
+compare train delay-loss
+compare full delay-loss
+echo "the same with 1 ms delay each way and 1% packet loss"
