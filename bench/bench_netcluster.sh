@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Real network vs link emulation (issue 23 item 4b): Facebook on 4 METIS parts, 3-layer SAGE,
-# fanouts 15,10,5, batch 256 per rank, no cache, 2 epochs, 1 thread per rank, run three ways in one
+# fanouts 15,10,5, batch 256 per rank, no cache, 4 epochs, 1 thread per rank, run three ways in one
 # go: over shared memory (no network), across 4 network namespaces over TCP on veth links shaped by
 # tc to RATE and, for the delay rows, DELAY each way (scripts/netcluster: netem, or where the kernel
 # has none a relay through a TUN device), and over shared memory with link emulation: the wire alone
@@ -11,7 +11,7 @@
 # thread: training computes on one while the pipeline fetches on the other), each size the median
 # of three runs, fitted by least squares; for the delay rows measured again on
 # their path (through the relay, with a 1 us delay), so the relay's own CPU is counted as the
-# host's. Reports epoch and fetch seconds (mean over ranks of the fetch phase, second epoch) and
+# host's. Reports epoch and fetch seconds (mean over ranks of the fetch phase, median of epochs 2-4) and
 # each emulation's error against the shaped network. Needs root.
 # Env: RATES ("1gbit 10gbit"), DELAYS ("0.1ms 1ms"), LOOM_DATA, WORK (bench/work/python), LOOM,
 # BENCH_COMM (build/bench/bench_comm). Writes bench/results/netcluster.md.
@@ -27,7 +27,7 @@ delays=${DELAYS:-0.1ms 1ms}
 mkdir -p "$work/net" bench/results
 [ -d "$work/facebook" ] || $loom --log-level warn import ogb "$data/graphs/facebook" -o "$work/facebook"
 [ -d "$work/facebook-4" ] || $loom --log-level warn partition "$work/facebook" -k 4 --method metis -o "$work/facebook-4" > /dev/null
-args=(train "$work/facebook-4" --model sage --layers 3 --fanouts 15,10,5 --batch-size 256 --hidden 256 --epochs 2
+args=(train "$work/facebook-4" --model sage --layers 3 --fanouts 15,10,5 --batch-size 256 --hidden 256 --epochs 4
       --threads 1 --eval-every 0 --no-exact-eval --quiet)
 shm=(mpirun -np 4 --oversubscribe --allow-run-as-root --bind-to none -q --mca btl self,vader)
 trap 'scripts/netcluster down' EXIT
@@ -111,16 +111,17 @@ if scripts/netcluster up 4 --rate "$first_rate" --loss 1% > /dev/null; then
 fi
 scripts/netcluster down
 /usr/bin/python3 - "$work/net" "$rates" "$delays" "$plain_host" "$relay_host" "$loss_rows" > bench/results/netcluster.md <<'PY'
-import json, sys
+import json, statistics, sys
 d, rates, delays, plain_host, relay_host, loss_rates = sys.argv[1], sys.argv[2].split(), sys.argv[3].split(), *sys.argv[4:6], sys.argv[6].split()
-def second_epoch(name):
-    r = [json.loads(l) for l in open(f"{d}/{name}.jsonl") if '"epoch_seconds"' in l][-1]
-    return r["epoch_seconds"], r["phases_seconds"]["fetch"], r["loss"], r["comm"]["sum"]["features"]["bytes_sent"]
+def steady_epochs(name):  # medians over the epochs after the first; the last epoch's loss and bytes
+    r = [json.loads(l) for l in open(f"{d}/{name}.jsonl") if '"epoch_seconds"' in l][1:]
+    return (statistics.median([e["epoch_seconds"] for e in r]), statistics.median([e["phases_seconds"]["fetch"] for e in r]),
+            r[-1]["loss"], r[-1]["comm"]["sum"]["features"]["bytes_sent"])
 def row(what, name, against=None):
-    e, f, l, b = second_epoch(name)
+    e, f, l, b = steady_epochs(name)
     error = "-"
     if against:
-        et, ft, *_ = second_epoch(against)
+        et, ft, *_ = steady_epochs(against)
         error = f"epoch {100 * (e - et) / et:+.0f}%, fetch {100 * (f - ft) / max(ft, 1e-9):+.0f}%"
     return f"| {what} | {e:.2f} | {f:.2f} | {error} | {l:.6f} | {b / 2**20:.1f} |"
 def compared(name, link, wire, host):
@@ -131,7 +132,7 @@ rows = [row("shared memory, no emulation", "shm")]
 for rate in rates:
     rows += compared(rate, f"tc tbf {rate}", f"--net-bandwidth {rate}", plain_host)
 def epoch(name):
-    return second_epoch(name)[0]
+    return steady_epochs(name)[0]
 effects = []
 for rate in rates:
     for delay in ["1us"] + delays:
@@ -146,7 +147,7 @@ for rate in loss_rates:
 print(f"""# Real network vs link emulation (bench/bench_netcluster.sh)
 
 Facebook, 4 METIS parts, 3-layer SAGE, fanouts 15,10,5, batch 256 per rank, no cache, 1 thread per
-rank, 4 ranks on 2 cores; second epoch. TCP rows: ranks in 4 network namespaces on veth links
+rank, 4 ranks on 2 cores; epochs 2-4 (medians; the first warms up). TCP rows: ranks in 4 network namespaces on veth links
 shaped by tc (scripts/netcluster), MTU 1500; emulated rows: shared memory with Loom's link model,
 the wire alone or with the host's cost, measured with bench_comm (all-to-all and all-reduce of
 64 KiB..4 MiB per peer over TCP at 100 Gbit/s minus shared memory, both beside a spinning process
@@ -162,7 +163,7 @@ trips between two namespaces. Error: the emulation against the shaped network.
 |---|---|---|---|---|---|
 """ + "\n".join(rows) + """
 
-What the delay itself adds to the second epoch (its row minus the 1 us row of the same rate), over
+What the delay itself adds to an epoch (its row minus the 1 us row of the same rate), over
 TCP and in the emulation (wire + host):
 
 | rate | delay | TCP s | emulated s |
