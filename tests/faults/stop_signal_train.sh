@@ -9,7 +9,7 @@ mpirun=$1 loom=$2 signal=${3:-TERM} target=${4:-1}
 source "$(dirname "$0")/common.sh"
 make_parts 50000 2
 two=("$mpirun" -np 2 --oversubscribe --allow-run-as-root --bind-to none -q "$loom" --log-level warn)
-args=(train "$dir/parts" --layers 2 --fanouts 10,5 --batch-size 8 --hidden 32 --dropout 0.5 --epochs 3 --threads 1
+args=(train "$dir/parts" --layers 2 --fanouts 10,5 --batch-size 2 --hidden 32 --dropout 0.5 --epochs 3 --threads 1
       --pipeline-depth 2 --cache vip --alpha 0.2 --controller lookahead --eval-every 1 --quiet)
 # The losses of the epoch records of a metrics file, from the FIRST-th.
 losses() { python3 -c "import json,sys; print([json.loads(l)['loss'] for l in open(sys.argv[1]) if '\"loss\"' in l][int(sys.argv[2]):])" "$1" "$2"; }
@@ -19,7 +19,9 @@ epochs_done() { python3 -c "import json,sys; print(sum('\"loss\"' in l for l in 
 "${two[@]}" "${args[@]}" --checkpoint-dir "$dir/ck" --checkpoint-every 1 --metrics "$dir/part.jsonl" 2> "$dir/err" &
 job=$!
 for _ in $(seq 600); do [[ -s "$dir/part.jsonl" ]] && [[ $(epochs_done "$dir/part.jsonl") -ge 1 ]] && break; sleep 0.1; done
-sleep 0.3  # into epoch 2
+# Into epoch 2, past its start (where a signal would stop the ranks at the epoch boundary): the
+# epochs are about 1,000 steps, 2 s, so the signal lands well inside one even on a loaded machine.
+sleep 0.3
 pid_of_rank=$(rank_pid "$target")
 [[ -n "$pid_of_rank" ]] || { echo "rank $target not found" >&2; exit 1; }
 kill -"$signal" "$pid_of_rank"
