@@ -19,16 +19,22 @@
 
 namespace loom::fuzz {
 
-// This process's scratch directory (created once); the first call also silences Loom's logging,
-// which the parsers use for warnings and progress.
+// This process's scratch directory (created once, removed at exit); the first call also silences
+// Loom's logging, which the parsers use for warnings and progress.
 inline const std::string& scratch_dir() {
-  static const std::string dir = [] {
-    spdlog::set_level(spdlog::level::off);
-    const std::string d = std::filesystem::temp_directory_path().string() + "/loom-fuzz-" + std::to_string(getpid());
-    std::filesystem::create_directories(d);
-    return d;
-  }();
-  return dir;
+  struct Scratch {
+    std::string path;
+    Scratch() : path(std::filesystem::temp_directory_path().string() + "/loom-fuzz-" + std::to_string(getpid())) {
+      spdlog::set_level(spdlog::level::off);
+      std::filesystem::create_directories(path);
+    }
+    ~Scratch() {
+      std::error_code ignored;
+      std::filesystem::remove_all(path, ignored);
+    }
+  };
+  static const Scratch scratch;
+  return scratch.path;
 }
 
 // Writes `bytes` to scratch_dir()/name and returns the path.
