@@ -115,15 +115,16 @@ import json, statistics, sys
 d, rates, delays, plain_host, relay_host, loss_rates = sys.argv[1], sys.argv[2].split(), sys.argv[3].split(), *sys.argv[4:6], sys.argv[6].split()
 def steady_epochs(name):  # medians over the epochs after the first; the last epoch's loss and bytes
     r = [json.loads(l) for l in open(f"{d}/{name}.jsonl") if '"epoch_seconds"' in l][1:]
-    return (statistics.median([e["epoch_seconds"] for e in r]), statistics.median([e["phases_seconds"]["fetch"] for e in r]),
+    phase = lambda key: statistics.median([e["phases_seconds"][key] for e in r])
+    return (statistics.median([e["epoch_seconds"] for e in r]), phase("fetch"), phase("compute"), phase("allreduce"),
             r[-1]["loss"], r[-1]["comm"]["sum"]["features"]["bytes_sent"])
 def row(what, name, against=None):
-    e, f, l, b = steady_epochs(name)
+    e, f, c, a, l, b = steady_epochs(name)
     error = "-"
     if against:
         et, ft, *_ = steady_epochs(against)
         error = f"epoch {100 * (e - et) / et:+.0f}%, fetch {100 * (f - ft) / max(ft, 1e-9):+.0f}%"
-    return f"| {what} | {e:.2f} | {f:.2f} | {error} | {l:.6f} | {b / 2**20:.1f} |"
+    return f"| {what} | {e:.2f} | {f:.2f} | {c:.2f} | {a:.2f} | {error} | {l:.6f} | {b / 2**20:.1f} |"
 def compared(name, link, wire, host):
     return [row(f"TCP between namespaces, {link}", f"tcp-{name}"),
             row(f"shared memory + `{wire}` (wire only)", f"emulated-{name}", f"tcp-{name}"),
@@ -157,10 +158,11 @@ way, on every link's egress: netem where the kernel has it, else (this host) scr
 relay through a TUN device (with TCP segmentation offload: one read and one send per up to 64 KiB),
 whose own CPU is part of the host's cost on that path (the 1 us rows: the same path with no delay
 to speak of). Round trip: median of 200 one-byte TCP round
-trips between two namespaces. Error: the emulation against the shaped network.
+trips between two namespaces. Error: the emulation against the shaped network. Phases are means over
+ranks: fetch on the pipeline's thread, compute and all-reduce on the model's.
 
-| run | epoch s | fetch s (mean over ranks) | emulation error | loss | feature MiB sent |
-|---|---|---|---|---|---|
+| run | epoch s | fetch s (mean over ranks) | compute s | all-reduce s | emulation error | loss | feature MiB sent |
+|---|---|---|---|---|---|---|---|
 """ + "\n".join(rows) + """
 
 What the delay itself adds to an epoch (its row minus the 1 us row of the same rate), over
