@@ -12,6 +12,7 @@
 #include "loom/nn/model.hpp"
 #include "loom/train/batch_builder.hpp"
 #include "loom/train/evaluation.hpp"
+#include "single_rank_world.hpp"
 #include "support/test_support.hpp"
 
 namespace loom::train {
@@ -44,7 +45,7 @@ double max_error(const torch::Tensor& got, const torch::Tensor& want) {
 }
 
 void expect_sampled_training_is_the_full_graph_gcn(const std::string& store) {
-  auto world = comm::Communicator::world();
+  auto world = testing::single_rank_world();
   const TrainingData data = open_training_data(store, world);
   const auto& csr = data.topology.csr();
   torch::manual_seed(7);

@@ -10,6 +10,7 @@
 #include "loom/core/error.hpp"
 #include "loom/graph/generate/sbm.hpp"
 #include "loom/train/minibatch_trainer.hpp"
+#include "single_rank_world.hpp"
 #include "support/test_support.hpp"
 
 namespace loom::train {
@@ -90,7 +91,7 @@ TEST(MemoryPlan, AnEstimateOverTheLimitNamesItsPartsAndWhatToLower) {
 
 TEST(MemoryPlan, PartsFollowTheOptions) {
   test::ScratchDir dir;
-  auto world = comm::Communicator::world();
+  auto world = testing::single_rank_world();
   auto o = small_options(make_sbm(dir));
   TrainingData data = open_training_data(o.store, world);
   nn::ModelOptions m = o.model;
@@ -119,7 +120,7 @@ TEST(MemoryPlan, PartsFollowTheOptions) {
 
 TEST(MemoryPlan, ARunOverItsLimitStopsBeforeTraining) {
   test::ScratchDir dir;
-  auto world = comm::Communicator::world();
+  auto world = testing::single_rank_world();
   auto o = small_options(make_sbm(dir));
   o.memory_limit = 1 << 20;
   o.metrics_path = dir / "metrics.jsonl";
@@ -135,7 +136,7 @@ TEST(MemoryPlan, ARunOverItsLimitStopsBeforeTraining) {
 
 TEST(MemoryPlan, ARunThatFitsReportsItsPeakBesideTheEstimate) {
   test::ScratchDir dir;
-  auto world = comm::Communicator::world();
+  auto world = testing::single_rank_world();
   auto o = small_options(make_sbm(dir));
   o.memory_limit = std::int64_t{64} << 30;
   o.metrics_path = dir / "metrics.jsonl";

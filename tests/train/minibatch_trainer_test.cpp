@@ -4,6 +4,7 @@
 
 #include "loom/core/npy.hpp"
 #include "loom/graph/generate/sbm.hpp"
+#include "single_rank_world.hpp"
 #include "support/test_support.hpp"
 
 namespace loom::train {
@@ -72,7 +73,7 @@ TEST_F(MinibatchTrainer, MultiLabelGraphsTrainWithBinaryCrossEntropy) {
   }
   data.label.clear();
   graph::write_graph_store(data, dir / "multi", {});
-  auto world = comm::Communicator::world();
+  auto world = testing::single_rank_world();
   auto options = small_options(dir / "multi");
   options.epochs = 15;
   const auto report = run_minibatch(options, world);
@@ -83,7 +84,7 @@ TEST_F(MinibatchTrainer, MultiLabelGraphsTrainWithBinaryCrossEntropy) {
 
 TEST_F(MinibatchTrainer, SageLearnsPlantedPartitionBeyondFeatures) {
   test::ScratchDir dir;
-  auto world = comm::Communicator::world();
+  auto world = testing::single_rank_world();
   const auto report = run_minibatch(small_options(make_sbm(dir)), world);
   ASSERT_EQ(report.epochs.size(), 6u);
   EXPECT_LT(report.epochs.back()["loss"].get<double>(), report.epochs.front()["loss"].get<double>());
@@ -95,7 +96,7 @@ TEST_F(MinibatchTrainer, SageLearnsPlantedPartitionBeyondFeatures) {
 
 TEST_F(MinibatchTrainer, GcnAndGatTrainToo) {
   test::ScratchDir dir;
-  auto world = comm::Communicator::world();
+  auto world = testing::single_rank_world();
   for (const auto kind : {nn::ModelKind::kGcn, nn::ModelKind::kGat}) {
     auto o = small_options(make_sbm(dir, "g" + nn::model_kind_name(kind)));
     o.model.kind = kind;
@@ -106,7 +107,7 @@ TEST_F(MinibatchTrainer, GcnAndGatTrainToo) {
 
 TEST_F(MinibatchTrainer, PipelinedAndSynchronousRunsAgree) {
   test::ScratchDir dir;
-  auto world = comm::Communicator::world();
+  auto world = testing::single_rank_world();
   auto o = small_options(make_sbm(dir));
   o.epochs = 2;
   o.exact_eval = false;
@@ -120,7 +121,7 @@ TEST_F(MinibatchTrainer, PipelinedAndSynchronousRunsAgree) {
 
 TEST_F(MinibatchTrainer, ResumeContinuesToTheSameResult) {
   test::ScratchDir dir;
-  auto world = comm::Communicator::world();
+  auto world = testing::single_rank_world();
   auto o = small_options(make_sbm(dir));
   o.epochs = 4;
   o.exact_eval = false;
@@ -139,7 +140,7 @@ TEST_F(MinibatchTrainer, ResumeContinuesToTheSameResult) {
 
 TEST_F(MinibatchTrainer, WritesPredictionsKeyedByOriginalIds) {
   test::ScratchDir dir;
-  auto world = comm::Communicator::world();
+  auto world = testing::single_rank_world();
   auto o = small_options(make_sbm(dir));
   o.epochs = 1;
   o.output_dir = dir / "out";
@@ -159,7 +160,7 @@ TEST_F(MinibatchTrainer, WritesPredictionsKeyedByOriginalIds) {
 // that epoch's. `last` keeps the last epoch's.
 TEST_F(MinibatchTrainer, BestValidSelectionEvaluatesTheBestEpochsWeights) {
   test::ScratchDir dir;
-  auto world = comm::Communicator::world();
+  auto world = testing::single_rank_world();
   auto o = selecting_options(make_sbm(dir), 8);
   o.selection = Selection::kLast;
   const auto last = run_minibatch(o, world);
@@ -178,7 +179,7 @@ TEST_F(MinibatchTrainer, BestValidSelectionEvaluatesTheBestEpochsWeights) {
 
 TEST_F(MinibatchTrainer, EarlyStoppingEndsPatienceEpochsAfterTheBest) {
   test::ScratchDir dir;
-  auto world = comm::Communicator::world();
+  auto world = testing::single_rank_world();
   auto o = selecting_options(make_sbm(dir), 40);
   o.patience = 3;
   const auto report = run_minibatch(o, world);
@@ -194,7 +195,7 @@ TEST_F(MinibatchTrainer, EarlyStoppingEndsPatienceEpochsAfterTheBest) {
 
 TEST_F(MinibatchTrainer, ResumeSelectsTheSameEpochAsAnUninterruptedRun) {
   test::ScratchDir dir;
-  auto world = comm::Communicator::world();
+  auto world = testing::single_rank_world();
   auto o = selecting_options(make_sbm(dir), 6);
   const auto straight = run_minibatch(o, world);
   o.checkpoint_dir = dir / "ckpt";
@@ -210,7 +211,7 @@ TEST_F(MinibatchTrainer, ResumeSelectsTheSameEpochAsAnUninterruptedRun) {
 
 TEST_F(MinibatchTrainer, FanoutsMustMatchLayers) {
   test::ScratchDir dir;
-  auto world = comm::Communicator::world();
+  auto world = testing::single_rank_world();
   auto o = small_options(make_sbm(dir));
   o.fanouts = {15, 10, 5};
   try {
@@ -223,7 +224,7 @@ TEST_F(MinibatchTrainer, FanoutsMustMatchLayers) {
 
 TEST_F(MinibatchTrainer, StoreWithoutSplitsIsAClearError) {
   test::ScratchDir dir;
-  auto world = comm::Communicator::world();
+  auto world = testing::single_rank_world();
   graph::GraphData g;
   g.indptr = {0, 1, 2};
   g.indices = {1, 0};

@@ -3,6 +3,7 @@
 // pyg-lib: 0.786). Facebook's full-size figure lives in bench/bench_train.sh.
 #include "loom/graph/io/ogb.hpp"
 #include "loom/train/minibatch_trainer.hpp"
+#include "single_rank_world.hpp"
 #include "support/test_support.hpp"
 
 namespace loom::train {
@@ -10,7 +11,7 @@ namespace {
 
 TEST(RealDataAccuracy, CoraSageMeanOverFiveSeeds) {
   LOOM_REQUIRE_DATA(cora, "graphs/cora");
-  auto world = comm::Communicator::world();
+  auto world = testing::single_rank_world();
   test::ScratchDir dir;
   graph::io::OgbImportOptions import;
   import.dir = cora;
