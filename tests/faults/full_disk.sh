@@ -2,8 +2,9 @@
 # A full disk while writing checkpoints and outputs: LOOM. On a 64 KiB tmpfs, training with a
 # checkpoint per epoch runs out of space at the second checkpoint: the run fails with an error
 # naming the file and "No space left on device", the first checkpoint stays intact (a resume
-# loads it), and no temporary file or directory is left; writing `-o OUT` to a nearly full disk
-# fails the same way and leaves no OUT. Skips (77) where tmpfs cannot be mounted (not root).
+# loads it), and no temporary file or directory is left; the same for the checkpoints of `loom embed`
+# (two weight matrices of 16 KB each); writing `-o OUT` to a nearly full disk fails the same way
+# and leaves no OUT. Skips (77) where tmpfs cannot be mounted (not root).
 set -euo pipefail
 loom=$1
 dir=$(mktemp -d)
@@ -28,6 +29,20 @@ cp -r "$disk/ck" "$dir/ck"  # the checkpoint left on the full disk resumes the r
 "$loom" "${train[@]}" --epochs 2 --checkpoint-dir "$dir/ck" --resume > "$dir/out" 2>&1
 grep -q "resumed from $dir/ck after epoch 1" "$dir/out" || { echo "the first checkpoint did not resume:" >&2; cat "$dir/out" >&2; exit 1; }
 grep -q "damaged" "$dir/out" && { echo "an intact checkpoint was reported damaged" >&2; exit 1; }
+
+umount "$disk" && mount -t tmpfs -o size=64k tmpfs "$disk"
+"$loom" --log-level warn generate sbm --nodes 250 --classes 4 --avg-degree 10 --feat-dim 4 --seed 3 -o "$dir/g250" > /dev/null
+embed=(embed deepwalk "$dir/g250" --walks 2 --length 20 --dim 8 --epochs 3 --threads 1 --quiet)
+if "$loom" --log-level warn "${embed[@]}" -o "$disk/emb.txt" --checkpoint-every 1 --checkpoint-dir "$disk/ck" 2> "$dir/err"; then
+  echo "embedding should fail when the disk is full" >&2; exit 1
+fi
+grep -q "loom: error: $disk/ck/epoch-2.*: write failed: No space left on device" "$dir/err" ||
+  { echo "expected a clear error:" >&2; cat "$dir/err" >&2; exit 1; }
+leftovers
+[[ -f "$disk/ck/epoch-1/state.json" && ! -e "$disk/ck/epoch-2" && ! -e "$disk/emb.txt" ]] || { ls -R "$disk" >&2; exit 1; }
+rm -rf "$dir/ck" && cp -r "$disk/ck" "$dir/ck"
+"$loom" "${embed[@]}" -o "$dir/emb.txt" --checkpoint-dir "$dir/ck" --resume > "$dir/out" 2>&1
+grep -q "resumed from $dir/ck/epoch-1" "$dir/out" || { echo "the embed checkpoint did not resume:" >&2; cat "$dir/out" >&2; exit 1; }
 
 umount "$disk" && mount -t tmpfs -o size=64k tmpfs "$disk"
 head -c 60000 /dev/zero > "$disk/fill"

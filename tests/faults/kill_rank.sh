@@ -2,7 +2,7 @@
 # A signal to one rank mid-run: MPIRUN LOOM REGIME (train | fullgraph | embed) [SIGNAL: KILL]. Starts
 # 3 ranks, waits until they are working, sends rank 1 SIGNAL, and checks that the job ends with a
 # non-zero status within 10 s, that none of its processes is left behind and that no output (nor
-# a temporary of one) was written. `embed`, which keeps no checkpoints, ends so on SIGTERM too.
+# a temporary of one) was written.
 set -euo pipefail
 mpirun=$1 loom=$2 regime=$3 signal=${4:-KILL}
 source "$(dirname "$0")/common.sh"

@@ -1,5 +1,8 @@
 // Multi-rank SGNS: every rank trains on its share of the corpus, only changed rows travel (on the
-// embeddings channel), and all ranks end every run with identical weights, for every combiner.
+// embeddings channel), and all ranks end every run with identical weights, for every combiner;
+// rounds are the steps: a run stopped after a round and resumed there reaches the same weights.
+#include <cstring>
+
 #include <gtest/gtest.h>
 
 #include "loom/comm/communicator.hpp"
@@ -79,6 +82,39 @@ TEST(SyncedSgns, RanksEndIdenticalAndLearnTheTopics) {
     }
     EXPECT_GT(same, other + 2.0) << combiner_name(combiner) << ": same-topic " << same << ", cross-topic " << other;
   }
+}
+
+TEST(SyncedSgns, StoppedAfterARoundAndResumedThereReachesTheSameWeights) {
+  auto world = comm::Communicator::world();
+  std::vector<std::int64_t> counts;
+  const Corpus corpus = topic_corpus(counts);
+  SgnsOptions o;
+  o.dim = 16;
+  o.epochs = 3;
+  o.threads = 1;
+  o.progress = false;
+  SyncOptions sync;
+  sync.comm = &world;
+  sync.rounds = 3;
+  SgnsModel uninterrupted = init_sgns_model(50, o);
+  train_sgns_synced(corpus, counts, o, sync, uninterrupted);
+
+  SgnsModel model = init_sgns_model(50, o);
+  std::vector<std::string> reached;
+  SgnsSteps stop;
+  stop.at_boundary = [&](core::CheckpointId id) {
+    reached.push_back(id.name());
+    return id == core::CheckpointId{1, 2};
+  };
+  train_sgns_synced(corpus, counts, o, sync, model, nullptr, stop);
+  EXPECT_EQ(reached, (std::vector<std::string>{"epoch-0-step-1", "epoch-0-step-2", "epoch-1", "epoch-1-step-1",
+                                               "epoch-1-step-2"}));
+  SgnsSteps resume;
+  resume.start = core::CheckpointId{1, 2};
+  train_sgns_synced(corpus, counts, o, sync, model, nullptr, resume);
+  const auto bytes = sizeof(float) * static_cast<std::size_t>(model.input.rows() * model.input.stride());
+  EXPECT_EQ(std::memcmp(model.input.data(), uninterrupted.input.data(), bytes), 0);
+  EXPECT_EQ(std::memcmp(model.output.data(), uninterrupted.output.data(), bytes), 0);
 }
 
 TEST(SyncedSgns, RejectsZeroRounds) {

@@ -1,11 +1,13 @@
 // `loom embed text CORPUS -o OUT [...]`: Word2Vec (skip-gram or CBOW with negative sampling) on a
-// text corpus; see embed/embed_text.hpp. Prints a one-line summary (or JSON with --json).
+// text corpus; see embed/embed_text.hpp. Prints a one-line summary (or JSON with --json). Stopped by
+// SIGTERM / SIGINT, it exits with 128 + the signal (a checkpoint saved with --checkpoint-dir).
 #include <memory>
 #include <optional>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "loom/cli/checkpoint_args.hpp"
 #include "loom/cli/commands.hpp"
 #include "loom/cli/config_option.hpp"
 #include "loom/cli/graph_embed_args.hpp"
@@ -42,6 +44,7 @@ int run_embed_text_on(EmbedTextArgs& args, comm::Communicator& world) {
   if (world.size() > 1) o.sync.comm = &world;
   const auto r = embed::run_embed_text(o);
   const nlohmann::json traffic = world.global_stats(world.stats()).to_json();  // collective
+  if (r.train.stopped_by != 0) return 128 + r.train.stopped_by;
   if (world.rank() != 0) return 0;
   if (args.as_json) {
     nlohmann::json j = {{"output", o.output},          {"vocab_size", r.vocab_size},
@@ -94,6 +97,8 @@ void add_embed_command(CLI::App& app, Action& action) {
   sub->add_flag("--quiet", args->quiet, "No progress bar");
   sub->add_flag("--json", args->as_json, "Print the summary as JSON");
   add_sync_options(*sub, args->combiner, o.sync);
+  add_checkpoint_options(*sub, o.checkpoints.dir, o.checkpoints.every, o.checkpoints.keep, o.checkpoints.resume,
+                         "Save the weights here (every --checkpoint-every epochs, and when stopped by a signal)");
   sub->callback([&action, args] { action = [args] { return run_embed_text(*args); }; });
 }
 

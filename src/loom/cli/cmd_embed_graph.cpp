@@ -1,11 +1,13 @@
 // `loom embed deepwalk STORE -o OUT [...]` and `loom embed node2vec STORE -o OUT --p P --q Q [...]`:
 // random walks over a graph store, skip-gram with negative sampling on them, vectors keyed by the
 // store's original node ids; see embed/eval/graph_embedding.hpp. Hangs off E1's `embed` command.
+// Stopped by SIGTERM / SIGINT, it exits with 128 + the signal (a checkpoint saved with --checkpoint-dir).
 #include <memory>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "loom/cli/checkpoint_args.hpp"
 #include "loom/cli/commands.hpp"
 #include "loom/cli/config_option.hpp"
 #include "loom/cli/graph_embed_args.hpp"
@@ -35,6 +37,7 @@ int embed_graph_on(EmbedGraphArgs& args, comm::Communicator& world) {
   if (world.size() > 1) o.graph.sync.comm = &world;
   const auto r = embed::eval::run_embed_graph(o);
   const nlohmann::json traffic = world.global_stats(world.stats()).to_json();  // collective
+  if (r.train.stopped_by != 0) return 128 + r.train.stopped_by;
   if (world.rank() != 0) return 0;
   if (args.as_json) {
     nlohmann::json j = {{"output", o.output},
@@ -74,6 +77,9 @@ void add_one(CLI::App& embed_cmd, Action& action, const std::string& name, bool 
   sub->add_option("--format", args->format, "text|binary|npy (npy also writes <stem>.vocab.txt)")
       ->capture_default_str();
   add_graph_embed_options(*sub, args->graph, biased);
+  auto& checkpoints = args->graph.options.checkpoints;
+  add_checkpoint_options(*sub, checkpoints.dir, checkpoints.every, checkpoints.keep, checkpoints.resume,
+                         "Save the weights here (every --checkpoint-every epochs, and when stopped by a signal)");
   sub->add_flag("--json", args->as_json, "Print the summary as JSON");
   sub->callback([&action, args] { action = [args] { return run_embed_graph(*args); }; });
 }

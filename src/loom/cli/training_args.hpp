@@ -2,11 +2,11 @@
 // the final outputs (predictions, embeddings) and the memory limit.
 #pragma once
 
-#include <limits>
 #include <string>
 
 #include <CLI/CLI.hpp>
 
+#include "loom/cli/checkpoint_args.hpp"
 #include "loom/cli/typed_options.hpp"
 #include "loom/train/lr_schedule.hpp"
 #include "loom/train/memory_plan.hpp"
@@ -26,16 +26,6 @@ inline void add_memory_limit_option(CLI::App& sub, std::int64_t& limit) {
                     "Memory one rank may use, e.g. 4G (default: what the machine has available); the run stops at "
                     "start-up where its estimate does not fit")
       ->option_text("SIZE");
-}
-
-inline void add_checkpoint_options(CLI::App& sub, std::string& dir, int& every, int& keep, bool& resume,
-                                   const std::string& dir_help) {
-  sub.add_option("--checkpoint-dir", dir, dir_help);
-  sub.add_option("--checkpoint-every", every, "Checkpoint every N epochs (0 = never)")->capture_default_str();
-  sub.add_option("--keep-checkpoints", keep, "Keep only the newest N checkpoints (0 = all)")
-      ->check(CLI::Range(0, std::numeric_limits<int>::max()))
-      ->capture_default_str();
-  sub.add_flag("--resume", resume, "Continue from the newest checkpoint in --checkpoint-dir");
 }
 
 inline void add_output_options(CLI::App& sub, std::string& dir, bool& save_embeddings, bool& overwrite) {

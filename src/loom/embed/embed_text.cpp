@@ -5,6 +5,7 @@
 #include <spdlog/spdlog.h>
 
 #include "loom/core/error.hpp"
+#include "loom/core/stop_signal.hpp"
 #include "loom/core/timer.hpp"
 
 namespace loom::embed {
@@ -14,8 +15,11 @@ EmbedTextResult run_embed_text(const EmbedTextOptions& options) {
   LOOM_CHECK_ARG(!options.output.empty(), "-o", "an output path is required");
   const auto parent = std::filesystem::absolute(options.output).parent_path();
   LOOM_CHECK_ARG(std::filesystem::is_directory(parent), "-o", "directory '{}' does not exist", parent.string());
+  validate(options.checkpoints);
+  core::install_stop_handlers();
   Embeddings embeddings;
   EmbedTextResult result = train_text_embeddings(options, embeddings);
+  if (result.train.stopped_by != 0) return result;
   core::Timer timer;
   if (options.sync.comm == nullptr || options.sync.comm->rank() == 0)
     write_embeddings(options.output, options.format, embeddings);
@@ -36,7 +40,8 @@ EmbedTextResult train_text_embeddings(const EmbedTextOptions& options, Embedding
                result.tokens, result.sentences, result.vocab_size, options.text.min_count, result.read_seconds);
 
   SgnsModel model = init_sgns_model(encoded.vocab.size(), options.sgns);
-  result.train = train_sgns_synced(encoded.corpus, encoded.vocab.counts(), options.sgns, options.sync, model, &result.sync);
+  result.train = train_sgns_checkpointed(encoded.corpus, encoded.vocab.counts(), options.sgns, options.sync,
+                                         options.checkpoints, model, &result.sync);
   spdlog::info("trained {} ({} kernel, {} threads): {:.2f}s, {:.0f} words/s, loss {:.4f}",
                options.sgns.cbow ? "cbow" : "skip-gram", sgns_kernel_name(options.sgns.kernel), options.sgns.threads,
                result.train.seconds, result.train.words_per_second, result.train.loss);

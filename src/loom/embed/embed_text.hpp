@@ -1,6 +1,7 @@
 // Library entry point of `loom embed text`: read and encode a text corpus, train SGNS on it, write
 // the input vectors in the chosen format. Options are validated (naming the CLI option) before the
-// corpus is read; the output appears whole or not at all.
+// corpus is read; the output appears whole or not at all. run_embed_text() stops at the next step
+// boundary on SIGTERM / SIGINT (sgns_checkpoint.hpp), writing no output (result.train.stopped_by).
 #pragma once
 
 #include <cstdint>
@@ -8,6 +9,7 @@
 
 #include "loom/embed/embeddings_io.hpp"
 #include "loom/embed/sgns.hpp"
+#include "loom/embed/sgns_checkpoint.hpp"
 #include "loom/embed/synced_sgns.hpp"
 #include "loom/embed/text_corpus.hpp"
 
@@ -20,6 +22,7 @@ struct EmbedTextOptions {
   TextCorpusOptions text;
   SgnsOptions sgns;
   SyncOptions sync;  // with K > 1 ranks: each trains on its share; rank 0 writes the output
+  SgnsCheckpoints checkpoints;
 };
 
 struct EmbedTextResult {
@@ -35,7 +38,7 @@ struct EmbedTextResult {
 EmbedTextResult run_embed_text(const EmbedTextOptions& options);
 
 // The same without a file: reads the corpus, trains, and returns the vectors with their words
-// (options.output and options.format are not used).
+// (options.output and options.format are not used). It installs no signal handlers.
 EmbedTextResult train_text_embeddings(const EmbedTextOptions& options, Embeddings& embeddings);
 
 }  // namespace loom::embed

@@ -76,10 +76,23 @@ std::vector<std::int64_t> thread_slices(const Corpus& corpus, int threads) {
 
 constexpr std::int64_t kSyncWords = 10000;  // words between learning-rate / progress updates
 
+// What one worker thread carries from sentence to sentence and epoch to epoch.
+struct WorkerState {
+  WorkerState(const SgnsOptions& o, std::int64_t stride) : scratch(o.window, o.negative, stride) {}
+  detail::KernelScratch scratch;
+  std::vector<std::int32_t> kept;
+  float alpha = 0;
+  std::int64_t pending = 0;  // words not yet added to the shared count
+  std::int64_t window_predictions = 0;
+  double window_loss = 0;
+  double epoch_loss = 0;
+  std::int64_t epoch_predictions = 0;
+};
+
 }  // namespace
 
 SgnsStats train_sgns(const Corpus& corpus, std::span<const std::int64_t> counts, const SgnsOptions& options,
-                     SgnsModel& model) {
+                     SgnsModel& model, const SgnsSteps& steps) {
   validate(options);
   const auto vocab_size = static_cast<std::int64_t>(counts.size());
   LOOM_CHECK(vocab_size > 0, "train: empty vocabulary");
@@ -88,6 +101,9 @@ SgnsStats train_sgns(const Corpus& corpus, std::span<const std::int64_t> counts,
              "train: model is {} x {}, expected {} x {}", model.input.rows(), model.input.dim(), vocab_size, options.dim);
   for (const auto token : corpus.tokens)
     LOOM_CHECK(token >= 0 && token < vocab_size, "train: corpus token {} outside the vocabulary [0, {})", token, vocab_size);
+  const int first_epoch = steps.start.epochs;
+  LOOM_CHECK(steps.start.steps == 0 && first_epoch >= 0 && first_epoch < options.epochs,
+             "train: cannot start at {} of {} epochs", steps.start.name(), options.epochs);
 
   const Subsampler subsampler(counts, options.sample);
   const NegativeSampler negatives(counts);
@@ -106,70 +122,82 @@ SgnsStats train_sgns(const Corpus& corpus, std::span<const std::int64_t> counts,
   const int threads = static_cast<int>(std::min<std::int64_t>(options.threads, std::max<std::int64_t>(1, corpus.num_sentences())));
   const auto slices = thread_slices(corpus, threads);
   const std::int64_t schedule = options.epochs * corpus.num_tokens();
+  // The learning rate once `done` words of the whole schedule are done.
+  const auto alpha_at = [&](std::int64_t done) {
+    const double left = 1.0 - (options.schedule_begin + (options.schedule_end - options.schedule_begin) *
+                                                            static_cast<double>(done) / static_cast<double>(schedule + 1));
+    return static_cast<float>(options.alpha * std::max(left, options.min_alpha_fraction));
+  };
   const core::Rng base(options.seed);
-  std::atomic<std::int64_t> words_done{0};
-  std::vector<double> last_loss(static_cast<std::size_t>(threads), 0.0);
-  std::vector<std::int64_t> last_predictions(static_cast<std::size_t>(threads), 0);
+  std::atomic<std::int64_t> words_done{first_epoch * corpus.num_tokens()};
+  std::vector<WorkerState> workers;
+  workers.reserve(static_cast<std::size_t>(threads));
+  for (int t = 0; t < threads; ++t) workers.emplace_back(options, params.stride).alpha = alpha_at(words_done.load());
   core::ProgressBar bar(options.label, schedule, "words");
   bar.set_quiet(!options.progress);
+  bar.update(words_done.load());
   core::ExceptionCarrier carrier;
   core::Timer timer;
+  bool go_on = true;  // written by one thread between barriers, read by all after them
+  const std::int64_t words_before = words_done.load();
 
 #pragma omp parallel num_threads(threads)
   {
     const int t = omp_get_thread_num();
-    carrier.run([&] {
-      detail::KernelScratch scratch(options.window, options.negative, params.stride);
-      std::vector<std::int32_t> kept;
-      float alpha = static_cast<float>(options.alpha * std::max(1.0 - options.schedule_begin, options.min_alpha_fraction));
-      std::int64_t pending = 0, window_predictions = 0;
-      double window_loss = 0;
-      for (int epoch = 0; epoch < options.epochs && !carrier.failed(); ++epoch) {
-        double epoch_loss = 0;
-        std::int64_t epoch_predictions = 0;
+    WorkerState& w = workers[static_cast<std::size_t>(t)];
+    for (int epoch = first_epoch; go_on; ++epoch) {
+      carrier.run([&] {
+        w.epoch_loss = 0;
+        w.epoch_predictions = 0;
         for (std::int64_t s = slices[static_cast<std::size_t>(t)]; s < slices[static_cast<std::size_t>(t) + 1]; ++s) {
           core::Rng rng = base.split(static_cast<std::uint64_t>(epoch), static_cast<std::uint64_t>(s));
           const auto sentence = corpus.sentence(s);
-          kept.clear();
-          for (const auto w : sentence)
-            if (subsampler.keep(w, rng)) kept.push_back(w);
+          w.kept.clear();
+          for (const auto word : sentence)
+            if (subsampler.keep(word, rng)) w.kept.push_back(word);
           std::int64_t predictions = 0;
-          const double loss = kernel(params, kept, alpha, rng, scratch, predictions);
-          epoch_loss += loss;
-          epoch_predictions += predictions;
-          window_loss += loss;
-          window_predictions += predictions;
-          pending += static_cast<std::int64_t>(sentence.size());
-          if (pending >= kSyncWords) {
-            const std::int64_t done = words_done.fetch_add(pending, std::memory_order_relaxed) + pending;
-            const double left = 1.0 - (options.schedule_begin + (options.schedule_end - options.schedule_begin) *
-                                                              static_cast<double>(done) / static_cast<double>(schedule + 1));
-            alpha = static_cast<float>(options.alpha * std::max(left, options.min_alpha_fraction));
-            bar.update(pending, fmt::format("loss {:.4f} lr {:.5f}",
-                                            window_predictions ? window_loss / static_cast<double>(window_predictions) : 0.0, alpha));
-            pending = 0;
-            window_loss = 0;
-            window_predictions = 0;
+          const double loss = kernel(params, w.kept, w.alpha, rng, w.scratch, predictions);
+          w.epoch_loss += loss;
+          w.epoch_predictions += predictions;
+          w.window_loss += loss;
+          w.window_predictions += predictions;
+          w.pending += static_cast<std::int64_t>(sentence.size());
+          if (w.pending >= kSyncWords) {
+            w.alpha = alpha_at(words_done.fetch_add(w.pending, std::memory_order_relaxed) + w.pending);
+            bar.update(w.pending, fmt::format("loss {:.4f} lr {:.5f}",
+                                              w.window_predictions ? w.window_loss / static_cast<double>(w.window_predictions) : 0.0,
+                                              w.alpha));
+            w.pending = 0;
+            w.window_loss = 0;
+            w.window_predictions = 0;
           }
         }
-        last_loss[static_cast<std::size_t>(t)] = epoch_loss;
-        last_predictions[static_cast<std::size_t>(t)] = epoch_predictions;
+      });
+      words_done.fetch_add(w.pending, std::memory_order_relaxed);
+      bar.update(w.pending);
+      w.pending = 0;
+      // The step boundary: every worker has finished the epoch; the hook may save or stop.
+#pragma omp barrier
+#pragma omp single
+      {
+        go_on = epoch + 1 < options.epochs && !carrier.failed();
+        if (go_on && steps.at_boundary) carrier.run([&] { go_on = !steps.at_boundary(core::CheckpointId{epoch + 1}); });
+        go_on = go_on && !carrier.failed();
       }
-      words_done.fetch_add(pending, std::memory_order_relaxed);
-      bar.update(pending);
-    });
+      w.alpha = alpha_at(words_done.load(std::memory_order_relaxed));
+    }
   }
   carrier.rethrow();
 
   SgnsStats stats;
   stats.seconds = timer.seconds();
-  stats.words = words_done.load();
+  stats.words = words_done.load() - words_before;
   stats.words_per_second = stats.seconds > 0 ? static_cast<double>(stats.words) / stats.seconds : 0.0;
   double loss = 0;
   std::int64_t predictions = 0;
-  for (int t = 0; t < threads; ++t) {
-    loss += last_loss[static_cast<std::size_t>(t)];
-    predictions += last_predictions[static_cast<std::size_t>(t)];
+  for (const WorkerState& w : workers) {
+    loss += w.epoch_loss;
+    predictions += w.epoch_predictions;
   }
   stats.loss = predictions ? loss / static_cast<double>(predictions) : 0.0;
   bar.finish(fmt::format("loss {:.4f}", stats.loss));

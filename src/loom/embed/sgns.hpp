@@ -6,7 +6,9 @@
 // word2vec.c's TrainModelThread: the races on rows are deliberate and harmless in practice). The
 // learning rate decays linearly from alpha to alpha * min_alpha_fraction over all epochs, driven by a
 // relaxed atomic count of words done. Random draws (subsampling, window shrink, negatives) are seeded
-// per (epoch, sentence), so with threads == 1 a seed gives bit-identical weights.
+// per (epoch, sentence), so with threads == 1 a seed gives bit-identical weights. Epochs are its
+// steps: at each boundary the workers wait for each other, and SgnsSteps' hook may save a
+// checkpoint or stop; a run resumed from a boundary continues as the uninterrupted run would.
 //
 // Kernels: kHogwild is word2vec.c's per-pair update (fresh negatives for every (centre, context)
 // pair). kShared keeps word2vec.c's sequential per-pair updates but draws one set of negatives per
@@ -19,9 +21,11 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 
+#include "loom/core/checkpoint_dir.hpp"
 #include "loom/embed/corpus.hpp"
 #include "loom/embed/matrix.hpp"
 
@@ -67,16 +71,27 @@ struct SgnsModel {
 // rows by options.seed), output zero; options.dim columns.
 SgnsModel init_sgns_model(std::int64_t rows, const SgnsOptions& options);
 
+// Resuming and stopping: where training starts and what happens at each step boundary (an epoch
+// of train_sgns(), a synchronisation round of train_sgns_synced()).
+struct SgnsSteps {
+  core::CheckpointId start;  // the steps already done (steps: rounds of epoch start.epochs)
+  // Called at every step boundary but the last (on every rank, collectively; the weights are the
+  // same on every rank there) with the position reached; returns true to stop training there.
+  std::function<bool(core::CheckpointId reached)> at_boundary;
+};
+
 struct SgnsStats {
-  std::int64_t words = 0;          // corpus tokens processed over all epochs (before subsampling)
+  std::int64_t words = 0;          // corpus tokens processed in this call (before subsampling)
   double seconds = 0;              // training time
   double words_per_second = 0;
-  double loss = 0;                 // mean negative-sampling loss per prediction, last epoch
+  double loss = 0;                 // mean negative-sampling loss per prediction, last epoch trained
+  int stopped_by = 0;              // the signal that stopped training at a step boundary, or 0
 };
 
 // `counts` are the vocabulary counts (size = model rows): they drive subsampling and the
-// negative distribution. Corpus tokens must be in [0, counts.size()).
+// negative distribution. Corpus tokens must be in [0, counts.size()). `steps.start` counts
+// epochs only (start.steps == 0).
 SgnsStats train_sgns(const Corpus& corpus, std::span<const std::int64_t> counts, const SgnsOptions& options,
-                     SgnsModel& model);
+                     SgnsModel& model, const SgnsSteps& steps = {});
 
 }  // namespace loom::embed

@@ -97,46 +97,50 @@ std::vector<float> copy_of(const EmbeddingMatrix& m) {
 }  // namespace
 
 SgnsStats train_sgns_synced(const Corpus& corpus, std::span<const std::int64_t> counts, const SgnsOptions& options,
-                            const SyncOptions& sync, SgnsModel& model, SyncStats* sync_stats) {
+                            const SyncOptions& sync, SgnsModel& model, SyncStats* sync_stats, const SgnsSteps& steps) {
   validate(sync);
-  if (sync.comm == nullptr || sync.comm->size() == 1) return train_sgns(corpus, counts, options, model);
+  if (sync.comm == nullptr || sync.comm->size() == 1) return train_sgns(corpus, counts, options, model, steps);
   validate(options);
   const comm::Communicator& comm = *sync.comm;
   const int rank = comm.rank(), ranks = comm.size();
   const double share_begin = sync.local_corpus ? 0.0 : static_cast<double>(rank) / ranks;
   const double share_end = sync.local_corpus ? 1.0 : static_cast<double>(rank + 1) / ranks;
   const std::int64_t total_rounds = static_cast<std::int64_t>(options.epochs) * sync.rounds;
+  const std::int64_t first_round = static_cast<std::int64_t>(steps.start.epochs) * sync.rounds + steps.start.steps;
+  LOOM_CHECK(steps.start.steps >= 0 && steps.start.steps < sync.rounds && first_round >= 0 && first_round < total_rounds,
+             "train: cannot start at {} of {} epochs of {} rounds", steps.start.name(), options.epochs, sync.rounds);
   SgnsStats stats;
   SyncStats local;
   core::Timer timer;
-  for (int epoch = 0; epoch < options.epochs; ++epoch) {
-    for (int round = 0; round < sync.rounds; ++round) {
-      const double width = (share_end - share_begin) / sync.rounds;
-      const std::int64_t first = sentence_at(corpus, share_begin + width * round);
-      const std::int64_t last = round + 1 == sync.rounds ? sentence_at(corpus, share_end)
-                                                         : sentence_at(corpus, share_begin + width * (round + 1));
-      const std::int64_t index = static_cast<std::int64_t>(epoch) * sync.rounds + round;
-      SgnsOptions o = options;
-      o.epochs = 1;
-      o.seed = core::mix_seed(core::mix_seed(options.seed, static_cast<std::uint64_t>(index)), static_cast<std::uint64_t>(rank));
-      o.schedule_begin = static_cast<double>(index) / static_cast<double>(total_rounds);
-      o.schedule_end = static_cast<double>(index + 1) / static_cast<double>(total_rounds);
-      o.progress = false;
-      const std::vector<float> before_in = copy_of(model.input), before_out = copy_of(model.output);
-      if (last > first) {
-        const SgnsStats part = train_sgns(slice(corpus, first, last), counts, o, model);
-        stats.words += part.words;
-        stats.loss = part.loss;
-      }
-      core::Timer exchange;
-      local.rows_sent += synchronise(model.input, before_in, sync, comm);
-      local.rows_sent += synchronise(model.output, before_out, sync, comm);
-      local.sync_seconds += exchange.seconds();
-      ++local.rounds;
+  for (std::int64_t index = first_round; index < total_rounds; ++index) {
+    const int epoch = static_cast<int>(index / sync.rounds), round = static_cast<int>(index % sync.rounds);
+    const double width = (share_end - share_begin) / sync.rounds;
+    const std::int64_t first = sentence_at(corpus, share_begin + width * round);
+    const std::int64_t last = round + 1 == sync.rounds ? sentence_at(corpus, share_end)
+                                                       : sentence_at(corpus, share_begin + width * (round + 1));
+    SgnsOptions o = options;
+    o.epochs = 1;
+    o.seed = core::mix_seed(core::mix_seed(options.seed, static_cast<std::uint64_t>(index)), static_cast<std::uint64_t>(rank));
+    o.schedule_begin = static_cast<double>(index) / static_cast<double>(total_rounds);
+    o.schedule_end = static_cast<double>(index + 1) / static_cast<double>(total_rounds);
+    o.progress = false;
+    const std::vector<float> before_in = copy_of(model.input), before_out = copy_of(model.output);
+    if (last > first) {
+      const SgnsStats part = train_sgns(slice(corpus, first, last), counts, o, model);
+      stats.words += part.words;
+      stats.loss = part.loss;
     }
-    if (rank == 0 && options.progress)
+    core::Timer exchange;
+    local.rows_sent += synchronise(model.input, before_in, sync, comm);
+    local.rows_sent += synchronise(model.output, before_out, sync, comm);
+    local.sync_seconds += exchange.seconds();
+    ++local.rounds;
+    const bool epoch_done = round + 1 == sync.rounds;
+    if (epoch_done && rank == 0 && options.progress)
       spdlog::info("{}: epoch {}/{} done on {} ranks ({} rounds, {} combiner)", options.label, epoch + 1, options.epochs,
                    ranks, sync.rounds, combiner_name(sync.combiner));
+    const core::CheckpointId reached = epoch_done ? core::CheckpointId{epoch + 1} : core::CheckpointId{epoch, round + 1};
+    if (index + 1 < total_rounds && steps.at_boundary && steps.at_boundary(reached)) break;
   }
   std::array<double, 2> totals{static_cast<double>(stats.words), stats.loss};
   comm.allreduce_sum(totals, comm::Channel::control);

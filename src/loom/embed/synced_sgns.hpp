@@ -5,7 +5,8 @@
 // changed (sparse: row ids and their updates, for the input and output matrices) over
 // comm::Channel::embeddings and apply the combined update (combiner.hpp), so every rank ends the
 // round with identical weights. The learning rate decays over the whole run as in one process.
-// With no communicator or one rank it is train_sgns(). Collective.
+// The rounds are its steps (SgnsSteps): a run resumed after round R of epoch E continues as the
+// uninterrupted run would. With no communicator or one rank it is train_sgns(). Collective.
 #pragma once
 
 #include "loom/comm/communicator.hpp"
@@ -32,6 +33,7 @@ struct SyncStats {
 };
 
 SgnsStats train_sgns_synced(const Corpus& corpus, std::span<const std::int64_t> counts, const SgnsOptions& options,
-                            const SyncOptions& sync, SgnsModel& model, SyncStats* sync_stats = nullptr);
+                            const SyncOptions& sync, SgnsModel& model, SyncStats* sync_stats = nullptr,
+                            const SgnsSteps& steps = {});
 
 }  // namespace loom::embed

@@ -7,6 +7,7 @@
 
 #include "loom/core/error.hpp"
 #include "loom/core/parallel.hpp"
+#include "loom/core/stop_signal.hpp"
 #include "loom/core/timer.hpp"
 #include "loom/embed/corpus.hpp"
 
@@ -105,7 +106,7 @@ GraphEmbedding train_graph_embedding(const graph::Csr& csr, const std::vector<st
   SgnsModel model = init_sgns_model(encoded.vocab.size(), sgns);
   SyncOptions sync = options.sync;
   sync.local_corpus = comm != nullptr;
-  result.train = train_sgns_synced(encoded.corpus, encoded.vocab.counts(), sgns, sync, model);
+  result.train = train_sgns_checkpointed(encoded.corpus, encoded.vocab.counts(), sgns, sync, options.checkpoints, model);
   spdlog::info("trained skip-gram on {} nodes: {:.2f}s, {:.0f} words/s, loss {:.4f}", encoded.vocab.size(),
                result.train.seconds, result.train.words_per_second, result.train.loss);
 
@@ -127,6 +128,7 @@ GraphEmbedding train_graph_embedding(const graph::Csr& csr, const std::vector<st
 EmbedGraphResult run_embed_graph(const EmbedGraphOptions& options) {
   sample::walk::validate_walk_options(options.graph.walks);
   validate(options.graph.sgns);
+  validate(options.graph.checkpoints);
   LOOM_CHECK_ARG(!options.output.empty(), "-o", "an output path is required");
   const auto parent = std::filesystem::absolute(options.output).parent_path();
   LOOM_CHECK_ARG(std::filesystem::is_directory(parent), "-o", "directory '{}' does not exist", parent.string());
@@ -134,16 +136,18 @@ EmbedGraphResult run_embed_graph(const EmbedGraphOptions& options) {
   if (store.meta().partition)
     throw Error::in_file(options.store, 0, "is one partition of a partitioned store; embed the whole graph");
 
+  core::install_stop_handlers();
   const auto embedding = train_graph_embedding(store.csr(), node_keys(store), options.graph);
+  EmbedGraphResult r;
+  r.train = embedding.train;
+  if (r.train.stopped_by != 0) return r;
   if (options.graph.sync.comm == nullptr || options.graph.sync.comm->rank() == 0)
     write_embeddings(options.output, options.format, embedding.embeddings);
-  EmbedGraphResult r;
   r.nodes = store.num_nodes();
   r.vectors = embedding.embeddings.size();
   r.walk_steps = embedding.walk_steps;
   r.walk_seconds = embedding.walk_seconds;
   r.walk_steps_per_second = embedding.walk_seconds > 0 ? static_cast<double>(embedding.walk_steps) / embedding.walk_seconds : 0;
-  r.train = embedding.train;
   return r;
 }
 

@@ -17,6 +17,7 @@
 #include "loom/embed/embeddings_io.hpp"
 #include "loom/embed/eval/node_classification.hpp"
 #include "loom/embed/sgns.hpp"
+#include "loom/embed/sgns_checkpoint.hpp"
 #include "loom/embed/synced_sgns.hpp"
 #include "loom/graph/store.hpp"
 #include "loom/sample/walk/random_walk.hpp"
@@ -45,6 +46,7 @@ struct GraphEmbedOptions {
   sample::walk::WalkOptions walks{};
   SgnsOptions sgns = default_graph_sgns();
   SyncOptions sync;  // with K > 1 ranks: each trains on its share of the walks
+  SgnsCheckpoints checkpoints;
   bool progress = true;
 
   static SgnsOptions default_graph_sgns();
@@ -76,7 +78,8 @@ struct EmbedGraphResult {
 };
 
 // Opens the store (undirected or directed, not a partition), embeds it and writes the vectors
-// atomically to options.output. Options are checked before any work.
+// atomically to options.output. Options are checked before any work. On SIGTERM / SIGINT it stops
+// at the next step boundary (sgns_checkpoint.hpp) and writes no output (result.train.stopped_by).
 EmbedGraphResult run_embed_graph(const EmbedGraphOptions& options);
 
 }  // namespace loom::embed::eval

@@ -1,0 +1,122 @@
+#include "loom/embed/sgns_checkpoint.hpp"
+
+#include <cstring>
+#include <numeric>
+#include <optional>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <spdlog/spdlog.h>
+
+#include "loom/core/checkpoint_dir.hpp"
+#include "loom/core/error.hpp"
+#include "loom/core/npy.hpp"
+#include "loom/core/stop_signal.hpp"
+
+namespace loom::embed {
+
+void validate(const SgnsCheckpoints& c) {
+  LOOM_CHECK_ARG(!c.resume || !c.dir.empty(), "--resume", "needs --checkpoint-dir");
+  LOOM_CHECK_ARG(c.every >= 0, "--checkpoint-every", "must be >= 0, got {}", c.every);
+  LOOM_CHECK_ARG(c.keep >= 0, "--keep-checkpoints", "must be >= 0, got {}", c.keep);
+}
+
+namespace {
+
+// Everything a checkpoint's weights depend on but the seed's draws: a run resumes only from its own.
+std::string fingerprint(std::span<const std::int64_t> counts, const SgnsOptions& o, const SyncOptions& sync, int ranks) {
+  const std::int64_t tokens = std::accumulate(counts.begin(), counts.end(), std::int64_t{0});
+  return fmt::format("sgns vocab={} tokens={} dim={} window={} negative={} sample={} epochs={} alpha={} init_range={} "
+                     "min_alpha={} kernel={} cbow={} seed={} ranks={} rounds={} combiner={} half={} local={}",
+                     counts.size(), tokens, o.dim, o.window, o.negative, o.sample, o.epochs, o.alpha, o.init_range,
+                     o.min_alpha_fraction, sgns_kernel_name(o.kernel), o.cbow, o.seed, ranks,
+                     ranks > 1 ? sync.rounds : 0, ranks > 1 ? combiner_name(sync.combiner) : "-",
+                     ranks > 1 && sync.half_updates, ranks > 1 && sync.local_corpus);
+}
+
+void write_matrix(const std::string& path, const EmbeddingMatrix& m) {
+  core::write_npy(path, core::DType::kFloat32, {m.rows(), m.stride()}, m.data());
+}
+
+void read_matrix(const std::string& path, EmbeddingMatrix& m) {
+  const core::NpyArray array = core::NpyArray::map(path);
+  const std::vector<std::int64_t> shape{m.rows(), m.stride()};
+  if (array.shape() != shape)
+    throw Error::in_file(path, 0, fmt::format("holds a {} array, this run's weights are {}", fmt::join(array.shape(), " x "),
+                                              fmt::join(shape, " x ")));
+  const auto values = array.span<float>();
+  std::memcpy(m.data(), values.data(), values.size_bytes());
+}
+
+// With --resume: loads the newest intact checkpoint of DIR into `model` (every rank reads the
+// same one) and returns where it was taken, or the start when DIR has none.
+core::CheckpointId load_newest(const std::string& dir, const std::string& print, SgnsModel& model,
+                               const comm::Communicator* comm) {
+  std::optional<core::CheckpointId> id;
+  const auto load = [&] {
+    id = core::newest_intact_checkpoint(dir);
+    if (!id) return;
+    const std::string path = core::checkpoint_path(dir, *id);
+    const core::CheckpointRecord state =
+        core::parse_checkpoint_record(core::read_text_file(path + "/state.json"), path + "/state.json");
+    if (state.fingerprint != print)
+      throw Error::in_file(path, 0, "checkpoint was written by a run with other data or options (" +
+                                        state.fingerprint + " vs " + print + ")");
+    read_matrix(path + "/input.npy", model.input);
+    read_matrix(path + "/output.npy", model.output);
+  };
+  if (comm == nullptr) {
+    load();
+  } else {
+    comm->agree_on(load);
+    const std::int64_t mine = id ? (std::int64_t{id->epochs} << 32) + id->steps : -1;
+    comm->agree(comm->allreduce_max(mine, comm::Channel::control) == mine,
+                fmt::format("{}: the ranks see different newest checkpoints (a directory not shared by every rank?)", dir));
+  }
+  if (id && (comm == nullptr || comm->rank() == 0)) spdlog::info("resumed from {}", core::checkpoint_path(dir, *id));
+  return id.value_or(core::CheckpointId{});
+}
+
+}  // namespace
+
+SgnsStats train_sgns_checkpointed(const Corpus& corpus, std::span<const std::int64_t> counts,
+                                  const SgnsOptions& options, const SyncOptions& sync,
+                                  const SgnsCheckpoints& checkpoints, SgnsModel& model, SyncStats* sync_stats) {
+  validate(checkpoints);
+  const comm::Communicator* comm = sync.comm != nullptr && sync.comm->size() > 1 ? sync.comm : nullptr;
+  const bool writer = comm == nullptr || comm->rank() == 0;
+  const std::string print = fingerprint(counts, options, sync, comm == nullptr ? 1 : comm->size());
+  SgnsSteps steps;
+  if (checkpoints.resume) steps.start = load_newest(checkpoints.dir, print, model, comm);
+  int stopped_by = 0;
+  const auto save = [&](core::CheckpointId id) {
+    if (!writer) return;
+    core::write_checkpoint(
+        checkpoints.dir, id,
+        [&](const core::OutputDir& out) {
+          write_matrix(out.file("input.npy"), model.input);
+          write_matrix(out.file("output.npy"), model.output);
+        },
+        {{"fingerprint", print}}, checkpoints.keep);
+  };
+  steps.at_boundary = [&](core::CheckpointId reached) {
+    stopped_by = comm == nullptr ? core::stop_signal() : comm->allreduce_max(core::stop_signal(), comm::Channel::control);
+    const bool due = checkpoints.every > 0 && reached.steps == 0 && reached.epochs % checkpoints.every == 0;
+    if (!checkpoints.dir.empty() && (due || stopped_by != 0)) {
+      if (comm == nullptr)
+        save(reached);
+      else
+        comm->agree_on([&] { save(reached); });
+    }
+    if (stopped_by != 0 && writer)
+      spdlog::warn("stopped by signal {} after {}: {}", stopped_by, reached.name(),
+                   checkpoints.dir.empty() ? "nothing saved (no --checkpoint-dir)"
+                                           : "checkpoint in " + checkpoints.dir + "; continue with --resume");
+    return stopped_by != 0;
+  };
+  SgnsStats stats = train_sgns_synced(corpus, counts, options, sync, model, sync_stats, steps);
+  stats.stopped_by = stopped_by;
+  return stats;
+}
+
+}  // namespace loom::embed
