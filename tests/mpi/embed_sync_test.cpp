@@ -39,21 +39,26 @@ double cosine(const EmbeddingMatrix& m, std::int64_t a, std::int64_t b) {
   return dot / std::sqrt(na * nb);
 }
 
+SgnsOptions small_options(int epochs) {
+  SgnsOptions o;
+  o.dim = 16;
+  o.window = 3;
+  o.negative = 3;
+  o.sample = 0;
+  o.epochs = epochs;
+  o.alpha = 0.05;
+  o.threads = 1;
+  o.progress = false;
+  return o;
+}
+
 TEST(SyncedSgns, RanksEndIdenticalAndLearnTheTopics) {
   auto world = comm::Communicator::world();
   std::vector<std::int64_t> counts;
   const Corpus corpus = topic_corpus(counts);
   for (const auto& [combiner, half] : {std::pair{Combiner::kAverage, false}, std::pair{Combiner::kSum, false},
                                        std::pair{Combiner::kGc, false}, std::pair{Combiner::kGc, true}}) {
-    SgnsOptions o;
-    o.dim = 16;
-    o.window = 3;
-    o.negative = 3;
-    o.sample = 0;
-    o.epochs = 20;
-    o.alpha = 0.05;
-    o.threads = 1;
-    o.progress = false;
+    const SgnsOptions o = small_options(20);
     SyncOptions sync;
     sync.comm = &world;
     sync.combiner = combiner;
@@ -88,11 +93,7 @@ TEST(SyncedSgns, StoppedAfterARoundAndResumedThereReachesTheSameWeights) {
   auto world = comm::Communicator::world();
   std::vector<std::int64_t> counts;
   const Corpus corpus = topic_corpus(counts);
-  SgnsOptions o;
-  o.dim = 16;
-  o.epochs = 3;
-  o.threads = 1;
-  o.progress = false;
+  const SgnsOptions o = small_options(3);
   SyncOptions sync;
   sync.comm = &world;
   sync.rounds = 3;
