@@ -119,7 +119,10 @@ SgnsStats train_sgns(const Corpus& corpus, std::span<const std::int64_t> counts,
                       : options.kernel == SgnsKernel::kShared  ? detail::sg_shared
                                                                : detail::sg_batched;
 
-  const int threads = static_cast<int>(std::min<std::int64_t>(options.threads, std::max<std::int64_t>(1, corpus.num_sentences())));
+  // Each thread owns a slice of the sentences, so the team must have every thread asked for: no
+  // more than OMP_THREAD_LIMIT allows (a batch scheduler's), whatever --threads says.
+  const int threads = static_cast<int>(std::min<std::int64_t>({options.threads, std::max<std::int64_t>(1, corpus.num_sentences()),
+                                                               omp_get_thread_limit()}));
   const auto slices = thread_slices(corpus, threads);
   const std::int64_t schedule = options.epochs * corpus.num_tokens();
   // The learning rate once `done` words of the whole schedule are done.
@@ -147,6 +150,7 @@ SgnsStats train_sgns(const Corpus& corpus, std::span<const std::int64_t> counts,
     WorkerState& w = workers[static_cast<std::size_t>(t)];
     for (int epoch = first_epoch; go_on; ++epoch) {
       carrier.run([&] {
+        LOOM_CHECK(omp_get_num_threads() == threads, "train: OpenMP started {} of {} threads", omp_get_num_threads(), threads);
         w.epoch_loss = 0;
         w.epoch_predictions = 0;
         for (std::int64_t s = slices[static_cast<std::size_t>(t)]; s < slices[static_cast<std::size_t>(t) + 1]; ++s) {
