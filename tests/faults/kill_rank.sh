@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# A signal to one rank mid-run: MPIRUN LOOM REGIME (train | fullgraph | embed) [SIGNAL: KILL]. Starts
-# 3 ranks, waits until they are working, sends rank 1 SIGNAL, and checks that the job ends with a
+# SIGKILL of one rank mid-run: MPIRUN LOOM REGIME (train | fullgraph | embed). Starts 3 ranks,
+# waits until they are working, sends rank 1 SIGKILL, and checks that the job ends with a
 # non-zero status within 10 s, that none of its processes is left behind and that no output (nor
 # a temporary of one) was written.
 set -euo pipefail
-mpirun=$1 loom=$2 regime=$3 signal=${4:-KILL}
+mpirun=$1 loom=$2 regime=$3
 source "$(dirname "$0")/common.sh"
 make_parts 3000 3
 case $regime in
@@ -26,16 +26,16 @@ pids=("$(rank_pid 0)" "$(rank_pid 1)" "$(rank_pid 2)")
 sleep 2
 kill -0 "$job" 2> /dev/null || { echo "the job ended before the kill:" >&2; cat "$dir/out" >&2; exit 1; }
 start=$(date +%s.%N)
-kill -"$signal" "${pids[1]}"
+kill -KILL "${pids[1]}"
 status=0
 for _ in $(seq 200); do kill -0 "$job" 2> /dev/null || break; sleep 0.05; done
-if kill -0 "$job" 2> /dev/null; then echo "$regime: the job still runs 10 s after SIG$signal to a rank" >&2; exit 1; fi
+if kill -0 "$job" 2> /dev/null; then echo "$regime: the job still runs 10 s after SIGKILL to a rank" >&2; exit 1; fi
 wait "$job" || status=$?
 job=
 seconds=$(python3 -c "print(f'{$(date +%s.%N) - $start:.2f}')")
-[[ $status != 0 ]] || { echo "$regime: the job exited 0 after SIG$signal to a rank" >&2; exit 1; }
+[[ $status != 0 ]] || { echo "$regime: the job exited 0 after SIGKILL to a rank" >&2; exit 1; }
 written=$(find "$dir" -maxdepth 1 -name 'emb.txt*')
-[[ -z "$written" ]] || { echo "$regime: output left behind after SIG$signal: $written" >&2; exit 1; }
+[[ -z "$written" ]] || { echo "$regime: output left behind after SIGKILL: $written" >&2; exit 1; }
 # alive PID: the process still runs (an exited one waiting for its parent to reap it does not).
 alive() { [[ -r /proc/$1/status ]] && ! grep -q "^State:.*Z" "/proc/$1/status" 2> /dev/null; }
 for pid in "${pids[@]}"; do
@@ -43,4 +43,4 @@ for pid in "${pids[@]}"; do
     echo "$regime: rank process $pid was left behind: $(tr '\0' ' ' < "/proc/$pid/cmdline")" >&2; exit 1
   fi
 done
-echo "$regime: SIG$signal to rank 1; the job ended with status $status after $seconds s, no process or output left"
+echo "$regime: SIGKILL to rank 1; the job ended with status $status after $seconds s, no process or output left"
