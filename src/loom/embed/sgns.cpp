@@ -89,6 +89,83 @@ struct WorkerState {
   std::int64_t epoch_predictions = 0;
 };
 
+using Kernel = double (*)(const detail::KernelParams&, std::span<const std::int32_t>, float, core::Rng&,
+                          detail::KernelScratch&, std::int64_t&);
+
+Kernel choose_kernel(const SgnsOptions& options) {
+  if (options.cbow) return detail::cbow;
+  switch (options.kernel) {
+    case SgnsKernel::kHogwild: return detail::sg_hogwild;
+    case SgnsKernel::kShared: return detail::sg_shared;
+    case SgnsKernel::kBatched: return detail::sg_batched;
+  }
+  return detail::sg_batched;
+}
+
+// The learning rate: alpha decays linearly over the words of the whole schedule (this call's
+// share [schedule_begin, schedule_end) of it), down to alpha * min_alpha_fraction.
+struct AlphaSchedule {
+  const SgnsOptions& options;
+  std::int64_t words = 0;  // every epoch's words
+  float at(std::int64_t done) const {
+    const double left = 1.0 - (options.schedule_begin + (options.schedule_end - options.schedule_begin) *
+                                                            static_cast<double>(done) / static_cast<double>(words + 1));
+    return static_cast<float>(options.alpha * std::max(left, options.min_alpha_fraction));
+  }
+};
+
+// What every worker reads while training, and the shared word count it advances.
+struct SharedWork {
+  const Corpus& corpus;
+  const Subsampler& subsampler;
+  const detail::KernelParams& params;
+  Kernel kernel;
+  core::Rng base;
+  AlphaSchedule alpha;
+  std::atomic<std::int64_t>& words_done;
+  core::ProgressBar& bar;
+};
+
+// One worker's sentences [first, last) of `epoch`, each with its own (epoch, sentence) random stream.
+void train_sentences(const SharedWork& work, WorkerState& w, int epoch, std::int64_t first, std::int64_t last) {
+  w.epoch_loss = 0;
+  w.epoch_predictions = 0;
+  for (std::int64_t s = first; s < last; ++s) {
+    core::Rng rng = work.base.split(static_cast<std::uint64_t>(epoch), static_cast<std::uint64_t>(s));
+    const auto sentence = work.corpus.sentence(s);
+    w.kept.clear();
+    for (const auto word : sentence)
+      if (work.subsampler.keep(word, rng)) w.kept.push_back(word);
+    std::int64_t predictions = 0;
+    const double loss = work.kernel(work.params, w.kept, w.alpha, rng, w.scratch, predictions);
+    w.epoch_loss += loss;
+    w.epoch_predictions += predictions;
+    w.window_loss += loss;
+    w.window_predictions += predictions;
+    w.pending += static_cast<std::int64_t>(sentence.size());
+    if (w.pending >= kSyncWords) {
+      w.alpha = work.alpha.at(work.words_done.fetch_add(w.pending, std::memory_order_relaxed) + w.pending);
+      work.bar.update(w.pending, fmt::format("loss {:.4f} lr {:.5f}",
+                                             w.window_predictions ? w.window_loss / static_cast<double>(w.window_predictions) : 0.0,
+                                             w.alpha));
+      w.pending = 0;
+      w.window_loss = 0;
+      w.window_predictions = 0;
+    }
+  }
+}
+
+// Mean loss per prediction over the workers' last epoch.
+double last_epoch_loss(const std::vector<WorkerState>& workers) {
+  double loss = 0;
+  std::int64_t predictions = 0;
+  for (const WorkerState& w : workers) {
+    loss += w.epoch_loss;
+    predictions += w.epoch_predictions;
+  }
+  return predictions ? loss / static_cast<double>(predictions) : 0.0;
+}
+
 }  // namespace
 
 SgnsStats train_sgns(const Corpus& corpus, std::span<const std::int64_t> counts, const SgnsOptions& options,
@@ -114,35 +191,25 @@ SgnsStats train_sgns(const Corpus& corpus, std::span<const std::int64_t> counts,
   params.window = options.window;
   params.negative = options.negative;
   params.negatives = &negatives;
-  const auto kernel = options.cbow                              ? detail::cbow
-                      : options.kernel == SgnsKernel::kHogwild ? detail::sg_hogwild
-                      : options.kernel == SgnsKernel::kShared  ? detail::sg_shared
-                                                               : detail::sg_batched;
 
   // Each thread owns a slice of the sentences, so the team must have every thread asked for: no
   // more than OMP_THREAD_LIMIT allows (a batch scheduler's), whatever --threads says.
   const int threads = static_cast<int>(std::min<std::int64_t>({options.threads, std::max<std::int64_t>(1, corpus.num_sentences()),
                                                                omp_get_thread_limit()}));
   const auto slices = thread_slices(corpus, threads);
-  const std::int64_t schedule = options.epochs * corpus.num_tokens();
-  // The learning rate once `done` words of the whole schedule are done.
-  const auto alpha_at = [&](std::int64_t done) {
-    const double left = 1.0 - (options.schedule_begin + (options.schedule_end - options.schedule_begin) *
-                                                            static_cast<double>(done) / static_cast<double>(schedule + 1));
-    return static_cast<float>(options.alpha * std::max(left, options.min_alpha_fraction));
-  };
-  const core::Rng base(options.seed);
+  const AlphaSchedule alpha{options, options.epochs * corpus.num_tokens()};
   std::atomic<std::int64_t> words_done{first_epoch * corpus.num_tokens()};
+  const std::int64_t words_before = words_done.load();
   std::vector<WorkerState> workers;
   workers.reserve(static_cast<std::size_t>(threads));
-  for (int t = 0; t < threads; ++t) workers.emplace_back(options, params.stride).alpha = alpha_at(words_done.load());
-  core::ProgressBar bar(options.label, schedule, "words");
+  for (int t = 0; t < threads; ++t) workers.emplace_back(options, params.stride).alpha = alpha.at(words_before);
+  core::ProgressBar bar(options.label, alpha.words, "words");
   bar.set_quiet(!options.progress);
-  bar.update(words_done.load());
+  bar.update(words_before);
+  const SharedWork work{corpus, subsampler, params, choose_kernel(options), core::Rng(options.seed), alpha, words_done, bar};
   core::ExceptionCarrier carrier;
   core::Timer timer;
   bool go_on = true;  // written by one thread between barriers, read by all after them
-  const std::int64_t words_before = words_done.load();
 
 #pragma omp parallel num_threads(threads)
   {
@@ -151,31 +218,7 @@ SgnsStats train_sgns(const Corpus& corpus, std::span<const std::int64_t> counts,
     for (int epoch = first_epoch; go_on; ++epoch) {
       carrier.run([&] {
         LOOM_CHECK(omp_get_num_threads() == threads, "train: OpenMP started {} of {} threads", omp_get_num_threads(), threads);
-        w.epoch_loss = 0;
-        w.epoch_predictions = 0;
-        for (std::int64_t s = slices[static_cast<std::size_t>(t)]; s < slices[static_cast<std::size_t>(t) + 1]; ++s) {
-          core::Rng rng = base.split(static_cast<std::uint64_t>(epoch), static_cast<std::uint64_t>(s));
-          const auto sentence = corpus.sentence(s);
-          w.kept.clear();
-          for (const auto word : sentence)
-            if (subsampler.keep(word, rng)) w.kept.push_back(word);
-          std::int64_t predictions = 0;
-          const double loss = kernel(params, w.kept, w.alpha, rng, w.scratch, predictions);
-          w.epoch_loss += loss;
-          w.epoch_predictions += predictions;
-          w.window_loss += loss;
-          w.window_predictions += predictions;
-          w.pending += static_cast<std::int64_t>(sentence.size());
-          if (w.pending >= kSyncWords) {
-            w.alpha = alpha_at(words_done.fetch_add(w.pending, std::memory_order_relaxed) + w.pending);
-            bar.update(w.pending, fmt::format("loss {:.4f} lr {:.5f}",
-                                              w.window_predictions ? w.window_loss / static_cast<double>(w.window_predictions) : 0.0,
-                                              w.alpha));
-            w.pending = 0;
-            w.window_loss = 0;
-            w.window_predictions = 0;
-          }
-        }
+        train_sentences(work, w, epoch, slices[static_cast<std::size_t>(t)], slices[static_cast<std::size_t>(t) + 1]);
       });
       words_done.fetch_add(w.pending, std::memory_order_relaxed);
       bar.update(w.pending);
@@ -188,7 +231,7 @@ SgnsStats train_sgns(const Corpus& corpus, std::span<const std::int64_t> counts,
         if (go_on && steps.at_boundary) carrier.run([&] { go_on = !steps.at_boundary(core::CheckpointId{epoch + 1}); });
         go_on = go_on && !carrier.failed();
       }
-      w.alpha = alpha_at(words_done.load(std::memory_order_relaxed));
+      w.alpha = alpha.at(words_done.load(std::memory_order_relaxed));
     }
   }
   carrier.rethrow();
@@ -197,13 +240,7 @@ SgnsStats train_sgns(const Corpus& corpus, std::span<const std::int64_t> counts,
   stats.seconds = timer.seconds();
   stats.words = words_done.load() - words_before;
   stats.words_per_second = stats.seconds > 0 ? static_cast<double>(stats.words) / stats.seconds : 0.0;
-  double loss = 0;
-  std::int64_t predictions = 0;
-  for (const WorkerState& w : workers) {
-    loss += w.epoch_loss;
-    predictions += w.epoch_predictions;
-  }
-  stats.loss = predictions ? loss / static_cast<double>(predictions) : 0.0;
+  stats.loss = last_epoch_loss(workers);
   bar.finish(fmt::format("loss {:.4f}", stats.loss));
   return stats;
 }

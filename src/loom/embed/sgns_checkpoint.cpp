@@ -1,6 +1,7 @@
 #include "loom/embed/sgns_checkpoint.hpp"
 
 #include <cstring>
+#include <functional>
 #include <numeric>
 #include <optional>
 
@@ -34,6 +35,14 @@ std::string fingerprint(std::span<const std::int64_t> counts, const SgnsOptions&
                      ranks > 1 && sync.half_updates, ranks > 1 && sync.local_corpus);
 }
 
+// Runs `step`; with other ranks, so that an exception on any rank throws on every rank.
+void agreed(const comm::Communicator* comm, const std::function<void()>& step) {
+  if (comm == nullptr)
+    step();
+  else
+    comm->agree_on(step);
+}
+
 void write_matrix(const std::string& path, const EmbeddingMatrix& m) {
   core::write_npy(path, core::DType::kFloat32, {m.rows(), m.stride()}, m.data());
 }
@@ -65,10 +74,8 @@ core::CheckpointId load_newest(const std::string& dir, const std::string& print,
     read_matrix(path + "/input.npy", model.input);
     read_matrix(path + "/output.npy", model.output);
   };
-  if (comm == nullptr) {
-    load();
-  } else {
-    comm->agree_on(load);
+  agreed(comm, load);
+  if (comm != nullptr) {
     const std::int64_t mine = id ? (std::int64_t{id->epochs} << 32) + id->steps : -1;
     comm->agree(comm->allreduce_max(mine, comm::Channel::control) == mine,
                 fmt::format("{}: the ranks see different newest checkpoints (a directory not shared by every rank?)", dir));
@@ -102,12 +109,7 @@ SgnsStats train_sgns_checkpointed(const Corpus& corpus, std::span<const std::int
   steps.at_boundary = [&](core::CheckpointId reached) {
     stopped_by = comm == nullptr ? core::stop_signal() : comm->allreduce_max(core::stop_signal(), comm::Channel::control);
     const bool due = checkpoints.every > 0 && reached.steps == 0 && reached.epochs % checkpoints.every == 0;
-    if (!checkpoints.dir.empty() && (due || stopped_by != 0)) {
-      if (comm == nullptr)
-        save(reached);
-      else
-        comm->agree_on([&] { save(reached); });
-    }
+    if (!checkpoints.dir.empty() && (due || stopped_by != 0)) agreed(comm, [&] { save(reached); });
     if (stopped_by != 0 && writer)
       spdlog::warn("stopped by signal {} after {}: {}", stopped_by, reached.name(),
                    checkpoints.dir.empty() ? "nothing saved (no --checkpoint-dir)"
