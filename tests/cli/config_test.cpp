@@ -11,7 +11,7 @@
 namespace loom {
 namespace {
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+using test::contains;
 
 class CliConfig : public ::testing::Test {
  protected:

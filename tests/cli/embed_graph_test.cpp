@@ -23,7 +23,7 @@ std::string community_edges() {
   return text;
 }
 
-const char* kSmall = " --dim 8 --walks 5 --length 20 --window 4 --threads 1 --quiet";
+const char* kSmallWalkRun = " --dim 8 --walks 5 --length 20 --window 4 --threads 1 --quiet";
 
 TEST(EmbedGraph, WalkEmbedAndLinkPredictionRunEndToEnd) {
   ScratchDir dir;
@@ -36,13 +36,13 @@ TEST(EmbedGraph, WalkEmbedAndLinkPredictionRunEndToEnd) {
   EXPECT_TRUE(std::filesystem::exists(dir / "w.npy"));
 
   for (const std::string method : {"deepwalk", "node2vec --p 0.5 --q 2"}) {
-    const auto r = run_loom("embed " + method + " " + dir / "g" + " -o " + dir / "emb.txt" + kSmall);
+    const auto r = run_loom("embed " + method + " " + dir / "g" + " -o " + dir / "emb.txt" + kSmallWalkRun);
     ASSERT_EQ(r.status, 0) << r.output;
     EXPECT_NE(r.output.find("wrote 60 vectors of dimension 8"), std::string::npos) << r.output;
   }
   EXPECT_NE(core::read_text_file(dir / "emb.txt").find("\n277 "), std::string::npos);  // keyed by original id
 
-  const auto lp = run_loom("eval linkpred " + dir / "g" + " --method node2vec --q 2 --operator hadamard,l2" + kSmall);
+  const auto lp = run_loom("eval linkpred " + dir / "g" + " --method node2vec --q 2 --operator hadamard,l2" + kSmallWalkRun);
   ASSERT_EQ(lp.status, 0) << lp.output;
   EXPECT_NE(lp.output.find("hadamard: AUC"), std::string::npos) << lp.output;
   EXPECT_NE(lp.output.find("l2: AUC"), std::string::npos) << lp.output;

@@ -23,7 +23,7 @@ std::string topic_corpus() {
   return text;
 }
 
-const char* kSmall = " --dim 8 --window 2 --epochs 2 --min-count 1 --sample 0 --threads 1 --quiet";
+const char* kSmallTextRun = " --dim 8 --window 2 --epochs 2 --min-count 1 --sample 0 --threads 1 --quiet";
 
 TEST(EmbedText, WritesEveryFormatAndEvalReadsThem) {
   ScratchDir dir;
@@ -32,7 +32,7 @@ TEST(EmbedText, WritesEveryFormatAndEvalReadsThem) {
   write_file(dir / "q.txt", ": t\nking queen cat dog\nking queen nosuch dog\n");
   for (const std::string format : {"text", "binary", "npy"}) {
     const std::string out = dir / ("emb." + format);
-    const auto r = run_loom("embed text " + dir / "corpus.txt.gz" + " -o " + out + " --format " + format + kSmall);
+    const auto r = run_loom("embed text " + dir / "corpus.txt.gz" + " -o " + out + " --format " + format + kSmallTextRun);
     ASSERT_EQ(r.status, 0) << r.output;
     EXPECT_NE(r.output.find("wrote 15 vectors of dimension 8"), std::string::npos) << r.output;
     const auto sim = run_loom("eval similarity " + out + " --pairs " + dir / "pairs.tsv" + " --json");
@@ -47,7 +47,7 @@ TEST(EmbedText, WritesEveryFormatAndEvalReadsThem) {
 TEST(EmbedText, EmptyCorpusFails) {
   ScratchDir dir;
   write_file(dir / "empty.txt", "\n\n");
-  const auto r = run_loom("embed text " + dir / "empty.txt" + " -o " + dir / "e.txt" + kSmall);
+  const auto r = run_loom("embed text " + dir / "empty.txt" + " -o " + dir / "e.txt" + kSmallTextRun);
   EXPECT_NE(r.status, 0);
   EXPECT_NE(r.output.find("empty corpus"), std::string::npos) << r.output;
   EXPECT_FALSE(exists(dir / "e.txt"));

@@ -15,7 +15,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-bool contains(const std::string& text, const std::string& fragment) { return text.find(fragment) != std::string::npos; }
+using test::be32;
+using test::contains;
 
 // Nothing but `keep` (if given) is left in the scratch directory.
 void expect_only(const test::ScratchDir& dir, const std::string& keep = "") {
@@ -93,9 +94,6 @@ TEST(ImportFashionMnistCli, MissingFilesAreNamedAndNothingIsWritten) {
 
 TEST(ImportFashionMnistCli, ImportsIdxFiles) {
   test::ScratchDir dir;
-  auto be32 = [](std::uint32_t v) {
-    return std::string{char(v >> 24), char((v >> 16) & 0xff), char((v >> 8) & 0xff), char(v & 0xff)};
-  };
   for (auto [prefix, count] : {std::pair<std::string, std::uint32_t>{"train", 40}, {"t10k", 12}}) {
     std::string images = std::string{char(0), char(0), char(8), char(3)} + be32(count) + be32(3) + be32(3);
     for (std::uint32_t i = 0; i < count * 9; ++i) images += char((i * 37 + i / 9 * 11) % 251);

@@ -14,7 +14,7 @@ namespace fs = std::filesystem;
 namespace loom {
 namespace {
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+using test::contains;
 
 // Runs a failing import into `out` and checks exit status 1, the message and no output left.
 void expect_clean_failure(const std::string& args, const std::string& out, const std::string& message) {

@@ -17,7 +17,7 @@
 namespace loom {
 namespace {
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+using test::contains;
 
 TEST(CliMultiLabel, FeaturesFromEmbeddingsMatchNodesByOriginalId) {
   test::ScratchDir s;

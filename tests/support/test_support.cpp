@@ -52,6 +52,12 @@ CommandResult run_command(const std::string& command_line) {
   return result;
 }
 
+std::string be32(std::uint32_t v) {
+  return {char(v >> 24), char((v >> 16) & 0xff), char((v >> 8) & 0xff), char(v & 0xff)};
+}
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
 void write_file(const std::string& path, const std::string& text, bool gzip) {
   if (gzip) {
     gzFile f = gzopen(path.c_str(), "wb");

@@ -2,6 +2,7 @@
 // directory removed after each test, and running the `loom` binary for end-to-end CLI tests.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -41,6 +42,12 @@ CommandResult run_loom(const std::string& args);
 // Runs a shell command line and captures its output (stderr too).
 CommandResult run_command(const std::string& command);
 std::string loom_binary();
+
+// Whether `part` occurs in `text` (for messages and outputs).
+bool contains(const std::string& text, const std::string& part);
+
+// `v` as 4 big-endian bytes (IDX files' integers).
+std::string be32(std::uint32_t v);
 
 // Writes `text` to `path` (plain, or gzip-compressed when gzip is true).
 void write_file(const std::string& path, const std::string& text, bool gzip = false);

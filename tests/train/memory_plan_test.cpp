@@ -16,7 +16,7 @@
 namespace loom::train {
 namespace {
 
-std::string make_sbm(const test::ScratchDir& dir) {
+std::string make_planning_sbm(const test::ScratchDir& dir) {
   graph::generate::SbmOptions o;
   o.nodes = 2000;
   o.classes = 4;
@@ -29,7 +29,7 @@ std::string make_sbm(const test::ScratchDir& dir) {
   return path;
 }
 
-MinibatchOptions small_options(const std::string& store) {
+MinibatchOptions planning_options(const std::string& store) {
   MinibatchOptions o;
   o.store = store;
   o.model.num_layers = 2;
@@ -92,7 +92,7 @@ TEST(MemoryPlan, AnEstimateOverTheLimitNamesItsPartsAndWhatToLower) {
 TEST(MemoryPlan, PartsFollowTheOptions) {
   test::ScratchDir dir;
   auto world = testing::single_rank_world();
-  auto o = small_options(make_sbm(dir));
+  auto o = planning_options(make_planning_sbm(dir));
   TrainingData data = open_training_data(o.store, world);
   nn::ModelOptions m = o.model;
   m.in_features = data.feat_dim;
@@ -121,7 +121,7 @@ TEST(MemoryPlan, PartsFollowTheOptions) {
 TEST(MemoryPlan, ARunOverItsLimitStopsBeforeTraining) {
   test::ScratchDir dir;
   auto world = testing::single_rank_world();
-  auto o = small_options(make_sbm(dir));
+  auto o = planning_options(make_planning_sbm(dir));
   o.memory_limit = 1 << 20;
   o.metrics_path = dir / "metrics.jsonl";
   try {
@@ -137,7 +137,7 @@ TEST(MemoryPlan, ARunOverItsLimitStopsBeforeTraining) {
 TEST(MemoryPlan, ARunThatFitsReportsItsPeakBesideTheEstimate) {
   test::ScratchDir dir;
   auto world = testing::single_rank_world();
-  auto o = small_options(make_sbm(dir));
+  auto o = planning_options(make_planning_sbm(dir));
   o.memory_limit = std::int64_t{64} << 30;
   o.metrics_path = dir / "metrics.jsonl";
   const auto report = run_minibatch(o, world);

@@ -12,9 +12,7 @@
 namespace loom::graph::generate {
 namespace {
 
-std::string be32(std::uint32_t v) {
-  return {char(v >> 24), char((v >> 16) & 0xff), char((v >> 8) & 0xff), char(v & 0xff)};
-}
+using test::be32;
 
 // A Fashion-MNIST-like folder: `train` and `test` random 4x4 images with labels i % 10.
 void write_dataset(const std::string& dir, std::uint32_t train, std::uint32_t test, std::uint64_t seed = 1) {

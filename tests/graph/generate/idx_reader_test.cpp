@@ -11,9 +11,7 @@
 namespace loom::graph::generate {
 namespace {
 
-std::string be32(std::uint32_t v) {
-  return {char(v >> 24), char((v >> 16) & 0xff), char((v >> 8) & 0xff), char(v & 0xff)};
-}
+using test::be32;
 
 // An unsigned-byte IDX file with the given dimensions and values 0, 1, 2, ...
 std::string idx_bytes(const std::vector<std::uint32_t>& dims, std::size_t values) {

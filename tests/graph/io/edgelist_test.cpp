@@ -26,7 +26,7 @@ Error import_error(const test::ScratchDir& dir, const std::string& text, EdgeLis
   return Error("none");
 }
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+using test::contains;
 
 TEST(EdgeListImport, SparseIdsAreRemappedInSortedNumericOrder) {
   test::ScratchDir dir;

@@ -8,7 +8,7 @@ namespace {
 
 using Ids = std::vector<std::int64_t>;
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+using test::contains;
 
 GraphData import_dir(const test::ScratchDir& dir, std::int64_t num_nodes = -1, bool directed = false) {
   NpyImportOptions o;

@@ -11,7 +11,7 @@ namespace {
 
 using Ids = std::vector<std::int64_t>;
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+using test::contains;
 
 // A 4-node OGB directory: a triangle 0-1-2 plus 2-3, 2 features, labels with one unlabeled
 // node, and one split kind "s".
