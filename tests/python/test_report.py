@@ -52,9 +52,12 @@ def test_report_rejects_a_file_that_is_not_metrics(tmp_path):
 def test_chromium_renders_the_report(runs, tmp_path):
     out, png = tmp_path / "report.html", tmp_path / "report.png"
     run_report(str(runs / "sage.jsonl"), "-o", str(out))
+    # The browser is not what is tested: it runs without a sanitizer runtime the suite may preload
+    # (scripts/sanitize), under which it hangs.
+    browser_env = {name: value for name, value in os.environ.items() if name != "LD_PRELOAD"}
     subprocess.run(["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                     f"--screenshot={png}", "--window-size=1200,2400", f"file://{out}"],
-                   check=True, capture_output=True, timeout=120)
+                   check=True, capture_output=True, timeout=120, env=browser_env)
     data = png.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     import matplotlib.image
