@@ -10,7 +10,7 @@ source "$(dirname "$0")/common.sh"
 make_parts 2000 2
 launch=("$loom")
 (( np == 1 )) || launch=("$mpirun" -np "$np" --oversubscribe --allow-run-as-root --bind-to none -q "$loom")
-args=(--log-level warn embed deepwalk "$dir/g" --walks 5 --length 40 --dim 32 --epochs 20 --rounds 8 --threads 1 --quiet)
+args=(--log-level warn embed deepwalk "$dir/g" --walks 5 --length 40 --dim 32 --epochs 10 --rounds 8 --threads 1 --quiet)
 
 "${launch[@]}" "${args[@]}" -o "$dir/full.txt"
 "${launch[@]}" "${args[@]}" -o "$dir/emb.txt" --checkpoint-dir "$dir/ck" --checkpoint-every 1 2> "$dir/err" &
@@ -33,4 +33,4 @@ grep -q "stopped by signal $(kill -l "$signal") after $stopped_at" "$dir/err" ||
 [[ -f "$dir/ck/$stopped_at/state.json" ]] || { echo "no checkpoint $stopped_at" >&2; ls -R "$dir/ck" >&2; exit 1; }
 "${launch[@]}" "${args[@]}" -o "$dir/emb.txt" --checkpoint-dir "$dir/ck" --resume
 cmp -s "$dir/full.txt" "$dir/emb.txt" || { echo "embeddings after the stop and resume differ from the uninterrupted run's" >&2; exit 1; }
-echo "SIG$signal on rank $rank of $np: stopped after $stopped_at of 20 epochs with a checkpoint (status $status after $seconds s); resumed to byte-identical embeddings"
+echo "SIG$signal on rank $rank of $np: stopped after $stopped_at of 10 epochs with a checkpoint (status $status after $seconds s); resumed to byte-identical embeddings"
