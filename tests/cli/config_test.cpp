@@ -104,6 +104,19 @@ TEST_F(CliConfig, EmbeddingCommandsReadConfigFilesToo) {
   EXPECT_TRUE(contains(r.output, "section [node2vec] does not belong to `loom embed deepwalk`")) << r.output;
 }
 
+TEST_F(CliConfig, LinkEmulationOptionsComeFromTheFileOrTheCommandLine) {
+  const std::string link = config("link.toml",
+                                  "epochs = 1\nnet-bandwidth = \"10Gbit\"\nnet-latency = \"20us\"\n"
+                                  "net-host-latency = \"50us\"\nnet-host-bandwidth = \"1GB/s\"\n");
+  auto r = test::run_loom("train " + store() + " --model gcn --layers 2 --fanouts 5,5 --quiet --config " + link);
+  EXPECT_EQ(r.status, 0) << r.output;
+  for (const std::string bad : {"--net-bandwidth fast", "--net-latency 20", "--net-host-bandwidth 0", "--net-host-latency -1ms"}) {
+    r = test::run_loom("train " + store() + " --model gcn --layers 2 --fanouts 5,5 --epochs 1 " + bad);
+    EXPECT_EQ(r.status, 2) << bad << ": " << r.output;
+    EXPECT_TRUE(contains(r.output, bad.substr(0, bad.find(' ')))) << r.output;
+  }
+}
+
 TEST_F(CliConfig, GatOnlyOptionsOnAnotherModelAreErrors) {
   for (const std::string option : {"--attention-dropout 0.5", "--output-heads 8", "--heads 2", "--head-merge mean"}) {
     const auto r = test::run_loom("train " + store() + " --model gcn --layers 2 --fanouts 5,5 --epochs 1 " + option);
