@@ -12,8 +12,12 @@
 # of three runs, fitted by least squares; for the delay rows measured again on
 # their path (through the relay, with a 1 us delay), so the relay's own CPU is counted as the
 # host's. Reports epoch and fetch seconds (mean over ranks of the fetch phase, median of epochs 2-4) and
-# each emulation's error against the shaped network. Needs root.
-# Env: RATES ("1gbit 10gbit"), DELAYS ("0.1ms 1ms"), LOOM_DATA, WORK (bench/work/python), LOOM,
+# each emulation's error against the shaped network. Each cell runs ROUNDS times, its three runs
+# interleaved round by round (a slower minute of the machine then lands on all three): one epoch's
+# fetch phase moves by up to 20% from the next, so a single run cannot tell a model off by 20% from
+# noise; errors are of the medians over all rounds' epochs 2-4, with the range of the rounds' own
+# errors beside them. Needs root.
+# Env: RATES ("1gbit 10gbit"), DELAYS ("0.1ms 1ms"), ROUNDS (3), LOOM_DATA, WORK (bench/work/python), LOOM,
 # BENCH_COMM (build/bench/bench_comm). Writes bench/results/netcluster.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,6 +27,7 @@ loom=${LOOM:-./build/loom}
 bench_comm=${BENCH_COMM:-./build/bench/bench_comm}
 rates=${RATES:-1gbit 10gbit}
 delays=${DELAYS:-0.1ms 1ms}
+rounds=${ROUNDS:-3}
 [ -d "$data/graphs/facebook" ] || { echo "bench_netcluster: no $data/graphs/facebook: skipping"; exit 0; }
 mkdir -p "$work/net" bench/results
 [ -d "$work/facebook" ] || $loom --log-level warn import ogb "$data/graphs/facebook" -o "$work/facebook"
@@ -85,15 +90,18 @@ compare() {
   bandwidth=$(sed 's/gbit/Gbit/; s/mbit/Mbit/' <<< "$rate")
   wire=(--net-bandwidth "$bandwidth")
   [ -z "$delay" ] || wire+=(--net-latency "$delay")
-  scripts/netcluster up 4 --rate "$rate" ${delay:+--delay "$delay"} > /dev/null
-  [ -z "$delay" ] || scripts/netcluster rtt > "$work/net/rtt-$name.txt"
-  scripts/netcluster mpirun -q $loom --log-level warn "${args[@]}" --metrics "$work/net/tcp-$name.jsonl" 2> /dev/null
-  scripts/netcluster down
-  "${shm[@]}" $loom --log-level warn "${args[@]}" "${wire[@]}" --metrics "$work/net/emulated-$name.jsonl"
-  "${shm[@]}" $loom --log-level warn "${args[@]}" "${wire[@]}" "${host[@]}" --metrics "$work/net/emulated-host-$name.jsonl"
+  for ((round = 1; round <= rounds; round++)); do
+    scripts/netcluster up 4 --rate "$rate" ${delay:+--delay "$delay"} > /dev/null
+    [ -z "$delay" ] || ((round > 1)) || scripts/netcluster rtt > "$work/net/rtt-$name.txt"
+    scripts/netcluster mpirun -q $loom --log-level warn "${args[@]}" --metrics "$work/net/tcp-$name-r$round.jsonl" 2> /dev/null
+    scripts/netcluster down
+    "${shm[@]}" $loom --log-level warn "${args[@]}" "${wire[@]}" --metrics "$work/net/emulated-$name-r$round.jsonl"
+    "${shm[@]}" $loom --log-level warn "${args[@]}" "${wire[@]}" "${host[@]}" --metrics "$work/net/emulated-host-$name-r$round.jsonl"
+  done
 }
 
-"${shm[@]}" $loom --log-level warn "${args[@]}" --metrics "$work/net/shm.jsonl"
+rm -f "$work"/net/*.jsonl
+"${shm[@]}" $loom --log-level warn "${args[@]}" --metrics "$work/net/shm-r1.jsonl"
 host_cost tcp
 plain_host="${host[*]}"
 for rate in $rates; do compare "$rate" "$rate"; done
@@ -106,24 +114,40 @@ done
 first_rate=${rates%% *}
 loss_rows=
 if scripts/netcluster up 4 --rate "$first_rate" --loss 1% > /dev/null; then
-  scripts/netcluster mpirun -q $loom --log-level warn "${args[@]}" --metrics "$work/net/tcp-loss-$first_rate.jsonl"
+  scripts/netcluster mpirun -q $loom --log-level warn "${args[@]}" --metrics "$work/net/tcp-loss-$first_rate-r1.jsonl"
   loss_rows=$first_rate
 fi
 scripts/netcluster down
-/usr/bin/python3 - "$work/net" "$rates" "$delays" "$plain_host" "$relay_host" "$loss_rows" > bench/results/netcluster.md <<'PY'
-import json, statistics, sys
+/usr/bin/python3 - "$work/net" "$rates" "$delays" "$plain_host" "$relay_host" "$loss_rows" "$rounds" > bench/results/netcluster.md <<'PY'
+import glob, json, statistics, sys
 d, rates, delays, plain_host, relay_host, loss_rates = sys.argv[1], sys.argv[2].split(), sys.argv[3].split(), *sys.argv[4:6], sys.argv[6].split()
-def steady_epochs(name):  # medians over the epochs after the first; the last epoch's loss and bytes
-    r = [json.loads(l) for l in open(f"{d}/{name}.jsonl") if '"epoch_seconds"' in l][1:]
+rounds = int(sys.argv[7])
+def steady_epochs(name, round=None):
+    """Medians over the epochs after the first of every round (or of one round); the last epoch's
+    loss and bytes, which must be the same in every round."""
+    r, ends = [], set()
+    for k in [round] if round else range(1, 1 + len(glob.glob(f"{d}/{name}-r*.jsonl"))):
+        epochs = [json.loads(l) for l in open(f"{d}/{name}-r{k}.jsonl") if '"epoch_seconds"' in l]
+        r += epochs[1:]
+        ends.add((epochs[-1]["loss"], epochs[-1]["comm"]["sum"]["features"]["bytes_sent"]))
+    assert len(ends) == 1, f"{name}: the rounds end with different losses or bytes: {ends}"
     phase = lambda key: statistics.median([e["phases_seconds"][key] for e in r])
     return (statistics.median([e["epoch_seconds"] for e in r]), phase("fetch"), phase("compute"), phase("allreduce"),
-            r[-1]["loss"], r[-1]["comm"]["sum"]["features"]["bytes_sent"])
+            *ends.pop())
+def errors(name, against, round=None):  # epoch and fetch errors, percent
+    e, f, *_ = steady_epochs(name, round)
+    et, ft, *_ = steady_epochs(against, round)
+    return 100 * (e - et) / et, 100 * (f - ft) / max(ft, 1e-9)
 def row(what, name, against=None):
     e, f, c, a, l, b = steady_epochs(name)
     error = "-"
     if against:
-        et, ft, *_ = steady_epochs(against)
-        error = f"epoch {100 * (e - et) / et:+.0f}%, fetch {100 * (f - ft) / max(ft, 1e-9):+.0f}%"
+        epoch, fetch = errors(name, against)
+        error = f"epoch {epoch:+.0f}%, fetch {fetch:+.0f}%"
+        if rounds > 1:
+            each = [errors(name, against, k) for k in range(1, rounds + 1)]
+            error += (f" (rounds: epoch {min(x for x, _ in each):+.0f}..{max(x for x, _ in each):+.0f}%, "
+                      f"fetch {min(y for _, y in each):+.0f}..{max(y for _, y in each):+.0f}%)")
     return f"| {what} | {e:.2f} | {f:.2f} | {c:.2f} | {a:.2f} | {error} | {l:.6f} | {b / 2**20:.1f} |"
 def compared(name, link, wire, host):
     return [row(f"TCP between namespaces, {link}", f"tcp-{name}"),
@@ -148,7 +172,8 @@ for rate in loss_rates:
 print(f"""# Real network vs link emulation (bench/bench_netcluster.sh)
 
 Facebook, 4 METIS parts, 3-layer SAGE, fanouts 15,10,5, batch 256 per rank, no cache, 1 thread per
-rank, 4 ranks on 2 cores; epochs 2-4 (medians; the first warms up). TCP rows: ranks in 4 network namespaces on veth links
+rank, 4 ranks on 2 cores; {rounds} rounds of each cell, its runs interleaved; epochs 2-4 of every round (medians
+over all rounds; the first epoch warms up; the errors of each round alone beside them). TCP rows: ranks in 4 network namespaces on veth links
 shaped by tc (scripts/netcluster), MTU 1500; emulated rows: shared memory with Loom's link model,
 the wire alone or with the host's cost, measured with bench_comm (all-to-all and all-reduce of
 64 KiB..4 MiB per peer over TCP at 100 Gbit/s minus shared memory, both beside a spinning process
