@@ -20,7 +20,7 @@ left=4
 for ((i = 0; i < 300 && left > 0; i++)); do
   left=0
   for ns in loomnet0 loomnet1 loomnet2 loomnet3; do
-    left=$((left + $(ip netns pids "$ns" | xargs -r ps -o comm= -p 2> /dev/null | grep -c '^loom$' || true)))
+    left=$((left + $(ip netns pids "$ns" | xargs -r ps -o comm= -p 2> /dev/null | grep -cE '^loom(-torch)?$' || true)))
   done
   [ $left -gt 0 ] && sleep 0.1
 done

@@ -28,8 +28,7 @@ int run_fullgraph(const train::FullGraphOptions& options) {
 void add_fullgraph_command(CLI::App& app, Action& action) {
   auto options = std::make_shared<train::FullGraphOptions>();
   auto& o = *options;
-  auto* sub = app.add_subcommand(
-      "fullgraph", "Full-graph training of deep GNNs: graph parallelism, GNNPipe pipelining, or hybrid (mpirun -np P)");
+  auto* sub = app.add_subcommand("fullgraph", kFullgraphSummary);
   add_config_option(*sub);
   sub->add_option("parts", o.store, "Partitioned store (graph: one part per rank; pipe/hybrid: one part per chunk)")
       ->required();

@@ -28,7 +28,7 @@ int run_train(const train::MinibatchOptions& options) {
 void add_train_command(CLI::App& app, Action& action) {
   auto options = std::make_shared<train::MinibatchOptions>();
   auto& o = *options;
-  auto* sub = app.add_subcommand("train", "Sampled mini-batch GNN training (one process, or mpirun -np K on K parts)");
+  auto* sub = app.add_subcommand("train", kTrainSummary);
   add_config_option(*sub);
   sub->add_option("store", o.store, "Graph store, or partitioned store with one part per rank")->required();
   add_enum_option(*sub, "--model", o.model.kind, nn::kModelKindNames, "GNN layers");

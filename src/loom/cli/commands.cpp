@@ -2,7 +2,7 @@
 
 namespace loom::cli {
 
-void add_commands(CLI::App& app, Action& action) {
+void add_base_commands(CLI::App& app, Action& action) {
   add_info_command(app, action);
   add_partition_command(app, action);
   CLI::App* import_cmd = app.add_subcommand("import", "Import a graph into a Loom graph store");
@@ -17,8 +17,6 @@ void add_commands(CLI::App& app, Action& action) {
   add_embed_graph_commands(app, action);
   add_eval_graph_commands(app, action);
   add_walk_command(app, action);
-  add_train_command(app, action);
-  add_fullgraph_command(app, action);
   add_analyze_command(app, action);
 }
 

@@ -14,8 +14,17 @@ namespace loom::cli {
 // Returns the process exit status.
 using Action = std::function<int()>;
 
-// Every subcommand of `loom`.
+// Every subcommand of `loom` (all_commands.cpp: with LibTorch's, for `loom-torch` and the Python
+// package).
 void add_commands(CLI::App& app, Action& action);
+// Every subcommand but the two that need LibTorch (`train`, `fullgraph`): what the `loom` binary
+// runs itself (torch_commands.hpp).
+void add_base_commands(CLI::App& app, Action& action);
+
+// One-line summaries of the LibTorch commands, shared by them and by their entries in `loom`.
+inline constexpr const char* kTrainSummary = "Sampled mini-batch GNN training (one process, or mpirun -np K on K parts)";
+inline constexpr const char* kFullgraphSummary =
+    "Full-graph training of deep GNNs: graph parallelism, GNNPipe pipelining, or hybrid (mpirun -np P)";
 
 void add_info_command(CLI::App& app, Action& action);
 // `loom partition DIR -k K --method ... -o PARTS`.

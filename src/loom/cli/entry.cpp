@@ -1,0 +1,58 @@
+#include "loom/cli/entry.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <string>
+
+#include "loom/comm/watchdog.hpp"
+#include "loom/core/error.hpp"
+#include "loom/core/log.hpp"
+
+namespace loom::cli {
+
+namespace {
+
+// True on ranks other than 0 of an mpirun job (read before MPI starts, from the launcher's
+// environment: Open MPI, or any PMI launcher).
+bool is_secondary_rank() {
+  for (const char* name : {"OMPI_COMM_WORLD_RANK", "PMI_RANK"}) {
+    if (const char* rank = std::getenv(name)) return std::string(rank) != "0";
+  }
+  return false;
+}
+
+}  // namespace
+
+int run_cli(int argc, char** argv, const std::function<void(CLI::App&, Action&)>& add) {
+  CLI::App app{"Loom: GNN and embedding training on partitioned graphs"};
+  app.require_subcommand(1);
+  std::string log_level = "info";
+  app.add_option("--log-level", log_level, "trace|debug|info|warn|error|off")->capture_default_str();
+  double comm_timeout = comm::watchdog_timeout();
+  app.add_option("--comm-timeout", comm_timeout,
+                 "Seconds without a heartbeat from a neighbouring rank before the job ends naming it (0 = never)")
+      ->capture_default_str();
+
+  Action action;
+  add(app, action);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (is_secondary_rank()) return e.get_exit_code() == 0 ? 0 : 2;
+    return app.exit(e) == 0 ? 0 : 2;
+  }
+  try {
+    core::init_logging(log_level);
+    comm::set_watchdog_timeout(comm_timeout);
+    return action ? action() : 0;
+  } catch (const Error& e) {
+    std::fprintf(stderr, "loom: error: %s\n", e.what());
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "loom: error: %s\n", e.what());
+  }
+  return 1;
+}
+
+}  // namespace loom::cli
