@@ -6,7 +6,6 @@
 #include <string>
 
 #include "loom/comm/watchdog.hpp"
-#include "loom/core/error.hpp"
 #include "loom/core/log.hpp"
 
 namespace loom::cli {
@@ -47,9 +46,7 @@ int run_cli(int argc, char** argv, const std::function<void(CLI::App&, Action&)>
     core::init_logging(log_level);
     comm::set_watchdog_timeout(comm_timeout);
     return action ? action() : 0;
-  } catch (const Error& e) {
-    std::fprintf(stderr, "loom: error: %s\n", e.what());
-  } catch (const std::exception& e) {
+  } catch (const std::exception& e) {  // loom::Error and any other
     std::fprintf(stderr, "loom: error: %s\n", e.what());
   }
   return 1;
