@@ -7,9 +7,10 @@
 # (`--net-bandwidth RATE [--net-latency DELAY]`), and the wire plus the host's cost per message and
 # per byte (`--net-host-latency`, `--net-host-bandwidth`), measured first, apart from the training
 # runs: bench_comm's all-to-all and all-reduce of 64 KiB..4 MiB over TCP between unshaped namespaces
-# minus the same over shared memory, both beside a spinning process per rank (each rank's other
-# thread: training computes on one while the pipeline fetches on the other), each size the median
-# of three runs, fitted by least squares; for the delay rows measured again on
+# minus the same over shared memory, both under the load the training run puts on the cores (the
+# mean number of its threads runnable over shared memory's epochs 2-4, bench/thread_load.py:
+# bench_comm's ranks plus spinning processes for the rest), each size the median of three runs,
+# fitted by least squares; for the delay rows measured again on
 # their path (through the relay, with a 1 us delay), so the relay's own CPU is counted as the
 # host's. Reports epoch and fetch seconds (mean over ranks of the fetch phase, median of epochs 2-4) and
 # each emulation's error against the shaped network. Each cell runs ROUNDS times, its three runs
@@ -41,20 +42,31 @@ scripts/netcluster down
 # host_cost NAME [SHAPE...]: the host's cost of TCP on the path SHAPE gives (netcluster up options):
 # all-to-all and all-reduce over links of 100 Gbit/s, minus the same over shared memory, fitted by
 # least squares; sets host=(--net-host-latency T [--net-host-bandwidth B]).
-# Both under the load training puts on the cores: each rank has two busy threads (the pipeline's
-# fetches on one while the model computes on the other), so one spinning process per rank runs
-# beside bench_comm's ranks. The host's work (the kernel's, a relay's) then waits for a core as it
-# does in an epoch, instead of running on an idle one. Each size: the median of three runs.
+# Both under the load training puts on the cores, so that the host's work (the kernel's, a relay's)
+# and each rank's turn on a core wait as long as they do in an epoch: the training run over shared
+# memory keeps `load` threads runnable on average (measured below), bench_comm's ranks are runnable
+# throughout its loop, and spinning processes make up the rest (the last one spinning that fraction
+# of every 10 ms). Each size: the median of three runs.
 sizes=65536,262144,1048576,4194304 ranks=4
-busy() {  # busy COMMAND...: runs it beside one spinning process per rank
-  local spinners=() status=0
-  for ((i = 0; i < ranks; i++)); do (while :; do :; done) & spinners+=($!); done
+spin_fraction='
+import sys, time
+duty = float(sys.argv[1])
+while True:
+    start = time.monotonic()
+    while time.monotonic() - start < duty * 0.01:
+        pass
+    time.sleep((1 - duty) * 0.01)'
+busy() {  # busy COMMAND...: runs it beside `extra` spinning processes
+  local spinners=() status=0 whole=${extra%.*} fraction=0.${extra#*.}
+  for ((i = 0; i < whole; i++)); do (while :; do :; done) & spinners+=($!); done
+  [ "$fraction" = 0.00 ] || { /usr/bin/python3 -c "$spin_fraction" "$fraction" & spinners+=($!); }
   "$@" || status=$?
-  kill "${spinners[@]}"
-  wait "${spinners[@]}" 2> /dev/null || true
+  if [ ${#spinners[@]} -gt 0 ]; then
+    kill "${spinners[@]}"
+    wait "${spinners[@]}" 2> /dev/null || true
+  fi
   return $status
 }
-for run in 1 2 3; do busy "${shm[@]}" $bench_comm --sizes $sizes; done > "$work/net/comm-shm.txt"
 host_cost() {
   local name=$1 latency bandwidth; shift
   scripts/netcluster up 4 --rate 100gbit "$@" > /dev/null
@@ -101,7 +113,13 @@ compare() {
 }
 
 rm -f "$work"/net/*.jsonl
+/usr/bin/python3 bench/thread_load.py loom-torch "$work/net/shm-r1.jsonl" > "$work/net/load.txt" &
 "${shm[@]}" $loom --log-level warn "${args[@]}" --metrics "$work/net/shm-r1.jsonl"
+wait $!
+load=$(< "$work/net/load.txt")
+extra=$(/usr/bin/python3 -c "print(f'{max(0.0, $load - $ranks):.2f}')")
+echo "bench_netcluster: training keeps $load threads runnable; calibrating beside $extra spinning"
+for run in 1 2 3; do busy "${shm[@]}" $bench_comm --sizes $sizes; done > "$work/net/comm-shm.txt"
 host_cost tcp
 plain_host="${host[*]}"
 for rate in $rates; do compare "$rate" "$rate"; done
@@ -118,10 +136,11 @@ if scripts/netcluster up 4 --rate "$first_rate" --loss 1% > /dev/null; then
   loss_rows=$first_rate
 fi
 scripts/netcluster down
-/usr/bin/python3 - "$work/net" "$rates" "$delays" "$plain_host" "$relay_host" "$loss_rows" "$rounds" > bench/results/netcluster.md <<'PY'
+/usr/bin/python3 - "$work/net" "$rates" "$delays" "$plain_host" "$relay_host" "$loss_rows" "$rounds" "$load" "$extra" \
+  > bench/results/netcluster.md <<'PY'
 import glob, json, statistics, sys
 d, rates, delays, plain_host, relay_host, loss_rates = sys.argv[1], sys.argv[2].split(), sys.argv[3].split(), *sys.argv[4:6], sys.argv[6].split()
-rounds = int(sys.argv[7])
+rounds, load, extra = int(sys.argv[7]), *sys.argv[8:10]
 def steady_epochs(name, round=None):
     """Medians over the epochs after the first of every round (or of one round); the last epoch's
     loss and bytes, which must be the same in every round."""
@@ -176,8 +195,9 @@ rank, 4 ranks on 2 cores; {rounds} rounds of each cell, its runs interleaved; ep
 over all rounds; the first epoch warms up; the errors of each round alone beside them). TCP rows: ranks in 4 network namespaces on veth links
 shaped by tc (scripts/netcluster), MTU 1500; emulated rows: shared memory with Loom's link model,
 the wire alone or with the host's cost, measured with bench_comm (all-to-all and all-reduce of
-64 KiB..4 MiB per peer over TCP at 100 Gbit/s minus shared memory, both beside a spinning process
-per rank as training keeps two threads of each rank busy; median of three runs; least squares; not
+64 KiB..4 MiB per peer over TCP at 100 Gbit/s minus shared memory, both under the training run's
+load: it keeps {load} threads runnable on average over shared memory's epochs 2-4 (bench/thread_load.py), so
+bench_comm's 4 ranks ran beside {extra} spinning processes; median of three runs; least squares; not
 fitted to these runs): {plain_host} on the plain links, {relay_host} on the delay path. Delays are each
 way, on every link's egress: netem where the kernel has it, else (this host) scripts/netcluster's
 relay through a TUN device (with TCP segmentation offload: one read and one send per up to 64 KiB),
