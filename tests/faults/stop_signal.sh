@@ -19,9 +19,11 @@ for _ in $(seq 100); do [[ -s "$dir/part.jsonl" ]] && [[ $(epochs_done "$dir/par
 rank1=$(rank_pid 1)
 [[ -n "$rank1" ]] || { echo "rank 1 not found" >&2; exit 1; }
 kill -"$signal" "$rank1"
+sent=$(date +%s.%N)
 status=0
 wait "$job" || status=$?
 job=
+took=$(python3 -c "import sys,time; print(f'{time.time() - float(sys.argv[1]):.2f}')" "$sent")
 expected=$((128 + $(kill -l "$signal")))
 [[ $status == "$expected" ]] || { echo "SIG$signal: exit status $status, expected $expected" >&2; cat "$dir/err" >&2; exit 1; }
 done_at=$(epochs_done "$dir/part.jsonl")
@@ -33,4 +35,4 @@ grep -q "stopped by signal $(kill -l "$signal") after epoch $done_at" "$dir/err"
 "${two[@]}" "${args[@]}" --checkpoint-dir "$dir/ck" --resume --metrics "$dir/resumed.jsonl"
 full=$(last_loss "$dir/full.jsonl") resumed=$(last_loss "$dir/resumed.jsonl")
 [[ "$full" == "$resumed" ]] || { echo "final loss $resumed after the stop and resume, $full uninterrupted" >&2; exit 1; }
-echo "SIG$signal on rank 1: every rank stopped after epoch $done_at of 150 with a checkpoint (status $status); resumed to the same final loss $full"
+echo "SIG$signal on rank 1: every rank stopped after epoch $done_at of 150 with a checkpoint (status $status, $took s after the signal); resumed to the same final loss $full"
