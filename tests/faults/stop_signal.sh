@@ -18,14 +18,7 @@ job=$!
 for _ in $(seq 100); do [[ -s "$dir/part.jsonl" ]] && [[ $(epochs_done "$dir/part.jsonl") -ge 3 ]] && break; sleep 0.1; done
 rank1=$(rank_pid 1)
 [[ -n "$rank1" ]] || { echo "rank 1 not found" >&2; exit 1; }
-kill -"$signal" "$rank1"
-sent=$(date +%s.%N)
-status=0
-wait "$job" || status=$?
-job=
-took=$(python3 -c "import sys,time; print(f'{time.time() - float(sys.argv[1]):.2f}')" "$sent")
-expected=$((128 + $(kill -l "$signal")))
-[[ $status == "$expected" ]] || { echo "SIG$signal: exit status $status, expected $expected" >&2; cat "$dir/err" >&2; exit 1; }
+stop_job "$signal" "$rank1"
 done_at=$(epochs_done "$dir/part.jsonl")
 (( done_at < 150 )) || { echo "the run was not stopped early" >&2; exit 1; }
 for r in 0 1; do

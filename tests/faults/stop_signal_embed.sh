@@ -19,18 +19,11 @@ for _ in $(seq 300); do [[ -d "$dir/ck/epoch-2" ]] && break; sleep 0.05; done
 [[ -d "$dir/ck/epoch-2" ]] || { echo "no checkpoint of epoch 2 after 15 s" >&2; cat "$dir/err" >&2; exit 1; }
 if (( np == 1 )); then target=$job; else target=$(rank_pid "$rank"); fi
 [[ -n "$target" ]] || { echo "rank $rank not found" >&2; exit 1; }
-start=$(date +%s.%N)
-kill -"$signal" "$target"
-status=0
-wait "$job" || status=$?
-job=
-seconds=$(python3 -c "print(f'{$(date +%s.%N) - $start:.2f}')")
-expected=$((128 + $(kill -l "$signal")))
-[[ $status == "$expected" ]] || { echo "SIG$signal: exit status $status, expected $expected" >&2; cat "$dir/err" >&2; exit 1; }
+stop_job "$signal" "$target"
 [[ -z "$(find "$dir" -maxdepth 1 -name 'emb.txt*')" ]] || { echo "output written by the stopped run" >&2; exit 1; }
 stopped_at=$(cat "$dir/ck/latest")
 grep -q "stopped by signal $(kill -l "$signal") after $stopped_at" "$dir/err" || { cat "$dir/err" >&2; exit 1; }
 [[ -f "$dir/ck/$stopped_at/state.json" ]] || { echo "no checkpoint $stopped_at" >&2; ls -R "$dir/ck" >&2; exit 1; }
 "${launch[@]}" "${args[@]}" -o "$dir/emb.txt" --checkpoint-dir "$dir/ck" --resume
 cmp -s "$dir/full.txt" "$dir/emb.txt" || { echo "embeddings after the stop and resume differ from the uninterrupted run's" >&2; exit 1; }
-echo "SIG$signal on rank $rank of $np: stopped after $stopped_at of 10 epochs with a checkpoint (status $status after $seconds s); resumed to byte-identical embeddings"
+echo "SIG$signal on rank $rank of $np: stopped after $stopped_at of 10 epochs with a checkpoint (status $status after $took s); resumed to byte-identical embeddings"

@@ -24,14 +24,7 @@ for _ in $(seq 600); do [[ -s "$dir/part.jsonl" ]] && [[ $(epochs_done "$dir/par
 sleep 0.3
 pid_of_rank=$(rank_pid "$target")
 [[ -n "$pid_of_rank" ]] || { echo "rank $target not found" >&2; exit 1; }
-kill -"$signal" "$pid_of_rank"
-sent=$(date +%s.%N)
-status=0
-wait "$job" || status=$?
-job=
-took=$(python3 -c "import sys,time; print(f'{time.time() - float(sys.argv[1]):.2f}')" "$sent")
-expected=$((128 + $(kill -l "$signal")))
-[[ $status == "$expected" ]] || { echo "SIG$signal: exit status $status, expected $expected" >&2; cat "$dir/err" >&2; exit 1; }
+stop_job "$signal" "$pid_of_rank"
 checkpoint=$(cat "$dir/ck/latest")
 [[ "$checkpoint" =~ ^epoch-1-step-[0-9]+$ ]] || { echo "newest checkpoint $checkpoint, expected one inside epoch 2" >&2; ls "$dir/ck" >&2; exit 1; }
 step=${checkpoint##*-}
