@@ -3,14 +3,13 @@
 runnable (running, or ready and waiting for a core) over the epochs after the first.
 
 usage: thread_load.py NAME METRICS
-Start it before the run. It waits for processes named NAME, then every 0.1 s reads the run and wait
-times of each of their threads (/proc/PID/task/TID/schedstat, cumulative nanoseconds) and the
-size of METRICS (Loom's --metrics file, one line per epoch), until the processes are gone. It
-prints the sum over threads of (run + wait time) between the first and the last epoch record,
-divided by the time between them. A thread that starts or ends between two samples loses at most
-0.1 s."""
+Start it before the run. It waits for processes named NAME (up to 120 s), then every 0.1 s reads
+the run and wait times of each of their threads (/proc/PID/task/TID/schedstat, cumulative
+nanoseconds) and counts the epoch records in METRICS (Loom's --metrics file), until the processes
+are gone. It prints the sum over threads of (run + wait time) between the first and the last
+epoch record, divided by the time between them. A thread that starts or ends between two samples
+loses at most 0.1 s."""
 import glob
-import os
 import sys
 import time
 
@@ -38,7 +37,10 @@ def epochs():
         return 0
 
 
+deadline = time.monotonic() + 120
 while not threads():
+    if time.monotonic() > deadline:
+        sys.exit(f"thread_load: no process named {sys.argv[1]} started within 120 s")
     time.sleep(0.05)
 marks = []  # (time, runnable seconds accumulated so far) at each new epoch record
 accumulated, previous, count = 0.0, threads(), epochs()
