@@ -51,8 +51,9 @@ while True:
         break
     accumulated += sum(v - previous[k] for k, v in current.items() if k in previous)
     previous = current
-    if epochs() > count:
-        count = epochs()
+    recorded = epochs()
+    if recorded > count:
+        count = recorded
         marks.append((time.monotonic(), accumulated))
 if len(marks) < 2:
     sys.exit(f"thread_load: {metrics} recorded {len(marks)} epochs while {sys.argv[1]} ran; need 2")
