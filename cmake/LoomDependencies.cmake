@@ -1,5 +1,30 @@
 # Every dependency comes from a Debian package (scripts/setup installs them); nothing is
-# downloaded at configure or build time.
+# downloaded at configure or build time. Each is found through CMAKE_PREFIX_PATH first, so a
+# prefix of unpacked packages works too (scripts/device-check), and LibTorch may be any build:
+# Debian's CPU one by default, or one the user names (-DCMAKE_PREFIX_PATH or -DTorch_DIR), such
+# as the LibTorch inside a pip or conda CUDA PyTorch (README, "GPU build").
+
+# Any LibTorch, checked once found: its C++ ABI (TORCH_CXX_FLAGS) applies to all of Loom, since
+# std::string and friends cross between the modules with and without LibTorch, and it must be the
+# C++11 ABI of the Debian libraries Loom links (abseil, fmt, spdlog).
+function(loom_check_torch)
+  if(TORCH_CXX_FLAGS MATCHES "_GLIBCXX_USE_CXX11_ABI=0")
+    message(FATAL_ERROR "Loom: the LibTorch at ${TORCH_INSTALL_PREFIX} is built with the pre-C++11 ABI "
+            "(_GLIBCXX_USE_CXX11_ABI=0), but Loom's other libraries use the C++11 ABI: use a cxx11-ABI LibTorch "
+            "(a pip PyTorch 2.7 or later, or a libtorch-cxx11-abi archive)")
+  endif()
+  if(TORCH_CUDA_LIBRARIES OR CAFFE2_USE_CUDA)
+    # Loom compiles no CUDA kernels of its own: its GPU work is LibTorch's, built for that
+    # LibTorch's architectures; it calls the CUDA runtime for the GPU's free memory only.
+    find_package(CUDAToolkit REQUIRED)
+    set(LOOM_WITH_CUDA ON PARENT_SCOPE)
+    set(gpu "CUDA ${CUDAToolkit_VERSION} (runtime at ${CUDAToolkit_LIBRARY_DIR})")
+  else()
+    set(gpu "CPU only (--device cuda will be refused)")
+  endif()
+  message(STATUS "Loom: LibTorch ${Torch_VERSION} from ${TORCH_INSTALL_PREFIX} (${TORCH_CXX_FLAGS}); ${gpu}")
+endfunction()
+
 find_package(Threads REQUIRED)
 find_package(OpenMP REQUIRED)
 find_package(MPI REQUIRED COMPONENTS CXX)
@@ -10,9 +35,27 @@ find_package(spdlog REQUIRED)
 find_package(CLI11 REQUIRED)
 find_package(absl REQUIRED)
 find_package(Torch REQUIRED)
+loom_check_torch()
+add_compile_options(${TORCH_CXX_FLAGS})
 
-set(BLA_VENDOR OpenBLAS)
-find_package(BLAS REQUIRED)
+# OpenBLAS, the OpenMP flavour where it is installed (see below); cblas.h: Debian's alternatives link
+# one flavour's header into include/<arch>, an unpacked prefix has only the flavours' own folders.
+set(LOOM_OPENBLAS_OPENMP_DIR "")
+foreach(prefix ${CMAKE_PREFIX_PATH} /usr)
+  set(dir "${prefix}/lib/${CMAKE_LIBRARY_ARCHITECTURE}/openblas-openmp")
+  if(NOT LOOM_OPENBLAS_OPENMP_DIR AND EXISTS "${dir}/libblas.so.3")
+    set(LOOM_OPENBLAS_OPENMP_DIR "${dir}")
+  endif()
+endforeach()
+if(LOOM_OPENBLAS_OPENMP_DIR)
+  find_library(OPENBLAS_LIBRARY NAMES openblas libopenblas.so.0 PATHS ${LOOM_OPENBLAS_OPENMP_DIR} NO_DEFAULT_PATH REQUIRED)
+else()
+  find_library(OPENBLAS_LIBRARY openblas REQUIRED)
+endif()
+find_path(CBLAS_INCLUDE_DIR cblas.h PATH_SUFFIXES openblas-openmp ${CMAKE_LIBRARY_ARCHITECTURE}/openblas-openmp REQUIRED)
+add_library(BLAS::BLAS UNKNOWN IMPORTED)
+set_target_properties(BLAS::BLAS PROPERTIES IMPORTED_LOCATION ${OPENBLAS_LIBRARY}
+                      INTERFACE_INCLUDE_DIRECTORIES ${CBLAS_INCLUDE_DIR})
 
 find_path(METIS_INCLUDE_DIR metis.h REQUIRED)
 find_library(METIS_LIBRARY metis REQUIRED)
@@ -34,10 +77,9 @@ endif()
 # 3-layer SAGE epochs 2.2 s with it, 1.35 s with the OpenMP flavour, on 2 cores). Loom's binaries
 # look in the OpenMP flavour's directory first, as DT_RPATH so that LibTorch's own lookups of
 # libblas.so.3 / liblapack.so.3 find it too, without changing the system's choice.
-set(LOOM_OPENBLAS_OPENMP_DIR "/usr/lib/${CMAKE_LIBRARY_ARCHITECTURE}/openblas-openmp")
-if(EXISTS "${LOOM_OPENBLAS_OPENMP_DIR}/libblas.so.3")
+if(LOOM_OPENBLAS_OPENMP_DIR)
   add_link_options("LINKER:--disable-new-dtags" "LINKER:-rpath,${LOOM_OPENBLAS_OPENMP_DIR}")
   message(STATUS "Loom: BLAS from ${LOOM_OPENBLAS_OPENMP_DIR} (OpenMP flavour of OpenBLAS)")
 else()
-  message(WARNING "Loom: ${LOOM_OPENBLAS_OPENMP_DIR} not found; install libopenblas0-openmp (BLAS threads will compete with OpenMP's)")
+  message(WARNING "Loom: OpenBLAS's OpenMP flavour not found; install libopenblas0-openmp (BLAS threads will compete with OpenMP's)")
 endif()

@@ -13,7 +13,17 @@ TEST(Channel, EveryChannelHasADistinctName) {
   std::vector<std::string> names;
   for (Channel c : kAllChannels) names.emplace_back(channel_name(c));
   EXPECT_EQ(names, (std::vector<std::string>{"features", "gradients", "activations", "embeddings", "control",
-                                             "halo", "weights"}));
+                                             "halo", "weights", "device"}));
+}
+
+TEST(CommStats, TheTotalCountsTrafficBetweenRanksNotCopiesToTheDevice) {
+  CommStats s;
+  s[Channel::features].bytes_sent = 100;
+  s[Channel::device].bytes_sent = 1000;
+  s[Channel::device].bytes_received = 10;
+  EXPECT_EQ(s.total().bytes_sent, 100u);
+  EXPECT_EQ(s.total().bytes_received, 0u);
+  EXPECT_EQ(s.to_json()["device"]["bytes_sent"], 1000);
 }
 
 TEST(CommStats, DifferenceIsTheTrafficInBetween) {

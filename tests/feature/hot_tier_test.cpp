@@ -18,6 +18,8 @@ TEST(HotTier, KeepsTheHottestRowsInSlotOrderAndTiesInRowOrder) {
   EXPECT_EQ(tier.slot(2), 2);
   EXPECT_EQ(tier.slot(0), -1);
   EXPECT_EQ(tier.slot(4), -1);
+  EXPECT_DOUBLE_EQ(tier.tier_score(), 2.3);
+  EXPECT_DOUBLE_EQ(tier.total_score(), 2.4);
 }
 
 TEST(HotTier, CapacityBeyondTheRowsKeepsEveryRowAndZeroKeepsNone) {

@@ -89,6 +89,46 @@ TEST(MemoryPlan, AnEstimateOverTheLimitNamesItsPartsAndWhatToLower) {
   }
 }
 
+TEST(DeviceMemoryPlan, ARankOverItsShareOfTheGpuNamesTheLargestPartsOption) {
+  MemoryPlan plan;
+  plan.parts = {{"device rows", std::int64_t{6} << 30, "--device-rows"},
+                {"model and optimizer", 64 << 20, "--hidden, --layers"}};
+  EXPECT_NO_THROW(check_device_memory_plan(plan, 0, std::int64_t{16} << 30, 2, "cuda:0"));
+  EXPECT_NO_THROW(check_device_memory_plan(plan, 0, -1, 1, "cuda:0")) << "free memory unknown: no check";
+  try {
+    check_device_memory_plan(plan, 0, std::int64_t{10} << 30, 2, "cuda:0");
+    FAIL() << "6 GiB does not fit half of 10 GiB";
+  } catch (const Error& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find("argument --device-rows"), std::string::npos) << message;
+    EXPECT_NE(message.find("cuda:0's free 10.0 GiB shared by 2 ranks"), std::string::npos) << message;
+  }
+  try {
+    check_device_memory_plan(plan, 1 << 30, std::int64_t{80} << 30, 1, "cuda:0");
+    FAIL() << "6 GiB does not fit a 1 GiB limit";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("argument --device-memory-limit"), std::string::npos) << e.what();
+  }
+}
+
+TEST(DeviceMemoryPlan, TheTierGrowsWithDeviceRowsAndTheRestComesFromTheHostPlan) {
+  test::ScratchDir dir;
+  auto world = testing::single_rank_world();
+  auto o = planning_options(make_planning_sbm(dir));
+  TrainingData data = open_training_data(o.store, world);
+  nn::ModelOptions m = o.model;
+  m.in_features = data.feat_dim;
+  m.num_classes = data.num_classes;
+  const nn::GnnModel model(m);
+  const MemoryPlan host = plan_minibatch_memory(o, data, model, 0);
+  o.device_rows = 0.5;
+  const MemoryPlan half = plan_device_memory(host, o, data);
+  EXPECT_EQ(part(half, "device rows"), 1000 * 32 * 4);
+  EXPECT_EQ(part(half, "model and optimizer"), part(host, "model and optimizer"));
+  EXPECT_EQ(part(half, "batches in flight"), part(host, "batches in flight"));
+  EXPECT_EQ(half.parts.size(), 4u) << "the topology, own rows and caches stay on the host";
+}
+
 TEST(MemoryPlan, PartsFollowTheOptions) {
   test::ScratchDir dir;
   auto world = testing::single_rank_world();

@@ -59,6 +59,19 @@ MinibatchOptions selecting_options(const std::string& store, int epochs) {
 
 class MinibatchTrainer : public ::testing::Test {};
 
+TEST_F(MinibatchTrainer, MaxStepsCutsTheEpochAndProjectsItsWholeTime) {
+  test::ScratchDir dir;
+  auto world = testing::single_rank_world();
+  auto options = small_options(make_sbm(dir));
+  options.epochs = 1;
+  options.max_steps = 1;
+  const auto report = run_minibatch(options, world);
+  const auto& epoch = report.epochs.back();
+  EXPECT_EQ(epoch["steps"].get<int>(), 1);
+  EXPECT_EQ(epoch["full_steps"].get<int>(), 3);  // 360 training nodes in batches of 128
+  EXPECT_NEAR(epoch["projected_epoch_seconds"].get<double>(), 3 * epoch["epoch_seconds"].get<double>(), 1e-9);
+}
+
 // Multi-label: each node carries its class and a "class < 2" label (5 label columns, 0/1), so the
 // trainer uses binary cross-entropy and reports micro-F1.
 TEST_F(MinibatchTrainer, MultiLabelGraphsTrainWithBinaryCrossEntropy) {

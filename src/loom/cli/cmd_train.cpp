@@ -49,6 +49,9 @@ void add_train_command(CLI::App& app, Action& action) {
   add_fanouts_option(*sub, "--fanouts", o.fanouts, "Neighbours sampled per layer, hop from the seeds first (-1 = all)");
   sub->add_option("--batch-size", o.batch_size, "Seeds per step and rank")->capture_default_str();
   sub->add_option("--epochs", o.epochs, "Epochs")->capture_default_str();
+  sub->add_option("--max-steps", o.max_steps,
+                  "Steps per epoch at most (0 = all); an epoch cut short also reports its projected full time")
+      ->capture_default_str();
   sub->add_option("--lr", o.lr, "Adam learning rate")->capture_default_str();
   sub->add_option("--weight-decay", o.weight_decay, "Adam weight decay (L2)")->capture_default_str();
   sub->add_option("--weight-decay-layers", o.weight_decay_layers,
@@ -67,6 +70,11 @@ void add_train_command(CLI::App& app, Action& action) {
                   "Fraction of the rank's own feature rows held in device memory, hottest by VIP first "
                   "(the rest in host memory, pinned under cuda)")
       ->capture_default_str();
+  add_parsed_option(*sub, "--device-memory-limit", o.device_memory_limit,
+                    [](const std::string& text) { return train::parse_memory_size(text, "--device-memory-limit"); },
+                    "GPU memory one rank may use, e.g. 8G (default: its share of the GPU's free memory); the run "
+                    "stops at start-up where its device estimate does not fit")
+      ->option_text("SIZE");
   add_enum_option(*sub, "--wire-dtype", o.wire_dtype, feature::kWireDTypeNames, "Feature rows on the wire");
   sub->add_option("--cache", o.cache, "Static cache of remote rows: none | vip | simulation | degree | halo | random | oracle")
       ->capture_default_str();

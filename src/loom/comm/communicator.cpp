@@ -171,6 +171,10 @@ std::vector<int> Communicator::machine_of_ranks() const {
 
 CommStats Communicator::stats() const { return impl_->shared->counters.snapshot(); }
 void Communicator::reset_stats() { impl_->shared->counters.reset(); }
+void Communicator::count_device(std::uint64_t bytes, bool to_device) const {
+  if (to_device) impl_->shared->counters.add_sent(Channel::device, bytes, 1);
+  else impl_->shared->counters.add_received(Channel::device, bytes, 1);
+}
 void Communicator::set_link_model(const LinkModel& model) { impl_->shared->model = model; }
 LinkModel Communicator::link_model() const { return impl_->shared->model; }
 

@@ -13,6 +13,7 @@
 //   gatherv     non-roots send one message of their data; the root receives P-1.
 //   send/recv, isend/irecv   one message of the bytes (counted at completion).
 //   agree       counted on Channel::control (an allreduce of an int, plus the message on failure).
+//   count_device  Channel::device: one message per copy between this rank's host memory and its GPU.
 //
 // Threads: one Communicator is used by one thread at a time. dup() gives another communicator
 // over a duplicated MPI communicator that shares the same counters, link model and clock, so a
@@ -94,6 +95,9 @@ class Communicator {
   // --- counters, link emulation, settings (shared with every dup()) ---
   CommStats stats() const;
   void reset_stats();
+  // Counts one copy of `bytes` from host memory to this rank's device (to_device) or back on
+  // Channel::device; moves nothing. Safe from any thread (the counters are atomic).
+  void count_device(std::uint64_t bytes, bool to_device) const;
   // Set before communicating (not synchronized with calls running on other threads).
   void set_link_model(const LinkModel& model);
   LinkModel link_model() const;

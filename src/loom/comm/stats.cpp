@@ -33,7 +33,8 @@ nlohmann::json ChannelStats::to_json() const {
 
 ChannelStats CommStats::total() const {
   ChannelStats sum;
-  for (const ChannelStats& c : channels_) sum += c;
+  for (Channel c : kAllChannels)
+    if (between_ranks(c)) sum += (*this)[c];
   return sum;
 }
 

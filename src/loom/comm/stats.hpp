@@ -1,6 +1,7 @@
 // Communication counters. CommStats is a plain value: per channel, the payload bytes and
 // messages this rank sent to and received from OTHER ranks (a rank's buffer to itself is never
-// counted), plus their modeled time under link emulation. Trainers snapshot it per epoch
+// counted; Channel::device counts the rank's copies to and from its GPU instead), plus their
+// modeled time under link emulation. Trainers snapshot it per epoch
 // (`after - before`, or reset()). Counters is the live, thread-safe (relaxed atomic) store that a
 // Communicator and all its dup()s add to. GlobalCommStats combines every rank's CommStats
 // (Communicator::global_stats) for rank-0 reporting.
@@ -36,7 +37,7 @@ class CommStats {
  public:
   ChannelStats& operator[](Channel channel) { return channels_[index(channel)]; }
   const ChannelStats& operator[](Channel channel) const { return channels_[index(channel)]; }
-  // Sum over all channels.
+  // Sum over the channels between ranks (all but Channel::device).
   ChannelStats total() const;
   void reset() { channels_ = {}; }
 

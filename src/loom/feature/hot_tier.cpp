@@ -18,7 +18,11 @@ HotTier HotTier::hottest(std::span<const double> score, std::int64_t capacity) {
   std::stable_sort(order.begin(), order.end(), [&](std::int64_t a, std::int64_t b) { return score[a] > score[b]; });
   order.resize(keep);
   tier.slot_.assign(n, -1);
-  for (std::int64_t s = 0; s < keep; ++s) tier.slot_[order[s]] = s;
+  for (std::int64_t s = 0; s < keep; ++s) {
+    tier.slot_[order[s]] = s;
+    tier.tier_score_ += score[order[s]];
+  }
+  for (const double value : score) tier.total_score_ += value;
   tier.rows_ = std::move(order);
   return tier;
 }

@@ -25,10 +25,15 @@ class HotTier {
   std::int64_t slot(std::int64_t local_row) const { return slot_.empty() ? -1 : slot_[local_row]; }
   // Own rows in slot order (hottest first).
   std::span<const std::int64_t> rows() const { return rows_; }
+  // The scores of the tier's rows and of all own rows, summed. With VIP's scores (expected
+  // reads per row), their ratio is the share of own-row reads the tier is expected to serve.
+  double tier_score() const { return tier_score_; }
+  double total_score() const { return total_score_; }
 
  private:
   std::vector<std::int64_t> rows_;
   std::vector<std::int64_t> slot_;  // per own row; empty when the tier is empty
+  double tier_score_ = 0, total_score_ = 0;
 };
 
 // The rows a gather left to the hot tier: out row positions[i] is tier slot slots[i].

@@ -87,6 +87,14 @@ MessageGraph MessageGraph::to(torch::Device device) const {
   return moved;
 }
 
+std::vector<torch::Tensor> MessageGraph::tensors() const {
+  std::vector<torch::Tensor> out{indptr_, indices_};
+  if (explicit_norm_)
+    for (const torch::Tensor& t : {explicit_norm_->src, explicit_norm_->dst, explicit_norm_->neighbor_scale})
+      if (t.defined()) out.push_back(t);
+  return out;
+}
+
 const TransposedCsr& MessageGraph::transposed() const {
   std::call_once(cache_->transposed_once, [&] {
     const torch::Tensor indptr = indptr_.cpu();

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <vector>
 
 #include <torch/types.h>
 
@@ -56,6 +57,9 @@ class MessageGraph {
   const torch::Tensor& indptr() const { return indptr_; }
   const torch::Tensor& indices() const { return indices_; }
   torch::Device device() const { return indptr_.device(); }
+  // The tensors it holds (indptr, indices and explicit GCN norms; not the lazy cache), for code
+  // that tracks device memory or transfers.
+  std::vector<torch::Tensor> tensors() const;
 
   const TransposedCsr& transposed() const;
   const GcnNorm& gcn_norm() const;

@@ -23,9 +23,17 @@ torch::Tensor BatchBuilder::labels(std::span<const std::int64_t> seeds) const {
   return y;
 }
 
+void PreparedBatch::wait_for_copies() const {
+  std::vector<torch::Tensor> used{x, y};
+  for (const auto& graph : graphs)
+    for (torch::Tensor& t : graph.tensors()) used.push_back(std::move(t));
+  copies.wait(used);
+}
+
 PreparedBatch BatchBuilder::build(std::span<const std::int64_t> seeds, std::uint64_t sample_seed) const {
   PreparedBatch b = sample(seeds, sample_seed);
   fetch(b);
+  b.wait_for_copies();
   return b;
 }
 
@@ -56,9 +64,12 @@ void BatchBuilder::fetch(PreparedBatch& b, std::span<const std::span<const std::
   const torch::Tensor host = device_->host_buffer(rows, features_->dim());
   feature::TierRows tier_rows;
   b.fetch = features_->gather(b.sampled.input_nodes, host.data_ptr<float>(), &tier_rows, upcoming);
-  b.x = device_->assemble(host, tier_rows);
-  for (auto& graph : b.graphs) graph = graph.to(device_->device());
-  b.y = labels(seeds).to(device_->device());
+  const torch::Tensor y = labels(seeds);
+  b.copies = device_->copy_stream().run([&] {
+    b.x = device_->assemble(host, tier_rows);
+    for (auto& graph : b.graphs) graph = device_->to_device(graph);
+    b.y = device_->to_device(y);
+  });
 }
 
 }  // namespace loom::train

@@ -2,7 +2,9 @@
 // blocks (as nn::MessageGraphs), the input feature rows (through the collective FeatureSource:
 // own rows copied, cached rows read, the rest fetched from their owners), and the seeds' labels, with the time spent
 // sampling and fetching. build() is collective (because of the fetch). With DeviceFeatures, the
-// batch (features, graphs, labels) is on its device, and the own rows of its tier come from there.
+// batch (features, graphs, labels) is copied to its device on the copy stream (fetch() returns
+// with the copies queued), and the own rows of its tier come from there; wait_for_copies() makes
+// the caller's stream wait for them before it computes on the batch (build() does so itself).
 // With `whole_graph_gcn_norm` (for GCN models), every graph carries the whole graph's GCN
 // normalisation (nn::sampled_gcn_norm), so that training computes the GCN that exact inference
 // computes: with every neighbour sampled, exactly the full-graph GCN.
@@ -17,6 +19,7 @@
 #include "loom/feature/feature_source.hpp"
 #include "loom/nn/message_graph.hpp"
 #include "loom/sample/neighbor_sampler.hpp"
+#include "loom/train/copy_stream.hpp"
 #include "loom/train/device_features.hpp"
 #include "loom/train/training_data.hpp"
 
@@ -29,6 +32,10 @@ struct PreparedBatch {
   torch::Tensor y;                       // int64 [seeds] or float [seeds, classes]
   feature::FetchStats fetch;
   double sample_seconds = 0;
+  CopiesDone copies;  // the copies of x, y and graphs to the device
+
+  // The calling thread's current stream waits for the copies (nothing to do on CPU).
+  void wait_for_copies() const;
 };
 
 class BatchBuilder {

@@ -63,11 +63,13 @@ bool BatchPipeline::next(PreparedBatch& out, double& wait_seconds) {
   if (depth_ == 0) {
     if (next_sync_ >= plan_.size()) return false;
     out = prepare(next_sync_++);
+    out.wait_for_copies();
     ++taken_;
     wait_seconds = timer.seconds();
     return true;
   }
   const bool got = queue_.pop(out);
+  if (got) out.wait_for_copies();
   wait_seconds = timer.seconds();
   if (!got && error_) std::rethrow_exception(error_);
   taken_ += got ? 1 : 0;

@@ -1,6 +1,12 @@
 #include "loom/train/device.hpp"
 
+#include <algorithm>
+
 #include <torch/cuda.h>
+
+#if LOOM_WITH_CUDA
+#include <cuda_runtime_api.h>
+#endif
 
 #include "loom/core/error.hpp"
 
@@ -30,6 +36,40 @@ torch::Device resolve_device(const std::string& name, int rank) {
 
 void synchronize(torch::Device device) {
   if (device.is_cuda()) torch::cuda::synchronize(device.index());
+}
+
+std::optional<DeviceMemory> device_memory(torch::Device device) {
+  if (!device.is_cuda()) return std::nullopt;
+#if LOOM_WITH_CUDA
+  int previous = 0;
+  if (cudaGetDevice(&previous) != cudaSuccess) return std::nullopt;
+  std::size_t free_bytes = 0, total_bytes = 0;
+  const bool ok = cudaSetDevice(device.index() < 0 ? previous : device.index()) == cudaSuccess &&
+                  cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess;
+  cudaSetDevice(previous);
+  if (!ok) return std::nullopt;
+  return DeviceMemory{static_cast<std::int64_t>(free_bytes), static_cast<std::int64_t>(total_bytes)};
+#else
+  return std::nullopt;
+#endif
+}
+
+torch::Tensor to_host(const torch::Tensor& t, const comm::Communicator& counter) {
+  if (!t.defined() || t.is_cpu()) return t;
+  counter.count_device(static_cast<std::uint64_t>(t.numel() * t.element_size()), /*to_device=*/false);
+  return t.to(torch::kCPU);
+}
+
+torch::Tensor to_device(const torch::Tensor& t, torch::Device device, const comm::Communicator& counter) {
+  if (!t.defined() || t.device() == device) return t;
+  if (!device.is_cpu()) counter.count_device(static_cast<std::uint64_t>(t.numel() * t.element_size()), /*to_device=*/true);
+  return t.to(device, /*non_blocking=*/t.is_pinned());
+}
+
+int ranks_per_device(torch::Device device, int ranks_on_node) {
+  if (!device.is_cuda()) return 1;
+  const int gpus = std::max(1, static_cast<int>(torch::cuda::device_count()));
+  return std::max(1, (ranks_on_node + gpus - 1) / gpus);
 }
 
 }  // namespace loom::train

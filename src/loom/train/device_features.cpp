@@ -4,6 +4,7 @@
 
 #include "loom/core/error.hpp"
 #include "loom/core/half.hpp"
+#include "loom/train/device.hpp"
 
 namespace loom::train {
 
@@ -15,8 +16,9 @@ torch::ScalarType scalar_type(core::DType dtype) {
 
 }  // namespace
 
-DeviceFeatures::DeviceFeatures(torch::Device device, const feature::RowTable& local, feature::HotTier tier)
-    : device_(device), tier_(std::move(tier)) {
+DeviceFeatures::DeviceFeatures(torch::Device device, const feature::RowTable& local, feature::HotTier tier,
+                               const comm::Communicator* counter)
+    : device_(device), tier_(std::move(tier)), copy_stream_(device), counter_(counter) {
   if (tier_.empty()) return;
   LOOM_CHECK(tier_.num_rows() == local.rows(), "device tier ranks {} own rows, the rank has {}", tier_.num_rows(),
              local.rows());
@@ -28,7 +30,7 @@ DeviceFeatures::DeviceFeatures(torch::Device device, const feature::RowTable& lo
   const std::size_t row_bytes = element * static_cast<std::size_t>(dim);
   for (std::int64_t s = 0; s < tier_.size(); ++s)
     std::memcpy(dst + s * row_bytes, src + tier_.rows()[s] * row_bytes, row_bytes);
-  rows_ = host.to(device_);
+  rows_ = to_device(host);
 }
 
 feature::RowTable DeviceFeatures::host_rows(const feature::RowTable& local) const {
@@ -45,13 +47,27 @@ torch::Tensor DeviceFeatures::host_buffer(std::int64_t rows, std::int64_t dim) c
   return torch::empty({rows, dim}, torch::TensorOptions().dtype(torch::kFloat32).pinned_memory(device_.is_cuda()));
 }
 
+torch::Tensor DeviceFeatures::to_device(const torch::Tensor& host) const {
+  if (counter_ != nullptr) return train::to_device(host, device_, *counter_);
+  return host.to(device_, /*non_blocking=*/host.is_pinned());
+}
+
+nn::MessageGraph DeviceFeatures::to_device(const nn::MessageGraph& host) const {
+  if (host.device() == device_) return host;
+  nn::MessageGraph moved = host.to(device_);
+  if (counter_ != nullptr)
+    for (const torch::Tensor& t : moved.tensors())
+      counter_->count_device(static_cast<std::uint64_t>(t.numel() * t.element_size()), /*to_device=*/true);
+  return moved;
+}
+
 torch::Tensor DeviceFeatures::assemble(const torch::Tensor& host, const feature::TierRows& tier_rows) const {
-  torch::Tensor x = host.to(device_, /*non_blocking=*/true);
+  torch::Tensor x = to_device(host);
   if (tier_rows.positions.empty()) return x;
   const auto n = static_cast<std::int64_t>(tier_rows.positions.size());
   auto* positions = const_cast<std::int64_t*>(tier_rows.positions.data());
   auto* slots = const_cast<std::int64_t*>(tier_rows.slots.data());
-  const auto index_of = [&](std::int64_t* data) { return torch::from_blob(data, {n}, torch::kInt64).to(device_); };
+  const auto index_of = [&](std::int64_t* data) { return to_device(torch::from_blob(data, {n}, torch::kInt64)); };
   x.index_copy_(0, index_of(positions), rows_.index_select(0, index_of(slots)).to(torch::kFloat32));
   return x;
 }

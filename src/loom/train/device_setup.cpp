@@ -1,8 +1,12 @@
 #include "loom/train/device_setup.hpp"
 
 #include <array>
+#include <algorithm>
 #include <cmath>
 
+#include <c10/util/Exception.h>
+
+#include "loom/graph/info.hpp"
 #include "loom/train/cache_setup.hpp"
 
 namespace loom::train {
@@ -19,7 +23,16 @@ DeviceFeatures build_device_features(const MinibatchOptions& options, const Trai
       const std::vector<double> vip = feature::cache_scores("vip", cache_context(options, data, fanouts, world.rank()));
       tier = feature::HotTier::hottest(std::span(vip).subspan(data.offset, data.num_local), capacity);
     }
-    features = DeviceFeatures(device, data.features, std::move(tier));
+    const std::int64_t rows = tier.size();
+    try {
+      features = DeviceFeatures(device, data.features, std::move(tier), &world);
+    } catch (const c10::OutOfMemoryError&) {
+      const auto bytes = static_cast<double>(data.features.bytes()) * static_cast<double>(rows) /
+                         static_cast<double>(std::max<std::int64_t>(1, data.features.rows()));
+      throw Error::in_argument("--device-rows", fmt::format("{} of this rank's rows ({}) do not fit in the free memory "
+                                                             "of {}; lower --device-rows",
+                                                             rows, graph::human_bytes(bytes), device.str()));
+    }
   });
   return features;
 }
@@ -27,8 +40,11 @@ DeviceFeatures build_device_features(const MinibatchOptions& options, const Trai
 nlohmann::json device_record(const DeviceFeatures& features, const TrainingData& data, comm::Communicator& world) {
   std::array<std::int64_t, 3> sums{features.tier().size(), features.tier_bytes(), data.num_local};
   world.allreduce_sum(sums, comm::Channel::control);
+  std::array<double, 2> scores{features.tier().tier_score(), features.tier().total_score()};
+  world.allreduce_sum(scores, comm::Channel::control);
   return {{"event", "device"}, {"device", features.device().str()}, {"tier_rows", sums[0]},
-          {"tier_bytes", sums[1]}, {"own_rows", sums[2]}};
+          {"tier_bytes", sums[1]}, {"own_rows", sums[2]},
+          {"tier_vip_share", scores[1] > 0 ? scores[0] / scores[1] : 0.0}};
 }
 
 }  // namespace loom::train

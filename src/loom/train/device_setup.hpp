@@ -19,7 +19,8 @@ DeviceFeatures build_device_features(const MinibatchOptions& options, const Trai
                                      std::span<const std::int32_t> fanouts, torch::Device device,
                                      comm::Communicator& world);
 
-// {"event": "device", device, tier rows and bytes over all ranks, own rows over all ranks}.
+// {"event": "device", device, tier rows and bytes over all ranks, own rows over all ranks, and
+// tier_vip_share: the share of own-row reads VIP expects the tier to serve}.
 nlohmann::json device_record(const DeviceFeatures& features, const TrainingData& data, comm::Communicator& world);
 
 }  // namespace loom::train

@@ -5,6 +5,8 @@
 #include <csignal>
 #include <cstring>
 
+#include "loom/train/device.hpp"
+
 namespace loom::train {
 
 GradientSync::GradientSync(const comm::Communicator& comm, std::vector<torch::Tensor> parameters,
@@ -42,7 +44,7 @@ void GradientSync::sum_buckets(std::span<float> flags) {
       auto& p = parameters_[i];
       const auto n = static_cast<std::size_t>(p.numel());
       if (p.grad().defined())
-        std::memcpy(buffer_.data() + pos, p.grad().to(torch::kCPU).contiguous().data_ptr<float>(), n * sizeof(float));
+        std::memcpy(buffer_.data() + pos, to_host(p.grad(), *comm_).contiguous().data_ptr<float>(), n * sizeof(float));
       else
         std::fill_n(buffer_.data() + pos, n, 0.0f);
       pos += n;
@@ -54,11 +56,11 @@ void GradientSync::sum_buckets(std::span<float> flags) {
     for (std::size_t i = first; i < last; ++i) {
       auto& p = parameters_[i];
       const auto n = static_cast<std::size_t>(p.numel());
-      auto flat = torch::from_blob(buffer_.data() + pos, p.sizes(), torch::kFloat32).mul(scale);
+      auto flat = to_device(torch::from_blob(buffer_.data() + pos, p.sizes(), torch::kFloat32).mul(scale), p.device(), *comm_);
       if (p.grad().defined())
         p.mutable_grad().copy_(flat);
       else
-        p.mutable_grad() = flat.to(p.device(), /*non_blocking=*/false, /*copy=*/true);
+        p.mutable_grad() = flat;
       pos += n;
     }
     first = last;

@@ -211,6 +211,56 @@ MemoryPlan plan_fullgraph_memory(const FullGraphMemoryInputs& in) {
   return plan;
 }
 
+MemoryPlan plan_device_memory(const MemoryPlan& host_plan, const MinibatchOptions& o, const TrainingData& data) {
+  const auto tier_rows = static_cast<double>(std::llround(o.device_rows * static_cast<double>(data.num_local)));
+  const auto row_bytes = static_cast<double>(data.features.bytes()) / static_cast<double>(std::max<std::int64_t>(1, data.num_local));
+  MemoryPlan plan;
+  plan.parts.push_back({"device rows", static_cast<std::int64_t>(tier_rows * row_bytes), "--device-rows"});
+  for (const auto& part : host_plan.parts)
+    if (part.name == "model and optimizer" || part.name == "batches in flight" || part.name == "activations")
+      plan.parts.push_back(part);
+  return plan;
+}
+
+namespace {
+
+// "a (x), b (y)" of the non-empty parts, largest first, and the options that lower them.
+struct PartList {
+  std::string listed, advice, first_option;
+};
+PartList list_parts(std::vector<MemoryPart> parts) {
+  std::sort(parts.begin(), parts.end(), [](const auto& a, const auto& b) { return a.bytes > b.bytes; });
+  PartList out;
+  for (const auto& p : parts) {
+    if (p.bytes == 0) continue;
+    out.listed += fmt::format("{}{} {}", out.listed.empty() ? "" : ", ", p.name, human(p.bytes));
+    if (p.lower.empty()) continue;
+    out.advice += fmt::format("{}{} ({})", out.advice.empty() ? "" : "; ", p.lower, p.name);
+    if (out.first_option.empty()) out.first_option = p.lower.substr(0, p.lower.find(','));
+  }
+  return out;
+}
+
+}  // namespace
+
+void check_device_memory_plan(const MemoryPlan& plan, std::int64_t limit_bytes, std::int64_t free_bytes,
+                              int ranks_on_device, const std::string& device) {
+  std::int64_t room = limit_bytes;
+  std::string where = fmt::format("the limit of {} per rank", human(limit_bytes));
+  if (limit_bytes <= 0) {
+    if (free_bytes < 0) return;
+    room = free_bytes / std::max(1, ranks_on_device);
+    where = fmt::format("{}'s free {}{}", device, human(free_bytes),
+                        ranks_on_device > 1 ? fmt::format(" shared by {} ranks", ranks_on_device) : "");
+  }
+  if (plan.total() <= room) return;
+  const PartList parts = list_parts(plan.parts);
+  const std::string argument = limit_bytes > 0 || parts.first_option.empty() ? "--device-memory-limit" : parts.first_option;
+  throw Error::in_argument(argument, fmt::format("this rank needs about {} of device memory ({}), more than {}; lower: {}",
+                                                 human(plan.total()), parts.listed, where,
+                                                 parts.advice.empty() ? "nothing can be lowered" : parts.advice));
+}
+
 void check_memory_plan(const MemoryPlan& plan, std::int64_t limit_bytes, int ranks_on_node) {
   std::int64_t room = limit_bytes;
   std::int64_t need = plan.total();
@@ -225,19 +275,11 @@ void check_memory_plan(const MemoryPlan& plan, std::int64_t limit_bytes, int ran
                         ranks_on_node > 1 ? fmt::format(" for its {} ranks", ranks_on_node) : "");
   }
   if (need <= room) return;
-  std::vector<MemoryPart> parts = plan.parts;
-  std::sort(parts.begin(), parts.end(), [](const auto& a, const auto& b) { return a.bytes > b.bytes; });
-  std::string listed, advice, argument = limit_bytes > 0 ? "--memory-limit" : "";
-  for (const auto& p : parts) {
-    if (p.bytes == 0) continue;
-    listed += fmt::format("{}{} {}", listed.empty() ? "" : ", ", p.name, human(p.bytes));
-    if (p.lower.empty()) continue;
-    advice += fmt::format("{}{} ({})", advice.empty() ? "" : "; ", p.lower, p.name);
-    if (argument.empty()) argument = p.lower.substr(0, p.lower.find(','));
-  }
-  throw Error::in_argument(argument.empty() ? "--memory-limit" : argument,
-                           fmt::format("this rank needs about {} ({}), more than {}; lower: {}", human(plan.total()),
-                                       listed, where, advice.empty() ? "nothing can be lowered" : advice));
+  const PartList parts = list_parts(plan.parts);
+  const std::string argument = limit_bytes > 0 || parts.first_option.empty() ? "--memory-limit" : parts.first_option;
+  throw Error::in_argument(argument, fmt::format("this rank needs about {} ({}), more than {}; lower: {}",
+                                                 human(plan.total()), parts.listed, where,
+                                                 parts.advice.empty() ? "nothing can be lowered" : parts.advice));
 }
 
 std::int64_t record_memory_plan(const MemoryPlan& plan, const comm::Communicator& world, core::MetricsLog& metrics) {

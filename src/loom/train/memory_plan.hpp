@@ -39,6 +39,17 @@ struct MemoryPlan {
 MemoryPlan plan_minibatch_memory(const MinibatchOptions& options, const TrainingData& data, const nn::GnnModel& model,
                                  std::int64_t held_bytes);
 
+// Under --device cuda, what the rank's GPU holds, from the host plan's estimates: the tier of own
+// rows (--device-rows), the model and optimizer, the batches in flight (they are copied to the
+// device as they are prepared) and one step's activations. Exact inference moves one chunk of
+// destinations at a time and is left out.
+MemoryPlan plan_device_memory(const MemoryPlan& host_plan, const MinibatchOptions& options, const TrainingData& data);
+// Throws Error::in_argument where the device plan does not fit: into `limit_bytes` (naming
+// --device-memory-limit), or else into `free_bytes` of the GPU shared by `ranks_on_device` ranks;
+// no check where neither is known (free_bytes < 0).
+void check_device_memory_plan(const MemoryPlan& plan, std::int64_t limit_bytes, std::int64_t free_bytes,
+                              int ranks_on_device, const std::string& device);
+
 // Throws Error::in_argument (naming --memory-limit when `limit_bytes` > 0) where the plan does not
 // fit: into limit_bytes per rank, or else into what the machine has available (core::available_bytes)
 // shared by `ranks_on_node` ranks. No check where neither is known.

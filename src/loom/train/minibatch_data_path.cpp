@@ -73,9 +73,10 @@ EpochSetting MinibatchDataPath::make_setting(const std::vector<std::int32_t>& fa
     s.train_ids.resize(static_cast<std::size_t>(std::ceil(train_fraction * static_cast<double>(s.train_ids.size()))));
     std::sort(s.train_ids.begin(), s.train_ids.end());
   }
-  s.steps = world.allreduce_max(
+  s.full_steps = world.allreduce_max(
       sample::steps_per_epoch(std::array{static_cast<std::int64_t>(s.train_ids.size())}, batch_size),
       comm::Channel::control);
+  s.steps = options_.max_steps > 0 ? std::min(s.full_steps, options_.max_steps) : s.full_steps;
   return s;
 }
 

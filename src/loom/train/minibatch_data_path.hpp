@@ -29,13 +29,14 @@
 namespace loom::train {
 
 // What an epoch trains with: its sampler and builder, batch size, this rank's seed pool, and the
-// steps every rank runs.
+// steps every rank runs (at most --max-steps of the whole epoch's full_steps).
 struct EpochSetting {
   std::unique_ptr<sample::NeighborSampler> sampler;
   std::unique_ptr<BatchBuilder> builder;
   std::int64_t batch_size = 0;
   std::vector<std::int64_t> train_ids;
   std::int64_t steps = 0;
+  std::int64_t full_steps = 0;
 };
 
 // options.eval_fanouts for a model of `layers` layers (one value stands for every layer); throws

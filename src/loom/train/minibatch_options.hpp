@@ -35,6 +35,7 @@ struct MinibatchOptions {
   std::vector<std::int32_t> fanouts{15, 10, 5};  // fanouts[0] is the hop from the seeds; one per layer (-1 = all)
   std::int64_t batch_size = 1024;
   int epochs = 10;
+  std::int64_t max_steps = 0;  // steps per epoch at most (0 = all): time a bounded part of a large epoch
   double lr = 0.003;
   double weight_decay = 0.0;
   std::vector<int> weight_decay_layers;  // layers (0 = the input layer) weight decay applies to; empty = all
@@ -45,6 +46,7 @@ struct MinibatchOptions {
   int pipeline_depth = 4;  // prepared batches in flight; 0 = synchronous fetch (DistDGL-like)
   std::string device = "cpu";  // cpu | cuda (GPU rank % count) | cuda:N
   double device_rows = 0;       // fraction of own feature rows kept on the device, hottest by VIP first
+  std::int64_t device_memory_limit = 0;  // device bytes one rank may use (0 = its share of the GPU's free memory)
   feature::WireDType wire_dtype = feature::WireDType::kFloat32;  // feature rows on the wire
   std::string cache = "none";  // static cache policy of remote rows (feature::cache_policy_names())
   double alpha = 0;            // cache rows per rank = alpha * N / K

@@ -1,5 +1,7 @@
 #include "loom/train/minibatch_trainer.hpp"
 
+#include <optional>
+
 #include <fmt/format.h>
 
 #include "loom/core/log.hpp"
@@ -48,6 +50,7 @@ void check_minibatch_options(const MinibatchOptions& o) {
   nn::validate_model_options(o.model);
   LOOM_CHECK_ARG(o.batch_size > 0, "--batch-size", "must be positive, got {}", o.batch_size);
   LOOM_CHECK_ARG(o.epochs >= 0, "--epochs", "must be >= 0, got {}", o.epochs);
+  LOOM_CHECK_ARG(o.max_steps >= 0, "--max-steps", "must be >= 0, got {}", o.max_steps);
   LOOM_CHECK_ARG(o.lr > 0, "--lr", "must be positive, got {}", o.lr);
   LOOM_CHECK_ARG(o.weight_decay >= 0, "--weight-decay", "must be >= 0, got {}", o.weight_decay);
   for (const int layer : o.weight_decay_layers)
@@ -65,6 +68,8 @@ void check_minibatch_options(const MinibatchOptions& o) {
   LOOM_CHECK_ARG(o.alpha >= 0, "--alpha", "must be >= 0, got {}", o.alpha);
   LOOM_CHECK_ARG(o.device_rows >= 0 && o.device_rows <= 1, "--device-rows", "must be in [0, 1], got {}",
                  o.device_rows);
+  LOOM_CHECK_ARG(o.device_memory_limit >= 0 && (o.device_memory_limit == 0 || o.device != "cpu"),
+                 "--device-memory-limit", "applies to --device cuda only (and must be >= 0)");
   LOOM_CHECK_ARG(o.cache_epochs > 0, "--cache-epochs", "must be positive, got {}", o.cache_epochs);
   LOOM_CHECK_ARG(o.cache_dtype == core::DType::kFloat32 || o.cache_dtype == core::DType::kFloat16, "--cache-dtype",
                  "must be float32 or float16, got {}", core::dtype_name(o.cache_dtype));
@@ -106,6 +111,33 @@ TrainingModel build_model(const MinibatchOptions& options, const TrainingData& d
   m.selection = std::make_unique<ModelSelection>(options.selection, options.patience, *m.model);
   m.gradients = std::make_unique<GradientSync>(world, m.model->parameters());
   return m;
+}
+
+// Under --device cuda: the device's part of the memory plan against the rank's share of the GPU
+// (or --device-memory-limit), on every rank together; rank 0 writes the "device_memory" record.
+void check_device_memory(const MemoryPlan& host_plan, const MinibatchOptions& options, const TrainingData& data,
+                         torch::Device device, comm::Communicator& world, core::MetricsLog& metrics) {
+  const int sharing = ranks_per_device(device, world.ranks_on_this_node());
+  const MemoryPlan plan = plan_device_memory(host_plan, options, data);
+  const std::optional<DeviceMemory> gpu = device_memory(device);
+  world.agree_on([&] {
+    check_device_memory_plan(plan, options.device_memory_limit, gpu ? gpu->free_bytes : -1, sharing, device.str());
+  });
+  const std::int64_t largest = world.allreduce_max(plan.total(), comm::Channel::control);
+  if (world.rank() != 0) return;
+  nlohmann::json record = plan.record();
+  record["event"] = "device_memory";
+  record["estimate_bytes_max"] = largest;
+  record["ranks_per_device"] = sharing;
+  if (gpu) {
+    record["device_free_bytes"] = gpu->free_bytes;
+    record["device_total_bytes"] = gpu->total_bytes;
+  }
+  metrics.write(record);
+  spdlog::info("device memory estimate {} per rank on {}{}", graph::human_bytes(static_cast<double>(largest)),
+               device.str(), gpu ? fmt::format(" ({} free of {})", graph::human_bytes(static_cast<double>(gpu->free_bytes)),
+                                               graph::human_bytes(static_cast<double>(gpu->total_bytes)))
+                                 : "");
 }
 
 // Where a run starts: after the epochs and steps of the checkpoint it resumed from (with
@@ -243,11 +275,13 @@ void log_epoch(const EpochSummary& s, const nlohmann::json& record, const std::s
   const std::string valid = record.contains("valid_" + score_name)
                                 ? fmt::format("{:.4f}", record["valid_" + score_name].get<double>())
                                 : "-";
+  const std::uint64_t to_device = s.comm.sum[comm::Channel::device].bytes_sent;
   spdlog::info("epoch {:>3} | {:.2f}s (sample {:.2f} fetch {:.2f} wait {:.2f} compute {:.2f} allreduce {:.2f}) | "
-               "loss {:.4f} | train {:.4f} | valid {} | remote rows {} ({}), cached {}",
+               "loss {:.4f} | train {:.4f} | valid {} | remote rows {} ({}), cached {}{}",
                s.epoch, s.seconds, s.phases.sample, s.phases.fetch, s.phases.wait, s.phases.compute, s.phases.allreduce,
                s.loss, s.train_score, valid, s.rows_remote, graph::human_bytes(static_cast<double>(s.feature_bytes)),
-               s.rows_cached);
+               s.rows_cached,
+               to_device > 0 ? fmt::format(" | to device {}", graph::human_bytes(static_cast<double>(to_device))) : "");
 }
 
 // Exact layer-wise inference of the weights the run ends with: the final scores, the exact_eval
@@ -355,6 +389,11 @@ AfterEpoch run_epoch(Run& run, int epoch) {
       epoch + 1, totals.earlier_seconds, setting.steps, path.changed(epoch), lr, totals, since,
       options.pipeline_depth > 0, path.data().multi_label, world, path.prefetch_control(), path.prefetch_buffer());
   nlohmann::json record = epoch_record(summary, report.score_name);
+  if (setting.steps < setting.full_steps) {  // --max-steps: the whole epoch's time at this pace
+    record["full_steps"] = setting.full_steps;
+    record["projected_epoch_seconds"] = summary.seconds * static_cast<double>(setting.full_steps) /
+                                        static_cast<double>(std::max<std::int64_t>(1, setting.steps));
+  }
 
   const bool stop = evaluate_epoch(run.m, options, path, epoch, record, report);
   report.epochs.push_back(record);
@@ -408,6 +447,7 @@ MinibatchReport run_minibatch(const MinibatchOptions& options, comm::Communicato
     check_memory_plan(memory, options.memory_limit, world.ranks_on_this_node());
   });
   const std::int64_t estimate = record_memory_plan(memory, world, metrics);
+  if (device.is_cuda()) check_device_memory(memory, options, data, device, world, metrics);
   const MinibatchDataPath path(options, std::move(data), world, device, options.model.kind == nn::ModelKind::kGcn,
                                start.epoch, metrics);
   if (rank == 0)

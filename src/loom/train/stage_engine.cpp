@@ -2,6 +2,7 @@
 
 #include "loom/core/timer.hpp"
 #include "loom/nn/runtime.hpp"
+#include "loom/train/device.hpp"
 
 namespace loom::train {
 
@@ -91,7 +92,7 @@ torch::Tensor StageEngine::receive(int c, int from_stage, int tag, comm::Channel
   core::Timer wait;
   world_->irecv(as_span(t), layout_.rank_of(from_stage, layout_.way), tag, channel).wait_idle();
   counts.bubble_seconds += wait.seconds();
-  return t.to(device_);
+  return to_device(t, device_, *world_);
 }
 
 void StageEngine::use_threads(int threads) {
@@ -178,7 +179,7 @@ void StageEngine::finish_forward(int c, const torch::Tensor& out, bool train, Ch
       counts.test += count_scores(logits.index_select(0, rows.test), rows.labels.index_select(0, rows.test), multi);
     }
   } else {
-    auto payload = out.detach().to(torch::kCPU).contiguous();
+    auto payload = to_host(out.detach(), *world_).contiguous();
     auto request = world_->isend(std::span<const float>(as_span(payload)), layout_.rank_of(layout_.stage + 1, layout_.way),
                                  c, comm::Channel::activations);
     sends.emplace_back(std::move(payload), std::move(request));
@@ -231,7 +232,7 @@ void StageEngine::backward_chunk(int c, ChunkState& st, StageCounts& counts,
   if (layout_.first_stage()) {
     st.h0_graph.backward(g);
   } else {
-    auto payload = g.to(torch::kCPU).contiguous();
+    auto payload = to_host(g, *world_).contiguous();
     auto request = world_->isend(std::span<const float>(as_span(payload)), layout_.rank_of(layout_.stage - 1, layout_.way),
                                  kBackwardTag + c, comm::Channel::gradients);
     sends.emplace_back(std::move(payload), std::move(request));

@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# The GPU benchmark (issue 40), side by side in one run on a machine with an NVIDIA GPU (run by
+# scripts/device-check; works from a normal build too):
+#   1. Facebook, the SAGE recipe of bench_train.sh (3 layers, hidden 256, fanouts 15,10,5, batch
+#      1024, 10 epochs, seed 0): Loom on the GPU, Loom on all the machine's CPU cores, and the
+#      plain-PyTorch peer (bench/peers/pytorch_sage.py, its tensor sampler on the GPU) on the GPU;
+#   2. full-graph training, 32-layer GCNII on Facebook, graph vs pipe, 2 ranks sharing the GPU;
+#   3. the products-scale epoch, on an SBM generated here (2.5M nodes, 62.5M stored edges, 100
+#      features, 47 classes): Loom on the GPU (whole epoch), Loom on the CPU cores and the peer on
+#      the GPU (--max-steps each, the epoch projected);
+#   4. SALIENT++'s storage tiers on it: --device-rows 0 (every row pinned on the host) to 1.
+# Writes $OUT_DIR/gpu.md (bench/gpu_report.py; default bench/results) and keeps every run's log
+# and metrics in $WORK. Sections run in that order while LOOM_BENCH_SECONDS last (default 1800);
+# a section with no time left is named in the report, not run.
+#   LOOM         the loom binary (default build/loom)      LOOM_PYTHON  Python with torch (default /usr/bin/python3)
+#   LOOM_DATA    data folder with graphs/facebook (else .device/data/facebook)
+#   LOOM_BENCH_OUT  where gpu.md goes                      WORK         run folder (default bench/work/gpu)
+#   CPU_THREADS  threads of Loom's CPU rows (default nproc)  PRODUCTS_NODES  (default 2500000)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+start=$SECONDS
+loom=${LOOM:-build/loom}
+python_bin=${LOOM_PYTHON:-/usr/bin/python3}
+budget=${LOOM_BENCH_SECONDS:-1800}
+out=${LOOM_BENCH_OUT:-bench/results}
+work=${WORK:-bench/work/gpu}
+cpu_threads=${CPU_THREADS:-$(nproc)}
+products_nodes=${PRODUCTS_NODES:-2500000}
+facebook=${LOOM_DATA:-../shared/data}/graphs/facebook
+[ -d "$facebook" ] || facebook=.device/data/facebook
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+mpirun=(mpirun -np 2 --oversubscribe --allow-run-as-root --bind-to none -q)
+mkdir -p "$work" "$out"
+rm -f "$work"/*.jsonl "$work"/skipped.txt
+
+left() { echo $((budget - (SECONDS - start))); }
+# run NAME SECONDS COMMAND...: runs COMMAND (output in $WORK/NAME.log) when SECONDS are left,
+# else notes NAME as skipped; a run past what is left is stopped.
+run() {
+  local name=$1 need=$2
+  shift 2
+  if (($(left) < need)); then
+    echo "$name: not run, $(left) s left of $budget" | tee -a "$work/skipped.txt"
+    return 1
+  fi
+  echo "bench_gpu [$((SECONDS - start)) s]: $name"
+  timeout "$(left)" "$@" > "$work/$name.log" 2>&1 || { echo "$name: failed, $(tail -1 "$work/$name.log")" | tee -a "$work/skipped.txt"; return 1; }
+}
+
+# The peer's Python runs without the library path a relocated build may need (scripts/device-check).
+python=(env -u LD_LIBRARY_PATH "$python_bin")
+gpu=$("${python[@]}" -c 'import torch; print(int(torch.cuda.is_available()))' 2>/dev/null || echo 0)
+[[ $gpu == 1 ]] || echo "bench_gpu: no GPU for $python_bin torch: the GPU rows are skipped" | tee -a "$work/skipped.txt"
+{
+  echo "date: $(date -u +%FT%TZ)"
+  echo "cpu: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
+  nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>/dev/null | sed 's/^/gpu: /'
+  "${python[@]}" -c 'import torch; print("peer torch:", torch.__version__)' 2>/dev/null
+  echo "loom cpu threads: $cpu_threads"
+  echo "products nodes: $products_nodes"
+} > "$work/facts.txt"
+
+recipe=(--model sage --layers 3 --hidden 256 --fanouts 15,10,5 --batch-size 1024 --lr 0.003 --dropout 0.5 --seed 0)
+if [ -d "$facebook/raw" ]; then
+  "$loom" --log-level warn import ogb "$facebook" -o "$work/facebook" --overwrite > "$work/import.log" 2>&1
+  if [[ $gpu == 1 ]]; then
+    run fb-loom-gpu 30 "$loom" train "$work/facebook" "${recipe[@]}" --epochs 10 --device cuda --metrics "$work/fb-loom-gpu.jsonl"
+  fi
+  run fb-loom-cpu 60 "$loom" train "$work/facebook" "${recipe[@]}" --epochs 10 --threads "$cpu_threads" \
+    --metrics "$work/fb-loom-cpu.jsonl"
+  if [[ $gpu == 1 ]]; then
+    run fb-peer-gpu 40 sh -c "${python[*]} bench/peers/pytorch_sage.py '$work/facebook' --device cuda --sampler torch \
+      --epochs 10 > '$work/fb-peer-gpu.jsonl'"
+    "$loom" --log-level warn partition "$work/facebook" -k 2 --method metis -o "$work/facebook-2" --overwrite > /dev/null 2>&1
+    for mode in graph pipe; do
+      run "fg-$mode" 40 "${mpirun[@]}" "$loom" fullgraph "$work/facebook-2" --device cuda --mode "$mode" --model gcnii \
+        --layers 32 --hidden 100 --epochs 100 --eval-every 100 --metrics "$work/fg-$mode.jsonl"
+    done
+  fi
+else
+  echo "facebook: not run, no $facebook (set LOOM_DATA or run scripts/device-prepare)" | tee -a "$work/skipped.txt"
+fi
+
+sbm=$work/sbm-$products_nodes
+products=(--model sage --layers 3 --hidden 256 --fanouts 15,10,5 --batch-size 1024 --epochs 1 --eval-every 0
+          --no-exact-eval --seed 0)
+if run sbm-generate 150 "$loom" generate sbm --nodes "$products_nodes" --avg-degree 25 --feat-dim 100 --classes 47 \
+  --seed 1 -o "$sbm" --overwrite; then
+  if [[ $gpu == 1 ]]; then
+    run sbm-loom-gpu 90 "$loom" train "$sbm" "${products[@]}" --device cuda --metrics "$work/sbm-loom-gpu.jsonl"
+    run sbm-peer-gpu 60 sh -c "${python[*]} bench/peers/pytorch_sage.py '$sbm' --device cuda --sampler torch --epochs 1 \
+      --max-steps 60 --no-test > '$work/sbm-peer-gpu.jsonl'"
+  fi
+  run sbm-loom-cpu 90 "$loom" train "$sbm" "${products[@]}" --threads "$cpu_threads" --max-steps 10 \
+    --metrics "$work/sbm-loom-cpu.jsonl"
+  if [[ $gpu == 1 ]]; then
+    for rows in 0 0.25 1; do
+      run "tier-$rows" 45 "$loom" train "$sbm" "${products[@]}" --device cuda --device-rows "$rows" --max-steps 40 \
+        --metrics "$work/tier-$rows.jsonl"
+    done
+  fi
+fi
+
+"${python[@]}" bench/gpu_report.py "$work" "$out/gpu.md"
+echo "bench_gpu: $out/gpu.md in $((SECONDS - start)) s"

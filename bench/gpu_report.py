@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+"""Markdown report of bench/bench_gpu.sh: gpu_report.py WORK OUT.md. Reads each run's JSON-lines
+metrics in WORK (Loom's --metrics, the peer's output), facts.txt and skipped.txt, and writes the
+tables of bench/results/gpu.md with the issue's targets checked against the numbers."""
+import json
+import os
+import sys
+
+GiB = 2 ** 30
+
+
+def records(work, name):
+    path = os.path.join(work, name + ".jsonl")
+    if not os.path.exists(path):
+        return None
+    recs = [json.loads(line) for line in open(path) if line.strip().startswith("{")]
+    return recs or None
+
+
+def epochs_of(recs):
+    return [r for r in recs if "epoch_seconds" in r and "event" not in r]
+
+
+def mean_epoch(recs):
+    """Mean epoch time over epochs 2.. (the first holds start-up costs); projected where cut short."""
+    eps = epochs_of(recs)
+    later = eps[1:] or eps
+    key = "projected_epoch_seconds" if "projected_epoch_seconds" in later[0] else "epoch_seconds"
+    return sum(r[key] for r in later) / len(later)
+
+
+def test_accuracy(recs):
+    exact = [r for r in recs if r.get("event") == "exact_eval"]
+    final = [r for r in recs if "test_accuracy" in r]
+    return (exact or final or [{}])[-1].get("test_accuracy")
+
+
+def fmt(value, pattern="{:.3f}"):
+    return "n/a" if value is None else pattern.format(value)
+
+
+def ratio(a, b):
+    return a / b if a is not None and b else None
+
+
+def event(recs, name):
+    return next((r for r in recs if r.get("event") == name), {})
+
+
+def main(work, out):
+    lines = ["# GPU (issue 40)", ""]
+    facts = open(os.path.join(work, "facts.txt")).read().strip() if os.path.exists(os.path.join(work, "facts.txt")) else ""
+    lines += ["Command: `bench/bench_gpu.sh` (run by `scripts/device-check` on the device machine).", "", "```", facts, "```", ""]
+    targets = []
+    nodes = next((line.split(":")[1].strip() for line in facts.splitlines() if line.startswith("products nodes")), "?")
+
+    fb = {name: records(work, name) for name in ("fb-loom-gpu", "fb-loom-cpu", "fb-peer-gpu")}
+    lines += ["## Facebook, SAGE recipe (3 layers, hidden 256, fanouts 15,10,5, batch 1024, 10 epochs, seed 0)", "",
+              "Mean epoch over epochs 2-10; test accuracy by exact layer-wise inference (Loom) or sampled 20,20,20 (peer).", "",
+              "| system | device | epoch (s) | test accuracy |", "|---|---|---|---|"]
+    labels = {"fb-loom-gpu": ("Loom", "GPU"), "fb-loom-cpu": ("Loom", "all CPU cores"),
+              "fb-peer-gpu": ("plain PyTorch peer, tensor sampler", "GPU")}
+    epoch, acc = {}, {}
+    for name, recs in fb.items():
+        if recs is None:
+            continue
+        epoch[name], acc[name] = mean_epoch(recs), test_accuracy(recs)
+        lines.append(f"| {labels[name][0]} | {labels[name][1]} | {fmt(epoch[name])} | {fmt(acc[name], '{:.4f}')} |")
+    lines.append("")
+    if "fb-loom-gpu" in epoch:
+        speedup = ratio(epoch.get("fb-loom-cpu"), epoch["fb-loom-gpu"])
+        vs_peer = ratio(epoch.get("fb-peer-gpu"), epoch["fb-loom-gpu"])
+        gap = None if acc.get("fb-loom-cpu") is None else abs(acc["fb-loom-gpu"] - acc["fb-loom-cpu"])
+        targets += [("Facebook: GPU epoch at least 5x faster than Loom on the CPU cores", speedup, speedup is not None and speedup >= 5, "{:.1f}x"),
+                    ("Facebook: GPU epoch no slower than plain PyTorch on the GPU", vs_peer, vs_peer is not None and vs_peer >= 1, "{:.2f}x"),
+                    ("Facebook: test accuracy on GPU within 0.5 point of CPU", None if gap is None else 100 * gap,
+                     gap is not None and gap <= 0.005, "{:.2f} points")]
+
+    fg = {mode: records(work, f"fg-{mode}") for mode in ("graph", "pipe")}
+    if any(fg.values()):
+        lines += ["## Full-graph 32-layer GCNII on Facebook, 2 ranks sharing the GPU", "",
+                  "METIS, 2 parts; hidden 100, 100 epochs; median epoch after the first; bytes per epoch between the ranks.", "",
+                  "| mode | epoch (s) | activations | gradients | halo | weights | test accuracy |", "|---|---|---|---|---|---|---|"]
+        for mode, recs in fg.items():
+            if recs is None:
+                continue
+            eps = epochs_of(recs)
+            times = sorted(r["epoch_seconds"] for r in (eps[1:] or eps))
+            b = eps[-1]["bytes"]
+            mib = lambda c: f"{b[c] / 2 ** 20:.1f} MiB"
+            lines.append(f"| {mode} | {times[len(times) // 2]:.3f} | {mib('activations')} | {mib('gradients')} | {mib('halo')} | "
+                         f"{mib('weights')} | {fmt(test_accuracy(recs), '{:.4f}')} |")
+        lines.append("")
+
+    tiers = [(rows, records(work, f"tier-{rows}")) for rows in ("0", "0.25", "1")]
+    tiers = [(rows, recs) for rows, recs in tiers if recs]
+    if tiers:
+        lines += ["## SALIENT++ storage tiers on the products-scale SBM (GPU, 1 rank, 40 steps, epoch projected)", "",
+                  "`--device-rows F`: the hottest F of the rows by VIP in GPU memory, the rest pinned on the host. "
+                  "Bytes copied to the device per epoch (Channel::device, projected from the steps run); "
+                  "read share = rows read from the tier / all rows read; VIP's share = the tier's share of the VIP scores.", "",
+                  "| --device-rows | tier | epoch (s) | to device per epoch | read share | VIP's share |", "|---|---|---|---|---|---|"]
+        by_rows = {}
+        for rows, recs in tiers:
+            last = epochs_of(recs)[-1]
+            scale = last.get("full_steps", last["steps"]) / last["steps"]
+            to_device = last["comm"]["sum"]["device"]["bytes_sent"] * scale
+            read = last["rows_device"] / max(1, last["rows_device"] + last["rows_local"])
+            dev = event(recs, "device")
+            by_rows[rows] = (mean_epoch(recs), to_device)
+            lines.append(f"| {rows} | {dev.get('tier_bytes', 0) / GiB:.2f} GiB | {mean_epoch(recs):.2f} | {to_device / GiB:.2f} GiB | "
+                         f"{read:.3f} | {dev.get('tier_vip_share', 0):.3f} |")
+        lines.append("")
+        if "0" in by_rows and len(by_rows) > 1:
+            falls = all(by_rows[a][1] > by_rows[b][1] for a, b in zip(sorted(by_rows, key=float), sorted(by_rows, key=float)[1:]))
+            faster = min(v[0] for k, v in by_rows.items() if k != "0")
+            targets += [("Tiers: bytes to the device fall as --device-rows grows", None, falls, ""),
+                        ("Tiers: an epoch with rows on the device faster than all rows pinned on the host",
+                         ratio(by_rows["0"][0], faster), faster < by_rows["0"][0], "{:.2f}x")]
+
+    sbm = {name: records(work, name) for name in ("sbm-loom-gpu", "sbm-loom-cpu", "sbm-peer-gpu")}
+    if any(sbm.values()):
+        lines += [f"## Products-scale SBM epoch ({nodes} nodes, average stored degree 25, 100 features, 47 classes, 1 epoch)", "",
+                  "Same SAGE recipe; Loom on the GPU runs the whole epoch, the CPU run and the peer run part of it "
+                  "(--max-steps) and project the epoch.", "",
+                  "| system | device | steps run | epoch (s) | loss after them |", "|---|---|---|---|---|"]
+        labels = {"sbm-loom-gpu": ("Loom", "GPU"), "sbm-loom-cpu": ("Loom", "all CPU cores"),
+                  "sbm-peer-gpu": ("plain PyTorch peer, tensor sampler", "GPU")}
+        sbm_epoch = {}
+        for name, recs in sbm.items():
+            if recs is None:
+                continue
+            last = epochs_of(recs)[-1]
+            sbm_epoch[name] = mean_epoch(recs)
+            lines.append(f"| {labels[name][0]} | {labels[name][1]} | {last['steps']} of {last.get('full_steps', last['steps'])} | "
+                         f"{sbm_epoch[name]:.2f} | {last['loss']:.3f} |")
+        lines.append("")
+        if "sbm-loom-gpu" in sbm_epoch:
+            speedup = ratio(sbm_epoch.get("sbm-loom-cpu"), sbm_epoch["sbm-loom-gpu"])
+            vs_peer = ratio(sbm_epoch.get("sbm-peer-gpu"), sbm_epoch["sbm-loom-gpu"])
+            targets += [("Products scale: GPU epoch at least 5x faster than Loom on the CPU cores", speedup, speedup is not None and speedup >= 5, "{:.1f}x"),
+                        ("Products scale: GPU epoch no slower than plain PyTorch on the GPU", vs_peer, vs_peer is not None and vs_peer >= 1, "{:.2f}x")]
+
+    if targets:
+        lines += ["## Targets", "", "| target | measured | met |", "|---|---|---|"]
+        for text, value, met, pattern in targets:
+            lines.append(f"| {text} | {fmt(value, pattern) if pattern else '-'} | {'yes' if met else '**no**'} |")
+        lines.append("")
+    skipped = os.path.join(work, "skipped.txt")
+    if os.path.exists(skipped) and open(skipped).read().strip():
+        lines += ["## Not run", ""] + [f"- {line.strip()}" for line in open(skipped) if line.strip()] + [""]
+    open(out, "w").write("\n".join(lines))
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3:
+        sys.exit("usage: gpu_report.py WORK OUT.md")
+    main(sys.argv[1], sys.argv[2])
