@@ -6,8 +6,9 @@
 #      plain-PyTorch peer (bench/peers/pytorch_sage.py, its tensor sampler on the GPU) on the GPU;
 #   2. full-graph training, 32-layer GCNII on Facebook, graph vs pipe, 2 ranks sharing the GPU;
 #   3. the products-scale epoch, on an SBM generated here (2.5M nodes, 62.5M stored edges, 100
-#      features, 47 classes): Loom on the GPU (whole epoch), Loom on the CPU cores and the peer on
-#      the GPU (--max-steps each, the epoch projected);
+#      features, 47 classes): Loom on the GPU with the features in GPU memory (--device-rows 1, as
+#      the peer keeps them; whole epoch), Loom on the CPU cores and the peer on the GPU (--max-steps
+#      each, the epoch projected);
 #   4. SALIENT++'s storage tiers on it: --device-rows 0 (every row pinned on the host) to 1.
 # Writes $OUT_DIR/gpu.md (bench/gpu_report.py; default bench/results) and keeps every run's log
 # and metrics in $WORK. Sections run in that order while LOOM_BENCH_SECONDS last (default 1800);
@@ -87,7 +88,8 @@ products=(--model sage --layers 3 --hidden 256 --fanouts 15,10,5 --batch-size 10
 if run sbm-generate 150 "$loom" generate sbm --nodes "$products_nodes" --avg-degree 25 --feat-dim 100 --classes 47 \
   --seed 1 -o "$sbm" --overwrite; then
   if [[ $gpu == 1 ]]; then
-    run sbm-loom-gpu 90 "$loom" train "$sbm" "${products[@]}" --device cuda --metrics "$work/sbm-loom-gpu.jsonl"
+    run sbm-loom-gpu 90 "$loom" train "$sbm" "${products[@]}" --device cuda --device-rows 1 \
+      --metrics "$work/sbm-loom-gpu.jsonl"
     run sbm-peer-gpu 60 sh -c "${python[*]} bench/peers/pytorch_sage.py '$sbm' --device cuda --sampler torch --epochs 1 \
       --max-steps 60 --no-test > '$work/sbm-peer-gpu.jsonl'"
   fi

@@ -98,14 +98,15 @@ def main(work, out):
         lines += ["## SALIENT++ storage tiers on the products-scale SBM (GPU, 1 rank, 40 steps, epoch projected)", "",
                   "`--device-rows F`: the hottest F of the rows by VIP in GPU memory, the rest pinned on the host. "
                   "Bytes copied to the device per epoch (Channel::device, projected from the steps run); "
-                  "read share = rows read from the tier / all rows read; VIP's share = the tier's share of the VIP scores.", "",
+                  "read share = rows read from the tier / own rows read; VIP's share = the tier's share of the VIP scores "
+                  "(what VIP predicts the read share to be).", "",
                   "| --device-rows | tier | epoch (s) | to device per epoch | read share | VIP's share |", "|---|---|---|---|---|---|"]
         by_rows = {}
         for rows, recs in tiers:
             last = epochs_of(recs)[-1]
             scale = last.get("full_steps", last["steps"]) / last["steps"]
             to_device = last["comm"]["sum"]["device"]["bytes_sent"] * scale
-            read = last["rows_device"] / max(1, last["rows_device"] + last["rows_local"])
+            read = last["rows_device"] / max(1, last["rows_local"])  # rows_local counts the tier's rows too
             dev = event(recs, "device")
             by_rows[rows] = (mean_epoch(recs), to_device)
             lines.append(f"| {rows} | {dev.get('tier_bytes', 0) / GiB:.2f} GiB | {mean_epoch(recs):.2f} | {to_device / GiB:.2f} GiB | "
@@ -118,14 +119,16 @@ def main(work, out):
                         ("Tiers: an epoch with rows on the device faster than all rows pinned on the host",
                          ratio(by_rows["0"][0], faster), faster < by_rows["0"][0], "{:.2f}x")]
 
-    sbm = {name: records(work, name) for name in ("sbm-loom-gpu", "sbm-loom-cpu", "sbm-peer-gpu")}
+    sbm = {name: records(work, name) for name in ("sbm-loom-gpu", "tier-0", "sbm-loom-cpu", "sbm-peer-gpu")}
     if any(sbm.values()):
         lines += [f"## Products-scale SBM epoch ({nodes} nodes, average stored degree 25, 100 features, 47 classes, 1 epoch)", "",
-                  "Same SAGE recipe; Loom on the GPU runs the whole epoch, the CPU run and the peer run part of it "
-                  "(--max-steps) and project the epoch.", "",
+                  "Same SAGE recipe. Loom on the GPU with every feature row in GPU memory (`--device-rows 1`, where "
+                  "the peer keeps them too) runs the whole epoch; the other runs take part of it (--max-steps) and "
+                  "project the epoch.", "",
                   "| system | device | steps run | epoch (s) | loss after them |", "|---|---|---|---|---|"]
-        labels = {"sbm-loom-gpu": ("Loom", "GPU"), "sbm-loom-cpu": ("Loom", "all CPU cores"),
-                  "sbm-peer-gpu": ("plain PyTorch peer, tensor sampler", "GPU")}
+        labels = {"sbm-loom-gpu": ("Loom, features in GPU memory", "GPU"),
+                  "tier-0": ("Loom, features pinned on the host", "GPU"), "sbm-loom-cpu": ("Loom", "all CPU cores"),
+                  "sbm-peer-gpu": ("plain PyTorch peer, tensor sampler, features in GPU memory", "GPU")}
         sbm_epoch = {}
         for name, recs in sbm.items():
             if recs is None:

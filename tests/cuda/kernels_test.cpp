@@ -112,6 +112,7 @@ TEST(CudaDeviceFeatures, TierRowsAndStagedRowsAssembleOnTheGpuAsOnTheCpu) {
   feature::TierRows tier_rows;
   tier_rows.positions = {2, 1};
   tier_rows.slots = {device.tier().slot(0), device.tier().slot(2)};
+  tier_rows.staged = {0};
   torch::Tensor x;
   const CopiesDone done = device.copy_stream().run([&] { x = device.assemble(host, tier_rows); });
   const std::vector<torch::Tensor> used{x};
@@ -119,7 +120,7 @@ TEST(CudaDeviceFeatures, TierRowsAndStagedRowsAssembleOnTheGpuAsOnTheCpu) {
   ASSERT_TRUE(x.is_cuda());
   EXPECT_TRUE(torch::equal(x.cpu(), torch::tensor({10.0f, 11.0f, 20.0f, 21.0f, 0.0f, 1.0f}).view({3, 2})));
   const comm::CommStats moved = world.stats() - before;
-  EXPECT_EQ(moved[comm::Channel::device].bytes_sent, 3u * 2 * 4 + 2 * 2 * 8) << "staged rows and two index lists";
+  EXPECT_EQ(moved[comm::Channel::device].bytes_sent, 1u * 2 * 4 + 5 * 8) << "the staged row and three index lists";
   EXPECT_EQ(moved.total().bytes_sent, 0u) << "nothing crossed ranks";
 }
 

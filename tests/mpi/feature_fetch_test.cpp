@@ -1,7 +1,10 @@
 // Multi-rank: every rank gets the exact rows of any global ids through RemoteFetcher, with
 // float32 and float16 on the wire, and the bytes counted are the rows that crossed ranks; a
-// static cache filled from the owners serves its rows so that only the others travel.
+// static cache filled from the owners serves its rows so that only the others travel; with a hot
+// tier, the rows it holds are listed for the device and the others come packed.
 #include <gtest/gtest.h>
+
+#include <algorithm>
 
 #include "loom/comm/communicator.hpp"
 #include "loom/core/rng.hpp"
@@ -55,6 +58,41 @@ void check_fetch(WireDType wire) {
   // Received on the features channel: the rows plus the ids other ranks asked us for are sent.
   const auto received = (after - before)[comm::Channel::features].bytes_received;
   EXPECT_GE(static_cast<std::int64_t>(received), stats.bytes);
+}
+
+// The tier holds every other own row: those are listed (position, slot) and the rest of the batch,
+// own and remote rows, is written packed in batch order.
+TEST(FeatureSource, HotTierRowsAreListedAndTheOthersComePacked) {
+  Ranks s;
+  RemoteFetcher fetcher(s.comm, s.book, s.local, WireDType::kFloat32);
+  std::vector<double> score(static_cast<std::size_t>(s.local.rows()));
+  for (std::size_t r = 0; r < score.size(); ++r) score[r] = r % 2 == 0 ? 1.0 : 0.0;
+  const HotTier tier = HotTier::hottest(score, (s.local.rows() + 1) / 2);
+  const FeatureSource source(fetcher, nullptr, nullptr, &tier);
+  core::Rng rng(s.comm.rank() + 7);
+  std::vector<std::int64_t> ids;
+  while (static_cast<std::int64_t>(ids.size()) < s.book.num_nodes() / 2 + 1) {
+    const auto g = static_cast<std::int64_t>(rng.below(s.book.num_nodes()));
+    if (std::find(ids.begin(), ids.end(), g) == ids.end()) ids.push_back(g);
+  }
+  std::vector<float> out(ids.size() * kDim, -1.0f);
+  TierRows tier_rows;
+  const FetchStats stats = source.gather(ids, out.data(), &tier_rows);
+  const auto mine = s.book.range(s.comm.rank());
+  std::vector<std::int64_t> hot, staged;
+  for (std::size_t i = 0; i < ids.size(); ++i)
+    (mine.contains(ids[i]) && (ids[i] - mine.begin) % 2 == 0 ? hot : staged).push_back(static_cast<std::int64_t>(i));
+  EXPECT_EQ(stats.device_rows, static_cast<std::int64_t>(hot.size()));
+  if (hot.empty()) {
+    EXPECT_TRUE(tier_rows.staged.empty()) << "no split: every row in batch order";
+    return;
+  }
+  EXPECT_EQ(tier_rows.positions, hot);
+  EXPECT_EQ(tier_rows.staged, staged);
+  for (std::size_t k = 0; k < hot.size(); ++k)
+    EXPECT_EQ(tier.rows()[tier_rows.slots[k]], ids[hot[k]] - mine.begin);
+  for (std::size_t j = 0; j < staged.size(); ++j)
+    for (std::int64_t d = 0; d < kDim; ++d) EXPECT_EQ(out[j * kDim + d], value(ids[staged[j]], d));
 }
 
 TEST(RemoteFetcher, Float32RowsAreExact) { check_fetch(WireDType::kFloat32); }

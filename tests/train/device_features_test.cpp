@@ -20,10 +20,11 @@ TEST(DeviceFeatures, AssembleWritesTheTierRowsAtTheirPositions) {
   const DeviceFeatures device(torch::kCPU, local, feature::HotTier::hottest(score, 2));
   EXPECT_EQ(device.tier_bytes(), 2 * 2 * 4);
   auto host = device.host_buffer(3, 2).fill_(-1);
-  host[0] = torch::tensor({10.0f, 11.0f});  // own row 1: gathered on the host
+  host[0] = torch::tensor({10.0f, 11.0f});  // own row 1: gathered on the host, packed first
   feature::TierRows tier_rows;
   tier_rows.positions = {2, 1};
   tier_rows.slots = {device.tier().slot(0), device.tier().slot(2)};
+  tier_rows.staged = {0};
   const auto x = device.assemble(host, tier_rows);
   EXPECT_TRUE(torch::equal(x, torch::tensor({10.0f, 11.0f, 20.0f, 21.0f, 0.0f, 1.0f}).view({3, 2})));
 }

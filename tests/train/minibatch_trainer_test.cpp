@@ -59,6 +59,22 @@ MinibatchOptions selecting_options(const std::string& store, int epochs) {
 
 class MinibatchTrainer : public ::testing::Test {};
 
+TEST_F(MinibatchTrainer, SamplingThreadsDrawTheSameBatches) {
+  test::ScratchDir dir;
+  auto world = testing::single_rank_world();
+  auto options = small_options(make_sbm(dir));
+  options.epochs = 2;
+  options.exact_eval = false;
+  options.sample_workers = 1;
+  const auto one = run_minibatch(options, world);
+  options.sample_workers = 3;
+  const auto three = run_minibatch(options, world);
+  for (std::size_t e = 0; e < one.epochs.size(); ++e) {
+    EXPECT_EQ(one.epochs[e]["loss"].get<double>(), three.epochs[e]["loss"].get<double>()) << "epoch " << e + 1;
+    EXPECT_EQ(one.epochs[e]["sampled_edges"], three.epochs[e]["sampled_edges"]) << "epoch " << e + 1;
+  }
+}
+
 TEST_F(MinibatchTrainer, MaxStepsCutsTheEpochAndProjectsItsWholeTime) {
   test::ScratchDir dir;
   auto world = testing::single_rank_world();

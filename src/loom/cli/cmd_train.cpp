@@ -65,6 +65,9 @@ void add_train_command(CLI::App& app, Action& action) {
   sub->add_option("--threads", o.threads, "Threads per rank (0 = cores / ranks on this machine)")->capture_default_str();
   sub->add_option("--pipeline-depth", o.pipeline_depth, "Batches prepared ahead (0 = synchronous fetch)")
       ->capture_default_str();
+  sub->add_option("--sample-workers", o.sample_workers,
+                  "Threads sampling batches at once, ahead of their fetch (0 = 1 on cpu, 4 on cuda)")
+      ->capture_default_str();
   sub->add_option("--device", o.device, "Compute on cpu | cuda (GPU rank % count) | cuda:N")->capture_default_str();
   sub->add_option("--device-rows", o.device_rows,
                   "Fraction of the rank's own feature rows held in device memory, hottest by VIP first "

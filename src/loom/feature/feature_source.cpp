@@ -8,36 +8,59 @@
 namespace loom::feature {
 
 namespace {
-constexpr std::int64_t kOwn = -1, kRemote = -2, kHot = -3;
+constexpr std::int64_t kOwn = -1, kRemote = -2;
 }
 
 FetchStats FeatureSource::gather(std::span<const std::int64_t> ids, float* out, TierRows* tier_rows,
                                  std::span<const std::span<const std::int64_t>> upcoming) const {
-  const bool cached = cache_ != nullptr && !cache_->empty();
-  const HotTier* hot = tier_rows != nullptr && hot_tier_ != nullptr && !hot_tier_->empty() ? hot_tier_ : nullptr;
   if (tier_rows != nullptr) tier_rows->clear();
-  if (!cached && buffer_ == nullptr && hot == nullptr) return fetcher_->fetch(ids, out);
+  if (tier_rows == nullptr || hot_tier_ == nullptr || hot_tier_->empty()) return gather_rows(ids, out, upcoming);
+  core::Timer timer;
+  const partition::IdRange mine = fetcher_->book().range(fetcher_->rank());
+  const auto n = static_cast<std::int64_t>(ids.size());
+  std::vector<std::int64_t> slot(static_cast<std::size_t>(n));
+  core::parallel_for(n, [&](std::int64_t i) {
+    slot[i] = mine.contains(ids[i]) ? hot_tier_->slot(ids[i] - mine.begin) : -1;
+  }, 4096);
+  std::vector<std::int64_t> staged_ids;
+  staged_ids.reserve(static_cast<std::size_t>(n));
+  for (std::int64_t i = 0; i < n; ++i) {
+    if (slot[i] >= 0) {
+      tier_rows->positions.push_back(i);
+      tier_rows->slots.push_back(slot[i]);
+    } else {
+      tier_rows->staged.push_back(i);
+      staged_ids.push_back(ids[i]);
+    }
+  }
+  if (!tier_rows->split()) tier_rows->staged.clear();
+  FetchStats stats = gather_rows(staged_ids, out, upcoming);
+  const auto hot = static_cast<std::int64_t>(tier_rows->positions.size());
+  stats.local_rows += hot;
+  stats.device_rows += hot;
+  stats.seconds = timer.seconds();
+  return stats;
+}
+
+FetchStats FeatureSource::gather_rows(std::span<const std::int64_t> ids, float* out,
+                                      std::span<const std::span<const std::int64_t>> upcoming) const {
+  const bool cached = cache_ != nullptr && !cache_->empty();
+  if (!cached && buffer_ == nullptr) return fetcher_->fetch(ids, out);
   core::Timer timer;
   const auto n = static_cast<std::int64_t>(ids.size());
   const partition::IdRange mine = fetcher_->book().range(fetcher_->rank());
-  std::vector<std::int64_t> slot(n);  // cache row, kOwn, kHot or kRemote
+  std::vector<std::int64_t> slot(n);  // cache row, kOwn or kRemote
   core::parallel_for(n, [&](std::int64_t i) {
     if (mine.contains(ids[i])) {
-      slot[i] = hot != nullptr && hot->slot(ids[i] - mine.begin) >= 0 ? kHot : kOwn;
+      slot[i] = kOwn;
     } else {
       const std::int64_t row = cached ? cache_->find(ids[i]) : -1;
       slot[i] = row >= 0 ? row : kRemote;
     }
   }, 4096);
   std::vector<std::int64_t> remote_positions;
-  for (std::int64_t i = 0; i < n; ++i) {
-    if (slot[i] == kRemote) {
-      remote_positions.push_back(i);
-    } else if (slot[i] == kHot) {
-      tier_rows->positions.push_back(i);
-      tier_rows->slots.push_back(hot->slot(ids[i] - mine.begin));
-    }
-  }
+  for (std::int64_t i = 0; i < n; ++i)
+    if (slot[i] == kRemote) remote_positions.push_back(i);
   const std::int64_t dim = fetcher_->dim();
   core::parallel_for(n, [&](std::int64_t i) {
     if (slot[i] >= 0)
@@ -59,8 +82,7 @@ FetchStats FeatureSource::gather(std::span<const std::int64_t> ids, float* out, 
   }
   for (std::int64_t i = 0; i < n; ++i) {
     stats.cached_rows += slot[i] >= 0;
-    stats.local_rows += slot[i] == kOwn || slot[i] == kHot;
-    stats.device_rows += slot[i] == kHot;
+    stats.local_rows += slot[i] == kOwn;
   }
   stats.seconds = timer.seconds();
   return stats;

@@ -3,7 +3,8 @@
 // rest travel in one batched request/response through the RemoteFetcher, together with the
 // rows a pending prefetch-buffer eviction brings in. Reports how many rows each tier served.
 // With a HotTier, own rows that it holds are left to the caller (who keeps them in device memory)
-// when gather() is given a TierRows to list them in.
+// when gather() is given a TierRows to list them in; the other rows are then written packed, so
+// that only they travel to the device.
 // gather() is COLLECTIVE, like RemoteFetcher::fetch(), and updates the prefetch buffer (hits,
 // misses, decay clock), so one thread at a time may call it.
 #pragma once
@@ -31,12 +32,16 @@ class FeatureSource {
   const HotTier* hot_tier() const { return hot_tier_; }
 
   // Collective. out[i*dim ..] = row of ids[i], except, when `tier_rows` is given, the own rows
-  // the hot tier holds: those are listed there (position, slot) and left unwritten. `upcoming`:
-  // the input ids of the minibatches sampled after this one, for the buffer's lookahead.
+  // the hot tier holds: those are listed there (position, slot), and out holds the other rows
+  // packed, in batch order (their positions in tier_rows->staged). `upcoming`: the input ids of
+  // the minibatches sampled after this one, for the buffer's lookahead.
   FetchStats gather(std::span<const std::int64_t> ids, float* out, TierRows* tier_rows = nullptr,
                     std::span<const std::span<const std::int64_t>> upcoming = {}) const;
 
  private:
+  // gather() without a hot tier: every row of `ids` into out.
+  FetchStats gather_rows(std::span<const std::int64_t> ids, float* out,
+                         std::span<const std::span<const std::int64_t>> upcoming) const;
   // Fetches the rows at `positions` plus the buffer's replacement rows in one exchange.
   FetchStats fetch_with_replacements(std::span<const std::int64_t> ids, std::span<const std::int64_t> positions,
                                      float* out) const;

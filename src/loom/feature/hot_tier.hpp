@@ -36,10 +36,13 @@ class HotTier {
   double tier_score_ = 0, total_score_ = 0;
 };
 
-// The rows a gather left to the hot tier: out row positions[i] is tier slot slots[i].
+// How a gather split a batch's rows between the hot tier and the host: batch row positions[i] is
+// tier slot slots[i]; batch row staged[j] is row j of what the gather wrote (when the tier holds
+// none of the batch's rows, every row is staged in order and `staged` stays empty).
 struct TierRows {
-  std::vector<std::int64_t> positions, slots;
-  void clear() { positions.clear(), slots.clear(); }
+  std::vector<std::int64_t> positions, slots, staged;
+  void clear() { positions.clear(), slots.clear(), staged.clear(); }
+  bool split() const { return !positions.empty(); }
 };
 
 }  // namespace loom::feature

@@ -1,11 +1,14 @@
 #include "loom/train/batch_pipeline.hpp"
 
+#include <algorithm>
+
+#include "loom/core/parallel.hpp"
 #include "loom/core/timer.hpp"
 
 namespace loom::train {
 
 BatchPipeline::BatchPipeline(const BatchBuilder& builder, std::vector<StepPlan> plan, int depth,
-                             PrefetchControl* control, int lookahead, std::size_t first_step)
+                             PrefetchControl* control, int lookahead, std::size_t first_step, int sample_workers)
     : builder_(&builder),
       plan_(std::move(plan)),
       depth_(depth),
@@ -17,6 +20,10 @@ BatchPipeline::BatchPipeline(const BatchBuilder& builder, std::vector<StepPlan> 
       taken_(first_step),
       limit_(plan_.size()),
       queue_(depth > 0 ? depth : 1) {
+  if (sample_workers > 1) {
+    sample_threads_ = std::max(1, core::num_threads() / sample_workers);
+    samplers_ = std::make_unique<core::ThreadPool>(sample_workers);
+  }
   if (depth_ > 0) producer_ = std::thread([this] { produce(); });
 }
 
@@ -26,14 +33,32 @@ BatchPipeline::~BatchPipeline() {
 }
 
 PreparedBatch BatchPipeline::prepare(std::size_t index) {
-  while (next_sample_ < plan_.size() && sampled_.size() <= lookahead_) {
-    const auto& step = plan_[next_sample_++];
-    sampled_.push_back(builder_->sample(step.seeds, step.sample_seed));
+  // Sampled ahead: the lookahead's batches, or one per sampling thread.
+  const std::size_t ahead = std::max(lookahead_, samplers_ ? static_cast<std::size_t>(samplers_->size()) : 0);
+  while (next_sample_ < plan_.size() && sampled_.size() <= ahead) {
+    const StepPlan* step = &plan_[next_sample_++];
+    const auto sample = [this, step] {
+      return std::make_shared<PreparedBatch>(builder_->sample(step->seeds, step->sample_seed));
+    };
+    if (samplers_) {
+      sampled_.push_back(samplers_
+                             ->submit([this, sample] {
+                               core::set_num_threads(sample_threads_);
+                               return sample();
+                             })
+                             .share());
+    } else {
+      std::promise<std::shared_ptr<PreparedBatch>> done;
+      done.set_value(sample());
+      sampled_.push_back(done.get_future().share());
+    }
   }
-  PreparedBatch batch = std::move(sampled_.front());
+  PreparedBatch batch = std::move(*sampled_.front().get());
   sampled_.pop_front();
+  // The prefetch buffer sees the input ids of the `lookahead_` batches after this one.
   std::vector<std::span<const std::int64_t>> upcoming;
-  for (const auto& later : sampled_) upcoming.emplace_back(later.sampled.input_nodes);
+  for (std::size_t k = 0; k < std::min(lookahead_, sampled_.size()); ++k)
+    upcoming.emplace_back(sampled_[k].get()->sampled.input_nodes);
   builder_->fetch(batch, upcoming);
   if (control_ != nullptr) control_->after_batch(batch.fetch, static_cast<double>(index) / plan_.size());
   return batch;

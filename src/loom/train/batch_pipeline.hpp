@@ -10,11 +10,16 @@
 // the epoch's plan (a run resumed mid-epoch), numbering and progress as in the whole plan.
 // Stopping before the end (stop_early(), then destruction): every rank's producer fetches the
 // same batches, so that the collective fetches of all ranks pair up, and none is left waiting.
+// With `sample_workers` W > 1, W threads sample the next batches at once (each with its share of
+// the cores) ahead of the fetches, which stay in plan order on the producer: a sample does not
+// depend on the thread that draws it, so the batches are the same at any W.
 #pragma once
 
 #include <atomic>
 #include <deque>
 #include <exception>
+#include <future>
+#include <memory>
 #include <thread>
 #include <vector>
 
@@ -30,7 +35,7 @@ using sample::StepPlan;
 class BatchPipeline {
  public:
   BatchPipeline(const BatchBuilder& builder, std::vector<StepPlan> plan, int depth, PrefetchControl* control = nullptr,
-                int lookahead = 0, std::size_t first_step = 0);
+                int lookahead = 0, std::size_t first_step = 0, int sample_workers = 1);
   ~BatchPipeline();
   BatchPipeline(const BatchPipeline&) = delete;
   BatchPipeline& operator=(const BatchPipeline&) = delete;
@@ -49,7 +54,8 @@ class BatchPipeline {
   int depth_;
   PrefetchControl* control_;
   std::size_t lookahead_;
-  std::deque<PreparedBatch> sampled_;  // sampled, not yet fetched (lookahead)
+  // Sampling or sampled, not yet fetched, in plan order.
+  std::deque<std::shared_future<std::shared_ptr<PreparedBatch>>> sampled_;
   std::size_t first_step_;
   std::size_t next_sample_;
   std::size_t next_sync_;  // the caller's next step without a producer
@@ -58,6 +64,8 @@ class BatchPipeline {
   std::atomic<bool> stopping_{false};
   core::BoundedQueue<PreparedBatch> queue_;
   std::exception_ptr error_;
+  int sample_threads_ = 0;                      // OpenMP threads of each sampling thread
+  std::unique_ptr<core::ThreadPool> samplers_;  // with sample_workers > 1; drained before the above go
   std::thread producer_;
 };
 

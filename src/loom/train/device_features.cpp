@@ -62,13 +62,16 @@ nn::MessageGraph DeviceFeatures::to_device(const nn::MessageGraph& host) const {
 }
 
 torch::Tensor DeviceFeatures::assemble(const torch::Tensor& host, const feature::TierRows& tier_rows) const {
-  torch::Tensor x = to_device(host);
-  if (tier_rows.positions.empty()) return x;
-  const auto n = static_cast<std::int64_t>(tier_rows.positions.size());
-  auto* positions = const_cast<std::int64_t*>(tier_rows.positions.data());
-  auto* slots = const_cast<std::int64_t*>(tier_rows.slots.data());
-  const auto index_of = [&](std::int64_t* data) { return to_device(torch::from_blob(data, {n}, torch::kInt64)); };
-  x.index_copy_(0, index_of(positions), rows_.index_select(0, index_of(slots)).to(torch::kFloat32));
+  if (!tier_rows.split()) return to_device(host);
+  const auto staged = static_cast<std::int64_t>(tier_rows.staged.size());
+  const auto rows = staged + static_cast<std::int64_t>(tier_rows.positions.size());
+  const auto index_of = [&](const std::vector<std::int64_t>& values) {
+    auto* data = const_cast<std::int64_t*>(values.data());
+    return to_device(torch::from_blob(data, {static_cast<std::int64_t>(values.size())}, torch::kInt64));
+  };
+  torch::Tensor x = torch::empty({rows, host.size(1)}, torch::TensorOptions().dtype(torch::kFloat32).device(device_));
+  if (staged > 0) x.index_copy_(0, index_of(tier_rows.staged), to_device(host.slice(0, 0, staged)));
+  x.index_copy_(0, index_of(tier_rows.positions), rows_.index_select(0, index_of(tier_rows.slots)).to(torch::kFloat32));
   return x;
 }
 

@@ -2,9 +2,9 @@
 // storage tiers of a rank's own feature rows. The hottest own rows by VIP (a feature::HotTier,
 // `--device-rows FRACTION` of them) live in device memory as one tensor in slot order, in the
 // store's dtype (float32 or float16). The other rows of a batch are gathered on the host (own,
-// cached, prefetched and fetched rows alike) into a staging buffer, pinned under CUDA, and copied
-// to the device without blocking on copy_stream(), off the compute stream; the tier's rows are
-// then written in place on the device. Under CUDA the own rows outside the tier are held in
+// cached, prefetched and fetched rows alike) packed into a staging buffer, pinned under CUDA, and
+// copied to the device without blocking on copy_stream(), off the compute stream; the batch is
+// then assembled on the device from those rows and the tier's. Under CUDA the own rows outside the tier are held in
 // pinned host memory too (host_rows()). Every copy to the device is counted on Channel::device of
 // the communicator given (when one is). On CPU the "device" tier is a second copy in host memory:
 // the same code path, testable, and nothing is counted.
@@ -41,8 +41,9 @@ class DeviceFeatures {
 
   // A float32 [rows, dim] host staging buffer (pinned under CUDA).
   torch::Tensor host_buffer(std::int64_t rows, std::int64_t dim) const;
-  // The batch input on the device: `host` (every row but the tier's) with the tier's rows
-  // written at their positions.
+  // The batch input on the device: the rows `host` staged (every row but the tier's, packed as
+  // FeatureSource::gather writes them; its first tier_rows.staged.size() rows) and the tier's
+  // rows, each written at its position.
   torch::Tensor assemble(const torch::Tensor& host, const feature::TierRows& tier_rows) const;
   // A host tensor or graph on the device (non-blocking from pinned memory), counted.
   torch::Tensor to_device(const torch::Tensor& host) const;

@@ -80,12 +80,17 @@ EpochSetting MinibatchDataPath::make_setting(const std::vector<std::int32_t>& fa
   return s;
 }
 
+int sample_workers_for(const MinibatchOptions& options, torch::Device device) {
+  if (options.sample_workers > 0) return options.sample_workers;
+  return device.is_cuda() ? 4 : 1;
+}
+
 std::unique_ptr<BatchPipeline> MinibatchDataPath::pipeline(int epoch, int first_step) const {
   const EpochSetting& s = setting(epoch);
   return std::make_unique<BatchPipeline>(
       *s.builder, sample::plan_epoch(s.train_ids, s.steps, s.batch_size, options_.seed, epoch, data_.rank),
       options_.pipeline_depth, prefetch_.control.get(), prefetch_.buffer ? prefetch_.buffer->options().lookahead : 0,
-      static_cast<std::size_t>(first_step));
+      static_cast<std::size_t>(first_step), sample_workers_for(options_, device_features_.device()));
 }
 
 }  // namespace loom::train

@@ -43,6 +43,10 @@ struct EpochSetting {
 // naming --eval-fanouts when the count fits neither.
 std::vector<std::int32_t> eval_fanouts_for(const MinibatchOptions& options, int layers);
 
+// The threads that sample a run's batches: --sample-workers, or 1 on the CPU (where the cores
+// train) and 4 on a GPU (where they would wait).
+int sample_workers_for(const MinibatchOptions& options, torch::Device device);
+
 class MinibatchDataPath {
  public:
   // `data` is this rank's (open_training_data, normalised); `whole_graph_gcn_norm` for GCN models

@@ -44,6 +44,7 @@ struct MinibatchOptions {
   std::uint64_t seed = 0;
   int threads = 0;  // 0 = the cores shared among the ranks on this machine
   int pipeline_depth = 4;  // prepared batches in flight; 0 = synchronous fetch (DistDGL-like)
+  int sample_workers = 0;  // threads sampling batches at once (0 = 1 on the CPU, 4 on a GPU, whose cores are free)
   std::string device = "cpu";  // cpu | cuda (GPU rank % count) | cuda:N
   double device_rows = 0;       // fraction of own feature rows kept on the device, hottest by VIP first
   std::int64_t device_memory_limit = 0;  // device bytes one rank may use (0 = its share of the GPU's free memory)

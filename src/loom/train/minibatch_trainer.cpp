@@ -60,6 +60,7 @@ void check_minibatch_options(const MinibatchOptions& o) {
   LOOM_CHECK_ARG(o.eval_every > 0 || (o.selection == Selection::kLast && o.patience == 0),
                  o.patience > 0 ? "--patience" : "--selection", "needs validation scores: set --eval-every N > 0");
   LOOM_CHECK_ARG(o.pipeline_depth >= 0, "--pipeline-depth", "must be >= 0, got {}", o.pipeline_depth);
+  LOOM_CHECK_ARG(o.sample_workers >= 0, "--sample-workers", "must be >= 0, got {}", o.sample_workers);
   validate_lr_schedule(o.lr_schedule);
   LOOM_CHECK_ARG(!o.resume || !o.checkpoint_dir.empty(), "--resume", "needs --checkpoint-dir");
   check_layer_count(o.fanouts, "--fanouts", o.model.num_layers);
