@@ -85,7 +85,7 @@ fi
 sbm=$work/sbm-$products_nodes
 products=(--model sage --layers 3 --hidden 256 --fanouts 15,10,5 --batch-size 1024 --epochs 1 --eval-every 0
           --no-exact-eval --seed 0)
-if run sbm-generate 150 "$loom" generate sbm --nodes "$products_nodes" --avg-degree 25 --feat-dim 100 --classes 47 \
+if run sbm-generate 40 "$loom" generate sbm --nodes "$products_nodes" --avg-degree 25 --feat-dim 100 --classes 47 \
   --seed 1 -o "$sbm" --overwrite; then
   if [[ $gpu == 1 ]]; then
     run sbm-loom-gpu 90 "$loom" train "$sbm" "${products[@]}" --device cuda --device-rows 1 \

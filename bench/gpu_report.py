@@ -125,7 +125,7 @@ def main(work, out):
                   "Same SAGE recipe. Loom on the GPU with every feature row in GPU memory (`--device-rows 1`, where "
                   "the peer keeps them too) runs the whole epoch; the other runs take part of it (--max-steps) and "
                   "project the epoch.", "",
-                  "| system | device | steps run | epoch (s) | loss after them |", "|---|---|---|---|---|"]
+                  "| system | device | steps run | epoch (s) | loss (Loom: mean of the steps; peer: last step) |", "|---|---|---|---|---|"]
         labels = {"sbm-loom-gpu": ("Loom, features in GPU memory", "GPU"),
                   "tier-0": ("Loom, features pinned on the host", "GPU"), "sbm-loom-cpu": ("Loom", "all CPU cores"),
                   "sbm-peer-gpu": ("plain PyTorch peer, tensor sampler, features in GPU memory", "GPU")}

@@ -37,6 +37,12 @@ find_package(absl REQUIRED)
 find_package(Torch REQUIRED)
 loom_check_torch()
 add_compile_options(${TORCH_CXX_FLAGS})
+# A pip PyTorch's LibTorch (libtorch.so, libtorch_cpu.so) carries its own copy of libstdc++'s
+# std::filesystem and exports it; a binary that lists it before libstdc++ binds its own
+# std::filesystem calls to that copy, whose remove_all jumped to address 0 (seen on the GPU device
+# machine, PyTorch 2.11: tests/cuda crashed removing their scratch folders). Every Loom binary
+# lists libstdc++ first, so that the C++ library's calls go to the C++ library.
+add_link_options("LINKER:--push-state,--no-as-needed" "-lstdc++" "LINKER:--pop-state")
 
 # OpenBLAS, the OpenMP flavour where it is installed (see below); cblas.h: Debian's alternatives link
 # one flavour's header into include/<arch>, an unpacked prefix has only the flavours' own folders.

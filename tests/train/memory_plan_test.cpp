@@ -42,6 +42,15 @@ MinibatchOptions planning_options(const std::string& store) {
   return o;
 }
 
+// The model of `o` for the data's widths, with `hidden` units.
+nn::GnnModel model_for(const MinibatchOptions& o, const TrainingData& data, std::int64_t hidden) {
+  nn::ModelOptions m = o.model;
+  m.in_features = data.feat_dim;
+  m.num_classes = data.num_classes;
+  m.hidden = hidden;
+  return nn::GnnModel(m);
+}
+
 std::string read_text(const std::string& path) {
   std::ifstream in(path);
   std::stringstream text;
@@ -116,11 +125,7 @@ TEST(DeviceMemoryPlan, TheTierGrowsWithDeviceRowsAndTheRestComesFromTheHostPlan)
   auto world = testing::single_rank_world();
   auto o = planning_options(make_planning_sbm(dir));
   TrainingData data = open_training_data(o.store, world);
-  nn::ModelOptions m = o.model;
-  m.in_features = data.feat_dim;
-  m.num_classes = data.num_classes;
-  const nn::GnnModel model(m);
-  const MemoryPlan host = plan_minibatch_memory(o, data, model, 0);
+  const MemoryPlan host = plan_minibatch_memory(o, data, model_for(o, data, o.model.hidden), 0);
   o.device_rows = 0.5;
   const MemoryPlan half = plan_device_memory(host, o, data);
   EXPECT_EQ(part(half, "device rows"), 1000 * 32 * 4);
@@ -134,12 +139,8 @@ TEST(MemoryPlan, PartsFollowTheOptions) {
   auto world = testing::single_rank_world();
   auto o = planning_options(make_planning_sbm(dir));
   TrainingData data = open_training_data(o.store, world);
-  nn::ModelOptions m = o.model;
-  m.in_features = data.feat_dim;
-  m.num_classes = data.num_classes;
-  const nn::GnnModel narrow(m);
-  m.hidden = 256;
-  const nn::GnnModel wide(m);
+  const nn::GnnModel narrow = model_for(o, data, o.model.hidden);
+  const nn::GnnModel wide = model_for(o, data, 256);
 
   const MemoryPlan base = plan_minibatch_memory(o, data, narrow, 1000);
   EXPECT_EQ(part(base, "runtime"), 1000);
