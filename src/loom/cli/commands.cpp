@@ -4,6 +4,7 @@ namespace loom::cli {
 
 void add_base_commands(CLI::App& app, Action& action) {
   add_info_command(app, action);
+  add_check_command(app, action);
   add_partition_command(app, action);
   CLI::App* import_cmd = app.add_subcommand("import", "Import a graph into a Loom graph store");
   import_cmd->require_subcommand(1);

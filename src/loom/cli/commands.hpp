@@ -27,6 +27,8 @@ inline constexpr const char* kFullgraphSummary =
     "Full-graph training of deep GNNs: graph parallelism, GNNPipe pipelining, or hybrid (mpirun -np P)";
 
 void add_info_command(CLI::App& app, Action& action);
+// `loom check STORE`: digests and invariants.
+void add_check_command(CLI::App& app, Action& action);
 // `loom partition DIR -k K --method ... -o PARTS`.
 void add_partition_command(CLI::App& app, Action& action);
 // `loom import ogb|edgelist|npy` (each hangs off the `import` subcommand).

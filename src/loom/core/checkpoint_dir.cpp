@@ -3,13 +3,11 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
-#include <fstream>
 #include <string_view>
 #include <vector>
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
-#include <zlib.h>
 
 #include "loom/core/error.hpp"
 #include "loom/core/json_number.hpp"
@@ -56,21 +54,6 @@ void prune_checkpoints(const std::string& dir, CheckpointId newest, int keep) {
     if (id < newest) older.push_back(id);
   for (std::size_t i = static_cast<std::size_t>(keep - 1); i < older.size(); ++i)
     fs::remove_all(checkpoint_path(dir, older[i]));
-}
-
-FileDigest file_digest(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error::in_file(path, 0, "cannot read");
-  std::vector<char> buffer(1 << 20);
-  uLong crc = crc32(0L, Z_NULL, 0);
-  std::uint64_t bytes = 0;
-  while (in) {
-    in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
-    const auto got = static_cast<std::size_t>(in.gcount());
-    crc = crc32(crc, reinterpret_cast<const Bytef*>(buffer.data()), static_cast<uInt>(got));
-    bytes += got;
-  }
-  return {bytes, static_cast<std::uint64_t>(crc)};
 }
 
 const nlohmann::json& member(const nlohmann::json& object, const char* key, const std::string& path) {

@@ -21,6 +21,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "loom/core/digest.hpp"
 #include "loom/core/fs.hpp"
 
 namespace loom::core {
@@ -32,11 +33,6 @@ struct CheckpointId {
   CheckpointId(int epochs_done = 0, int steps_done = 0) : epochs(epochs_done), steps(steps_done) {}  // NOLINT: an int is an epoch
   auto operator<=>(const CheckpointId&) const = default;
   std::string name() const;  // epoch-<E> or epoch-<E>-step-<S>
-};
-
-struct FileDigest {
-  std::uint64_t bytes = 0;
-  std::uint64_t crc32 = 0;
 };
 
 // The fields of state.json every checkpoint has: epochs_done and steps_done (optional, 0)

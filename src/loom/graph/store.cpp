@@ -4,8 +4,10 @@
 #include <filesystem>
 #include <fstream>
 
+#include "loom/core/digest.hpp"
 #include "loom/core/fs.hpp"
 #include "loom/core/parallel.hpp"
+#include "loom/graph/store_check.hpp"
 
 namespace fs = std::filesystem;
 
@@ -172,6 +174,7 @@ void write_store_files(const GraphData& d, const std::string& dir, core::DType f
   m.partition = d.partition;
   m.provenance = d.provenance;
   core::write_text_file(dir + "/meta.json", m.to_json().dump(2) + "\n");
+  core::record_digests(dir);
 }
 
 void write_graph_store(const GraphData& data, const std::string& dir, const StoreWriteOptions& options) {
@@ -217,6 +220,7 @@ GraphStore GraphStore::open(const std::string& dir) {
       throw Error::in_file(arr.path(), 0, "dtype or size does not match meta.json");
     g.splits_[name] = std::move(arr);
   }
+  check_store_ranges(g);
   return g;
 }
 

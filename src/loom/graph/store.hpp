@@ -8,7 +8,9 @@
 //   orig_id.npy int64 [rows] original ids, or names.txt (one original string id per row)
 // A partition's store (part-<k>/ of a partitioned store) has the same layout; its rows are the
 // part's own nodes, its indices global ids, and meta.partition says which range it owns.
-// GraphStore::open maps the arrays; nothing is copied.
+// meta.json also records every file's digest (core/digest.hpp) for `loom check`.
+// GraphStore::open maps the arrays; nothing is copied; it checks the ranges commands rely on
+// (store_check.hpp).
 #pragma once
 
 #include <cstdint>
@@ -86,7 +88,8 @@ struct StoreWriteOptions {
 // and throws Error naming what is inconsistent.
 void validate_graph_data(const GraphData& data);
 
-// Writes the store's files into an existing directory (the caller owns atomicity).
+// Writes the store's files into an existing directory (the caller owns atomicity), then records
+// the digest of every file in the directory (those written before it too) in meta.json.
 void write_store_files(const GraphData& data, const std::string& dir, core::DType feat_dtype);
 // Writes a whole store atomically: nothing is left at `dir` if anything fails.
 void write_graph_store(const GraphData& data, const std::string& dir, const StoreWriteOptions& options);

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "loom/core/fs.hpp"
+#include "loom/graph/store_check.hpp"
 
 namespace loom::partition {
 
@@ -105,6 +106,7 @@ PartitionedStore PartitionedStore::open(const std::string& dir) {
   if (s.topology_.num_nodes() != s.meta_.num_nodes || s.topology_.meta().num_edges != s.meta_.num_edges)
     throw Error::in_file(dir + "/topology", 0, "node or edge count does not match the partitioned store's meta.json");
   s.new_to_source_ = map_int64(dir + "/new_to_source.npy", s.meta_.num_nodes);
+  graph::check_ids_in_range(s.new_to_source(), 0, s.meta_.num_nodes, dir + "/new_to_source.npy", "source id");
   return s;
 }
 
@@ -130,6 +132,11 @@ Part PartitionedStore::part(int k) const {
       throw Error::in_file(pdir + "/halo_offsets.npy", 0, "offsets are not non-decreasing");
   if (offsets[num_parts()] != p.halo_ids_.size())
     throw Error::in_file(pdir + "/halo_offsets.npy", 0, "last offset does not match halo_ids.npy");
+  for (int q = 0; q < num_parts(); ++q) {
+    const IdRange owner = book().range(q);
+    graph::check_ids_in_range(p.halo_from(q), q == k ? owner.end : owner.begin, owner.end, pdir + "/halo_ids.npy",
+                              fmt::format("halo id of part {}", q), offsets[q]);
+  }
   return p;
 }
 

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "loom/core/digest.hpp"
 #include "loom/core/fs.hpp"
 #include "loom/core/log.hpp"
 #include "loom/core/parallel.hpp"
@@ -208,10 +209,10 @@ PartitionedMeta partition_store(const PartitionOptions& o) {
 
     const std::string dir = out.file(fmt::format("part-{}", p));
     fs::create_directory(dir);
-    graph::write_store_files(d, dir, sm.feat_dtype);
     const auto halo = halo_ids(d, rows);
     core::write_npy(dir + "/halo_ids.npy", halo);
     core::write_npy(dir + "/halo_offsets.npy", halo_offsets(halo, r.book));
+    graph::write_store_files(d, dir, sm.feat_dtype);
     const auto train = d.splits.find("train");
     meta.quality.parts.push_back({rows.size(), static_cast<std::int64_t>(d.indices.size()),
                                   train == d.splits.end() ? 0 : static_cast<std::int64_t>(train->second.size()),
@@ -239,6 +240,7 @@ PartitionedMeta partition_store(const PartitionOptions& o) {
       o.source, original.kind == graph::IdMapKind::kNames ? "names.txt" : "orig_id.npy");
   meta.quality.total_seconds = total.seconds();
   core::write_text_file(out.file("meta.json"), meta.to_json().dump(2) + "\n");
+  core::record_digests(out.path());
   out.commit();
   return meta;
 }
