@@ -10,7 +10,10 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <stdexcept>
+
+#include <nlohmann/json.hpp>
 
 namespace fs = std::filesystem;
 
@@ -54,6 +57,39 @@ CommandResult run_command(const std::string& command_line) {
 
 std::string be32(std::uint32_t v) {
   return {char(v >> 24), char((v >> 16) & 0xff), char((v >> 8) & 0xff), char(v & 0xff)};
+}
+
+std::string read_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream bytes;
+  bytes << in.rdbuf();
+  return bytes.str();
+}
+
+int expect_same_store(const std::string& a, const std::string& b) {
+  int compared = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(a)) {
+    if (!entry.is_regular_file()) continue;
+    const std::string relative = fs::relative(entry.path(), a).string();
+    const std::string other = b + "/" + relative;
+    if (!fs::exists(other)) {
+      ADD_FAILURE() << relative << " is in " << a << " but not in " << b;
+      continue;
+    }
+    ++compared;
+    if (entry.path().filename() == "meta.json") {
+      auto ma = nlohmann::json::parse(read_bytes(entry.path().string())), mb = nlohmann::json::parse(read_bytes(other));
+      ma.erase("provenance");
+      mb.erase("provenance");
+      EXPECT_EQ(ma, mb) << relative;
+    } else {
+      EXPECT_TRUE(read_bytes(entry.path().string()) == read_bytes(other)) << relative << " differs";
+    }
+  }
+  for (const auto& entry : fs::recursive_directory_iterator(b))
+    if (entry.is_regular_file() && !fs::exists(a + "/" + fs::relative(entry.path(), b).string()))
+      ADD_FAILURE() << fs::relative(entry.path(), b).string() << " is in " << b << " but not in " << a;
+  return compared;
 }
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }

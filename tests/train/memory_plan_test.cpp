@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "loom/core/error.hpp"
+#include "loom/core/memory.hpp"
 #include "loom/graph/generate/sbm.hpp"
 #include "loom/train/minibatch_trainer.hpp"
 #include "single_rank_world.hpp"
@@ -66,14 +67,14 @@ std::int64_t part(const MemoryPlan& plan, const std::string& name) {
 }
 
 TEST(MemoryPlan, SizesParseWithBinaryUnits) {
-  EXPECT_EQ(parse_memory_size("1048576", "--memory-limit"), 1 << 20);
-  EXPECT_EQ(parse_memory_size("512M", "--memory-limit"), std::int64_t{512} << 20);
-  EXPECT_EQ(parse_memory_size("4G", "--memory-limit"), std::int64_t{4} << 30);
-  EXPECT_EQ(parse_memory_size("1.5GiB", "--memory-limit"), std::int64_t{3} << 29);
-  EXPECT_EQ(parse_memory_size("2k", "--memory-limit"), 2048);
+  EXPECT_EQ(core::parse_memory_size("1048576", "--memory-limit"), 1 << 20);
+  EXPECT_EQ(core::parse_memory_size("512M", "--memory-limit"), std::int64_t{512} << 20);
+  EXPECT_EQ(core::parse_memory_size("4G", "--memory-limit"), std::int64_t{4} << 30);
+  EXPECT_EQ(core::parse_memory_size("1.5GiB", "--memory-limit"), std::int64_t{3} << 29);
+  EXPECT_EQ(core::parse_memory_size("2k", "--memory-limit"), 2048);
   for (const char* bad : {"", "lots", "-1G", "4X", "4GG", "nan"}) {
     try {
-      parse_memory_size(bad, "--memory-limit");
+      core::parse_memory_size(bad, "--memory-limit");
       ADD_FAILURE() << "accepted '" << bad << "'";
     } catch (const Error& e) {
       EXPECT_NE(std::string(e.what()).find("--memory-limit"), std::string::npos) << e.what();

@@ -2,6 +2,8 @@
 #include <memory>
 
 #include "loom/cli/commands.hpp"
+#include "loom/cli/typed_options.hpp"
+#include "loom/core/memory.hpp"
 #include "loom/core/parallel.hpp"
 #include "loom/graph/generate/rmat.hpp"
 #include "loom/graph/generate/sbm.hpp"
@@ -16,11 +18,13 @@ struct OutputArgs {
   bool overwrite = false;
   std::string feat_dtype = "float32";
   int threads = 0;
+  std::int64_t build_memory = graph::StoreWriteOptions{}.memory_bytes;
 
   graph::StoreWriteOptions write() const {
     graph::StoreWriteOptions w;
     w.overwrite = overwrite;
     w.feat_dtype = feat_dtype == "float16" ? core::DType::kFloat16 : core::DType::kFloat32;
+    w.memory_bytes = build_memory;
     return w;
   }
 };
@@ -34,6 +38,11 @@ void add_output_options(CLI::App* sub, OutputArgs& out, std::uint64_t& seed) {
   sub->add_option("--seed", seed, "Random seed")->capture_default_str();
   sub->add_option("--threads", out.threads, "Threads (0 = all cores); the output does not depend on it")
       ->capture_default_str();
+  add_parsed_option(*sub, "--build-memory", out.build_memory,
+                    [](const std::string& text) { return core::parse_memory_size(text, "--build-memory"); },
+                    "Memory for the edges in flight, e.g. 4G (default 1G): the graph is built in passes, each placing "
+                    "the rows whose edges fit, so the peak is about this plus 16 bytes per node")
+      ->option_text("SIZE");
 }
 
 void add_split_options(CLI::App* sub, double& train, double& valid) {

@@ -9,6 +9,7 @@
 #include "loom/comm/mpi_session.hpp"
 #include "loom/cli/training_args.hpp"
 #include "loom/core/log.hpp"
+#include "loom/core/memory.hpp"
 #include "loom/train/minibatch_trainer.hpp"
 
 namespace loom::cli {
@@ -74,7 +75,7 @@ void add_train_command(CLI::App& app, Action& action) {
                   "(the rest in host memory, pinned under cuda)")
       ->capture_default_str();
   add_parsed_option(*sub, "--device-memory-limit", o.device_memory_limit,
-                    [](const std::string& text) { return train::parse_memory_size(text, "--device-memory-limit"); },
+                    [](const std::string& text) { return core::parse_memory_size(text, "--device-memory-limit"); },
                     "GPU memory one rank may use, e.g. 8G (default: its share of the GPU's free memory); the run "
                     "stops at start-up where its device estimate does not fit")
       ->option_text("SIZE");

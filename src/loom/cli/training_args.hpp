@@ -8,6 +8,7 @@
 
 #include "loom/cli/checkpoint_args.hpp"
 #include "loom/cli/typed_options.hpp"
+#include "loom/core/memory.hpp"
 #include "loom/train/lr_schedule.hpp"
 #include "loom/train/memory_plan.hpp"
 
@@ -22,7 +23,7 @@ inline void add_lr_schedule_options(CLI::App& sub, train::LrSchedule& schedule) 
 
 inline void add_memory_limit_option(CLI::App& sub, std::int64_t& limit) {
   add_parsed_option(sub, "--memory-limit", limit,
-                    [](const std::string& text) { return train::parse_memory_size(text, "--memory-limit"); },
+                    [](const std::string& text) { return core::parse_memory_size(text, "--memory-limit"); },
                     "Memory one rank may use, e.g. 4G (default: what the machine has available); the run stops at "
                     "start-up where its estimate does not fit")
       ->option_text("SIZE");

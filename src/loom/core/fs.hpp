@@ -20,6 +20,7 @@ class AtomicFile {
 
   std::FILE* stream() { return file_; }
   const std::string& temp_path() const { return temp_; }
+  const std::string& final_path() const { return path_; }
   void commit();
 
  private:

@@ -6,11 +6,16 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 namespace loom::core {
 
 std::int64_t resident_bytes();
 std::int64_t peak_resident_bytes();
 std::int64_t available_bytes();
+
+// A size option's value ("--memory-limit 8G"): bytes with an optional K, M, G or T suffix (powers
+// of 1024, an optional B or iB after it); throws Error naming `argument` otherwise.
+std::int64_t parse_memory_size(const std::string& text, const std::string& argument);
 
 }  // namespace loom::core

@@ -188,24 +188,61 @@ NpyArray NpyArray::from_bytes(DType dtype, std::vector<std::int64_t> shape, std:
   return a;
 }
 
-void write_npy(const std::string& path, DType dtype, const std::vector<std::int64_t>& shape, const void* data) {
+std::string npy_header(DType dtype, const std::vector<std::int64_t>& shape) {
   std::string dict = "{'descr': '" + dtype_descr(dtype) + "', 'fortran_order': False, 'shape': (";
   for (std::size_t i = 0; i < shape.size(); ++i) dict += std::to_string(shape[i]) + (shape.size() == 1 ? "," : (i + 1 < shape.size() ? ", " : ""));
   dict += "), }";
   const std::size_t unpadded = 10 + dict.size() + 1;
   dict.append((64 - unpadded % 64) % 64, ' ');
   dict += '\n';
-  const std::size_t nbytes = static_cast<std::size_t>(product(shape)) * dtype_size(dtype);
-
-  AtomicFile out(path);
-  std::FILE* f = out.stream();
   const unsigned char preamble[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0,
                                       static_cast<unsigned char>(dict.size() & 0xff),
                                       static_cast<unsigned char>(dict.size() >> 8)};
-  bool ok = std::fwrite(preamble, 1, 10, f) == 10 && std::fwrite(dict.data(), 1, dict.size(), f) == dict.size();
+  return std::string(reinterpret_cast<const char*>(preamble), 10) + dict;
+}
+
+void write_npy(const std::string& path, DType dtype, const std::vector<std::int64_t>& shape, const void* data) {
+  const std::string header = npy_header(dtype, shape);
+  const std::size_t nbytes = static_cast<std::size_t>(product(shape)) * dtype_size(dtype);
+  AtomicFile out(path);
+  std::FILE* f = out.stream();
+  bool ok = std::fwrite(header.data(), 1, header.size(), f) == header.size();
   ok = ok && (nbytes == 0 || std::fwrite(data, 1, nbytes, f) == nbytes);
   if (!ok) throw Error::in_file(path, 0, std::string("write failed: ") + std::strerror(errno));
   out.commit();
+}
+
+NpyWriter::NpyWriter(std::string path, DType dtype, std::vector<std::int64_t> row_shape)
+    : file_(std::move(path)), dtype_(dtype), row_shape_(std::move(row_shape)) {
+  row_bytes_ = static_cast<std::int64_t>(dtype_size(dtype_));
+  for (const auto d : row_shape_) row_bytes_ *= d;
+  reserved_ = npy_header(dtype_, shape()).size();
+  const std::string blank(reserved_, ' ');
+  if (std::fwrite(blank.data(), 1, blank.size(), file_.stream()) != blank.size())
+    throw Error::in_file(path_of(), 0, std::string("write failed: ") + std::strerror(errno));
+}
+
+std::vector<std::int64_t> NpyWriter::shape() const {
+  std::vector<std::int64_t> shape{rows_};
+  shape.insert(shape.end(), row_shape_.begin(), row_shape_.end());
+  return shape;
+}
+
+void NpyWriter::append(const void* data, std::int64_t rows) {
+  const auto bytes = static_cast<std::size_t>(rows * row_bytes_);
+  if (bytes > 0 && std::fwrite(data, 1, bytes, file_.stream()) != bytes)
+    throw Error::in_file(path_of(), 0, std::string("write failed: ") + std::strerror(errno));
+  rows_ += rows;
+}
+
+void NpyWriter::finish() {
+  const std::string header = npy_header(dtype_, shape());
+  LOOM_CHECK(header.size() == reserved_, "{}: a .npy header of {} bytes where {} were reserved", path_of(), header.size(),
+             reserved_);
+  std::FILE* f = file_.stream();
+  if (std::fseek(f, 0, SEEK_SET) != 0 || std::fwrite(header.data(), 1, header.size(), f) != header.size())
+    throw Error::in_file(path_of(), 0, std::string("write failed: ") + std::strerror(errno));
+  file_.commit();
 }
 
 template <class T>

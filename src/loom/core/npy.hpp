@@ -12,6 +12,7 @@
 
 #include "loom/core/enum_names.hpp"
 #include "loom/core/error.hpp"
+#include "loom/core/fs.hpp"
 #include "loom/core/half.hpp"
 
 namespace loom::core {
@@ -85,6 +86,35 @@ template <class T>
 void write_npy(const std::string& path, const std::vector<T>& data, std::vector<std::int64_t> shape = {}) {
   write_npy(path, std::span<const T>(data), std::move(shape));
 }
+
+// An .npy file written row by row, its length known only at the end: rows are appended to a
+// temporary file (AtomicFile); finish() writes the header for the rows appended and renames it
+// into place; destroyed unfinished, the temporary is removed. The header has the length of the
+// one write_npy() writes for the final shape (128 bytes for any shape of up to 3 dimensions
+// that fits in memory or on disk), so the file is byte-identical to write_npy()'s.
+class NpyWriter {
+ public:
+  // `row_shape`: the dimensions after the first (e.g. {feat_dim}); empty for a vector.
+  NpyWriter(std::string path, DType dtype, std::vector<std::int64_t> row_shape = {});
+  // Appends `rows` rows of row_shape elements of dtype (throws Error naming the file on a failed
+  // write, e.g. a full disk).
+  void append(const void* data, std::int64_t rows);
+  template <class T>
+  void append(std::span<const T> values) {
+    append(values.data(), static_cast<std::int64_t>(values.size() * sizeof(T)) / row_bytes_);
+  }
+  std::int64_t rows() const { return rows_; }
+  void finish();
+
+ private:
+  std::vector<std::int64_t> shape() const;
+  const std::string& path_of() const { return file_.final_path(); }
+  AtomicFile file_;
+  DType dtype_;
+  std::vector<std::int64_t> row_shape_;
+  std::int64_t row_bytes_ = 0, rows_ = 0;
+  std::size_t reserved_ = 0;
+};
 
 // Reads a whole array into a vector of T, converting integer or float types as needed.
 template <class T>

@@ -173,7 +173,11 @@ void write_store_files(const GraphData& d, const std::string& dir, core::DType f
   m.id_map_note = d.id_map_note;
   m.partition = d.partition;
   m.provenance = d.provenance;
-  core::write_text_file(dir + "/meta.json", m.to_json().dump(2) + "\n");
+  finish_store(dir, m);
+}
+
+void finish_store(const std::string& dir, const StoreMeta& meta) {
+  core::write_text_file(dir + "/meta.json", meta.to_json().dump(2) + "\n");
   core::record_digests(dir);
 }
 

@@ -82,6 +82,8 @@ struct GraphData {
 struct StoreWriteOptions {
   core::DType feat_dtype = core::DType::kFloat32;  // or kFloat16
   bool overwrite = false;
+  // Memory an out-of-core writer may use for its chunks (csr_writer.hpp), beyond O(nodes).
+  std::int64_t memory_bytes = std::int64_t{1} << 30;
 };
 
 // Checks sizes and ranges of `data` (labels vs rows, split ids, feature width, ids < num_cols)
@@ -91,6 +93,8 @@ void validate_graph_data(const GraphData& data);
 // Writes the store's files into an existing directory (the caller owns atomicity), then records
 // the digest of every file in the directory (those written before it too) in meta.json.
 void write_store_files(const GraphData& data, const std::string& dir, core::DType feat_dtype);
+// Writes dir/meta.json and records the digest of every file in `dir` (the last step of a writer).
+void finish_store(const std::string& dir, const StoreMeta& meta);
 // Writes a whole store atomically: nothing is left at `dir` if anything fails.
 void write_graph_store(const GraphData& data, const std::string& dir, const StoreWriteOptions& options);
 

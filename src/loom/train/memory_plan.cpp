@@ -305,22 +305,4 @@ std::int64_t record_memory_peak(std::int64_t estimate, const comm::Communicator&
   return peak;
 }
 
-std::int64_t parse_memory_size(const std::string& text, const std::string& argument) {
-  std::size_t used = 0;
-  double value = -1;
-  try {
-    value = std::stod(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  std::string unit = text.substr(used);
-  if (!unit.empty() && (unit.back() == 'B' || unit.back() == 'b')) unit.pop_back();
-  if (unit.size() == 2 && (unit[1] == 'i' || unit[1] == 'I')) unit.pop_back();
-  const std::string units = "KMGT";
-  const auto power = unit.empty() ? 0 : units.find(static_cast<char>(std::toupper(static_cast<unsigned char>(unit[0]))));
-  LOOM_CHECK_ARG(used > 0 && std::isfinite(value) && value >= 0 && unit.size() <= 1 && power != std::string::npos,
-                 argument, "expected a size such as 512M, 4G or 1048576, got '{}'", text);
-  return static_cast<std::int64_t>(value * std::pow(1024.0, unit.empty() ? 0 : static_cast<double>(power) + 1));
-}
-
 }  // namespace loom::train

@@ -83,7 +83,4 @@ std::int64_t record_memory_plan(const MemoryPlan& plan, const comm::Communicator
 // and writes a "memory_peak" record. Returns the peak.
 std::int64_t record_memory_peak(std::int64_t estimate, const comm::Communicator& world, core::MetricsLog& metrics);
 
-// "--memory-limit" values: bytes with an optional K, M, G or T suffix (powers of 1024); 0 = none.
-std::int64_t parse_memory_size(const std::string& text, const std::string& argument);
-
 }  // namespace loom::train

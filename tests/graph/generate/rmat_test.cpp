@@ -7,6 +7,7 @@
 
 #include "loom/core/error.hpp"
 #include "loom/core/parallel.hpp"
+#include "support/test_support.hpp"
 
 namespace loom::graph::generate {
 namespace {
@@ -123,6 +124,19 @@ TEST(Rmat, RejectsBadOptionsNamingTheArgument) {
   o = small_rmat();
   o.classes = 5000;
   expect_argument_error(o, "--classes");
+}
+
+// generate_rmat_store writes out of core; its store equals the in-memory generator's byte for byte.
+TEST(Rmat, TheStoreWrittenOutOfCoreIsByteIdenticalToTheInMemoryOne) {
+  RmatOptions o = small_rmat();
+  o.classes = 4;
+  o.feat_dim = 6;
+  test::ScratchDir dir;
+  write_graph_store(generate_rmat(o), dir / "memory", {});
+  StoreWriteOptions write;
+  write.memory_bytes = 16 << 10;
+  generate_rmat_store(o, dir / "stream", write);
+  EXPECT_EQ(test::expect_same_store(dir / "memory", dir / "stream"), 8);
 }
 
 }  // namespace

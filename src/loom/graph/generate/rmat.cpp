@@ -57,67 +57,113 @@ void validate(const RmatOptions& o) {
   fraction_sizes(std::int64_t{1} << o.scale, o.train, o.valid);
 }
 
+namespace {
+
+// What draws an R-MAT graph's edges and rows, O(vertices): the id shuffle and the labels.
+struct RmatModel {
+  RmatOptions o;
+  core::Rng root;
+  std::int64_t n = 0, m = 0;
+  std::vector<std::int64_t> perm;  // perm[R-MAT id] = stored id
+  Quadrants quadrants;
+
+  explicit RmatModel(const RmatOptions& options)
+      : o(options), root(options.seed), n(std::int64_t{1} << options.scale), quadrants(options) {
+    m = static_cast<std::int64_t>(std::llround(o.edge_factor * static_cast<double>(n)));
+    perm.resize(static_cast<std::size_t>(n));
+    std::iota(perm.begin(), perm.end(), 0);
+    core::Rng perm_rng = root.split(kStreamPermutation);
+    core::shuffle(perm.begin(), perm.end(), perm_rng);
+  }
+
+  // Edges [begin, end) (block-aligned begin) into src/dst, each block from its own stream.
+  void draw(std::int64_t begin, std::int64_t end, std::int64_t* src, std::int64_t* dst) const {
+    core::parallel_for_blocks(end - begin, kEdgeBlock, [&](std::int64_t first, std::int64_t last, std::int64_t) {
+      core::Rng rng = root.split(kStreamEdges, static_cast<std::uint64_t>((begin + first) / kEdgeBlock));
+      for (std::int64_t e = first; e < last; ++e) {
+        std::int64_t u, v;
+        rmat_edge(rng, o.scale, quadrants, u, v);
+        src[e] = perm[u];
+        dst[e] = perm[v];
+      }
+    });
+  }
+
+  std::vector<std::int64_t> labels() const {
+    std::vector<std::int64_t> label;
+    if (o.classes == 0) return label;
+    label.resize(static_cast<std::size_t>(n));
+    core::parallel_for(n, [&](std::int64_t id) { label[perm[id]] = (id * o.classes) >> o.scale; }, 1 << 16);
+    return label;
+  }
+
+  std::map<std::string, std::vector<std::int64_t>> splits() const {
+    if (o.classes == 0) return {};
+    std::vector<std::int64_t> pool(static_cast<std::size_t>(n));
+    std::iota(pool.begin(), pool.end(), 0);
+    return random_splits(std::move(pool), fraction_sizes(n, o.train, o.valid), "test", root.split(kStreamSplits));
+  }
+
+  std::optional<GaussianFeatures> features() const {
+    if (o.feat_dim == 0) return std::nullopt;
+    return GaussianFeatures{o.feat_dim, {}, {}, 1.0, root.split(kStreamFeatures)};
+  }
+
+  nlohmann::json provenance() const {
+    nlohmann::json p = {{"generator", "rmat"}, {"scale", o.scale}, {"edge_factor", o.edge_factor}, {"a", o.a},
+                        {"b", o.b}, {"c", o.c}, {"d", 1 - o.a - o.b - o.c}, {"seed", o.seed}};
+    if (o.classes > 0) p["labels"] = "floor(rmat_id * classes / 2^scale), before the id shuffle";
+    return p;
+  }
+};
+
+
+}  // namespace
+
 GraphData generate_rmat(const RmatOptions& o) {
   validate(o);
   core::Timer timer;
-  const core::Rng root(o.seed);
-  const std::int64_t n = std::int64_t{1} << o.scale;
-  const auto m = static_cast<std::int64_t>(std::llround(o.edge_factor * static_cast<double>(n)));
-
-  // perm[R-MAT id] = stored id.
-  std::vector<std::int64_t> perm(static_cast<std::size_t>(n));
-  std::iota(perm.begin(), perm.end(), 0);
-  core::Rng perm_rng = root.split(kStreamPermutation);
-  core::shuffle(perm.begin(), perm.end(), perm_rng);
-
+  const RmatModel model(o);
   EdgeList edges;
-  edges.num_nodes = n;
-  edges.src.resize(static_cast<std::size_t>(m));
-  edges.dst.resize(static_cast<std::size_t>(m));
-  const Quadrants quadrants(o);
-  core::parallel_for_blocks(m, kEdgeBlock, [&](std::int64_t begin, std::int64_t end, std::int64_t block) {
-    core::Rng rng = root.split(kStreamEdges, block);
-    for (std::int64_t e = begin; e < end; ++e) {
-      std::int64_t u, v;
-      rmat_edge(rng, o.scale, quadrants, u, v);
-      edges.src[e] = perm[u];
-      edges.dst[e] = perm[v];
-    }
-  });
-  spdlog::info("rmat: {} edges on {} vertices generated in {:.1f} s", m, n, timer.seconds());
-
+  edges.num_nodes = model.n;
+  edges.src.resize(static_cast<std::size_t>(model.m));
+  edges.dst.resize(static_cast<std::size_t>(model.m));
+  model.draw(0, model.m, edges.src.data(), edges.dst.data());
+  spdlog::info("rmat: {} edges on {} vertices generated in {:.1f} s", model.m, model.n, timer.seconds());
   GraphData data;
   set_symmetric_graph(edges, data);
-  if (o.classes > 0) {
-    data.num_classes = o.classes;
-    data.label.resize(static_cast<std::size_t>(n));
-    core::parallel_for(n, [&](std::int64_t id) {
-      data.label[perm[id]] = (id * o.classes) >> o.scale;
-    }, 1 << 16);
-    std::vector<std::int64_t> pool(static_cast<std::size_t>(n));
-    std::iota(pool.begin(), pool.end(), 0);
-    data.splits = random_splits(std::move(pool), fraction_sizes(n, o.train, o.valid), "test", root.split(kStreamSplits));
-  }
-  if (o.feat_dim > 0) {
+  data.label = model.labels();
+  if (o.classes > 0) data.num_classes = o.classes;
+  data.splits = model.splits();
+  if (const auto features = model.features()) {
     data.feat_dim = o.feat_dim;
-    data.feat = gaussian_features(n, o.feat_dim, {}, {}, 1.0, root.split(kStreamFeatures));
+    data.feat = gaussian_features(model.n, *features);
   }
-  data.provenance["generator"] = "rmat";
-  data.provenance["scale"] = o.scale;
-  data.provenance["edge_factor"] = o.edge_factor;
-  data.provenance["a"] = o.a;
-  data.provenance["b"] = o.b;
-  data.provenance["c"] = o.c;
-  data.provenance["d"] = 1 - o.a - o.b - o.c;
-  data.provenance["seed"] = o.seed;
-  if (o.classes > 0) data.provenance["labels"] = "floor(rmat_id * classes / 2^scale), before the id shuffle";
+  const nlohmann::json generated = data.provenance;
+  data.provenance = model.provenance();
+  data.provenance.update(generated);
   data.provenance["seconds"] = timer.seconds();
   return data;
 }
 
 void generate_rmat_store(const RmatOptions& options, const std::string& output_dir, const StoreWriteOptions& write) {
   validate(options);
-  build_and_write_store(output_dir, write, [&] { return generate_rmat(options); });
+  core::check_output_target(output_dir, write.overwrite);
+  core::Timer timer;
+  const RmatModel model(options);
+  SyntheticRows rows;
+  rows.num_nodes = model.n;
+  rows.label = model.labels();
+  rows.num_classes = options.classes;
+  rows.features = model.features();
+  rows.splits = model.splits();
+  rows.provenance = model.provenance();
+  const DrawnEdges edges(model.n, model.m, [&](std::int64_t begin, std::int64_t end, std::int64_t* src,
+                                               std::int64_t* dst) { model.draw(begin, end, src, dst); });
+  write_synthetic_store(output_dir, write, edges, std::move(rows),
+                        [&](const Csr&, nlohmann::json& p) { p["seconds"] = timer.seconds(); });
+  spdlog::info("rmat: {} vertices, {} edges drawn, written to {} in {:.1f} s", model.n, model.m, output_dir,
+               timer.seconds());
 }
 
 }  // namespace loom::graph::generate

@@ -1,5 +1,6 @@
 #include "loom/graph/generate/sbm.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <numeric>
@@ -61,19 +62,6 @@ ClassIndex index_classes(const SbmOptions& o, const std::vector<std::int64_t>& l
   return index;
 }
 
-// Fraction of stored edges whose endpoints share a class.
-double edge_homophily(const GraphData& data) {
-  std::atomic<std::int64_t> same{0};
-  const std::int64_t n = data.num_rows();
-  core::parallel_for_blocks(n, kNodeBlock, [&](std::int64_t begin, std::int64_t end, std::int64_t) {
-    std::int64_t local = 0;
-    for (std::int64_t v = begin; v < end; ++v)
-      for (auto e = data.indptr[v]; e < data.indptr[v + 1]; ++e) local += data.label[data.indices[e]] == data.label[v];
-    same.fetch_add(local, std::memory_order_relaxed);
-  });
-  return data.indices.empty() ? 0.0 : static_cast<double>(same.load()) / static_cast<double>(data.indices.size());
-}
-
 }  // namespace
 
 void validate(const SbmOptions& o) {
@@ -93,73 +81,132 @@ void validate(const SbmOptions& o) {
   fraction_sizes(o.nodes, o.train, o.valid);
 }
 
+namespace {
+
+// What draws an SBM's edges and rows, O(nodes): classes, expected degrees and their alias tables.
+struct SbmModel {
+  SbmOptions o;
+  core::Rng root;
+  std::int64_t m = 0;  // edges drawn
+  std::vector<std::int64_t> label;
+  ClassIndex classes;
+  AliasTable all_nodes;
+  double intra = 1.0;  // with one class every edge is intra-class
+  std::vector<float> centroids;  // one row of feat_dim per class
+
+  explicit SbmModel(const SbmOptions& options) : o(options), root(options.seed) {
+    m = static_cast<std::int64_t>(std::llround(static_cast<double>(o.nodes) * o.avg_degree / 2.0));
+    label = assign_classes(o, root);
+    const std::vector<double> weights = expected_degree_weights(o, root);
+    classes = index_classes(o, label, weights);
+    all_nodes = AliasTable(weights);
+    intra = o.classes == 1 ? 1.0 : o.homophily;
+    // Centroids with entries N(0, 1/feat_dim): norm ~1, so feat_noise means the same at any width.
+    centroids = gaussian_features(
+        o.classes, GaussianFeatures{o.feat_dim, {}, {}, 1.0 / std::sqrt(static_cast<double>(o.feat_dim)),
+                                    root.split(kStreamCentroids)});
+  }
+
+  // Edges [begin, end) (block-aligned begin) into src/dst, each block from its own stream.
+  void draw(std::int64_t begin, std::int64_t end, std::int64_t* src, std::int64_t* dst) const {
+    core::parallel_for_blocks(end - begin, kEdgeBlock, [&](std::int64_t first, std::int64_t last, std::int64_t) {
+      core::Rng rng = root.split(kStreamEdges, static_cast<std::uint64_t>((begin + first) / kEdgeBlock));
+      for (std::int64_t e = first; e < last; ++e) {
+        const std::int64_t u = all_nodes.sample(rng);
+        const std::int64_t c = label[u];
+        std::int64_t v;
+        if (rng.uniform() < intra) {
+          v = classes.members[classes.offset[c] + classes.tables[c].sample(rng)];
+        } else {
+          do v = all_nodes.sample(rng);
+          while (label[v] == c);
+        }
+        src[e] = u;
+        dst[e] = v;
+      }
+    });
+  }
+
+  GaussianFeatures features() const {
+    return GaussianFeatures{o.feat_dim, label, centroids, o.feat_noise, root.split(kStreamFeatures)};
+  }
+
+  std::map<std::string, std::vector<std::int64_t>> splits() const {
+    std::vector<std::int64_t> pool(static_cast<std::size_t>(o.nodes));
+    std::iota(pool.begin(), pool.end(), 0);
+    return random_splits(std::move(pool), fraction_sizes(o.nodes, o.train, o.valid), "test", root.split(kStreamSplits));
+  }
+
+  nlohmann::json provenance() const {
+    return {{"generator", "sbm"}, {"nodes", o.nodes}, {"classes", o.classes}, {"avg_degree", o.avg_degree},
+            {"homophily", o.homophily}, {"degree_skew", o.degree_skew}, {"feat_noise", o.feat_noise}, {"seed", o.seed}};
+  }
+
+};
+
+
+// Fraction of stored edges whose endpoints share a class.
+double edge_homophily(const Csr& graph, std::span<const std::int64_t> label) {
+  std::atomic<std::int64_t> same{0};
+  graph.visit([&](auto view) {
+    core::parallel_for_blocks(view.num_rows(), kNodeBlock, [&](std::int64_t begin, std::int64_t end, std::int64_t) {
+      std::int64_t local = 0;
+      for (std::int64_t v = begin; v < end; ++v)
+        for (const auto u : view.neighbors(v)) local += label[static_cast<std::int64_t>(u)] == label[v];
+      same.fetch_add(local, std::memory_order_relaxed);
+    });
+  });
+  return graph.num_edges() == 0 ? 0.0 : static_cast<double>(same.load()) / static_cast<double>(graph.num_edges());
+}
+
+}  // namespace
+
 GraphData generate_sbm(const SbmOptions& o) {
   validate(o);
   core::Timer timer;
-  const core::Rng root(o.seed);
-  const std::int64_t n = o.nodes;
-  const auto m = static_cast<std::int64_t>(std::llround(static_cast<double>(n) * o.avg_degree / 2.0));
-
+  const SbmModel model(o);
   GraphData data;
-  data.label = assign_classes(o, root);
+  data.label = model.label;
   data.num_classes = o.classes;
-  const std::vector<double> weights = expected_degree_weights(o, root);
-  const ClassIndex classes = index_classes(o, data.label, weights);
-  const AliasTable all_nodes(weights);
-  const auto* label = data.label.data();
-  // With one class every edge is intra-class.
-  const double intra = o.classes == 1 ? 1.0 : o.homophily;
-
   EdgeList edges;
-  edges.num_nodes = n;
-  edges.src.resize(static_cast<std::size_t>(m));
-  edges.dst.resize(static_cast<std::size_t>(m));
-  core::parallel_for_blocks(m, kEdgeBlock, [&](std::int64_t begin, std::int64_t end, std::int64_t block) {
-    core::Rng rng = root.split(kStreamEdges, block);
-    for (std::int64_t e = begin; e < end; ++e) {
-      const std::int64_t u = all_nodes.sample(rng);
-      const std::int64_t c = label[u];
-      std::int64_t v;
-      if (rng.uniform() < intra) {
-        v = classes.members[classes.offset[c] + classes.tables[c].sample(rng)];
-      } else {
-        do v = all_nodes.sample(rng);
-        while (label[v] == c);
-      }
-      edges.src[e] = u;
-      edges.dst[e] = v;
-    }
-  });
-  spdlog::info("sbm: {} edges on {} nodes generated in {:.1f} s", m, n, timer.seconds());
+  edges.num_nodes = o.nodes;
+  edges.src.resize(static_cast<std::size_t>(model.m));
+  edges.dst.resize(static_cast<std::size_t>(model.m));
+  model.draw(0, model.m, edges.src.data(), edges.dst.data());
+  spdlog::info("sbm: {} edges on {} nodes generated in {:.1f} s", model.m, o.nodes, timer.seconds());
   set_symmetric_graph(edges, data);
-
-  // Centroids with entries N(0, 1/feat_dim): norm ~1, so feat_noise means the same at any width.
-  const std::vector<float> centroids =
-      gaussian_features(o.classes, o.feat_dim, {}, {}, 1.0 / std::sqrt(static_cast<double>(o.feat_dim)),
-                        root.split(kStreamCentroids));
   data.feat_dim = o.feat_dim;
-  data.feat = gaussian_features(n, o.feat_dim, data.label, centroids, o.feat_noise, root.split(kStreamFeatures));
-
-  std::vector<std::int64_t> pool(static_cast<std::size_t>(n));
-  std::iota(pool.begin(), pool.end(), 0);
-  data.splits = random_splits(std::move(pool), fraction_sizes(n, o.train, o.valid), "test", root.split(kStreamSplits));
-
-  data.provenance["generator"] = "sbm";
-  data.provenance["nodes"] = o.nodes;
-  data.provenance["classes"] = o.classes;
-  data.provenance["avg_degree"] = o.avg_degree;
-  data.provenance["homophily"] = o.homophily;
-  data.provenance["degree_skew"] = o.degree_skew;
-  data.provenance["feat_noise"] = o.feat_noise;
-  data.provenance["seed"] = o.seed;
-  data.provenance["edge_homophily"] = edge_homophily(data);
+  data.feat = gaussian_features(o.nodes, model.features());
+  data.splits = model.splits();
+  const nlohmann::json generated = data.provenance;
+  data.provenance = model.provenance();
+  data.provenance.update(generated);
+  const Csr graph = Csr::from_vectors(data.indptr, data.indices, o.nodes);
+  data.provenance["edge_homophily"] = edge_homophily(graph, data.label);
   data.provenance["seconds"] = timer.seconds();
   return data;
 }
 
 void generate_sbm_store(const SbmOptions& options, const std::string& output_dir, const StoreWriteOptions& write) {
   validate(options);
-  build_and_write_store(output_dir, write, [&] { return generate_sbm(options); });
+  core::check_output_target(output_dir, write.overwrite);
+  core::Timer timer;
+  const SbmModel model(options);
+  SyntheticRows rows;
+  rows.num_nodes = options.nodes;
+  rows.label = model.label;
+  rows.num_classes = options.classes;
+  rows.features = model.features();
+  rows.splits = model.splits();
+  rows.provenance = model.provenance();
+  const DrawnEdges edges(options.nodes, model.m, [&](std::int64_t begin, std::int64_t end, std::int64_t* src,
+                                                      std::int64_t* dst) { model.draw(begin, end, src, dst); });
+  write_synthetic_store(output_dir, write, edges, std::move(rows), [&](const Csr& graph, nlohmann::json& p) {
+    p["edge_homophily"] = edge_homophily(graph, model.label);
+    p["seconds"] = timer.seconds();
+  });
+  spdlog::info("sbm: {} nodes, {} edges drawn, written to {} in {:.1f} s", options.nodes, model.m, output_dir,
+               timer.seconds());
 }
 
 }  // namespace loom::graph::generate

@@ -1,34 +1,42 @@
 #include "loom/graph/generate/synthetic.hpp"
 
+#include <algorithm>
 #include <cmath>
 
+#include "loom/core/half.hpp"
+#include "loom/core/npy.hpp"
 #include "loom/core/parallel.hpp"
+#include "loom/core/progress.hpp"
 
 namespace loom::graph::generate {
 
-std::vector<float> gaussian_features(std::int64_t n, std::int64_t dim, std::span<const std::int64_t> label,
-                                     std::span<const float> centroids, double noise, const core::Rng& rng) {
-  std::vector<float> feat(static_cast<std::size_t>(n * dim));
-  core::parallel_for_blocks(n, kNodeBlock, [&](std::int64_t begin, std::int64_t end, std::int64_t block) {
-    core::Rng r = rng.split(block);
-    float* out = feat.data() + begin * dim;
-    const std::int64_t count = (end - begin) * dim;
+void GaussianFeatures::draw(std::int64_t begin, std::int64_t end, float* out) const {
+  core::parallel_for_blocks(end - begin, kNodeBlock, [&](std::int64_t first, std::int64_t last, std::int64_t) {
+    const std::int64_t block = (begin + first) / kNodeBlock;
+    core::Rng r = rng.split(static_cast<std::uint64_t>(block));
+    float* rows = out + first * dim;
+    const std::int64_t count = (last - first) * dim;
     // Box-Muller, both outputs of each pair used.
     for (std::int64_t i = 0; i < count; i += 2) {
       double u1 = r.uniform();
       while (u1 <= 0.0) u1 = r.uniform();
       const double radius = noise * std::sqrt(-2.0 * std::log(u1));
       const double angle = 6.283185307179586 * r.uniform();
-      out[i] = static_cast<float>(radius * std::cos(angle));
-      if (i + 1 < count) out[i + 1] = static_cast<float>(radius * std::sin(angle));
+      rows[i] = static_cast<float>(radius * std::cos(angle));
+      if (i + 1 < count) rows[i + 1] = static_cast<float>(radius * std::sin(angle));
     }
     if (centroids.empty()) return;
-    for (std::int64_t v = begin; v < end; ++v) {
-      const float* centre = centroids.data() + label[v] * dim;
-      float* row = feat.data() + v * dim;
+    for (std::int64_t v = first; v < last; ++v) {
+      const float* centre = centroids.data() + label[begin + v] * dim;
+      float* row = out + v * dim;
       for (std::int64_t j = 0; j < dim; ++j) row[j] += centre[j];
     }
   });
+}
+
+std::vector<float> gaussian_features(std::int64_t n, const GaussianFeatures& features) {
+  std::vector<float> feat(static_cast<std::size_t>(n * features.dim));
+  features.draw(0, n, feat.data());
   return feat;
 }
 
@@ -41,6 +49,82 @@ void set_symmetric_graph(EdgeList& edges, GraphData& data) {
   data.provenance["generated_edges"] = generated;
   data.provenance["self_loops_removed"] = csr.self_loops_removed;
   data.provenance["duplicates_removed"] = csr.duplicates_removed;
+}
+
+
+
+void DrawnEdges::replay(const std::function<void(const EdgeChunk&)>& visit) const {
+  const std::int64_t chunk = 64 * kEdgeBlock;
+  std::vector<std::int64_t> src(static_cast<std::size_t>(std::min(chunk, edges_)));
+  std::vector<std::int64_t> dst(src.size());
+  for (std::int64_t begin = 0; begin < edges_; begin += chunk) {
+    const std::int64_t end = std::min(edges_, begin + chunk);
+    draw_(begin, end, src.data(), dst.data());
+    const auto count = static_cast<std::size_t>(end - begin);
+    visit({std::span<const std::int64_t>(src).first(count), std::span<const std::int64_t>(dst).first(count), {}});
+  }
+}
+
+namespace {
+
+// Rows per group of feature blocks drawn at once (kNodeBlock-aligned) for ~64 MiB of float32.
+std::int64_t feature_group_rows(std::int64_t dim) {
+  const std::int64_t blocks = std::max<std::int64_t>(1, (std::int64_t{64} << 20) / (kNodeBlock * dim * 4));
+  return blocks * kNodeBlock;
+}
+
+void write_feature_rows(const std::string& path, std::int64_t n, const GaussianFeatures& features, core::DType dtype) {
+  core::NpyWriter out(path, dtype, {features.dim});
+  const std::int64_t group = feature_group_rows(features.dim);
+  std::vector<float> rows;
+  std::vector<core::Half> half;
+  core::ProgressBar bar("features", n, "rows");
+  for (std::int64_t begin = 0; begin < n; begin += group) {
+    const std::int64_t end = std::min(n, begin + group), count = (end - begin) * features.dim;
+    rows.resize(static_cast<std::size_t>(count));
+    features.draw(begin, end, rows.data());
+    if (dtype == core::DType::kFloat16) {
+      half.resize(rows.size());
+      core::parallel_for(count, [&](std::int64_t i) { half[i] = core::float_to_half(rows[i]); }, 1 << 16);
+      out.append(half.data(), end - begin);
+    } else {
+      out.append(rows.data(), end - begin);
+    }
+    bar.update(end - begin);
+  }
+  bar.finish();
+  out.finish();
+}
+
+}  // namespace
+
+void write_synthetic_store(const std::string& output_dir, const StoreWriteOptions& write, const EdgeStream& edges,
+                           SyntheticRows rows, const std::function<void(const Csr&, nlohmann::json&)>& describe) {
+  core::OutputDir out(output_dir, write.overwrite);
+  const std::string dir = out.path();
+  const CsrWriteReport csr = write_csr_files(edges, CsrBuildOptions{}, dir, write.memory_bytes);
+  const std::int64_t n = rows.num_nodes;
+  if (!rows.label.empty()) core::write_npy(dir + "/label.npy", rows.label);
+  if (rows.features) write_feature_rows(dir + "/feat.npy", n, *rows.features, write.feat_dtype);
+  for (const auto& [name, ids] : rows.splits) core::write_npy(dir + "/" + name + "_idx.npy", ids);
+
+  StoreMeta m;
+  m.num_nodes = n;
+  m.num_edges = csr.num_edges;
+  m.feat_dim = rows.features ? rows.features->dim : 0;
+  m.feat_dtype = write.feat_dtype;
+  m.num_classes = rows.label.empty() ? 0 : rows.num_classes;
+  for (const auto& [name, ids] : rows.splits) m.splits[name] = static_cast<std::int64_t>(ids.size());
+  m.provenance = std::move(rows.provenance);
+  m.provenance["generated_edges"] = csr.input_edges;
+  m.provenance["self_loops_removed"] = csr.self_loops_removed;
+  m.provenance["duplicates_removed"] = csr.duplicates_removed;
+  if (describe) {
+    const Csr graph(core::NpyArray::map(dir + "/indptr.npy"), core::NpyArray::map(dir + "/indices.npy"), n);
+    describe(graph, m.provenance);
+  }
+  finish_store(dir, m);
+  out.commit();
 }
 
 }  // namespace loom::graph::generate

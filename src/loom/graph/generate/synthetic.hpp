@@ -1,11 +1,16 @@
 // Pieces shared by the generators and importers of this folder: the random streams of a run,
 // block sizes, seeded Gaussian features, turning an edge list into the symmetric CSR of a
-// GraphData, and writing a store whose output directory is claimed before the work starts.
+// GraphData, writing a store whose output directory is claimed before the work starts, and
+// writing a generated store out of core (its edges replayed through csr_writer.hpp, its feature
+// rows streamed in blocks), byte-identical to the in-memory path.
 // Arrays are filled in fixed-size blocks seeded by rng.split(stream, block), so the output is
 // identical at any thread count.
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -13,6 +18,7 @@
 #include "loom/core/fs.hpp"
 #include "loom/core/rng.hpp"
 #include "loom/graph/build_csr.hpp"
+#include "loom/graph/csr_writer.hpp"
 #include "loom/graph/store.hpp"
 
 namespace loom::graph::generate {
@@ -32,14 +38,57 @@ enum Stream : std::uint64_t {
 inline constexpr std::int64_t kNodeBlock = 4096;
 inline constexpr std::int64_t kEdgeBlock = 1 << 16;
 
-// n x dim floats, row-major: row v is the centroid of class label[v] (centroids holds one row of
-// `dim` per class; empty = all zero, and then `label` may be empty) plus N(0, noise^2) noise.
-std::vector<float> gaussian_features(std::int64_t n, std::int64_t dim, std::span<const std::int64_t> label,
-                                     std::span<const float> centroids, double noise, const core::Rng& rng);
+// Seeded Gaussian feature rows: row v is the centroid of class label[v] (centroids holds one row
+// of `dim` per class; empty = all zero, and then `label` may be empty) plus N(0, noise^2) noise,
+// drawn per block of kNodeBlock rows from rng.split(block).
+struct GaussianFeatures {
+  std::int64_t dim = 0;
+  std::span<const std::int64_t> label;
+  std::span<const float> centroids;
+  double noise = 1.0;
+  core::Rng rng;
+  // Rows [begin, end) (block-aligned begin) into out, row-major.
+  void draw(std::int64_t begin, std::int64_t end, float* out) const;
+};
+// All n rows in memory.
+std::vector<float> gaussian_features(std::int64_t n, const GaussianFeatures& features);
 
 // Stores `edges` in `data` as a symmetric CSR with duplicates and self-loops removed (the
 // edge list's memory is released) and records the counts in data.provenance.
 void set_symmetric_graph(EdgeList& edges, GraphData& data);
+
+// A generator's edges as a replayable stream: draw(begin, end, src, dst) fills edges [begin, end)
+// (begin a multiple of kEdgeBlock, each block from its own random stream); every replay draws
+// them again, 64 blocks at a time.
+class DrawnEdges : public EdgeStream {
+ public:
+  using Draw = std::function<void(std::int64_t begin, std::int64_t end, std::int64_t* src, std::int64_t* dst)>;
+  DrawnEdges(std::int64_t num_nodes, std::int64_t num_edges, Draw draw)
+      : nodes_(num_nodes), edges_(num_edges), draw_(std::move(draw)) {}
+  std::int64_t num_nodes() const override { return nodes_; }
+  std::int64_t num_edges() const override { return edges_; }
+  void replay(const std::function<void(const EdgeChunk&)>& visit) const override;
+
+ private:
+  std::int64_t nodes_, edges_;
+  Draw draw_;
+};
+
+// A generated store without its edges and features: what is O(nodes) and kept in memory.
+struct SyntheticRows {
+  std::int64_t num_nodes = 0;
+  std::vector<std::int64_t> label;  // empty = no labels
+  std::int64_t num_classes = 0;
+  std::optional<GaussianFeatures> features;
+  std::map<std::string, std::vector<std::int64_t>> splits;
+  nlohmann::json provenance = nlohmann::json::object();
+};
+// Writes a whole store out of core into `output_dir` (claimed first; nothing left on failure):
+// the symmetric CSR of `edges` (duplicates and self-loops removed) in passes within
+// write.memory_bytes, the feature rows in write.feat_dtype block by block, labels and splits.
+// `describe` (may be empty) adds provenance from the finished graph (e.g. its edge homophily).
+void write_synthetic_store(const std::string& output_dir, const StoreWriteOptions& write, const EdgeStream& edges,
+                           SyntheticRows rows, const std::function<void(const Csr&, nlohmann::json&)>& describe = {});
 
 // Claims `output_dir` (failing early if it exists without overwrite), runs build() -> GraphData,
 // writes the store and renames it into place; on any exception nothing is left behind.
