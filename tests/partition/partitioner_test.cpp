@@ -6,6 +6,7 @@
 
 #include "loom/core/error.hpp"
 #include "loom/core/parallel.hpp"
+#include "loom/graph/generate/sbm.hpp"
 #include "loom/partition/quality.hpp"
 #include "partition/test_graphs.hpp"
 #include "support/test_support.hpp"
@@ -90,6 +91,37 @@ TEST(RandomPartitioner, SeededAndIndependentOfThreadCount) {
   std::vector<std::int64_t> sizes(3, 0);
   for (const auto p : one) ++sizes[p];
   EXPECT_LT(balance(sizes), 1.03);
+}
+
+TEST(StreamPartitioner, KeepsCommunitiesTogetherWithinTheBalanceCaps) {
+  test::ScratchDir scratch;
+  graph::generate::SbmOptions o;
+  o.nodes = 4000;
+  o.classes = 8;
+  o.avg_degree = 12;
+  o.homophily = 0.9;
+  o.feat_dim = 1;
+  o.seed = 4;
+  graph::generate::generate_sbm_store(o, scratch / "sbm", {});
+  const auto store = graph::GraphStore::open(scratch / "sbm");
+  const auto stream = assign_parts(*make_stream_partitioner(), store, 4, 3);
+  const auto one_pass = assign_parts(*make_stream_partitioner(1), store, 4, 3);
+  const auto random = assign_parts(*make_partitioner("random"), store, 4, 3);
+  const auto cut = [&](const std::vector<std::int32_t>& parts) { return edge_cut(store.csr(), parts, false).cut; };
+  EXPECT_LT(cut(stream), cut(one_pass)) << "restreaming improves on the one pass";
+  EXPECT_LT(2 * cut(stream), cut(random));
+  EXPECT_EQ(stream, assign_parts(*make_stream_partitioner(), store, 4, 3)) << "deterministic";
+  std::vector<std::int64_t> nodes(4, 0), degree(4, 0), train(4, 0);
+  const auto indptr = store.csr().indptr();
+  for (std::int64_t v = 0; v < store.num_nodes(); ++v) {
+    ++nodes[stream[v]];
+    degree[stream[v]] += indptr[v + 1] - indptr[v];
+  }
+  for (const auto v : store.split("train")) ++train[stream[v]];
+  EXPECT_LE(balance(nodes), 1.051);
+  EXPECT_LE(balance(degree), 1.06);
+  EXPECT_LE(balance(train), 1.06);
+  expect_argument_error([] { make_stream_partitioner(0); }, "--stream-passes");
 }
 
 TEST(HashPartitioner, IdModuloK) {

@@ -28,7 +28,10 @@ void add_partition_command(CLI::App& app, Action& action) {
                   fmt::format("Partitioner: {}", fmt::join(partition::partitioner_names(), ", ")))
       ->capture_default_str();
   sub->add_option("-o,--output", options->output, "Partitioned store to write")->required();
-  sub->add_option("--seed", options->seed, "Random seed (METIS and random)")->capture_default_str();
+  sub->add_option("--seed", options->seed, "Random seed (metis, stream and random)")->capture_default_str();
+  sub->add_option("--stream-passes", options->stream_passes,
+                  "--method stream: passes over the nodes (1 = Fennel's one pass; each more restreams them)")
+      ->capture_default_str();
   sub->add_flag("--overwrite", options->overwrite, "Replace the output if it exists");
   sub->callback([&action, options] { action = [options] { return run_partition(*options); }; });
 }

@@ -13,6 +13,7 @@ struct Entry {
 };
 constexpr Entry kRegistry[] = {
     {"metis", make_metis_partitioner},
+    {"stream", [] { return make_stream_partitioner(); }},
     {"random", make_random_partitioner},
     {"hash", make_hash_partitioner},
 };

@@ -1,5 +1,5 @@
 // Partitioner: assigns every node of a graph store to one of K parts. Implementations are
-// named ("metis", "random", "hash"), one file each, and made through make_partitioner(name),
+// named ("metis", "stream", "random", "hash"), one file each, and made through make_partitioner(name),
 // so the CLI and benchmarks select them by string. assign_parts() is the entry point: it checks
 // K against the store (-k must be in [1, nodes]) and then calls the partitioner, which may
 // assume a valid K. The result is deterministic for a given store, K and seed, at any thread
@@ -30,6 +30,10 @@ std::unique_ptr<Partitioner> make_metis_partitioner();
 std::unique_ptr<Partitioner> make_random_partitioner();
 // Node id modulo K (exactly balanced node counts; ignores the seed).
 std::unique_ptr<Partitioner> make_hash_partitioner();
+// Fennel streaming by decreasing degree, then `passes` - 1 restreaming passes; O(nodes) memory,
+// the balance constraints of metis: for graphs too large for METIS (stream_partitioner.cpp).
+inline constexpr int kDefaultStreamPasses = 4;
+std::unique_ptr<Partitioner> make_stream_partitioner(int passes = kDefaultStreamPasses);
 
 // Names accepted by make_partitioner, in a stable order.
 std::vector<std::string> partitioner_names();

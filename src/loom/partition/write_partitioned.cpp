@@ -150,7 +150,7 @@ void check_output_is_not_source(const std::string& output, const std::string& so
 
 PartitionedMeta partition_store(const PartitionOptions& o) {
   core::Timer total;
-  const auto partitioner = make_partitioner(o.method);
+  const auto partitioner = o.method == "stream" ? make_stream_partitioner(o.stream_passes) : make_partitioner(o.method);
   const auto source = graph::GraphStore::open(o.source);
   if (source.meta().partition)
     throw Error::in_file(o.source, 0, "is one part of a partitioned store; partition a whole graph store");

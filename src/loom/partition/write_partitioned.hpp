@@ -12,6 +12,7 @@
 #include <string>
 
 #include "loom/partition/partitioned_store.hpp"
+#include "loom/partition/partitioner.hpp"
 
 namespace loom::partition {
 
@@ -22,6 +23,7 @@ struct PartitionOptions {
   std::string method = "metis";
   std::uint64_t seed = 0;
   bool overwrite = false;
+  int stream_passes = kDefaultStreamPasses;  // --method stream
 };
 
 // Returns the meta written (book, counts, quality).
