@@ -107,10 +107,10 @@ TEST(CliCheck, DamagedPartitionedStoresAreNamedByCheckTrainAndAnalyze) {
   ASSERT_EQ(run_loom("partition " + store + " -k 2 --method metis -o " + parts).status, 0);
   ASSERT_EQ(run_loom("check " + parts).status, 0);
 
-  set_entry(parts + "/part-1/indices.npy", 5, 600);
+  set_entry(parts + "/topology/indices.npy", 5, 600);  // the parts' rows are the topology's
   const auto check = run_loom("check " + parts);
   EXPECT_EQ(check.status, 1) << check.output;
-  EXPECT_TRUE(contains(check.output, parts + "/part-1/indices.npy: entry 5: neighbour id 600 outside [0, 600)"))
+  EXPECT_TRUE(contains(check.output, parts + "/topology/indices.npy: entry 5: neighbour id 600 outside [0, 600)"))
       << check.output;
   for (const std::string command : {"train " + parts + " --epochs 1 --layers 2 --fanouts 5,5 --quiet",
                                     "analyze cache " + parts + " --fanouts 5,5 --epochs 1"}) {
@@ -118,7 +118,7 @@ TEST(CliCheck, DamagedPartitionedStoresAreNamedByCheckTrainAndAnalyze) {
                                "--allow-run-as-root -q " + loom_binary() + " " + command + " 2>&1");
     EXPECT_NE(r.status, 0) << command << "\n" << r.output;
     EXPECT_FALSE(contains(r.output, "Segmentation fault") || contains(r.output, "signal 11")) << r.output;
-    EXPECT_TRUE(contains(r.output, "part-1/indices.npy: entry 5")) << command << "\n" << r.output;
+    EXPECT_TRUE(contains(r.output, "topology/indices.npy: entry 5")) << command << "\n" << r.output;
   }
 }
 

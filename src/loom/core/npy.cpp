@@ -188,6 +188,15 @@ NpyArray NpyArray::from_bytes(DType dtype, std::vector<std::int64_t> shape, std:
   return a;
 }
 
+NpyArray NpyArray::slice(std::int64_t begin, std::int64_t end) const {
+  LOOM_CHECK(!shape_.empty() && begin >= 0 && begin <= end && end <= rows(), "{}: rows [{}, {}) outside [0, {})", path_,
+             begin, end, rows());
+  NpyArray a = *this;
+  a.shape_[0] = end - begin;
+  a.data_ = static_cast<const char*>(data_) + begin * cols() * static_cast<std::int64_t>(dtype_size(dtype_));
+  return a;
+}
+
 std::string npy_header(DType dtype, const std::vector<std::int64_t>& shape) {
   std::string dict = "{'descr': '" + dtype_descr(dtype) + "', 'fortran_order': False, 'shape': (";
   for (std::size_t i = 0; i < shape.size(); ++i) dict += std::to_string(shape[i]) + (shape.size() == 1 ? "," : (i + 1 < shape.size() ? ", " : ""));

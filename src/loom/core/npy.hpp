@@ -46,6 +46,8 @@ class NpyArray {
   static NpyArray map(const std::string& path);
   // An in-memory array (takes ownership of `bytes`).
   static NpyArray from_bytes(DType dtype, std::vector<std::int64_t> shape, std::vector<char> bytes);
+  // Rows [begin, end) along the first dimension, sharing this array's memory (no copy).
+  NpyArray slice(std::int64_t begin, std::int64_t end) const;
 
   bool empty() const { return data_ == nullptr && size() == 0; }
   DType dtype() const { return dtype_; }

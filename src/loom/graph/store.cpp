@@ -4,6 +4,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include <fmt/format.h>
+
 #include "loom/core/digest.hpp"
 #include "loom/core/fs.hpp"
 #include "loom/core/parallel.hpp"
@@ -60,6 +62,7 @@ nlohmann::json StoreMeta::to_json() const {
                       {"node_offset", partition->node_offset},
                       {"global_num_nodes", partition->global_num_nodes}};
   }
+  if (!rows_from.empty()) j["rows_from"] = rows_from;
   j["provenance"] = provenance;
   return j;
 }
@@ -90,6 +93,8 @@ StoreMeta StoreMeta::from_json(const nlohmann::json& j, const std::string& path)
       m.partition = PartitionInfo{core::json_int<int>(p.at("part"), path), core::json_int<int>(p.at("num_parts"), path),
                                   core::json_int<std::int64_t>(p.at("node_offset"), path), core::json_int<std::int64_t>(p.at("global_num_nodes"), path)};
     }
+    m.rows_from = j.value("rows_from", "");
+    if (!m.rows_from.empty() && !m.partition) throw Error::in_file(path, 0, "rows_from without partition info");
     m.provenance = j.value("provenance", nlohmann::json::object());
     return m;
   } catch (const nlohmann::json::exception& e) {
@@ -126,10 +131,8 @@ void validate_graph_data(const GraphData& d) {
              d.names.size(), rows);
 }
 
-void write_store_files(const GraphData& d, const std::string& dir, core::DType feat_dtype) {
-  validate_graph_data(d);
-  const std::int64_t rows = d.num_rows();
-  const std::int64_t cols = d.num_cols < 0 ? rows : d.num_cols;
+void write_csr_arrays(const GraphData& d, const std::string& dir) {
+  const std::int64_t cols = d.num_cols < 0 ? d.num_rows() : d.num_cols;
   core::write_npy(dir + "/indptr.npy", d.indptr);
   if (fits_int32(cols)) {
     std::vector<std::int32_t> narrow(d.indices.size());
@@ -140,15 +143,9 @@ void write_store_files(const GraphData& d, const std::string& dir, core::DType f
     core::write_npy(dir + "/indices.npy", d.indices);
   }
   if (!d.edge_weight.empty()) core::write_npy(dir + "/weight.npy", d.edge_weight);
-  if (d.feat_dim > 0) {
-    if (feat_dtype == core::DType::kFloat16) {
-      std::vector<core::Half> half(d.feat.size());
-      core::parallel_for(static_cast<std::int64_t>(half.size()), [&](std::int64_t i) { half[i] = core::float_to_half(d.feat[i]); }, 1 << 16);
-      core::write_npy(dir + "/feat.npy", half, {rows, d.feat_dim});
-    } else {
-      core::write_npy(dir + "/feat.npy", d.feat, {rows, d.feat_dim});
-    }
-  }
+}
+
+void write_node_arrays(const GraphData& d, const std::string& dir, std::int64_t rows) {
   if (!d.label.empty()) core::write_npy(dir + "/label.npy", d.label);
   if (!d.multi_label.empty()) core::write_npy(dir + "/label.npy", d.multi_label, {rows, d.num_classes});
   for (const auto& [name, ids] : d.splits) core::write_npy(dir + "/" + name + "_idx.npy", ids);
@@ -158,10 +155,12 @@ void write_store_files(const GraphData& d, const std::string& dir, core::DType f
     for (const auto& name : d.names) text += name + "\n";
     core::write_text_file(dir + "/names.txt", text);
   }
+}
 
+StoreMeta store_meta(const GraphData& d, std::int64_t rows, std::int64_t edges, core::DType feat_dtype) {
   StoreMeta m;
   m.num_nodes = rows;
-  m.num_edges = static_cast<std::int64_t>(d.indices.size());
+  m.num_edges = edges;
   m.directed = d.directed;
   m.weighted = !d.edge_weight.empty();
   m.feat_dim = d.feat_dim;
@@ -173,7 +172,24 @@ void write_store_files(const GraphData& d, const std::string& dir, core::DType f
   m.id_map_note = d.id_map_note;
   m.partition = d.partition;
   m.provenance = d.provenance;
-  finish_store(dir, m);
+  return m;
+}
+
+void write_store_files(const GraphData& d, const std::string& dir, core::DType feat_dtype) {
+  validate_graph_data(d);
+  const std::int64_t rows = d.num_rows();
+  write_csr_arrays(d, dir);
+  if (d.feat_dim > 0) {
+    if (feat_dtype == core::DType::kFloat16) {
+      std::vector<core::Half> half(d.feat.size());
+      core::parallel_for(static_cast<std::int64_t>(half.size()), [&](std::int64_t i) { half[i] = core::float_to_half(d.feat[i]); }, 1 << 16);
+      core::write_npy(dir + "/feat.npy", half, {rows, d.feat_dim});
+    } else {
+      core::write_npy(dir + "/feat.npy", d.feat, {rows, d.feat_dim});
+    }
+  }
+  write_node_arrays(d, dir, rows);
+  finish_store(dir, store_meta(d, rows, static_cast<std::int64_t>(d.indices.size()), feat_dtype));
 }
 
 void finish_store(const std::string& dir, const StoreMeta& meta) {
@@ -186,6 +202,23 @@ void write_graph_store(const GraphData& data, const std::string& dir, const Stor
   core::OutputDir out(dir, options.overwrite);
   write_store_files(data, out.path(), options.feat_dtype);
   out.commit();
+}
+
+void GraphStore::map_rows_from(GraphStore& g, const std::string& from, std::int64_t cols) {
+  const core::NpyArray ptr = core::NpyArray::map(from + "/indptr.npy");
+  const core::NpyArray idx = core::NpyArray::map(from + "/indices.npy");
+  const std::int64_t begin = g.meta_.partition->node_offset, end = begin + g.meta_.num_nodes;
+  if (ptr.dtype() != core::DType::kInt64 || ptr.ndim() != 1 || begin < 0 || end + 1 > ptr.size())
+    throw Error::in_file(ptr.path(), 0, fmt::format("does not hold rows [{}, {}) that {}/meta.json names", begin, end, g.dir_));
+  const auto all = ptr.span<std::int64_t>();
+  if (all[begin] < 0 || all[begin] > all[end] || all[end] > idx.size())
+    throw Error::in_file(ptr.path(), 0, fmt::format("entries {} and {} do not bound rows of indices.npy", begin, end));
+  std::vector<char> bytes(static_cast<std::size_t>(end - begin + 1) * sizeof(std::int64_t));
+  auto* rebased = reinterpret_cast<std::int64_t*>(bytes.data());
+  for (std::int64_t v = begin; v <= end; ++v) rebased[v - begin] = all[v] - all[begin];
+  g.csr_ = Csr(core::NpyArray::from_bytes(core::DType::kInt64, {end - begin + 1}, std::move(bytes)),
+               idx.slice(all[begin], all[end]), cols);
+  if (g.meta_.weighted) g.weight_ = core::NpyArray::map(from + "/weight.npy").slice(all[begin], all[end]);
 }
 
 GraphStore GraphStore::open(const std::string& dir) {
@@ -204,11 +237,15 @@ GraphStore GraphStore::open(const std::string& dir) {
   g.dir_ = dir;
   g.meta_ = StoreMeta::from_json(j, meta_path);
   const std::int64_t cols = g.meta_.partition ? g.meta_.partition->global_num_nodes : g.meta_.num_nodes;
-  g.csr_ = Csr(core::NpyArray::map(dir + "/indptr.npy"), core::NpyArray::map(dir + "/indices.npy"), cols);
+  if (g.meta_.rows_from.empty()) {
+    g.csr_ = Csr(core::NpyArray::map(dir + "/indptr.npy"), core::NpyArray::map(dir + "/indices.npy"), cols);
+    if (g.meta_.weighted) g.weight_ = core::NpyArray::map(dir + "/weight.npy");
+  } else {
+    map_rows_from(g, dir + "/" + g.meta_.rows_from, cols);
+  }
   if (g.csr_.num_rows() != g.meta_.num_nodes)
     throw Error::in_file(dir + "/indptr.npy", 0, "has " + std::to_string(g.csr_.num_rows()) + " rows, meta.json says " +
                                                      std::to_string(g.meta_.num_nodes));
-  if (g.meta_.weighted) g.weight_ = core::NpyArray::map(dir + "/weight.npy");
   if (g.meta_.feat_dim > 0) {
     g.feat_ = core::NpyArray::map(dir + "/feat.npy");
     if (g.feat_.rows() != g.meta_.num_nodes || g.feat_.cols() != g.meta_.feat_dim || g.feat_.dtype() != g.meta_.feat_dtype)

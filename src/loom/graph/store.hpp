@@ -7,7 +7,9 @@
 //   train_idx.npy / valid_idx.npy / test_idx.npy   int64 row ids (optional)
 //   orig_id.npy int64 [rows] original ids, or names.txt (one original string id per row)
 // A partition's store (part-<k>/ of a partitioned store) has the same layout; its rows are the
-// part's own nodes, its indices global ids, and meta.partition says which range it owns.
+// part's own nodes, its indices global ids, and meta.partition says which range it owns. A part
+// written with meta.rows_from holds no indptr/indices/weight: its rows are that range of the
+// partitioned store's topology, mapped from there (so a partitioned store holds each row once).
 // meta.json also records every file's digest (core/digest.hpp) for `loom check`.
 // GraphStore::open maps the arrays; nothing is copied; it checks the ranges commands rely on
 // (store_check.hpp).
@@ -52,6 +54,9 @@ struct StoreMeta {
   IdMapKind id_map = IdMapKind::kIdentity;
   std::string id_map_note;  // how ids were mapped, in words (shown by `loom info`)
   std::optional<PartitionInfo> partition;
+  // A part that holds no CSR of its own: its rows are rows [node_offset, node_offset + num_nodes)
+  // of the store at this path (relative to the part's folder), e.g. "../topology".
+  std::string rows_from;
   nlohmann::json provenance = nlohmann::json::object();
 
   nlohmann::json to_json() const;
@@ -95,6 +100,13 @@ void validate_graph_data(const GraphData& data);
 void write_store_files(const GraphData& data, const std::string& dir, core::DType feat_dtype);
 // Writes dir/meta.json and records the digest of every file in `dir` (the last step of a writer).
 void finish_store(const std::string& dir, const StoreMeta& meta);
+// The steps of write_store_files, for writers that stream some arrays themselves: the CSR
+// (indptr, indices narrowed to int32 when the ids fit, weight); the per-node arrays but features
+// (labels, splits, original ids or names; `rows` rows); and the meta that describes `d` with the
+// given counts.
+void write_csr_arrays(const GraphData& d, const std::string& dir);
+void write_node_arrays(const GraphData& d, const std::string& dir, std::int64_t rows);
+StoreMeta store_meta(const GraphData& d, std::int64_t rows, std::int64_t edges, core::DType feat_dtype);
 // Writes a whole store atomically: nothing is left at `dir` if anything fails.
 void write_graph_store(const GraphData& data, const std::string& dir, const StoreWriteOptions& options);
 
@@ -122,6 +134,8 @@ class GraphStore {
   std::vector<std::string> original_names() const;
 
  private:
+  // The CSR of a part written with meta.rows_from: its range of the store at `from`.
+  static void map_rows_from(GraphStore& g, const std::string& from, std::int64_t cols);
   std::string dir_;
   StoreMeta meta_;
   Csr csr_;

@@ -6,7 +6,8 @@
 //   topology/          a graph store of the whole graph in new ids (structure only, plus global
 //                      split ids and original ids), so samplers can replicate the structure
 //   part-<k>/          a graph store of part k: rows = its nodes (global ids node_offset + row),
-//                      CSR neighbours as new global ids, feature and label rows, splits as local
+//                      CSR neighbours as new global ids (its range of topology/, which it maps:
+//                      meta.rows_from; stores written before hold a copy), feature and label rows, splits as local
 //                      row ids, orig_id.npy (or names.txt) = original ids of the source's input,
 //                      halo_ids.npy (int64, sorted global ids of remote neighbours, hence grouped
 //                      by owner) and halo_offsets.npy (int64 [K+1], where each owner's group starts)

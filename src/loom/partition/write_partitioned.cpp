@@ -3,13 +3,16 @@
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 
 #include <fmt/format.h>
 
 #include "loom/core/digest.hpp"
 #include "loom/core/fs.hpp"
 #include "loom/core/log.hpp"
+#include "loom/core/npy.hpp"
 #include "loom/core/parallel.hpp"
+#include "loom/core/progress.hpp"
 #include "loom/core/timer.hpp"
 #include "loom/partition/partitioner.hpp"
 #include "loom/partition/relabel.hpp"
@@ -77,23 +80,66 @@ std::map<std::string, std::vector<std::int64_t>> relabel_splits(const graph::Gra
   return splits;
 }
 
-void copy_features(const graph::GraphStore& source, const Relabelling& r, IdRange rows, graph::GraphData& d) {
+// Rows of the source's features for the new ids `rows`, in the source's dtype, written a chunk of
+// rows at a time (no float conversion, no part held whole in memory).
+void write_part_features(const graph::GraphStore& source, const Relabelling& r, IdRange rows, const std::string& path) {
+  const core::NpyArray& feat = source.feat();
   const std::int64_t dim = source.meta().feat_dim;
-  if (dim == 0) return;
-  d.feat_dim = dim;
-  d.feat.resize(static_cast<std::size_t>(rows.size() * dim));
-  const auto* map = r.new_to_source.data() + rows.begin;
-  if (source.feat().dtype() == core::DType::kFloat32) {
-    const float* src = source.feat().span<float>().data();
-    core::parallel_for(rows.size(), [&](std::int64_t i) {
-      std::memcpy(&d.feat[i * dim], src + map[i] * dim, static_cast<std::size_t>(dim) * sizeof(float));
+  const std::size_t row_bytes = static_cast<std::size_t>(dim) * core::dtype_size(feat.dtype());
+  const std::int64_t chunk = std::max<std::int64_t>(1, (std::int64_t{64} << 20) / static_cast<std::int64_t>(row_bytes));
+  const auto* src = static_cast<const char*>(feat.data());
+  core::NpyWriter out(path, feat.dtype(), {dim});
+  std::vector<char> buffer;
+  for (std::int64_t begin = rows.begin; begin < rows.end; begin += chunk) {
+    const std::int64_t count = std::min(chunk, rows.end - begin);
+    buffer.resize(static_cast<std::size_t>(count) * row_bytes);
+    core::parallel_for(count, [&](std::int64_t i) {
+      std::memcpy(buffer.data() + i * row_bytes, src + r.new_to_source[begin + i] * row_bytes, row_bytes);
     }, 1024);
-  } else {
-    const core::Half* src = source.feat().span<core::Half>().data();
-    core::parallel_for(rows.size(), [&](std::int64_t i) {
-      for (std::int64_t c = 0; c < dim; ++c) d.feat[i * dim + c] = core::half_to_float(src[map[i] * dim + c]);
-    }, 1024);
+    out.append(buffer.data(), count);
   }
+  out.finish();
+}
+
+// The source's CSR in new ids (rows in new order, each row sorted), a chunk of rows whose entries
+// fit `memory_bytes` at a time, into dir's indptr.npy, indices.npy and weight.npy; returns the
+// stored entries.
+std::int64_t write_relabelled_csr(const graph::GraphStore& source, const Relabelling& r, const std::string& dir,
+                                  std::int64_t memory_bytes) {
+  const std::int64_t n = source.num_nodes();
+  const auto src_ptr = source.csr().indptr();
+  const bool weighted = source.meta().weighted;
+  core::NpyWriter indices(dir + "/indices.npy", graph::fits_int32(n) ? core::DType::kInt32 : core::DType::kInt64);
+  std::optional<core::NpyWriter> weights;
+  if (weighted) weights.emplace(dir + "/weight.npy", core::DType::kFloat32);
+  std::vector<std::int64_t> indptr(static_cast<std::size_t>(n) + 1, 0);
+  const std::int64_t budget = std::max<std::int64_t>(1, memory_bytes / 16);
+  std::vector<std::int32_t> narrow;
+  core::ProgressBar bar("partition: topology", n, "rows");
+  for (std::int64_t begin = 0; begin < n;) {
+    std::int64_t end = begin, entries = 0;
+    while (end < n && (end == begin || entries + src_ptr[r.new_to_source[end] + 1] - src_ptr[r.new_to_source[end]] <= budget))
+      entries += src_ptr[r.new_to_source[end] + 1] - src_ptr[r.new_to_source[end]], ++end;
+    graph::GraphData rows;
+    relabel_rows(source, r, {begin, end}, rows);
+    if (graph::fits_int32(n)) {
+      narrow.resize(rows.indices.size());
+      core::parallel_for(static_cast<std::int64_t>(narrow.size()),
+                         [&](std::int64_t i) { narrow[i] = static_cast<std::int32_t>(rows.indices[i]); }, 1 << 16);
+      indices.append(narrow.data(), static_cast<std::int64_t>(narrow.size()));
+    } else {
+      indices.append(rows.indices.data(), static_cast<std::int64_t>(rows.indices.size()));
+    }
+    if (weighted) weights->append(rows.edge_weight.data(), static_cast<std::int64_t>(rows.edge_weight.size()));
+    for (std::int64_t i = 0; i < end - begin; ++i) indptr[begin + i + 1] = indptr[begin] + rows.indptr[i + 1];
+    bar.update(end - begin);
+    begin = end;
+  }
+  bar.finish();
+  indices.finish();
+  if (weights) weights->finish();
+  core::write_npy(dir + "/indptr.npy", indptr);
+  return indptr[n];
 }
 
 void copy_labels(const graph::GraphStore& source, const Relabelling& r, IdRange rows, graph::GraphData& d) {
@@ -118,11 +164,14 @@ void copy_labels(const graph::GraphStore& source, const Relabelling& r, IdRange 
   }
 }
 
-// Sorted distinct neighbours of `d`'s rows outside `own`; sorted global ids are grouped by owner.
-std::vector<std::int64_t> halo_ids(const graph::GraphData& d, IdRange own) {
+// Sorted distinct neighbours of the rows `own` outside it; sorted global ids are grouped by owner.
+std::vector<std::int64_t> halo_ids(const graph::Csr& topology, IdRange own) {
   std::vector<std::int64_t> halo;
-  for (const auto v : d.indices)
-    if (!own.contains(v)) halo.push_back(v);
+  topology.visit([&](auto view) {
+    for (std::int64_t v = own.begin; v < own.end; ++v)
+      for (const auto u : view.neighbors(v))
+        if (!own.contains(u)) halo.push_back(u);
+  });
   std::sort(halo.begin(), halo.end());
   halo.erase(std::unique(halo.begin(), halo.end()), halo.end());
   return halo;
@@ -176,25 +225,29 @@ PartitionedMeta partition_store(const PartitionOptions& o) {
   const IdRange all{0, source.num_nodes()};
 
   core::write_npy(out.file("new_to_source.npy"), r.new_to_source);
+  const std::string topology_dir = out.file("topology");
   {
     graph::GraphData topo;
-    relabel_rows(source, r, all, topo);
     topo.directed = sm.directed;
     topo.splits = splits;
     set_original_ids(original, r, all, topo);
     topo.id_map_note = id_map_note(source, "new global id");
     topo.provenance = provenance(source, o, "topology");
-    fs::create_directory(out.file("topology"));
-    graph::write_store_files(topo, out.file("topology"), core::DType::kFloat32);
+    fs::create_directory(topology_dir);
+    const std::int64_t edges = write_relabelled_csr(source, r, topology_dir, o.memory_bytes);
+    graph::write_node_arrays(topo, topology_dir, source.num_nodes());
+    graph::StoreMeta tm = graph::store_meta(topo, source.num_nodes(), edges, core::DType::kFloat32);
+    tm.weighted = sm.weighted;
+    graph::finish_store(topology_dir, tm);
   }
+  const graph::GraphStore topology = graph::GraphStore::open(topology_dir);
+  const auto topo_ptr = topology.csr().indptr();
 
   for (int p = 0; p < k; ++p) {
     const IdRange rows = r.book.range(p);
     graph::GraphData d;
-    relabel_rows(source, r, rows, d);
-    d.num_cols = source.num_nodes();
     d.directed = sm.directed;
-    copy_features(source, r, rows, d);
+    d.feat_dim = sm.feat_dim;
     copy_labels(source, r, rows, d);
     for (const auto& [name, ids] : splits) {
       auto& local = d.splits[name];
@@ -209,15 +262,21 @@ PartitionedMeta partition_store(const PartitionOptions& o) {
 
     const std::string dir = out.file(fmt::format("part-{}", p));
     fs::create_directory(dir);
-    const auto halo = halo_ids(d, rows);
+    const auto halo = halo_ids(topology.csr(), rows);
     core::write_npy(dir + "/halo_ids.npy", halo);
     core::write_npy(dir + "/halo_offsets.npy", halo_offsets(halo, r.book));
-    graph::write_store_files(d, dir, sm.feat_dtype);
+    if (sm.feat_dim > 0) write_part_features(source, r, rows, dir + "/feat.npy");
+    graph::write_node_arrays(d, dir, rows.size());
+    const std::int64_t edges = topo_ptr[rows.end] - topo_ptr[rows.begin];
+    graph::StoreMeta pm = graph::store_meta(d, rows.size(), edges, sm.feat_dtype);
+    pm.weighted = sm.weighted;
+    pm.rows_from = "../topology";
+    graph::finish_store(dir, pm);
     const auto train = d.splits.find("train");
-    meta.quality.parts.push_back({rows.size(), static_cast<std::int64_t>(d.indices.size()),
+    meta.quality.parts.push_back({rows.size(), edges,
                                   train == d.splits.end() ? 0 : static_cast<std::int64_t>(train->second.size()),
                                   static_cast<std::int64_t>(halo.size())});
-    spdlog::info("partition: wrote part {} ({} nodes, {} edges, halo {})", p, rows.size(), d.indices.size(), halo.size());
+    spdlog::info("partition: wrote part {} ({} nodes, {} edges, halo {})", p, rows.size(), edges, halo.size());
   }
 
   meta.method = o.method;

@@ -1,9 +1,11 @@
 // partition_store(): the library entry point behind `loom partition`. Opens a graph store,
 // assigns parts with the named partitioner, relabels so each part owns a contiguous global id
 // range, and writes the partitioned store (layout in partitioned_store.hpp) atomically: the
-// output appears whole at `output` or not at all. Memory: the source is mapped, not loaded;
-// the whole-graph topology is built and written first, then parts one at a time, so at most one
-// part's features are in memory besides the page cache.
+// output appears whole at `output` or not at all. Memory: the source is mapped, not loaded; the
+// topology is written a chunk of rows at a time (memory_bytes of entries), then each part: its
+// feature rows copied a chunk at a time in the source's dtype, its labels, splits and halo. A
+// part holds no CSR: its rows are its range of the topology (meta.rows_from), so the partitioned
+// store costs about the topology plus the features. Beyond that, O(nodes) memory.
 // Bad input throws Error before any long work: unknown method (--method), source not a graph
 // store, k outside [1, nodes] (-k), output existing without overwrite or unwritable (-o).
 #pragma once
@@ -24,6 +26,7 @@ struct PartitionOptions {
   std::uint64_t seed = 0;
   bool overwrite = false;
   int stream_passes = kDefaultStreamPasses;  // --method stream
+  std::int64_t memory_bytes = std::int64_t{1} << 30;  // for the topology's rows in flight
 };
 
 // Returns the meta written (book, counts, quality).
