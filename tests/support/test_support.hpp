@@ -46,8 +46,8 @@ std::string loom_binary();
 // The bytes of a file ("" when it cannot be read).
 std::string read_bytes(const std::string& path);
 // Every file of store `b` (recursively) equals the same file of store `a` byte for byte, and they
-// hold the same files; meta.json files are compared without their "provenance" (which holds
-// timings). Adds a failure per difference; returns the number of files compared.
+// hold the same files; meta.json files are compared without what holds timings ("provenance",
+// "seconds"). Adds a failure per difference; returns the number of files compared.
 int expect_same_store(const std::string& a, const std::string& b);
 
 // Whether `part` occurs in `text` (for messages and outputs).
