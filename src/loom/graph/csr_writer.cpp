@@ -60,15 +60,19 @@ std::int64_t range_end(const std::vector<std::int64_t>& offset, std::int64_t beg
   return end;
 }
 
-// One range of rows: its entries scattered in stream order, then sorted and de-duplicated.
+// One range of rows: its entries scattered in stream order, then sorted and de-duplicated; ids as
+// IdT (int32 when the node ids fit, the width indices.npy stores).
+template <class IdT>
 struct RowRange {
   std::int64_t begin = 0, end = 0;
-  std::vector<std::int64_t> indices, kept;
+  std::vector<IdT> indices;
+  std::vector<std::int64_t> kept;
   std::vector<float> weight;
 };
 
+template <class IdT>
 void scatter(const EdgeStream& edges, const CsrBuildOptions& o, const std::vector<std::int64_t>& offset,
-             RowRange& r) {
+             RowRange<IdT>& r) {
   const std::int64_t base = offset[r.begin];
   const bool weighted = edges.weighted();
   r.indices.assign(static_cast<std::size_t>(offset[r.end] - base), 0);
@@ -77,7 +81,7 @@ void scatter(const EdgeStream& edges, const CsrBuildOptions& o, const std::vecto
   const auto place = [&](std::int64_t u, std::int64_t v, float w) {
     if (u < r.begin || u >= r.end) return;
     const std::int64_t pos = cursor[u - r.begin]++ - base;
-    r.indices[pos] = v;
+    r.indices[pos] = static_cast<IdT>(v);
     if (weighted) r.weight[pos] = w;
   };
   const bool drop_loops = o.self_loops == SelfLoopPolicy::kRemove;
@@ -98,14 +102,15 @@ void scatter(const EdgeStream& edges, const CsrBuildOptions& o, const std::vecto
 
 // Sorts each row (stably, so the first weight of a duplicate survives) and removes duplicates,
 // as build_csr() does; kept[i] = entries row begin + i keeps, packed to the front of its slot.
-void sort_rows(const CsrBuildOptions& o, const std::vector<std::int64_t>& offset, bool weighted, RowRange& r) {
+template <class IdT>
+void sort_rows(const CsrBuildOptions& o, const std::vector<std::int64_t>& offset, bool weighted, RowRange<IdT>& r) {
   const std::int64_t base = offset[r.begin];
   r.kept.assign(static_cast<std::size_t>(r.end - r.begin), 0);
   core::parallel_for(r.end - r.begin, [&](std::int64_t i) {
     const std::int64_t begin = offset[r.begin + i] - base, end = offset[r.begin + i + 1] - base;
     auto* idx = r.indices.data();
     if (weighted) {
-      std::vector<std::pair<std::int64_t, float>> row(static_cast<std::size_t>(end - begin));
+      std::vector<std::pair<IdT, float>> row(static_cast<std::size_t>(end - begin));
       for (auto k = begin; k < end; ++k) row[k - begin] = {idx[k], r.weight[k]};
       std::stable_sort(row.begin(), row.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
       for (auto k = begin; k < end; ++k) std::tie(idx[k], r.weight[k]) = row[k - begin];
@@ -152,15 +157,41 @@ void EdgeListStream::replay(const std::function<void(const EdgeChunk&)>& visit) 
   }
 }
 
+namespace {
+
+// Places the rows range by range (write_csr_files after its counting pass), ids as IdT.
+template <class IdT>
+void place_rows(const EdgeStream& edges, const CsrBuildOptions& options, const std::vector<std::int64_t>& offset,
+                std::int64_t memory_bytes, core::NpyWriter& indices, std::optional<core::NpyWriter>& weights,
+                std::vector<std::int64_t>& indptr, CsrWriteReport& report) {
+  const std::int64_t n = edges.num_nodes();
+  const bool weighted = edges.weighted();
+  const auto entry_bytes = static_cast<std::int64_t>(sizeof(IdT)) + (weighted ? 4 : 0);
+  const std::int64_t budget = std::max<std::int64_t>(1, memory_bytes / entry_bytes);
+  core::ProgressBar bar("csr: place rows", n, "rows");
+  for (std::int64_t begin = 0; begin < n;) {
+    RowRange<IdT> r;
+    r.begin = begin;
+    r.end = range_end(offset, begin, budget);
+    scatter(edges, options, offset, r);
+    ++report.passes;
+    sort_rows(options, offset, weighted, r);
+    indices.append(r.indices.data(), static_cast<std::int64_t>(r.indices.size()));
+    if (weighted) weights->append(r.weight.data(), static_cast<std::int64_t>(r.weight.size()));
+    for (std::int64_t i = 0; i < r.end - r.begin; ++i) indptr[r.begin + i + 1] = indptr[r.begin + i] + r.kept[i];
+    bar.update(r.end - r.begin, fmt::format("pass {}", report.passes));
+    begin = r.end;
+  }
+  bar.finish();
+}
+
+}  // namespace
+
 CsrWriteReport write_csr_files(const EdgeStream& edges, const CsrBuildOptions& options, const std::string& dir,
                                std::int64_t memory_bytes) {
   CsrWriteReport report;
   const std::int64_t n = edges.num_nodes();
   report.num_nodes = n;
-  const bool weighted = edges.weighted();
-  const std::int64_t entry_bytes = 8 + (weighted ? 4 : 0) + 8;  // index, weight, and a sort's scratch
-  const std::int64_t budget = std::max<std::int64_t>(1, memory_bytes / entry_bytes);
-
   core::ProgressBar count_bar("csr: count rows", edges.num_edges(), "edges");
   std::vector<std::int64_t> offset = count_entries(edges, options, report, count_bar);
   count_bar.finish();
@@ -177,31 +208,12 @@ CsrWriteReport write_csr_files(const EdgeStream& edges, const CsrBuildOptions& o
   const bool narrow = fits_int32(n);
   core::NpyWriter indices(dir + "/indices.npy", narrow ? core::DType::kInt32 : core::DType::kInt64);
   std::optional<core::NpyWriter> weights;
-  if (weighted) weights.emplace(dir + "/weight.npy", core::DType::kFloat32);
+  if (edges.weighted()) weights.emplace(dir + "/weight.npy", core::DType::kFloat32);
   std::vector<std::int64_t> indptr(static_cast<std::size_t>(n) + 1, 0);
-  core::ProgressBar bar("csr: place rows", n, "rows");
-  std::vector<std::int32_t> narrowed;
-  for (std::int64_t begin = 0; begin < n;) {
-    RowRange r;
-    r.begin = begin;
-    r.end = range_end(offset, begin, budget);
-    scatter(edges, options, offset, r);
-    ++report.passes;
-    sort_rows(options, offset, weighted, r);
-    const auto kept = static_cast<std::int64_t>(r.indices.size());
-    if (narrow) {
-      narrowed.resize(r.indices.size());
-      core::parallel_for(kept, [&](std::int64_t k) { narrowed[k] = static_cast<std::int32_t>(r.indices[k]); }, 1 << 16);
-      indices.append(narrowed.data(), kept);
-    } else {
-      indices.append(r.indices.data(), kept);
-    }
-    if (weighted) weights->append(r.weight.data(), kept);
-    for (std::int64_t i = 0; i < r.end - r.begin; ++i) indptr[r.begin + i + 1] = indptr[r.begin + i] + r.kept[i];
-    bar.update(r.end - r.begin, fmt::format("pass {}", report.passes));
-    begin = r.end;
-  }
-  bar.finish();
+  if (narrow)
+    place_rows<std::int32_t>(edges, options, offset, memory_bytes, indices, weights, indptr, report);
+  else
+    place_rows<std::int64_t>(edges, options, offset, memory_bytes, indices, weights, indptr, report);
   report.num_edges = indptr[n];
   report.duplicates_removed = offset[n] - report.num_edges;
   indices.finish();
