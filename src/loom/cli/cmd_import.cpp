@@ -13,6 +13,7 @@
 #include "loom/cli/commands.hpp"
 #include "loom/cli/typed_options.hpp"
 #include "loom/core/fs.hpp"
+#include "loom/core/memory.hpp"
 #include "loom/core/timer.hpp"
 #include "loom/embed/eval/node_features.hpp"
 #include "loom/graph/feature_norm.hpp"
@@ -33,6 +34,7 @@ struct CommonImportOptions {
   std::vector<double> random_split;  // {train, valid} fractions of the labelled nodes; empty = keep
   std::uint64_t split_seed = 0;
   graph::FeatureNorm normalize = graph::FeatureNorm::kNone;
+  std::int64_t build_memory = graph::StoreWriteOptions{}.memory_bytes;
 
   graph::io::EdgePolicy policy() const {
     graph::io::EdgePolicy p;
@@ -66,6 +68,11 @@ void add_common_options(CLI::App* sub, CommonImportOptions& c, const std::string
   add_enum_option(*sub, "--normalize-features", c.normalize, graph::kFeatureNormNames,
                   "Normalise the stored features (row: by their L1 norms; standard: columns by the training "
                   "nodes' mean and variance)");
+  add_parsed_option(*sub, "--build-memory", c.build_memory,
+                    [](const std::string& text) { return core::parse_memory_size(text, "--build-memory"); },
+                    "Memory for the edges in flight, e.g. 4G (default 1G): edges are spilled to the output folder as "
+                    "they are read and the graph built in passes over them")
+      ->option_text("SIZE");
 }
 
 // Checked before any input is read.
@@ -95,18 +102,22 @@ void derive_features_and_split(const CommonImportOptions& c, graph::GraphData& d
   graph::normalize_features(data, c.normalize);
 }
 
-int run_import(const CommonImportOptions& c, const std::function<graph::GraphData()>& import) {
+// `read(spill_dir)` parses the input; its edges are spilled into the output's temporary folder
+// (or mapped) and the CSR is built out of core from them.
+int run_import(const CommonImportOptions& c, const std::function<graph::io::ImportedGraph(const std::string&)>& read) {
   validate_random_split(c.random_split);
   core::Timer timer;
   core::OutputDir out(c.out, c.overwrite);
-  graph::GraphData data = import();
+  graph::io::ImportedGraph g = read(out.path());
+  graph::GraphData& data = g.nodes;
   derive_features_and_split(c, data);
   data.provenance["options"]["feat_dtype"] = c.feat_dtype;
-  graph::write_store_files(data, out.path(), c.feat_dtype == "float16" ? core::DType::kFloat16 : core::DType::kFloat32);
+  graph::io::write_imported_store(g, out.path(), c.feat_dtype == "float16" ? core::DType::kFloat16 : core::DType::kFloat32,
+                                  c.build_memory);
   out.commit();
   const auto& counts = data.provenance["counts"];
-  spdlog::info("imported {} nodes and {} stored edges into {} in {:.2f} s ({})", data.num_rows(), data.indices.size(), c.out,
-               timer.seconds(), data.id_map_note);
+  spdlog::info("imported {} nodes and {} stored edges into {} in {:.2f} s ({})", data.num_rows(),
+               counts.value("stored_edges", std::int64_t{0}), c.out, timer.seconds(), data.id_map_note);
   if (counts.value("self_loops_removed", 0) > 0 || counts.value("duplicate_entries_removed", 0) > 0)
     spdlog::info("removed {} self-loops and {} duplicate edge entries", counts.value("self_loops_removed", 0),
                  counts.value("duplicate_entries_removed", 0));
@@ -123,12 +134,12 @@ void add_import_ogb(CLI::App& import_cmd, Action& action) {
   sub->add_option("--split", *split, "Split kind to import (folder under split/), required when there are several");
   sub->callback([&action, c, split] {
     action = [c, split] {
-      return run_import(*c, [&] {
+      return run_import(*c, [&](const std::string& spill_dir) {
         graph::io::OgbImportOptions o;
         o.dir = c->source;
         o.policy = c->policy();
         o.split = *split;
-        return graph::io::import_ogb(o);
+        return graph::io::read_ogb(o, spill_dir);
       });
     };
   });
@@ -152,13 +163,13 @@ void add_import_edgelist(CLI::App& import_cmd, Action& action) {
       ->capture_default_str();
   sub->callback([&action, c, o, string_ids, numeric_ids, bad_lines] {
     action = [c, o, string_ids, numeric_ids, bad_lines] {
-      return run_import(*c, [&] {
+      return run_import(*c, [&](const std::string& spill_dir) {
         o->path = c->source;
         o->policy = c->policy();
         o->skip_bad_lines = *bad_lines == "skip";
         o->ids = *string_ids ? graph::io::IdKind::kString
                              : (*numeric_ids ? graph::io::IdKind::kNumeric : graph::io::IdKind::kAuto);
-        return graph::io::import_edgelist(*o);
+        return graph::io::read_edgelist(*o, spill_dir);
       });
     };
   });
@@ -172,12 +183,12 @@ void add_import_npy(CLI::App& import_cmd, Action& action) {
   sub->add_option("--num-nodes", *num_nodes, "Node count (default: from the arrays)");
   sub->callback([&action, c, num_nodes] {
     action = [c, num_nodes] {
-      return run_import(*c, [&] {
+      return run_import(*c, [&](const std::string&) {
         graph::io::NpyImportOptions o;
         o.dir = c->source;
         o.policy = c->policy();
         o.num_nodes = *num_nodes;
-        return graph::io::import_npy(o);
+        return graph::io::read_npy(o);
       });
     };
   });

@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 
 #include "loom/cli/commands.hpp"
+#include "loom/cli/typed_options.hpp"
+#include "loom/core/memory.hpp"
 #include "loom/partition/partitioner.hpp"
 #include "loom/partition/write_partitioned.hpp"
 
@@ -29,6 +31,10 @@ void add_partition_command(CLI::App& app, Action& action) {
       ->capture_default_str();
   sub->add_option("-o,--output", options->output, "Partitioned store to write")->required();
   sub->add_option("--seed", options->seed, "Random seed (metis, stream and random)")->capture_default_str();
+  add_parsed_option(*sub, "--build-memory", options->memory_bytes,
+                    [](const std::string& text) { return core::parse_memory_size(text, "--build-memory"); },
+                    "Memory for the topology's rows in flight, e.g. 4G (default 1G)")
+      ->option_text("SIZE");
   sub->add_option("--stream-passes", options->stream_passes,
                   "--method stream: passes over the nodes (1 = Fennel's one pass; each more restreams them)")
       ->capture_default_str();

@@ -20,6 +20,17 @@ std::string temp_suffix() {
   return "tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
 }
 
+TempDir::TempDir() : path_((fs::temp_directory_path() / ("loom-" + temp_suffix())).string()) {
+  std::error_code ec;
+  fs::create_directories(path_, ec);
+  if (ec) throw Error::in_file(path_, 0, "cannot create a temporary folder: " + ec.message());
+}
+
+TempDir::~TempDir() {
+  std::error_code ec;
+  fs::remove_all(path_, ec);
+}
+
 AtomicFile::AtomicFile(std::string path) : path_(std::move(path)), temp_(path_ + "." + temp_suffix()) {
   file_ = std::fopen(temp_.c_str(), "wb");
   if (!file_) throw Error::in_file(path_, 0, std::string("cannot write: ") + std::strerror(errno));

@@ -52,6 +52,19 @@ class OutputDir {
   bool committed_ = false;
 };
 
+// A fresh folder under the system's temporary folder, removed with what it holds on destruction.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
 // A unique suffix "tmp-<pid>-<counter>" for temporary names.
 std::string temp_suffix();
 // Total size in bytes of the regular files under `path` (recursively).

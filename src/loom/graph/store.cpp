@@ -175,19 +175,22 @@ StoreMeta store_meta(const GraphData& d, std::int64_t rows, std::int64_t edges, 
   return m;
 }
 
+void write_feature_array(const GraphData& d, const std::string& dir, core::DType feat_dtype) {
+  const std::int64_t rows = d.num_rows();
+  if (feat_dtype == core::DType::kFloat16) {
+    std::vector<core::Half> half(d.feat.size());
+    core::parallel_for(static_cast<std::int64_t>(half.size()), [&](std::int64_t i) { half[i] = core::float_to_half(d.feat[i]); }, 1 << 16);
+    core::write_npy(dir + "/feat.npy", half, {rows, d.feat_dim});
+  } else {
+    core::write_npy(dir + "/feat.npy", d.feat, {rows, d.feat_dim});
+  }
+}
+
 void write_store_files(const GraphData& d, const std::string& dir, core::DType feat_dtype) {
   validate_graph_data(d);
   const std::int64_t rows = d.num_rows();
   write_csr_arrays(d, dir);
-  if (d.feat_dim > 0) {
-    if (feat_dtype == core::DType::kFloat16) {
-      std::vector<core::Half> half(d.feat.size());
-      core::parallel_for(static_cast<std::int64_t>(half.size()), [&](std::int64_t i) { half[i] = core::float_to_half(d.feat[i]); }, 1 << 16);
-      core::write_npy(dir + "/feat.npy", half, {rows, d.feat_dim});
-    } else {
-      core::write_npy(dir + "/feat.npy", d.feat, {rows, d.feat_dim});
-    }
-  }
+  if (d.feat_dim > 0) write_feature_array(d, dir, feat_dtype);
   write_node_arrays(d, dir, rows);
   finish_store(dir, store_meta(d, rows, static_cast<std::int64_t>(d.indices.size()), feat_dtype));
 }

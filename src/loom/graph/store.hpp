@@ -80,8 +80,10 @@ struct GraphData {
   std::string id_map_note;
   std::optional<PartitionInfo> partition;
   nlohmann::json provenance = nlohmann::json::object();
+  // The rows of a GraphData that holds no CSR (an import whose edges are written out of core).
+  std::int64_t rows_without_csr = 0;
 
-  std::int64_t num_rows() const { return indptr.empty() ? 0 : static_cast<std::int64_t>(indptr.size()) - 1; }
+  std::int64_t num_rows() const { return indptr.empty() ? rows_without_csr : static_cast<std::int64_t>(indptr.size()) - 1; }
 };
 
 struct StoreWriteOptions {
@@ -105,6 +107,7 @@ void finish_store(const std::string& dir, const StoreMeta& meta);
 // (labels, splits, original ids or names; `rows` rows); and the meta that describes `d` with the
 // given counts.
 void write_csr_arrays(const GraphData& d, const std::string& dir);
+void write_feature_array(const GraphData& d, const std::string& dir, core::DType feat_dtype);
 void write_node_arrays(const GraphData& d, const std::string& dir, std::int64_t rows);
 StoreMeta store_meta(const GraphData& d, std::int64_t rows, std::int64_t edges, core::DType feat_dtype);
 // Writes a whole store atomically: nothing is left at `dir` if anything fails.

@@ -9,7 +9,9 @@
 #include "loom/core/error.hpp"
 #include "loom/core/line_reader.hpp"
 #include "loom/core/log.hpp"
+#include "loom/graph/io/edge_spill.hpp"
 #include "loom/graph/io/id_remap.hpp"
+#include "loom/graph/io/import_common.hpp"
 
 namespace loom::graph::io {
 
@@ -152,7 +154,7 @@ bool for_each_edge(const EdgeListImportOptions& o, Splitter& splitter, BadLines&
 
 // Integer ids. Returns false (auto mode) at the first id that is not a number at all.
 bool read_numeric(const EdgeListImportOptions& o, Splitter& splitter, bool allow_switch, BadLines& bad,
-                  EdgeList& edges, GraphData& data) {
+                  EdgeSpill& edges, GraphData& data) {
   IntIdRemap remap;
   const bool identity = o.num_nodes >= 0;
   std::int64_t switch_line = 0;
@@ -177,31 +179,26 @@ bool read_numeric(const EdgeListImportOptions& o, Splitter& splitter, bool allow
         if (id < 0 || id >= o.num_nodes)
           throw reader.error(fmt::format("field {}: id {} is outside [0, {}) set by --num-nodes", f + 1, id, o.num_nodes));
       }
-      edges.src.push_back(*u);
-      edges.dst.push_back(*v);
+      edges.add(*u, *v, w);
     } else {
-      edges.src.push_back(remap.insert(*u));
-      edges.dst.push_back(remap.insert(*v));
+      const std::int64_t a_id = remap.insert(*u);
+      edges.add(a_id, remap.insert(*v), w);
     }
-    if (o.weighted) edges.weight.push_back(w);
     return LineResult::kEdge;
   });
   if (!complete) {
     spdlog::info("{}:{}: id '{}' is not an integer: reading all ids as strings", o.path, switch_line, switch_field);
-    edges = EdgeList{};
     return false;
   }
-  if (edges.src.empty()) throw_no_edges(o.path);
+  if (edges.size() == 0) throw_no_edges(o.path);
   if (identity) {
-    edges.num_nodes = o.num_nodes;
+    edges.finish(o.num_nodes);
     data.id_map_note = fmt::format("ids used as given; --num-nodes {} fixes the id space", o.num_nodes);
     return true;
   }
   std::vector<std::int64_t> sorted_ids;
-  const DenseOrder order = remap.finish(sorted_ids);
-  apply_order(order, edges.src);
-  apply_order(order, edges.dst);
-  edges.num_nodes = remap.size();
+  DenseOrder order = remap.finish(sorted_ids);
+  edges.finish(remap.size(), order);
   if (order.identity) {
     data.id_map_note = "ids used as given: they already were 0..N-1";
   } else {
@@ -211,19 +208,15 @@ bool read_numeric(const EdgeListImportOptions& o, Splitter& splitter, bool allow
   return true;
 }
 
-void read_strings(const EdgeListImportOptions& o, Splitter& splitter, BadLines& bad, EdgeList& edges, GraphData& data) {
+void read_strings(const EdgeListImportOptions& o, Splitter& splitter, BadLines& bad, EdgeSpill& edges, GraphData& data) {
   StringIdRemap remap;
   for_each_edge(o, splitter, bad, [&](std::string_view a, std::string_view b, float w, const core::LineReader&) {
-    edges.src.push_back(remap.insert(a));
-    edges.dst.push_back(remap.insert(b));
-    if (o.weighted) edges.weight.push_back(w);
+    const std::int64_t a_id = remap.insert(a);
+    edges.add(a_id, remap.insert(b), w);
     return LineResult::kEdge;
   });
-  if (edges.src.empty()) throw_no_edges(o.path);
-  const DenseOrder order = remap.finish(data.names);
-  apply_order(order, edges.src);
-  apply_order(order, edges.dst);
-  edges.num_nodes = remap.size();
+  if (edges.size() == 0) throw_no_edges(o.path);
+  edges.finish(remap.size(), remap.finish(data.names));
   data.id_map_note = "string ids mapped to 0..N-1 in sorted (byte-wise) order; names.txt holds the names";
 }
 
@@ -238,26 +231,29 @@ std::string id_kind_name(IdKind kind) {
 
 }  // namespace
 
-GraphData import_edgelist(const EdgeListImportOptions& o) {
+ImportedGraph read_edgelist(const EdgeListImportOptions& o, const std::string& spill_dir) {
   require_source(o.path, "SRC", /*directory=*/false);
   Splitter splitter = parse_delimiter(o.delimiter);
   LOOM_CHECK_ARG(!(o.num_nodes >= 0 && o.ids == IdKind::kString), "--num-nodes",
                  "cannot be combined with string ids (--num-nodes means integer ids used as given)");
   LOOM_CHECK_ARG(o.num_nodes != 0, "--num-nodes", "must be positive");
 
-  GraphData data;
-  EdgeList edges;
+  ImportedGraph g;
+  g.policy = o.policy;
+  GraphData& data = g.nodes;
+  auto spill = std::make_unique<EdgeSpill>(spill_dir, o.weighted);
   BadLines bad;
   bad.skip = o.skip_bad_lines;
   IdKind used = o.ids;
   if (o.ids != IdKind::kString) {
     const bool allow_switch = o.ids == IdKind::kAuto && o.num_nodes < 0;
-    used = read_numeric(o, splitter, allow_switch, bad, edges, data) ? IdKind::kNumeric : IdKind::kString;
+    used = read_numeric(o, splitter, allow_switch, bad, *spill, data) ? IdKind::kNumeric : IdKind::kString;
   }
   if (used == IdKind::kString) {
     bad = BadLines{};
     bad.skip = o.skip_bad_lines;
-    read_strings(o, splitter, bad, edges, data);
+    spill = std::make_unique<EdgeSpill>(spill_dir, o.weighted);
+    read_strings(o, splitter, bad, *spill, data);
   }
   if (bad.count > 0) {
     spdlog::warn("{}: skipped {} lines that are not edges (first: line {}: {})", o.path, bad.count, bad.first_line,
@@ -265,8 +261,8 @@ GraphData import_edgelist(const EdgeListImportOptions& o) {
     data.provenance["counts"]["bad_lines_skipped"] = bad.count;
     data.provenance["counts"]["first_bad_line"] = bad.first_line;
   }
-  const std::int64_t num_nodes = edges.num_nodes;
-
+  const std::int64_t num_nodes = spill->num_nodes();
+  data.rows_without_csr = num_nodes;
   data.provenance["importer"] = "edgelist";
   data.provenance["source"] = std::filesystem::absolute(o.path).lexically_normal().string();
   data.provenance["options"] = {{"delimiter", splitter.delim == 0 ? std::string("whitespace") : std::string(1, splitter.delim)},
@@ -275,9 +271,14 @@ GraphData import_edgelist(const EdgeListImportOptions& o) {
                                 {"ids", id_kind_name(o.ids)},
                                 {"ids_read_as", id_kind_name(used)},
                                 {"num_nodes", o.num_nodes}};
-  assemble_edges(edges, o.policy, data);
   data.provenance["counts"]["nodes"] = num_nodes;
-  return data;
+  g.edges = std::move(spill);
+  return g;
+}
+
+GraphData import_edgelist(const EdgeListImportOptions& o) {
+  const core::TempDir spill;
+  return assemble_in_memory(read_edgelist(o, spill.path()));
 }
 
 }  // namespace loom::graph::io

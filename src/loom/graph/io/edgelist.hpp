@@ -32,6 +32,9 @@ struct EdgeListImportOptions {
   bool skip_bad_lines = false;  // false: a line that is not an edge is an error
 };
 
+// The graph with its edges spilled into `spill_dir` (the output's temporary folder) as they are
+// read, to be written out of core (write_imported_store); and the same assembled in memory.
+ImportedGraph read_edgelist(const EdgeListImportOptions& options, const std::string& spill_dir);
 GraphData import_edgelist(const EdgeListImportOptions& options);
 
 }  // namespace loom::graph::io

@@ -16,36 +16,86 @@ nlohmann::json policy_json(const EdgePolicy& policy) {
           {"self_loops", policy.self_loops == SelfLoopPolicy::kRemove ? "remove" : "keep"}};
 }
 
-void assemble_edges(EdgeList& edges, const EdgePolicy& policy, GraphData& data) {
-  const auto input_edges = static_cast<std::int64_t>(edges.src.size());
+namespace {
+
+CsrBuildOptions build_options(const EdgePolicy& policy) {
   CsrBuildOptions options;
   options.symmetric = !policy.directed;
   options.duplicates = policy.duplicates;
   options.self_loops = policy.self_loops;
-  BuiltCsr built = build_csr(edges, options);
+  return options;
+}
 
-  // Self-loops that stay in the CSR (kept by policy) are stored once even when symmetric.
-  std::atomic<std::int64_t> loops_kept{0};
-  if (policy.self_loops == SelfLoopPolicy::kKeep) {
-    core::parallel_for(built.num_nodes, [&](std::int64_t u) {
+// Self-loops left in the CSR (kept by policy; stored once even when symmetric).
+std::int64_t self_loops_kept(const Csr& csr) {
+  std::atomic<std::int64_t> kept{0};
+  csr.visit([&](auto view) {
+    core::parallel_for(view.num_rows(), [&](std::int64_t u) {
       std::int64_t local = 0;
-      for (auto i = built.indptr[u]; i < built.indptr[u + 1]; ++i) local += built.indices[i] == u;
-      if (local) loops_kept.fetch_add(local, std::memory_order_relaxed);
+      for (const auto v : view.neighbors(u)) local += static_cast<std::int64_t>(v) == u;
+      if (local) kept.fetch_add(local, std::memory_order_relaxed);
     }, 4096);
-  }
-  const auto stored = static_cast<std::int64_t>(built.indices.size());
+  });
+  return kept.load();
+}
 
+void record_counts(const EdgePolicy& policy, std::int64_t input, std::int64_t loops_removed, std::int64_t duplicates,
+                   std::int64_t stored, std::int64_t loops_kept, nlohmann::json& provenance) {
+  auto& counts = provenance["counts"];
+  counts["input_edges"] = input;
+  counts["self_loops_removed"] = loops_removed;
+  counts["duplicate_entries_removed"] = duplicates;
+  counts["stored_edges"] = stored;
+  if (!policy.directed) counts["undirected_edges"] = (stored - loops_kept) / 2 + loops_kept;
+  provenance["edge_policy"] = policy_json(policy);
+}
+
+}  // namespace
+
+void write_imported_store(ImportedGraph& g, const std::string& dir, core::DType feat_dtype, std::int64_t memory_bytes) {
+  GraphData& d = g.nodes;
+  const std::int64_t rows = d.num_rows();
+  const bool weighted = g.edges->weighted();
+  const CsrWriteReport csr = write_csr_files(*g.edges, build_options(g.policy), dir, memory_bytes);
+  g.edges.reset();  // its spill files go now
+  std::int64_t loops_kept = 0;
+  if (g.policy.self_loops == SelfLoopPolicy::kKeep)
+    loops_kept = self_loops_kept(Csr(core::NpyArray::map(dir + "/indptr.npy"), core::NpyArray::map(dir + "/indices.npy"), rows));
+  record_counts(g.policy, csr.input_edges, csr.self_loops_removed, csr.duplicates_removed, csr.num_edges, loops_kept,
+                d.provenance);
+  d.directed = g.policy.directed;
+  if (d.feat_dim > 0) {
+    LOOM_CHECK(static_cast<std::int64_t>(d.feat.size()) == rows * d.feat_dim,
+               "import: feature matrix has {} values, expected {} nodes x {} dims", d.feat.size(), rows, d.feat_dim);
+    write_feature_array(d, dir, feat_dtype);
+  }
+  write_node_arrays(d, dir, rows);
+  StoreMeta meta = store_meta(d, rows, csr.num_edges, feat_dtype);
+  meta.weighted = weighted;
+  finish_store(dir, meta);
+}
+
+GraphData assemble_in_memory(ImportedGraph g) {
+  EdgeList edges;
+  edges.num_nodes = g.edges->num_nodes();
+  g.edges->replay([&](const EdgeChunk& c) {
+    edges.src.insert(edges.src.end(), c.src.begin(), c.src.end());
+    edges.dst.insert(edges.dst.end(), c.dst.begin(), c.dst.end());
+    edges.weight.insert(edges.weight.end(), c.weight.begin(), c.weight.end());
+  });
+  GraphData data = std::move(g.nodes);
+  const auto input = static_cast<std::int64_t>(edges.src.size());
+  BuiltCsr built = build_csr(edges, build_options(g.policy));
   data.indptr = std::move(built.indptr);
   data.indices = std::move(built.indices);
   data.edge_weight = std::move(built.weight);
-  data.directed = policy.directed;
-  auto& counts = data.provenance["counts"];
-  counts["input_edges"] = input_edges;
-  counts["self_loops_removed"] = built.self_loops_removed;
-  counts["duplicate_entries_removed"] = built.duplicates_removed;
-  counts["stored_edges"] = stored;
-  if (!policy.directed) counts["undirected_edges"] = (stored - loops_kept.load()) / 2 + loops_kept.load();
-  data.provenance["edge_policy"] = policy_json(policy);
+  data.directed = g.policy.directed;
+  data.rows_without_csr = 0;
+  const auto stored = static_cast<std::int64_t>(data.indices.size());
+  const std::int64_t loops_kept =
+      g.policy.self_loops == SelfLoopPolicy::kKeep ? self_loops_kept(Csr::from_vectors(data.indptr, data.indices, edges.num_nodes)) : 0;
+  record_counts(g.policy, input, built.self_loops_removed, built.duplicates_removed, stored, loops_kept, data.provenance);
+  return data;
 }
 
 std::string find_maybe_gz(const std::string& dir, const std::string& stem) {

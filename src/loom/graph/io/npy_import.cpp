@@ -4,11 +4,13 @@
 #include <array>
 #include <cmath>
 #include <filesystem>
+#include <span>
 
 #include <fmt/format.h>
 
 #include "loom/core/error.hpp"
 #include "loom/core/npy.hpp"
+#include "loom/core/parallel.hpp"
 
 namespace fs = std::filesystem;
 
@@ -31,6 +33,90 @@ std::vector<std::int64_t> read_int_vector(const std::string& path) {
     throw Error::in_file(path, 0, fmt::format("expected a 1-D integer array, found {}-D {}", a.ndim(), core::dtype_name(a.dtype())));
   return core::read_npy_as<std::int64_t>(path);
 }
+
+// Entries [begin, begin + count) of a 1-D integer array, as int64.
+void read_ints(const core::NpyArray& a, std::int64_t begin, std::int64_t count, std::int64_t* out) {
+  const auto copy = [&](auto* typed) {
+    core::parallel_for(count, [&](std::int64_t i) { out[i] = static_cast<std::int64_t>(typed[begin + i]); }, 1 << 16);
+  };
+  switch (a.dtype()) {
+    case DType::kBool:
+    case DType::kUInt8: copy(static_cast<const std::uint8_t*>(a.data())); break;
+    case DType::kInt8: copy(static_cast<const std::int8_t*>(a.data())); break;
+    case DType::kInt32: copy(static_cast<const std::int32_t*>(a.data())); break;
+    case DType::kInt64: copy(static_cast<const std::int64_t*>(a.data())); break;
+    case DType::kUInt64: copy(static_cast<const std::uint64_t*>(a.data())); break;
+    default: throw Error::in_file(a.path(), 0, "expected an integer array");
+  }
+}
+
+// A mapped 1-D integer array's entries, chunk by chunk: visit(first entry, values).
+template <class Visit>
+void for_each_chunk(const core::NpyArray& a, Visit&& visit) {
+  constexpr std::int64_t kChunk = 1 << 22;
+  std::vector<std::int64_t> values(static_cast<std::size_t>(std::min(kChunk, std::max<std::int64_t>(a.size(), 1))));
+  for (std::int64_t begin = 0; begin < a.size(); begin += kChunk) {
+    const std::int64_t count = std::min(kChunk, a.size() - begin);
+    read_ints(a, begin, count, values.data());
+    visit(begin, std::span<const std::int64_t>(values).first(static_cast<std::size_t>(count)));
+  }
+}
+
+core::NpyArray map_int_vector(const std::string& path) {
+  auto a = core::NpyArray::map(path);
+  if (a.ndim() != 1 || !is_integer(a.dtype()))
+    throw Error::in_file(path, 0, fmt::format("expected a 1-D integer array, found {}-D {}", a.ndim(), core::dtype_name(a.dtype())));
+  return a;
+}
+
+// Every id of a mapped array in [0, n), else an error naming the file and entry; and the largest.
+std::int64_t check_id_array(const core::NpyArray& a, std::int64_t n, const std::string& n_from) {
+  std::int64_t largest = -1;
+  for_each_chunk(a, [&](std::int64_t first, std::span<const std::int64_t> ids) {
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+      const auto entry = first + static_cast<std::int64_t>(i);
+      if (ids[i] < 0) throw Error::in_file(a.path(), 0, fmt::format("entry {}: node id {} is negative", entry, ids[i]));
+      if (n >= 0 && ids[i] >= n)
+        throw Error::in_file(a.path(), 0, fmt::format("entry {}: node id {} is outside [0, {}) (node count from {})", entry,
+                                                      ids[i], n, n_from));
+      largest = std::max(largest, ids[i]);
+    }
+  });
+  return largest;
+}
+
+// The edges of src.npy/dst.npy, or of indptr.npy/indices.npy (row u's entries are u -> v), read
+// from the mapped arrays chunk by chunk on every replay.
+class NpyEdges : public EdgeStream {
+ public:
+  NpyEdges(core::NpyArray src_or_indptr, core::NpyArray dst_or_indices, bool csr, std::int64_t num_nodes)
+      : a_(std::move(src_or_indptr)), b_(std::move(dst_or_indices)), csr_(csr), nodes_(num_nodes) {}
+  std::int64_t num_nodes() const override { return nodes_; }
+  std::int64_t num_edges() const override { return b_.size(); }
+  void replay(const std::function<void(const EdgeChunk&)>& visit) const override {
+    std::vector<std::int64_t> src;
+    const std::vector<std::int64_t> indptr = csr_ ? core::read_npy_as<std::int64_t>(a_.path()) : std::vector<std::int64_t>{};
+    std::int64_t row = 0;
+    for_each_chunk(b_, [&](std::int64_t first, std::span<const std::int64_t> dst) {
+      src.resize(dst.size());
+      if (csr_) {
+        for (std::size_t i = 0; i < dst.size(); ++i) {
+          const std::int64_t e = first + static_cast<std::int64_t>(i);
+          while (indptr[row + 1] <= e) ++row;
+          src[i] = row;
+        }
+      } else {
+        read_ints(a_, first, static_cast<std::int64_t>(dst.size()), src.data());
+      }
+      visit({src, dst, {}});
+    });
+  }
+
+ private:
+  core::NpyArray a_, b_;
+  bool csr_;
+  std::int64_t nodes_;
+};
 
 void check_ids(const std::string& path, const std::vector<std::int64_t>& ids, std::int64_t n, const std::string& n_from) {
   for (std::size_t i = 0; i < ids.size(); ++i)
@@ -85,7 +171,7 @@ void read_labels(const std::string& path, NodeCount& count, GraphData& data) {
 
 }  // namespace
 
-GraphData import_npy(const NpyImportOptions& o) {
+ImportedGraph read_npy(const NpyImportOptions& o) {
   require_source(o.dir, "SRC", /*directory=*/true);
   auto file = [&](const char* name) { return o.dir + "/" + name; };
   auto has = [&](const char* name) { return fs::is_regular_file(file(name)); };
@@ -97,36 +183,27 @@ GraphData import_npy(const NpyImportOptions& o) {
       coo ? std::array<const char*, 2>{"src.npy", "dst.npy"} : std::array<const char*, 2>{"indptr.npy", "indices.npy"};
   for (const char* name : edge_files)
     if (!has(name)) throw Error::in_file(file(name), 0, "missing (needed with the other edge array)");
-
   NodeCount count;
   if (o.num_nodes >= 0) {
     LOOM_CHECK_ARG(o.num_nodes > 0, "--num-nodes", "must be positive");
     count.agree(o.num_nodes, "--num-nodes");
   }
-  EdgeList edges;
-  std::string src_path = file("src.npy"), dst_path = file("dst.npy");
+  const core::NpyArray first = map_int_vector(file(edge_files[0])), second = map_int_vector(file(edge_files[1]));
   if (coo) {
-    edges.src = read_int_vector(src_path);
-    edges.dst = read_int_vector(dst_path);
-    if (edges.src.size() != edges.dst.size())
-      throw Error::in_file(dst_path, 0, fmt::format("has {} entries, but src.npy has {}", edges.dst.size(), edges.src.size()));
+    if (first.size() != second.size())
+      throw Error::in_file(second.path(), 0, fmt::format("has {} entries, but src.npy has {}", second.size(), first.size()));
   } else {
-    src_path = dst_path = file("indices.npy");
-    const auto indptr = read_int_vector(file("indptr.npy"));
-    edges.dst = read_int_vector(file("indices.npy"));
-    if (indptr.empty() || indptr.front() != 0 || indptr.back() != static_cast<std::int64_t>(edges.dst.size()))
-      throw Error::in_file(file("indptr.npy"), 0,
-                           fmt::format("must start at 0 and end at the {} entries of indices.npy", edges.dst.size()));
-    count.agree(static_cast<std::int64_t>(indptr.size()) - 1, file("indptr.npy") + " (rows)");
-    edges.src.resize(edges.dst.size());
-    for (std::size_t u = 0; u + 1 < indptr.size(); ++u) {
-      if (indptr[u] > indptr[u + 1]) throw Error::in_file(file("indptr.npy"), 0, fmt::format("entry {}: decreases", u + 1));
-      std::fill(edges.src.begin() + indptr[u], edges.src.begin() + indptr[u + 1], static_cast<std::int64_t>(u));
-    }
+    const auto indptr = core::read_npy_as<std::int64_t>(first.path());
+    if (indptr.empty() || indptr.front() != 0 || indptr.back() != second.size())
+      throw Error::in_file(first.path(), 0, fmt::format("must start at 0 and end at the {} entries of indices.npy", second.size()));
+    count.agree(static_cast<std::int64_t>(indptr.size()) - 1, first.path() + " (rows)");
+    for (std::size_t u = 0; u + 1 < indptr.size(); ++u)
+      if (indptr[u] > indptr[u + 1]) throw Error::in_file(first.path(), 0, fmt::format("entry {}: decreases", u + 1));
   }
-  if (edges.src.empty()) throw Error::in_file(src_path, 0, "no edges (empty array)");
-
-  GraphData data;
+  if (second.size() == 0) throw Error::in_file(first.path(), 0, "no edges (empty array)");
+  ImportedGraph g;
+  g.policy = o.policy;
+  GraphData& data = g.nodes;
   if (has("feat.npy")) {
     const auto a = core::NpyArray::map(file("feat.npy"));
     if (a.ndim() != 2 || !is_float(a.dtype()))
@@ -144,14 +221,13 @@ GraphData import_npy(const NpyImportOptions& o) {
     data.id_map_note = "ids used as given";
   }
   if (count.value < 0) {
-    const auto max_src = *std::max_element(edges.src.begin(), edges.src.end());
-    const auto max_dst = *std::max_element(edges.dst.begin(), edges.dst.end());
-    count.agree(std::max(max_src, max_dst) + 1, "the largest edge id + 1");
+    const std::int64_t largest = std::max(check_id_array(first, -1, ""), check_id_array(second, -1, ""));
+    count.agree(largest + 1, "the largest edge id + 1");
   }
   const std::int64_t n = count.value;
-  check_ids(src_path, edges.src, n, count.from);
-  check_ids(dst_path, edges.dst, n, count.from);
-  edges.num_nodes = n;
+  if (coo) check_id_array(first, n, count.from);
+  check_id_array(second, n, count.from);
+  data.rows_without_csr = n;
   for (const char* name : {"train", "valid", "test"}) {
     const std::string path = file((std::string(name) + "_idx.npy").c_str());
     if (!fs::is_regular_file(path)) continue;
@@ -159,13 +235,14 @@ GraphData import_npy(const NpyImportOptions& o) {
     check_ids(path, ids, n, count.from);
     data.splits[name] = std::move(ids);
   }
-
   data.provenance["importer"] = "npy";
   data.provenance["source"] = fs::absolute(o.dir).lexically_normal().string();
   data.provenance["options"] = {{"edges_from", coo ? "src/dst" : "indptr/indices"}, {"num_nodes", o.num_nodes}};
   data.provenance["counts"]["nodes"] = n;
-  assemble_edges(edges, o.policy, data);
-  return data;
+  g.edges = std::make_unique<NpyEdges>(first, second, csr, n);
+  return g;
 }
+
+GraphData import_npy(const NpyImportOptions& o) { return assemble_in_memory(read_npy(o)); }
 
 }  // namespace loom::graph::io

@@ -23,6 +23,9 @@ struct NpyImportOptions {
   std::int64_t num_nodes = -1;  // -1: inferred
 };
 
+// The graph with its edges read from the mapped arrays on every replay (write_imported_store),
+// and the same assembled in memory.
+ImportedGraph read_npy(const NpyImportOptions& options);
 GraphData import_npy(const NpyImportOptions& options);
 
 }  // namespace loom::graph::io

@@ -8,7 +8,9 @@
 
 #include "loom/core/error.hpp"
 #include "loom/core/line_reader.hpp"
+#include "loom/core/fs.hpp"
 #include "loom/graph/io/csv_tables.hpp"
+#include "loom/graph/io/edge_spill.hpp"
 
 namespace fs = std::filesystem;
 
@@ -22,23 +24,25 @@ std::string require_file(const std::string& dir, const std::string& stem) {
   return path;
 }
 
-EdgeList read_edges(const std::string& path, std::int64_t num_nodes) {
+// The edges of edge.csv(.gz), spilled into `spill_dir` as they are read.
+std::unique_ptr<EdgeSpill> read_edges(const std::string& path, std::int64_t num_nodes, const std::string& spill_dir) {
   core::LineReader reader(path);
   std::string_view line;
   std::vector<std::string_view> fields;
-  EdgeList edges;
-  edges.num_nodes = num_nodes;
+  auto edges = std::make_unique<EdgeSpill>(spill_dir, /*weighted=*/false);
   while (reader.next(line)) {
     core::split_fields(line, ",", /*collapse=*/false, fields);
     if (fields.size() != 2) throw reader.error(fmt::format("expected 2 fields (src,dst), found {}", fields.size()));
+    std::int64_t ids[2];
     for (int f = 0; f < 2; ++f) {
-      const auto id = core::parse_int(fields[f], reader, f);
-      if (id < 0 || id >= num_nodes)
-        throw reader.error(fmt::format("field {}: node id {} is outside [0, {}) (the node count)", f + 1, id, num_nodes));
-      (f == 0 ? edges.src : edges.dst).push_back(id);
+      ids[f] = core::parse_int(fields[f], reader, f);
+      if (ids[f] < 0 || ids[f] >= num_nodes)
+        throw reader.error(fmt::format("field {}: node id {} is outside [0, {}) (the node count)", f + 1, ids[f], num_nodes));
     }
+    edges->add(ids[0], ids[1]);
   }
-  if (edges.src.empty()) throw Error::in_file(path, 0, "empty file (no edges)");
+  if (edges->size() == 0) throw Error::in_file(path, 0, "empty file (no edges)");
+  edges->finish(num_nodes);
   return edges;
 }
 
@@ -75,7 +79,7 @@ std::vector<std::string> ogb_split_kinds(const std::string& dir) {
   return kinds;
 }
 
-GraphData import_ogb(const OgbImportOptions& o) {
+ImportedGraph read_ogb(const OgbImportOptions& o, const std::string& spill_dir) {
   require_source(o.dir, "SRC", /*directory=*/true);
   const std::string raw = o.dir + "/raw";
   if (!fs::is_directory(raw)) throw Error::in_argument("SRC", "'" + o.dir + "' has no raw/ folder: not an OGB node-property directory");
@@ -85,12 +89,15 @@ GraphData import_ogb(const OgbImportOptions& o) {
   const std::int64_t num_nodes = read_count(node_count_path);
   if (num_nodes <= 0) throw Error::in_file(node_count_path, 1, "node count must be positive");
   const std::string edge_path = require_file(raw, "edge.csv");
-  EdgeList edges = read_edges(edge_path, num_nodes);
-  const auto edge_rows = static_cast<std::int64_t>(edges.src.size());
+  ImportedGraph g;
+  g.policy = o.policy;
+  g.edges = read_edges(edge_path, num_nodes, spill_dir);
+  const std::int64_t edge_rows = g.edges->num_edges();
   const std::string edge_count_path = find_maybe_gz(raw, "num-edge-list.csv");
   if (!edge_count_path.empty()) check_rows(edge_path, edge_rows, "edge rows", read_count(edge_count_path), edge_count_path);
 
-  GraphData data;
+  GraphData& data = g.nodes;
+  data.rows_without_csr = num_nodes;
   nlohmann::json counts = {{"nodes", num_nodes}, {"edge_rows", edge_rows}};
   if (const auto path = find_maybe_gz(raw, "node-feat.csv"); !path.empty()) {
     FloatRows feat = read_float_rows(path);
@@ -125,9 +132,13 @@ GraphData import_ogb(const OgbImportOptions& o) {
   data.provenance["importer"] = "ogb";
   data.provenance["source"] = fs::absolute(o.dir).lexically_normal().string();
   data.provenance["options"] = {{"split", split_kind}};
-  assemble_edges(edges, o.policy, data);
   for (const auto& [key, value] : counts.items()) data.provenance["counts"][key] = value;
-  return data;
+  return g;
+}
+
+GraphData import_ogb(const OgbImportOptions& o) {
+  const core::TempDir spill;
+  return assemble_in_memory(read_ogb(o, spill.path()));
 }
 
 }  // namespace loom::graph::io

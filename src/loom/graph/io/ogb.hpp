@@ -22,6 +22,9 @@ struct OgbImportOptions {
   std::string split;  // split kind (folder under split/); "" = the only one, if any
 };
 
+// The graph with its edges spilled into `spill_dir` as they are read (write_imported_store), and
+// the same assembled in memory.
+ImportedGraph read_ogb(const OgbImportOptions& options, const std::string& spill_dir);
 GraphData import_ogb(const OgbImportOptions& options);
 
 // The split kinds present under DIR/split (sorted), empty when there is no split folder.
