@@ -99,6 +99,27 @@ TEST(MemoryPlan, AnEstimateOverTheLimitNamesItsPartsAndWhatToLower) {
   }
 }
 
+TEST(MemoryPlan, MappedFilesAreReportedButNotCountedAgainstTheLimit) {
+  MemoryPlan plan;
+  plan.parts = {{"runtime", 100 << 20, ""},
+                {"topology", std::int64_t{10} << 30, "", Residence::kMappedShared},
+                {"own rows", std::int64_t{3} << 30, "", Residence::kMapped},
+                {"batches in flight", 50 << 20, "--batch-size"}};
+  EXPECT_EQ(plan.resident(), 150 << 20);
+  EXPECT_NO_THROW(check_memory_plan(plan, 200 << 20, 8)) << "a graph larger than memory is read from disk";
+  const auto record = plan.record();
+  EXPECT_EQ(record["resident_bytes"], 150 << 20);
+  EXPECT_EQ(record["mapped_bytes"], std::int64_t{13} << 30);
+  EXPECT_EQ(record["mapped_parts"], nlohmann::json({"topology", "own rows"}));
+  try {
+    check_memory_plan(plan, 120 << 20, 1);
+    FAIL() << "150 MiB of its own memory does not fit 120 MiB";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("150.0 MiB of its own memory"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("besides 13.0 GiB of mapped files"), std::string::npos) << e.what();
+  }
+}
+
 TEST(DeviceMemoryPlan, ARankOverItsShareOfTheGpuNamesTheLargestPartsOption) {
   MemoryPlan plan;
   plan.parts = {{"device rows", std::int64_t{6} << 30, "--device-rows"},

@@ -140,6 +140,12 @@ std::int64_t prefetch_bytes(const MinibatchOptions& o, const TrainingData& data)
   return capacity * (data.feat_dim * kFloat + 16) + remote * 20;
 }
 
+// Own rows stay mapped from the part's store unless they are normalised (a copy) or pinned for
+// a GPU (a copy in host memory).
+Residence own_rows_residence(const MinibatchOptions& o) {
+  return o.normalize_features == graph::FeatureNorm::kNone && o.device == "cpu" ? Residence::kMapped : Residence::kResident;
+}
+
 std::int64_t topology_bytes(const TrainingData& data) {
   const auto& csr = data.topology.csr();
   return static_cast<std::int64_t>(csr.indptr_array().nbytes() + csr.indices_array().nbytes());
@@ -153,10 +159,21 @@ std::int64_t MemoryPlan::total() const {
   return sum;
 }
 
+std::int64_t MemoryPlan::resident() const {
+  std::int64_t sum = 0;
+  for (const auto& p : parts)
+    if (p.residence == Residence::kResident) sum += p.bytes;
+  return sum;
+}
+
 nlohmann::json MemoryPlan::record() const {
-  nlohmann::json by_name = nlohmann::json::object();
-  for (const auto& p : parts) by_name[p.name] = p.bytes;
-  return {{"event", "memory"}, {"estimate_bytes", total()}, {"parts", by_name}};
+  nlohmann::json by_name = nlohmann::json::object(), mapped = nlohmann::json::array();
+  for (const auto& p : parts) {
+    by_name[p.name] = p.bytes;
+    if (p.residence != Residence::kResident) mapped.push_back(p.name);
+  }
+  return {{"event", "memory"}, {"estimate_bytes", total()}, {"resident_bytes", resident()},
+          {"mapped_bytes", total() - resident()}, {"parts", by_name}, {"mapped_parts", mapped}};
 }
 
 MemoryPlan plan_minibatch_memory(const MinibatchOptions& o, const TrainingData& data, const nn::GnnModel& model,
@@ -178,8 +195,8 @@ MemoryPlan plan_minibatch_memory(const MinibatchOptions& o, const TrainingData& 
   MemoryPlan plan;
   plan.parts = {
       {"runtime", held_bytes, ""},
-      {"topology", topology_bytes(data), ""},
-      {"own rows", data.features.bytes() + static_cast<std::int64_t>(data.labels.nbytes()), ""},
+      {"topology", topology_bytes(data), "", Residence::kMappedShared},
+      {"own rows", data.features.bytes() + static_cast<std::int64_t>(data.labels.nbytes()), "", own_rows_residence(o)},
       {"static cache", cache_bytes(o, data), "--alpha, --cache-dtype float16"},
       {"prefetch buffer", prefetch_bytes(o, data), "--prefetch"},
       {"model and optimizer", model_bytes(o, model, ranks), "--hidden, --layers"},
@@ -200,7 +217,7 @@ MemoryPlan plan_fullgraph_memory(const FullGraphMemoryInputs& in) {
   MemoryPlan plan;
   plan.parts = {
       {"runtime", in.runtime, ""},
-      {"topology", in.topology, ""},
+      {"topology", in.topology, "", Residence::kMappedShared},
       {"own rows", in.rows, ""},
       {"model and optimizer", in.parameters * kFloat * 5, "--hidden, --layers"},
       {"layer buffers", (in.historical ? in.layers : 1) * in.slots * row + in.layers * in.own * row,
@@ -263,23 +280,27 @@ void check_device_memory_plan(const MemoryPlan& plan, std::int64_t limit_bytes, 
 
 void check_memory_plan(const MemoryPlan& plan, std::int64_t limit_bytes, int ranks_on_node) {
   std::int64_t room = limit_bytes;
-  std::int64_t need = plan.total();
+  std::int64_t need = plan.resident();
   std::string where = fmt::format("the limit of {} per rank", human(limit_bytes));
   if (limit_bytes <= 0) {
     const std::int64_t available = core::available_bytes(), resident = core::resident_bytes();
     if (available < 0 || resident < 0) return;
     // What is still to come for every rank on this machine, against what the machine has left.
-    need = std::max<std::int64_t>(0, plan.total() - resident) * ranks_on_node;
+    need = std::max<std::int64_t>(0, plan.resident() - resident) * ranks_on_node;
     room = available;
     where = fmt::format("the {} this machine has available{}", human(available),
                         ranks_on_node > 1 ? fmt::format(" for its {} ranks", ranks_on_node) : "");
   }
   if (need <= room) return;
-  const PartList parts = list_parts(plan.parts);
+  std::vector<MemoryPart> resident_parts;
+  for (const auto& p : plan.parts)
+    if (p.residence == Residence::kResident) resident_parts.push_back(p);
+  const PartList parts = list_parts(resident_parts);
   const std::string argument = limit_bytes > 0 || parts.first_option.empty() ? "--memory-limit" : parts.first_option;
-  throw Error::in_argument(argument, fmt::format("this rank needs about {} ({}), more than {}; lower: {}",
-                                                 human(plan.total()), parts.listed, where,
-                                                 parts.advice.empty() ? "nothing can be lowered" : parts.advice));
+  throw Error::in_argument(argument, fmt::format("this rank needs about {} of its own memory ({}; besides {} of mapped "
+                                                 "files), more than {}; lower: {}",
+                                                 human(plan.resident()), parts.listed, human(plan.total() - plan.resident()),
+                                                 where, parts.advice.empty() ? "nothing can be lowered" : parts.advice));
 }
 
 std::int64_t record_memory_plan(const MemoryPlan& plan, const comm::Communicator& world, core::MetricsLog& metrics) {
@@ -290,8 +311,9 @@ std::int64_t record_memory_plan(const MemoryPlan& plan, const comm::Communicator
     metrics.write(record);
     std::string parts;
     for (const auto& p : plan.parts)
-      if (p.bytes > 0) parts += fmt::format(", {} {}", p.name, human(p.bytes));
-    spdlog::info("memory estimate {} per rank (rank 0{})", human(largest), parts);
+      if (p.bytes > 0) parts += fmt::format(", {} {}{}", p.name, human(p.bytes), p.residence == Residence::kResident ? "" : " mapped");
+    spdlog::info("memory estimate {} per rank, {} of it mapped (rank 0{})", human(largest),
+                 human(plan.total() - plan.resident()), parts);
   }
   return largest;
 }

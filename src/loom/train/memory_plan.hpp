@@ -23,16 +23,25 @@
 
 namespace loom::train {
 
+// Where a part's bytes live: in the process's own memory, or in pages of a mapped file (the page
+// cache, which the kernel can drop and read again), private to this rank or one copy shared by
+// every rank of the machine that maps the same file (the topology).
+enum class Residence { kResident, kMapped, kMappedShared };
+
 struct MemoryPart {
   std::string name;
   std::int64_t bytes = 0;
   std::string lower;  // the options that shrink it ("" = none)
+  Residence residence = Residence::kResident;
 };
 
 struct MemoryPlan {
   std::vector<MemoryPart> parts;
   std::int64_t total() const;
-  nlohmann::json record() const;  // {"event": "memory", "estimate_bytes", "parts": {name: bytes}}
+  std::int64_t resident() const;  // the parts in the process's own memory
+  // {"event": "memory", "estimate_bytes", "resident_bytes", "mapped_bytes", "parts": {name: bytes},
+  //  "mapped_parts": [names]}
+  nlohmann::json record() const;
 };
 
 // `held_bytes`: this process's resident bytes before it opened the data (core::resident_bytes).
@@ -52,7 +61,9 @@ void check_device_memory_plan(const MemoryPlan& plan, std::int64_t limit_bytes, 
 
 // Throws Error::in_argument (naming --memory-limit when `limit_bytes` > 0) where the plan does not
 // fit: into limit_bytes per rank, or else into what the machine has available (core::available_bytes)
-// shared by `ranks_on_node` ranks. No check where neither is known.
+// shared by `ranks_on_node` ranks, counting resident parts per rank and mapped files not at all
+// (their pages are the page cache's: a graph larger than memory is read from disk, not refused).
+// No check where neither is known.
 void check_memory_plan(const MemoryPlan& plan, std::int64_t limit_bytes, int ranks_on_node);
 
 // What one rank of `loom fullgraph` holds, from its layout (fullgraph_trainer.cpp fills it).
