@@ -58,5 +58,32 @@ TEST(WritePartitioned, PartsMapTheirRowsOfTheTopologyAndMemoryDoesNotChangeTheSt
   }
 }
 
+TEST(WritePartitioned, MappedFeaturesAreTheSourceRowsThroughTheRelabelling) {
+  test::ScratchDir dir;
+  graph::generate::SbmOptions g;
+  g.nodes = 500;
+  g.classes = 2;
+  g.avg_degree = 6;
+  g.feat_dim = 3;
+  g.seed = 5;
+  graph::generate::generate_sbm_store(g, dir / "g", {});
+  PartitionOptions o = options_for(dir, "mapped", std::int64_t{1} << 20);
+  o.map_features = true;
+  partition_store(o);
+  const auto store = PartitionedStore::open(dir / "mapped");
+  const auto source = graph::GraphStore::open(dir / "g");
+  const auto map = store.new_to_source();
+  for (int k = 0; k < store.num_parts(); ++k) {
+    EXPECT_FALSE(std::filesystem::exists(store.part_dir(k) + "/feat.npy")) << "part " << k << " copies no features";
+    const Part part = store.part(k);
+    const auto index = part.store().feat_index().span<std::int64_t>();
+    ASSERT_EQ(static_cast<std::int64_t>(index.size()), part.range().size());
+    for (std::int64_t i = 0; i < part.range().size(); ++i)
+      EXPECT_EQ(index[i], map[part.range().begin + i]) << "part " << k << " row " << i;
+    EXPECT_EQ(part.store().feat().rows(), source.num_nodes()) << "the source's whole feat.npy, indexed";
+  }
+  EXPECT_EQ(test::run_loom("check " + (dir / "mapped")).status, 0);
+}
+
 }  // namespace
 }  // namespace loom::partition

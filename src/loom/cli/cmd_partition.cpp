@@ -35,6 +35,13 @@ void add_partition_command(CLI::App& app, Action& action) {
                     [](const std::string& text) { return core::parse_memory_size(text, "--build-memory"); },
                     "Memory for the topology's rows in flight, e.g. 4G (default 1G)")
       ->option_text("SIZE");
+  auto features = std::make_shared<std::string>("copy");
+  sub->add_option("--features", *features,
+                  "copy: parts hold their feature rows; map: parts read them from the source store (no second copy "
+                  "on disk; keep the source where it is)")
+      ->check(CLI::IsMember({"copy", "map"}))
+      ->capture_default_str()
+      ->each([options](const std::string& value) { options->map_features = value == "map"; });
   sub->add_option("--stream-passes", options->stream_passes,
                   "--method stream: passes over the nodes (1 = Fennel's one pass; each more restreams them)")
       ->capture_default_str();

@@ -7,10 +7,29 @@
 
 namespace loom::feature {
 
-RowTable RowTable::view(const core::NpyArray& array) {
+RowTable RowTable::view(const core::NpyArray& array, const core::NpyArray& index) {
   LOOM_CHECK(array.dtype() == core::DType::kFloat32 || array.dtype() == core::DType::kFloat16,
              "{}: feature rows must be float32 or float16, found {}", array.path(), core::dtype_name(array.dtype()));
-  return adopt(array.data(), array.rows(), array.cols(), array.dtype(), std::make_shared<core::NpyArray>(array));
+  if (index.data() == nullptr) return adopt(array.data(), array.rows(), array.cols(), array.dtype(), std::make_shared<core::NpyArray>(array));
+  RowTable t = adopt(array.data(), index.size(), array.cols(), array.dtype(),
+                     std::make_shared<std::pair<core::NpyArray, core::NpyArray>>(array, index));
+  t.index_ = index.span<std::int64_t>().data();
+  return t;
+}
+
+const void* RowTable::data() const {
+  LOOM_CHECK(index_ == nullptr, "RowTable::data: the rows are indexed (use contiguous())");
+  return data_;
+}
+
+RowTable RowTable::contiguous() const {
+  if (index_ == nullptr) return *this;
+  const auto row_bytes = static_cast<std::size_t>(dim_) * core::dtype_size(dtype_);
+  auto copy = std::make_shared<std::vector<char>>(static_cast<std::size_t>(rows_) * row_bytes);
+  core::parallel_for(rows_, [&](std::int64_t r) {
+    std::memcpy(copy->data() + r * row_bytes, static_cast<const char*>(data_) + physical(r) * row_bytes, row_bytes);
+  }, 1024);
+  return adopt(copy->data(), rows_, dim_, dtype_, std::shared_ptr<const void>(copy, copy->data()));
 }
 
 namespace {
@@ -46,6 +65,7 @@ RowTable RowTable::owned(std::vector<core::Half> data, std::int64_t dim) {
 }
 
 void RowTable::row(std::int64_t r, float* out) const {
+  r = physical(r);
   if (dtype_ == core::DType::kFloat32) {
     std::memcpy(out, static_cast<const float*>(data_) + r * dim_, sizeof(float) * dim_);
   } else {
@@ -55,6 +75,7 @@ void RowTable::row(std::int64_t r, float* out) const {
 }
 
 void RowTable::row_half(std::int64_t r, core::Half* out) const {
+  r = physical(r);
   if (dtype_ == core::DType::kFloat16) {
     std::memcpy(out, static_cast<const core::Half*>(data_) + r * dim_, sizeof(core::Half) * dim_);
   } else {

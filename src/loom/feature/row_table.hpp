@@ -17,8 +17,10 @@ namespace loom::feature {
 class RowTable {
  public:
   RowTable() = default;
-  // A [rows, dim] float32 or float16 array (e.g. GraphStore::feat()).
-  static RowTable view(const core::NpyArray& array);
+  // A [rows, dim] float32 or float16 array (e.g. GraphStore::feat()); with `index` (int64), row r
+  // of the table is row index[r] of the array (a part whose features stay in the source store:
+  // GraphStore::feat_index()).
+  static RowTable view(const core::NpyArray& array, const core::NpyArray& index = {});
   static RowTable owned(std::vector<float> data, std::int64_t dim);
   static RowTable owned(std::vector<core::Half> data, std::int64_t dim);
   // Rows at `data` (float32 or float16), valid while `keep_alive` is held.
@@ -26,13 +28,17 @@ class RowTable {
                         std::shared_ptr<const void> keep_alive);
   // Bytes the rows occupy.
   std::int64_t bytes() const { return rows_ * dim_ * static_cast<std::int64_t>(core::dtype_size(dtype_)); }
+  // Whether row r is at data() + r * dim (no index); contiguous() gives such a table (a copy in the
+  // same dtype when this one is indexed).
+  bool is_contiguous() const { return index_ == nullptr; }
+  RowTable contiguous() const;
 
   std::int64_t rows() const { return rows_; }
   std::int64_t dim() const { return dim_; }
   core::DType dtype() const { return dtype_; }
   bool empty() const { return rows_ == 0; }
-  // The rows, row-major, in dtype().
-  const void* data() const { return data_; }
+  // The rows, row-major, in dtype() (contiguous tables only).
+  const void* data() const;
 
   // out[i*dim .. (i+1)*dim) = row local_rows[i] as float32.
   void gather(std::span<const std::int64_t> local_rows, float* out) const;
@@ -42,7 +48,9 @@ class RowTable {
   void row_half(std::int64_t r, core::Half* out) const;
 
  private:
+  std::int64_t physical(std::int64_t r) const { return index_ == nullptr ? r : index_[r]; }
   const void* data_ = nullptr;
+  const std::int64_t* index_ = nullptr;  // row r -> row index_[r] of data_, or identity
   std::int64_t rows_ = 0, dim_ = 0;
   core::DType dtype_ = core::DType::kFloat32;
   std::shared_ptr<const void> keep_alive_;

@@ -63,6 +63,10 @@ nlohmann::json StoreMeta::to_json() const {
                       {"global_num_nodes", partition->global_num_nodes}};
   }
   if (!rows_from.empty()) j["rows_from"] = rows_from;
+  if (!feat_from.empty()) {
+    j["feat_from"] = feat_from;
+    j["feat_index"] = feat_index;
+  }
   j["provenance"] = provenance;
   return j;
 }
@@ -94,6 +98,10 @@ StoreMeta StoreMeta::from_json(const nlohmann::json& j, const std::string& path)
                                   core::json_int<std::int64_t>(p.at("node_offset"), path), core::json_int<std::int64_t>(p.at("global_num_nodes"), path)};
     }
     m.rows_from = j.value("rows_from", "");
+    m.feat_from = j.value("feat_from", "");
+    m.feat_index = j.value("feat_index", "");
+    if (!m.feat_from.empty() && (!m.partition || m.feat_index.empty()))
+      throw Error::in_file(path, 0, "feat_from needs partition info and feat_index");
     if (!m.rows_from.empty() && !m.partition) throw Error::in_file(path, 0, "rows_from without partition info");
     m.provenance = j.value("provenance", nlohmann::json::object());
     return m;
@@ -249,10 +257,21 @@ GraphStore GraphStore::open(const std::string& dir) {
   if (g.csr_.num_rows() != g.meta_.num_nodes)
     throw Error::in_file(dir + "/indptr.npy", 0, "has " + std::to_string(g.csr_.num_rows()) + " rows, meta.json says " +
                                                      std::to_string(g.meta_.num_nodes));
-  if (g.meta_.feat_dim > 0) {
+  if (g.meta_.feat_dim > 0 && g.meta_.feat_from.empty()) {
     g.feat_ = core::NpyArray::map(dir + "/feat.npy");
     if (g.feat_.rows() != g.meta_.num_nodes || g.feat_.cols() != g.meta_.feat_dim || g.feat_.dtype() != g.meta_.feat_dtype)
       throw Error::in_file(dir + "/feat.npy", 0, "shape or dtype does not match meta.json");
+  } else if (g.meta_.feat_dim > 0) {
+    g.feat_ = core::NpyArray::map(g.meta_.feat_from);
+    if (g.feat_.cols() != g.meta_.feat_dim || g.feat_.dtype() != g.meta_.feat_dtype)
+      throw Error::in_file(g.meta_.feat_from, 0, fmt::format("shape or dtype does not match {}/meta.json", dir));
+    const std::int64_t begin = g.meta_.partition->node_offset;
+    const core::NpyArray index = core::NpyArray::map(dir + "/" + g.meta_.feat_index);
+    if (index.dtype() != core::DType::kInt64 || begin + g.meta_.num_nodes > index.size())
+      throw Error::in_file(index.path(), 0, fmt::format("does not hold the rows [{}, {}) that {}/meta.json names", begin,
+                                                        begin + g.meta_.num_nodes, dir));
+    g.feat_index_ = index.slice(begin, begin + g.meta_.num_nodes);
+    check_ids_in_range(g.feat_index_.span<std::int64_t>(), 0, g.feat_.rows(), index.path(), "feature row", begin);
   }
   if (g.meta_.num_classes > 0) {
     g.label_ = core::NpyArray::map(dir + "/label.npy");

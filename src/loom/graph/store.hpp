@@ -57,6 +57,10 @@ struct StoreMeta {
   // A part that holds no CSR of its own: its rows are rows [node_offset, node_offset + num_nodes)
   // of the store at this path (relative to the part's folder), e.g. "../topology".
   std::string rows_from;
+  // A part whose features stay in its source store: feature row r is row feat_index[node_offset
+  // + r] of the feat.npy at feat_from (an absolute path); feat_index names an int64 array
+  // relative to the part's folder ("../new_to_source.npy").
+  std::string feat_from, feat_index;
   nlohmann::json provenance = nlohmann::json::object();
 
   nlohmann::json to_json() const;
@@ -123,7 +127,10 @@ class GraphStore {
   std::int64_t num_nodes() const { return meta_.num_nodes; }
 
   bool has_feat() const { return meta_.feat_dim > 0; }
+  // The feature rows: feat() itself, or (a part written with --features map) row feat_index()[r]
+  // of feat() for row r.
   const core::NpyArray& feat() const { return feat_; }
+  const core::NpyArray& feat_index() const { return feat_index_; }
   bool has_label() const { return meta_.num_classes > 0; }
   const core::NpyArray& label() const { return label_; }
   const core::NpyArray& edge_weight() const { return weight_; }
@@ -142,7 +149,7 @@ class GraphStore {
   std::string dir_;
   StoreMeta meta_;
   Csr csr_;
-  core::NpyArray feat_, label_, weight_;
+  core::NpyArray feat_, feat_index_, label_, weight_;
   std::map<std::string, core::NpyArray> splits_;
 };
 

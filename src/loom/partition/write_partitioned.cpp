@@ -265,12 +265,16 @@ PartitionedMeta partition_store(const PartitionOptions& o) {
     const auto halo = halo_ids(topology.csr(), rows);
     core::write_npy(dir + "/halo_ids.npy", halo);
     core::write_npy(dir + "/halo_offsets.npy", halo_offsets(halo, r.book));
-    if (sm.feat_dim > 0) write_part_features(source, r, rows, dir + "/feat.npy");
+    if (sm.feat_dim > 0 && !o.map_features) write_part_features(source, r, rows, dir + "/feat.npy");
     graph::write_node_arrays(d, dir, rows.size());
     const std::int64_t edges = topo_ptr[rows.end] - topo_ptr[rows.begin];
     graph::StoreMeta pm = graph::store_meta(d, rows.size(), edges, sm.feat_dtype);
     pm.weighted = sm.weighted;
     pm.rows_from = "../topology";
+    if (sm.feat_dim > 0 && o.map_features) {
+      pm.feat_from = fs::absolute(source.feat().path()).lexically_normal().string();
+      pm.feat_index = "../new_to_source.npy";
+    }
     graph::finish_store(dir, pm);
     const auto train = d.splits.find("train");
     meta.quality.parts.push_back({rows.size(), edges,

@@ -5,7 +5,8 @@
 // topology is written a chunk of rows at a time (memory_bytes of entries), then each part: its
 // feature rows copied a chunk at a time in the source's dtype, its labels, splits and halo. A
 // part holds no CSR: its rows are its range of the topology (meta.rows_from), so the partitioned
-// store costs about the topology plus the features. Beyond that, O(nodes) memory.
+// store costs about the topology plus the features (or the topology alone with map_features).
+// Beyond that, O(nodes) memory.
 // Bad input throws Error before any long work: unknown method (--method), source not a graph
 // store, k outside [1, nodes] (-k), output existing without overwrite or unwritable (-o).
 #pragma once
@@ -27,6 +28,9 @@ struct PartitionOptions {
   bool overwrite = false;
   int stream_passes = kDefaultStreamPasses;  // --method stream
   std::int64_t memory_bytes = std::int64_t{1} << 30;  // for the topology's rows in flight
+  // Parts copy their feature rows (self-contained), or map them from the source store through
+  // new_to_source.npy (no second copy on disk; the source must stay where it is).
+  bool map_features = false;
 };
 
 // Returns the meta written (book, counts, quality).

@@ -25,7 +25,8 @@ DeviceFeatures::DeviceFeatures(torch::Device device, const feature::RowTable& lo
   const std::int64_t dim = local.dim();
   auto host = torch::empty({tier_.size(), dim}, scalar_type(local.dtype()));
   const auto element = static_cast<std::size_t>(host.element_size());
-  const auto* src = static_cast<const char*>(local.data());
+  const feature::RowTable rows = local.contiguous();
+  const auto* src = static_cast<const char*>(rows.data());
   auto* dst = static_cast<char*>(host.data_ptr());
   const std::size_t row_bytes = element * static_cast<std::size_t>(dim);
   for (std::int64_t s = 0; s < tier_.size(); ++s)
@@ -37,7 +38,7 @@ feature::RowTable DeviceFeatures::host_rows(const feature::RowTable& local) cons
   if (!device_.is_cuda() || local.empty()) return local;
   auto pinned = torch::empty({local.rows(), local.dim()},
                              torch::TensorOptions().dtype(scalar_type(local.dtype())).pinned_memory(true));
-  std::memcpy(pinned.data_ptr(), local.data(), static_cast<std::size_t>(local.bytes()));
+  std::memcpy(pinned.data_ptr(), local.contiguous().data(), static_cast<std::size_t>(local.bytes()));
   auto holder = std::make_shared<torch::Tensor>(pinned);
   return feature::RowTable::adopt(holder->data_ptr(), local.rows(), local.dim(), local.dtype(),
                                   std::shared_ptr<const void>(holder, holder->data_ptr()));

@@ -304,10 +304,12 @@ void check_memory_plan(const MemoryPlan& plan, std::int64_t limit_bytes, int ran
 }
 
 std::int64_t record_memory_plan(const MemoryPlan& plan, const comm::Communicator& world, core::MetricsLog& metrics) {
-  const std::int64_t largest = world.allreduce_max(plan.total(), comm::Channel::control);
+  const std::vector<std::int64_t> per_rank = world.allgather(plan.total(), comm::Channel::control);
+  const std::int64_t largest = *std::max_element(per_rank.begin(), per_rank.end());
   if (world.rank() == 0) {
     nlohmann::json record = plan.record();
     record["estimate_bytes_max"] = largest;
+    record["estimate_bytes_per_rank"] = per_rank;
     metrics.write(record);
     std::string parts;
     for (const auto& p : plan.parts)
@@ -319,10 +321,12 @@ std::int64_t record_memory_plan(const MemoryPlan& plan, const comm::Communicator
 }
 
 std::int64_t record_memory_peak(std::int64_t estimate, const comm::Communicator& world, core::MetricsLog& metrics) {
-  const std::int64_t peak = world.allreduce_max(core::peak_resident_bytes(), comm::Channel::control);
+  const std::vector<std::int64_t> per_rank = world.allgather(core::peak_resident_bytes(), comm::Channel::control);
+  const std::int64_t peak = *std::max_element(per_rank.begin(), per_rank.end());
   if (world.rank() != 0 || peak <= 0) return peak;
   const double error = static_cast<double>(estimate - peak) / static_cast<double>(peak);
-  metrics.write({{"event", "memory_peak"}, {"estimate_bytes", estimate}, {"peak_bytes", peak}, {"error", error}});
+  metrics.write({{"event", "memory_peak"}, {"estimate_bytes", estimate}, {"peak_bytes", peak}, {"error", error},
+                 {"peak_bytes_per_rank", per_rank}});
   spdlog::info("memory peak {} per rank, estimated {} ({:+.0f}%)", human(peak), human(estimate), 100 * error);
   return peak;
 }

@@ -87,11 +87,11 @@ struct FullGraphMemoryInputs {
 // and, where aggregation materialises them (device path), one layer's per-edge messages at a time.
 MemoryPlan plan_fullgraph_memory(const FullGraphMemoryInputs& in);
 
-// Collective: rank 0 logs the plan and writes its record (with the largest estimate over the
-// ranks, which it returns).
+// Collective: rank 0 logs the plan and writes its record (with every rank's estimate and the
+// largest, which it returns).
 std::int64_t record_memory_plan(const MemoryPlan& plan, const comm::Communicator& world, core::MetricsLog& metrics);
-// Collective: the measured peak (VmHWM, largest over the ranks) beside `estimate`: rank 0 logs it
-// and writes a "memory_peak" record. Returns the peak.
+// Collective: the measured peak (VmHWM; every rank's and the largest) beside `estimate`: rank 0
+// logs it and writes a "memory_peak" record. Returns the largest peak.
 std::int64_t record_memory_peak(std::int64_t estimate, const comm::Communicator& world, core::MetricsLog& metrics);
 
 }  // namespace loom::train

@@ -19,7 +19,7 @@ void load_rows(TrainingData& d, const graph::GraphStore& rows_store, std::int64_
   const auto& m = rows_store.meta();
   if (m.feat_dim == 0) throw Error::in_file(rows_store.dir(), 0, "has no node features (feat.npy); training needs them");
   if (m.num_classes == 0) throw Error::in_file(rows_store.dir(), 0, "has no labels (label.npy); training needs them");
-  d.features = feature::RowTable::view(rows_store.feat());
+  d.features = feature::RowTable::view(rows_store.feat(), rows_store.feat_index());
   d.feat_dim = m.feat_dim;
   d.num_classes = m.num_classes;
   d.multi_label = m.multi_label;

@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""Markdown report of bench/bench_scale.sh: scale_report.py WORK OUT.md. Reads WORK/rows.jsonl (one
+row per command, the latest run of each kept), the partitions' meta.json copies, `loom analyze
+cache` logs and the training metrics, and writes the tables of bench/results/scale.md."""
+import json
+import os
+import re
+import sys
+
+GiB = 2 ** 30
+SIZES = ["products", "25m", "papers"]
+
+
+def gib(b):
+    return f"{b / GiB:.2f}"
+
+
+def load_rows(work):
+    rows = {}
+    for line in open(os.path.join(work, "rows.jsonl")):
+        r = json.loads(line)
+        rows[(r["size"], r["stage"], r["name"])] = r
+    return rows
+
+
+def remote_rows(work, size, method):
+    path = os.path.join(work, f"{size}-quality-{method}.log")
+    if not os.path.exists(path):
+        return None
+    m = re.search(r"remote rows per epoch without a cache ([0-9.e+]+)", open(path).read())
+    return float(m.group(1)) if m else None
+
+
+def main(work, out):
+    rows = load_rows(work)
+    sizes = [s for s in SIZES if any(k[0] == s for k in rows)]
+    lines = ["# Scale (issue 38)", "",
+             "`bench/bench_scale.sh` on this host (2 cores, 24 GiB). Peak RSS from `/usr/bin/time -v`; disk = bytes of the "
+             "store written.", ""]
+    lines += ["## Stages", "", "| size | stage | wall s | CPU s | peak RSS GiB | disk GiB | throughput | status |",
+              "|---|---|---|---|---|---|---|---|"]
+    for size in sizes:
+        edges = None
+        log = os.path.join(work, f"{size}-sbm.log")
+        if os.path.exists(log):
+            m = re.search(r"(\d+) edges drawn", open(log).read())
+            edges = int(m.group(1)) * 2 if m else None
+        for (s, stage, name), r in sorted(rows.items(), key=lambda kv: ["generate", "check", "partition", "quality", "train"].index(kv[0][1])):
+            if s != size or stage == "quality":
+                continue
+            rate = ""
+            if stage == "generate" and edges:
+                rate = f"{edges / max(r['wall_s'], 1e-9) / 1e6:.2f} M stored edges/s"
+            disk = gib(r["disk_bytes"]) if "disk_bytes" in r else "-"
+            lines.append(f"| {size} | {stage} {name} | {r['wall_s']:.1f} | {r['cpu_s']:.1f} | {gib(r['peak_rss_bytes'])} | {disk} | "
+                         f"{rate} | {'ok' if r['status'] == 0 else 'failed ' + str(r['status'])} |")
+    lines.append("")
+
+    lines += ["## Partitions, K = 8", "",
+              "Remote rows per epoch: `loom analyze cache --alpha 0 --epochs 1` (fanouts 15,10,5, batch 1024 per rank, no cache).",
+              "", "| size | method | edge cut | balance nodes / edges / train | remote rows per epoch | vs random | time s | peak RSS GiB |",
+              "|---|---|---|---|---|---|---|---|"]
+    for size in sizes:
+        random_rows = remote_rows(work, size, "random")
+        for method in ["stream", "ptscotch", "metis", "random"]:
+            meta_path = os.path.join(work, f"{size}-{method}-meta.json")
+            r = rows.get((size, "partition", method))
+            if not os.path.exists(meta_path) or r is None:
+                continue
+            q = json.load(open(meta_path))["quality"]
+            b = q["balance"]
+            remote = remote_rows(work, size, method)
+            ratio = f"{remote / random_rows:.2f}x" if remote and random_rows else "-"
+            lines.append(f"| {size} | {method} | {100 * q['edge_cut_fraction']:.1f}% | {b['nodes']:.3f} / {b['edges']:.3f} / "
+                         f"{b.get('train_nodes', 0):.3f} | {remote:.3g} | {ratio} | {r['wall_s']:.1f} | {gib(r['peak_rss_bytes'])} |"
+                         if remote else
+                         f"| {size} | {method} | {100 * q['edge_cut_fraction']:.1f}% | {b['nodes']:.3f} / {b['edges']:.3f} / "
+                         f"{b.get('train_nodes', 0):.3f} | - | - | {r['wall_s']:.1f} | {gib(r['peak_rss_bytes'])} |")
+    lines.append("")
+
+    lines += ["## Training from disk: 8 ranks, stream partition", "",
+              "3-layer SAGE, hidden 256, fanouts 15,10,5, batch 1024 per rank, 1 thread per rank (8 ranks on 2 cores), "
+              "--max-steps; the epoch is projected from the steps run. Host memory: MemTotal - MemAvailable at its highest.",
+              "", "| size | steps | s per step | projected epoch s | remote rows per step | feature bytes per step | "
+                  "peak RSS per rank GiB (max) | estimate GiB (max) | error | host used GiB |",
+              "|---|---|---|---|---|---|---|---|---|---|"]
+    for size in sizes:
+        path = os.path.join(work, f"{size}-train.jsonl")
+        if not os.path.exists(path):
+            continue
+        recs = [json.loads(l) for l in open(path)]
+        epochs = [r for r in recs if "epoch" in r and "event" not in r]
+        peak = next((r for r in recs if r.get("event") == "memory_peak"), {})
+        plan = next((r for r in recs if r.get("event") == "memory"), {})
+        if not epochs:
+            continue
+        e = epochs[-1]
+        steps = e["steps"]
+        host = os.path.join(work, f"{size}-host-memory.txt")
+        host_used = gib(int(open(host).read().strip() or 0)) if os.path.exists(host) else "-"
+        est = plan.get("estimate_bytes_per_rank", [plan.get("estimate_bytes_max", 0)])
+        peaks = peak.get("peak_bytes_per_rank", [peak.get("peak_bytes", 0)])
+        errors = [abs(a - p) / p for a, p in zip(est, peaks) if p] if len(est) == len(peaks) else []
+        lines.append(f"| {size} | {steps} of {e.get('full_steps', steps)} | {e['epoch_seconds'] / steps:.2f} | "
+                     f"{e.get('projected_epoch_seconds', e['epoch_seconds']):.0f} | {e['rows_remote'] / steps:.3g} | "
+                     f"{e['feature_bytes'] / steps / 2**20:.1f} MiB | {gib(max(peaks))} | {gib(max(est))} | "
+                     f"{100 * max(errors):.0f}% at most | {host_used} |" if errors else
+                     f"| {size} | {steps} of {e.get('full_steps', steps)} | {e['epoch_seconds'] / steps:.2f} | "
+                     f"{e.get('projected_epoch_seconds', e['epoch_seconds']):.0f} | {e['rows_remote'] / steps:.3g} | "
+                     f"{e['feature_bytes'] / steps / 2**20:.1f} MiB | {gib(max(peaks))} | {gib(max(est))} | - | {host_used} |")
+    lines.append("")
+    open(out, "w").write("\n".join(lines))
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3:
+        sys.exit("usage: scale_report.py WORK OUT.md")
+    main(sys.argv[1], sys.argv[2])
