@@ -7,7 +7,7 @@
 #             time, peak RSS, disk, edge cut, balance, and remote rows per epoch (`loom analyze
 #             cache`, no cache, one epoch);
 #   train     `mpirun -np 8 loom train` on the stream partition from disk (3-layer SAGE, hidden 256,
-#             fanouts 15,10,5, batch 1024 per rank, --max-steps STEPS_<size>): seconds per step,
+#             fanouts 15,10,5, batch 1024 per rank, --max-steps STEPS_<size>, TRAIN_OPTS_<size>): seconds per step,
 #             remote rows and bytes per step, each rank's peak RSS beside its estimate, the host's
 #             used memory at its peak, and the projected epoch.
 # Every command runs under /usr/bin/time -v; results go to $WORK/rows.jsonl and, through
@@ -36,6 +36,10 @@ declare -A GENERATE=(
 )
 declare -A PARTITION=([products]="stream random metis" [25m]="stream random" [papers]="stream")
 declare -A STEPS=([products]=40 [25m]=20 [papers]=100)
+# papers: parts map the source's features (source and copied parts would not fit the disk
+# together); beyond products, one batch in flight per rank so that 8 ranks fit the host's memory.
+declare -A PARTITION_OPTS=([products]="" [25m]="" [papers]="--features map")
+declare -A TRAIN_OPTS=([products]="" [25m]="--pipeline-depth 0" [papers]="--pipeline-depth 0")
 
 # record SIZE STAGE NAME COMMAND...: runs COMMAND under /usr/bin/time, appends a row of what it
 # measured (and DISK_OF's size when set) to rows.jsonl; returns the command's status.
@@ -76,7 +80,7 @@ PY
 watch_host_memory() {
   local pid=$1 file=$2 peak=0 used
   while kill -0 "$pid" 2> /dev/null; do
-    used=$(awk '/MemTotal/ {t = $2} /MemAvailable/ {a = $2} END {print (t - a) * 1024}' /proc/meminfo)
+    used=$(awk '/MemTotal/ {t = $2} /MemAvailable/ {a = $2} END {printf "%d\n", (t - a) * 1024}' /proc/meminfo)
     ((used > peak)) && peak=$used
     sleep 1
   done
@@ -92,7 +96,7 @@ for size in $sizes; do
   for method in ${PARTITION[$size]}; do
     parts=$src-$method-8
     DISK_OF=$parts record "$size" partition "$method" "$loom" partition "$src" -k 8 --method "$method" \
-      --build-memory "$build_memory" -o "$parts" --overwrite || continue
+      ${PARTITION_OPTS[$size]} --build-memory "$build_memory" -o "$parts" --overwrite || continue
     DISK_OF= record "$size" quality "quality-$method" "$loom" analyze cache "$parts" --fanouts 15,10,5 --batch-size 1024 \
       --alpha 0 --policies vip --epochs 1
     cp "$parts/meta.json" "$work/$size-$method-meta.json"
@@ -106,7 +110,7 @@ for size in $sizes; do
     ) &
     DISK_OF= record "$size" train stream mpirun -np 8 --oversubscribe --bind-to none -q "$loom" train "$parts" --layers 3 \
       --hidden 256 --fanouts 15,10,5 --batch-size 1024 --epochs 1 --max-steps "${STEPS[$size]}" --eval-every 0 \
-      --no-exact-eval --threads 1 --metrics "$work/$size-train.jsonl"
+      --no-exact-eval --threads 1 ${TRAIN_OPTS[$size]} --metrics "$work/$size-train.jsonl"
     wait
   fi
   [[ ${KEEP:-0} == 1 ]] || rm -rf "$src" "$src"-*-8
