@@ -69,6 +69,27 @@ add_library(Metis::Metis UNKNOWN IMPORTED)
 set_target_properties(Metis::Metis PROPERTIES IMPORTED_LOCATION ${METIS_LIBRARY}
                       INTERFACE_INCLUDE_DIRECTORIES ${METIS_INCLUDE_DIR})
 
+# PT-Scotch for `loom partition --method ptscotch`: Debian's 64-bit build (libptscotch-dev puts it
+# under scotch-int64/; its default headers use 32-bit numbers, too few for papers100M's edges).
+# Optional: without it the method says how to get it, and everything else builds.
+set(scotch_prefixes ${CMAKE_PREFIX_PATH} /usr)
+list(TRANSFORM scotch_prefixes APPEND /include/scotch-int64 OUTPUT_VARIABLE scotch_include_dirs)
+list(TRANSFORM scotch_prefixes APPEND /lib/${CMAKE_LIBRARY_ARCHITECTURE}/scotch-int64 OUTPUT_VARIABLE scotch_lib_dirs)
+find_path(PTSCOTCH_INCLUDE_DIR ptscotch.h PATHS ${scotch_include_dirs} NO_DEFAULT_PATH)
+find_library(PTSCOTCH_LIBRARY ptscotch PATHS ${scotch_lib_dirs} NO_DEFAULT_PATH)
+find_library(PTSCOTCH_ERR_LIBRARY ptscotcherr PATHS ${scotch_lib_dirs} NO_DEFAULT_PATH)
+find_library(SCOTCH_LIBRARY scotch PATHS ${scotch_lib_dirs} NO_DEFAULT_PATH)
+if(PTSCOTCH_INCLUDE_DIR AND PTSCOTCH_LIBRARY AND PTSCOTCH_ERR_LIBRARY AND SCOTCH_LIBRARY)
+  set(LOOM_WITH_PTSCOTCH ON)
+  add_library(PTScotch::PTScotch INTERFACE IMPORTED)
+  set_target_properties(PTScotch::PTScotch PROPERTIES INTERFACE_INCLUDE_DIRECTORIES ${PTSCOTCH_INCLUDE_DIR}
+                        INTERFACE_LINK_LIBRARIES "${PTSCOTCH_LIBRARY};${SCOTCH_LIBRARY};${PTSCOTCH_ERR_LIBRARY}")
+  message(STATUS "PT-Scotch: ${PTSCOTCH_LIBRARY} (--method ptscotch)")
+else()
+  set(LOOM_WITH_PTSCOTCH OFF)
+  message(STATUS "PT-Scotch not found (apt-get install libptscotch-dev): --method ptscotch will say so")
+endif()
+
 find_path(HTTPLIB_INCLUDE_DIR httplib.h REQUIRED)
 find_library(HTTPLIB_LIBRARY cpp-httplib)
 add_library(httplib::httplib INTERFACE IMPORTED)

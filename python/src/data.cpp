@@ -19,9 +19,11 @@ torch::Tensor view_npy(const core::NpyArray& array, std::shared_ptr<const void> 
     case core::DType::kInt64: return view_tensor(array.span<std::int64_t>(), shape, owner);
     case core::DType::kInt32: return view_tensor(array.span<std::int32_t>(), shape, owner);
     case core::DType::kUInt8: return view_tensor(array.span<std::uint8_t>(), shape, owner);
-    case core::DType::kFloat16: {
+    case core::DType::kFloat16:
+    case core::DType::kBFloat16: {
       auto* ptr = const_cast<void*>(array.data());
-      return torch::from_blob(ptr, shape, [owner](void*) {}, torch::TensorOptions().dtype(torch::kHalf));
+      const auto type = array.dtype() == core::DType::kFloat16 ? torch::kHalf : torch::kBFloat16;
+      return torch::from_blob(ptr, shape, [owner](void*) {}, torch::TensorOptions().dtype(type));
     }
     default: throw Error::in_file(array.path(), 0, "dtype " + core::dtype_name(array.dtype()) + " has no tensor view");
   }
@@ -78,7 +80,7 @@ void bind_data(py::module_& m) {
             if (!s->has_feat()) return py::none();
             return py::cast(view_npy(s->feat(), s));
           },
-          "float32 or float16 [num_nodes, feat_dim], or None")
+          "float32, float16 or bfloat16 [num_nodes, feat_dim], or None")
       .def_property_readonly(
           "labels",
           [](const Store& s) -> py::object {

@@ -3,10 +3,16 @@
 // written) on bad input.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
+#include <sstream>
 #include <string>
 
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
 #include "loom/core/fs.hpp"
+#include "loom/core/npy.hpp"
 #include "loom/graph/store.hpp"
 #include "support/test_support.hpp"
 
@@ -50,6 +56,43 @@ TEST(GenerateCli, RmatWritesAStoreIndependentOfThreads) {
   EXPECT_EQ(graph::GraphStore::open(dir / "a").num_nodes(), 1024);
   EXPECT_EQ(graph::GraphStore::open(dir / "b").meta().feat_dtype, core::DType::kFloat16);
   EXPECT_EQ(core::read_text_file(dir / "a/indices.npy"), core::read_text_file(dir / "b/indices.npy"));
+}
+
+// The exact evaluation's test accuracy in a metrics file.
+double exact_test_accuracy(const std::string& metrics) {
+  std::istringstream lines(core::read_text_file(metrics));
+  for (std::string line; std::getline(lines, line);) {
+    const auto j = nlohmann::json::parse(line);
+    if (j.value("event", "") == "exact_eval") return j.at("test_accuracy").get<double>();
+  }
+  ADD_FAILURE() << "no exact_eval record in " << metrics;
+  return 0;
+}
+
+TEST(GenerateCli, BFloat16FeaturesAreWidenedOnGatherAndTrainLikeFloat32) {
+  test::ScratchDir dir;
+  const std::string args = " --nodes 2000 --classes 4 --avg-degree 10 --feat-dim 16 --seed 6";
+  for (const char* dtype : {"float32", "bfloat16"}) {
+    const auto r = test::run_loom(fmt::format("generate sbm -o {} --feat-dtype {}{}", dir / dtype, dtype, args));
+    ASSERT_EQ(r.status, 0) << r.output;
+  }
+  const auto wide = graph::GraphStore::open(dir / "float32"), narrow = graph::GraphStore::open(dir / "bfloat16");
+  EXPECT_EQ(narrow.meta().feat_dtype, core::DType::kBFloat16);
+  const auto a = core::read_npy_as<float>(dir / "float32/feat.npy"), b = core::read_npy_as<float>(dir / "bfloat16/feat.npy");
+  ASSERT_EQ(a.size(), b.size());
+  for (std::size_t i = 0; i < a.size(); ++i) ASSERT_NEAR(b[i], a[i], std::abs(a[i]) / 256 + 1e-6) << "value " << i;
+  EXPECT_EQ(core::read_text_file(dir / "float32/indices.npy"), core::read_text_file(dir / "bfloat16/indices.npy"));
+
+  double accuracy[2];
+  int i = 0;
+  for (const char* dtype : {"float32", "bfloat16"}) {
+    const auto r = test::run_loom("train " + dir / dtype + " --layers 2 --fanouts 5,5 --hidden 32 --epochs 8 --lr 0.01 --threads 2 "
+                                  "--seed 1 --quiet --metrics " + dir / (std::string(dtype) + ".jsonl"));
+    ASSERT_EQ(r.status, 0) << r.output;
+    accuracy[i++] = exact_test_accuracy(dir / (std::string(dtype) + ".jsonl"));
+  }
+  EXPECT_GT(accuracy[0], 0.8);
+  EXPECT_NEAR(accuracy[1], accuracy[0], 0.03) << "bfloat16 features train as float32 ones do";
 }
 
 TEST(GenerateCli, BadArgumentsFailNamingTheArgumentAndWriteNothing) {

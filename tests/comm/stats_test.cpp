@@ -13,7 +13,7 @@ TEST(Channel, EveryChannelHasADistinctName) {
   std::vector<std::string> names;
   for (Channel c : kAllChannels) names.emplace_back(channel_name(c));
   EXPECT_EQ(names, (std::vector<std::string>{"features", "gradients", "activations", "embeddings", "control",
-                                             "halo", "weights", "device"}));
+                                             "halo", "weights", "partition", "device"}));
 }
 
 TEST(CommStats, TheTotalCountsTrafficBetweenRanksNotCopiesToTheDevice) {

@@ -1,7 +1,9 @@
 #include "loom/core/npy.hpp"
 
+#include <cmath>
 #include <filesystem>
 
+#include "loom/core/float_rows.hpp"
 #include "loom/core/fs.hpp"
 #include "support/test_support.hpp"
 
@@ -61,6 +63,35 @@ TEST(Npy, ReadAsConvertsHalfToFloat) {
   write_npy(dir / "h.npy", h);
   const auto f = read_npy_as<float>(dir / "h.npy");
   EXPECT_EQ(f, (std::vector<float>{1.5f, -2.0f, 65504.0f}));
+}
+
+TEST(Npy, BFloat16RoundsToNearestEvenAndIsStoredAsTwoByteVoids) {
+  EXPECT_EQ(float_to_bfloat16(1.0f).bits, 0x3f80);
+  EXPECT_EQ(float_to_bfloat16(1.00390625f).bits, 0x3f80) << "a tie goes to the even mantissa";
+  EXPECT_EQ(float_to_bfloat16(1.01171875f).bits, 0x3f82) << "a tie goes to the even mantissa";
+  EXPECT_EQ(float_to_bfloat16(1.005f).bits, 0x3f81) << "above the tie rounds up";
+  EXPECT_EQ(float_to_bfloat16(-3.0e38f).bits, 0xff62) << "no overflow where float16 has one";
+  EXPECT_TRUE(std::isnan(bfloat16_to_float(float_to_bfloat16(std::nanf("")))));
+
+  test::ScratchDir dir;
+  std::vector<BFloat16> b = {float_to_bfloat16(1.5f), float_to_bfloat16(-2.0f), float_to_bfloat16(70000.0f)};
+  write_npy(dir / "b.npy", b);
+  EXPECT_NE(read_text_file(dir / "b.npy").find("'descr': '<V2'"), std::string::npos) << "numpy reads it as 2-byte voids";
+  EXPECT_EQ(NpyArray::map(dir / "b.npy").dtype(), DType::kBFloat16);
+  EXPECT_EQ(read_npy_as<float>(dir / "b.npy"), (std::vector<float>{1.5f, -2.0f, 70144.0f}));
+}
+
+TEST(FloatRows, NarrowAndWidenEveryFeatureDtype) {
+  const std::vector<float> values = {0.0f, 1.0f, -0.333333f, 1000.5f, 3.0e-3f};
+  for (const auto& [name, dtype] : kFeatDTypeNames) {
+    const std::vector<char> bytes = narrowed(values, dtype);
+    ASSERT_EQ(bytes.size(), values.size() * dtype_size(dtype)) << name;
+    std::vector<float> back(values.size());
+    widen_floats(bytes.data(), dtype, back);
+    const float tolerance = dtype == DType::kFloat32 ? 0.0f : dtype == DType::kFloat16 ? 1.0f / 1024 : 1.0f / 128;
+    for (std::size_t i = 0; i < values.size(); ++i)
+      EXPECT_NEAR(back[i], values[i], tolerance * std::abs(values[i]) + 1e-7f) << name << " value " << values[i];
+  }
 }
 
 TEST(OutputDir, RemovesEverythingWhenNotCommitted) {

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "loom/graph/generate/sbm.hpp"
+#include "loom/partition/store_checker.hpp"
 #include "support/test_support.hpp"
 
 namespace loom::partition {
@@ -82,7 +83,8 @@ TEST(WritePartitioned, MappedFeaturesAreTheSourceRowsThroughTheRelabelling) {
       EXPECT_EQ(index[i], map[part.range().begin + i]) << "part " << k << " row " << i;
     EXPECT_EQ(part.store().feat().rows(), source.num_nodes()) << "the source's whole feat.npy, indexed";
   }
-  EXPECT_EQ(test::run_loom("check " + (dir / "mapped")).status, 0);
+  const StoreCheck check = check_store(dir / "mapped", /*progress=*/false);
+  EXPECT_TRUE(check.ok()) << check.to_json().dump();
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include "loom/cli/commands.hpp"
 #include "loom/cli/typed_options.hpp"
 #include "loom/core/memory.hpp"
+#include "loom/core/npy.hpp"
 #include "loom/core/parallel.hpp"
 #include "loom/graph/generate/rmat.hpp"
 #include "loom/graph/generate/sbm.hpp"
@@ -16,14 +17,14 @@ namespace {
 struct OutputArgs {
   std::string output;
   bool overwrite = false;
-  std::string feat_dtype = "float32";
+  core::DType feat_dtype = core::DType::kFloat32;
   int threads = 0;
   std::int64_t build_memory = graph::StoreWriteOptions{}.memory_bytes;
 
   graph::StoreWriteOptions write() const {
     graph::StoreWriteOptions w;
     w.overwrite = overwrite;
-    w.feat_dtype = feat_dtype == "float16" ? core::DType::kFloat16 : core::DType::kFloat32;
+    w.feat_dtype = feat_dtype;
     w.memory_bytes = build_memory;
     return w;
   }
@@ -32,9 +33,7 @@ struct OutputArgs {
 void add_output_options(CLI::App* sub, OutputArgs& out, std::uint64_t& seed) {
   sub->add_option("-o,--output", out.output, "Output graph store directory")->required();
   sub->add_flag("--overwrite", out.overwrite, "Replace DIR if it exists");
-  sub->add_option("--feat-dtype", out.feat_dtype, "Feature storage type")
-      ->check(CLI::IsMember({"float32", "float16"}))
-      ->capture_default_str();
+  add_enum_option(*sub, "--feat-dtype", out.feat_dtype, core::kFeatDTypeNames, "Feature storage type");
   sub->add_option("--seed", seed, "Random seed")->capture_default_str();
   sub->add_option("--threads", out.threads, "Threads (0 = all cores); the output does not depend on it")
       ->capture_default_str();

@@ -14,6 +14,7 @@
 #include "loom/cli/typed_options.hpp"
 #include "loom/core/fs.hpp"
 #include "loom/core/memory.hpp"
+#include "loom/core/npy.hpp"
 #include "loom/core/timer.hpp"
 #include "loom/embed/eval/node_features.hpp"
 #include "loom/graph/feature_norm.hpp"
@@ -29,7 +30,8 @@ namespace {
 struct CommonImportOptions {
   std::string source, out;
   bool overwrite = false, directed = false;
-  std::string duplicates = "remove", self_loops = "remove", feat_dtype = "float32";
+  std::string duplicates = "remove", self_loops = "remove";
+  core::DType feat_dtype = core::DType::kFloat32;
   std::string features;              // embeddings file whose vectors become the node features
   std::vector<double> random_split;  // {train, valid} fractions of the labelled nodes; empty = keep
   std::uint64_t split_seed = 0;
@@ -56,9 +58,7 @@ void add_common_options(CLI::App* sub, CommonImportOptions& c, const std::string
   sub->add_option("--self-loops", c.self_loops, "Self-loops: remove|keep")
       ->check(CLI::IsMember({"remove", "keep"}))
       ->capture_default_str();
-  sub->add_option("--feat-dtype", c.feat_dtype, "Stored feature type: float32|float16")
-      ->check(CLI::IsMember({"float32", "float16"}))
-      ->capture_default_str();
+  add_enum_option(*sub, "--feat-dtype", c.feat_dtype, core::kFeatDTypeNames, "Stored feature type");
   sub->add_option("--features", c.features,
                   "Node features from trained embeddings (word2vec text/binary or .npy, keyed by original node id)");
   sub->add_option("--random-split", c.random_split,
@@ -111,9 +111,8 @@ int run_import(const CommonImportOptions& c, const std::function<graph::io::Impo
   graph::io::ImportedGraph g = read(out.path());
   graph::GraphData& data = g.nodes;
   derive_features_and_split(c, data);
-  data.provenance["options"]["feat_dtype"] = c.feat_dtype;
-  graph::io::write_imported_store(g, out.path(), c.feat_dtype == "float16" ? core::DType::kFloat16 : core::DType::kFloat32,
-                                  c.build_memory);
+  data.provenance["options"]["feat_dtype"] = core::dtype_name(c.feat_dtype);
+  graph::io::write_imported_store(g, out.path(), c.feat_dtype, c.build_memory);
   out.commit();
   const auto& counts = data.provenance["counts"];
   spdlog::info("imported {} nodes and {} stored edges into {} in {:.2f} s ({})", data.num_rows(),

@@ -2,6 +2,8 @@
 #include <memory>
 
 #include "loom/cli/commands.hpp"
+#include "loom/cli/typed_options.hpp"
+#include "loom/core/npy.hpp"
 #include "loom/core/parallel.hpp"
 #include "loom/graph/generate/fashion_mnist.hpp"
 
@@ -12,7 +14,7 @@ struct FashionMnistArgs {
   graph::generate::FashionMnistOptions options;
   std::string output;
   bool overwrite = false;
-  std::string feat_dtype = "float32";
+  core::DType feat_dtype = core::DType::kFloat32;
   int threads = 0;
 };
 }  // namespace
@@ -28,16 +30,14 @@ void add_import_fashion_mnist(CLI::App& import_cmd, Action& action) {
       ->capture_default_str();
   sub->add_option("--seed", args->options.seed, "Seed of the validation carve-out")->capture_default_str();
   sub->add_option("--threads", args->threads, "Threads (0 = all cores)")->capture_default_str();
-  sub->add_option("--feat-dtype", args->feat_dtype, "Feature storage type")
-      ->check(CLI::IsMember({"float32", "float16"}))
-      ->capture_default_str();
+  add_enum_option(*sub, "--feat-dtype", args->feat_dtype, core::kFeatDTypeNames, "Feature storage type");
   sub->add_flag("--overwrite", args->overwrite, "Replace DIR if it exists");
   sub->callback([&action, args] {
     action = [args] {
       core::set_num_threads(args->threads);
       graph::StoreWriteOptions write;
       write.overwrite = args->overwrite;
-      write.feat_dtype = args->feat_dtype == "float16" ? core::DType::kFloat16 : core::DType::kFloat32;
+      write.feat_dtype = args->feat_dtype;
       graph::generate::import_fashion_mnist(args->options, args->output, write);
       return 0;
     };

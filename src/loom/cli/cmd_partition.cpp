@@ -1,11 +1,18 @@
-// `loom partition DIR -k K --method metis|random|hash -o PARTS [--seed S] [--overwrite]`:
-// partitions a graph store into a partitioned store and prints the quality report.
+// `loom partition DIR -k K --method metis|stream|random|hash|ptscotch -o PARTS [--seed S] [--overwrite]`:
+// partitions a graph store into a partitioned store and prints the quality report. ptscotch runs
+// under `mpirun -np P` (comm/ptscotch_partition.hpp) and also prints what crossed ranks on the
+// partition channel; every other method runs in one process, and started by mpirun on more
+// ranks it stops on every rank with a message.
 #include <memory>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "loom/cli/commands.hpp"
 #include "loom/cli/typed_options.hpp"
+#include "loom/comm/mpi_session.hpp"
+#include "loom/comm/ptscotch_partition.hpp"
+#include "loom/core/error.hpp"
 #include "loom/core/memory.hpp"
 #include "loom/partition/partitioner.hpp"
 #include "loom/partition/write_partitioned.hpp"
@@ -13,10 +20,30 @@
 namespace loom::cli {
 
 namespace {
-int run_partition(const partition::PartitionOptions& options) {
-  const auto meta = partition::partition_store(options);
+void print_written(const partition::PartitionOptions& options, const partition::PartitionedMeta& meta) {
   fmt::print("wrote {}: {} nodes in {} parts ({})\n{}", options.output, meta.num_nodes, meta.num_parts(), meta.method,
              partition::format_quality(meta.quality));
+}
+
+int run_ptscotch(const partition::PartitionOptions& options) {
+  return comm::run_job([&](comm::Communicator& world) {
+    const auto meta = comm::partition_store_ptscotch(world, options);
+    const nlohmann::json traffic = world.global_stats(world.stats()).to_json();  // collective
+    if (world.rank() != 0) return 0;
+    print_written(options, meta);
+    fmt::print("partition channel, all ranks ({} ranks; PT-Scotch's own messages not counted): {}\n", world.size(),
+               traffic["sum"]["partition"].dump());
+    return 0;
+  });
+}
+
+int run_partition(const partition::PartitionOptions& options) {
+  if (options.method == "ptscotch") return run_ptscotch(options);
+  if (const int ranks = comm::launched_ranks(); ranks > 1)
+    throw Error::in_argument("--method", fmt::format("{} runs in one process, but mpirun started {}: run `loom partition` "
+                                                     "without mpirun, or use --method ptscotch",
+                                                     options.method, ranks));
+  print_written(options, partition::partition_store(options));
   return 0;
 }
 }  // namespace
@@ -27,10 +54,11 @@ void add_partition_command(CLI::App& app, Action& action) {
   sub->add_option("dir", options->source, "Graph store to partition")->required();
   sub->add_option("-k,--parts", options->num_parts, "Number of parts (1 <= K <= nodes)")->required();
   sub->add_option("--method", options->method,
-                  fmt::format("Partitioner: {}", fmt::join(partition::partitioner_names(), ", ")))
+                  fmt::format("Partitioner: {}, ptscotch (distributed, under mpirun -np P)",
+                              fmt::join(partition::partitioner_names(), ", ")))
       ->capture_default_str();
   sub->add_option("-o,--output", options->output, "Partitioned store to write")->required();
-  sub->add_option("--seed", options->seed, "Random seed (metis, stream and random)")->capture_default_str();
+  sub->add_option("--seed", options->seed, "Random seed (metis, stream, random and ptscotch)")->capture_default_str();
   add_parsed_option(*sub, "--build-memory", options->memory_bytes,
                     [](const std::string& text) { return core::parse_memory_size(text, "--build-memory"); },
                     "Memory for the topology's rows in flight, e.g. 4G (default 1G)")

@@ -11,6 +11,7 @@ std::string_view channel_name(Channel channel) {
     case Channel::control: return "control";
     case Channel::halo: return "halo";
     case Channel::weights: return "weights";
+    case Channel::partition: return "partition";
     case Channel::device: return "device";
   }
   return "unknown";

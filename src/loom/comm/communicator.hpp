@@ -191,6 +191,9 @@ class Communicator {
   void agree_on(const std::function<void()>& step) const;
 
   struct Impl;  // defined in mpi_detail.hpp
+  // The MPI handle behind this communicator, for comm's own files that pass it to an MPI library
+  // (ptscotch_partition.cpp); opaque elsewhere.
+  const Impl& impl() const { return *impl_; }
 
  private:
   enum class DType : std::uint8_t { f32, f64, i32, i64, u64 };

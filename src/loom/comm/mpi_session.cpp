@@ -1,5 +1,6 @@
 #include "loom/comm/mpi_session.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
@@ -99,6 +100,12 @@ void abort_job(const std::string& message) {
     std::fflush(stderr);
   }
   std::_Exit(1);
+}
+
+int launched_ranks() {
+  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"})
+    if (const char* value = std::getenv(name)) return std::max(1, std::atoi(value));
+  return 1;
 }
 
 }  // namespace loom::comm

@@ -46,6 +46,10 @@ class MpiSession {
 // largest status any rank's body returned, or 1 after an agreed failure, already printed).
 int run_job(const std::function<int(Communicator& world)>& body);
 
+// How many ranks the launcher started, from its environment (OMPI_COMM_WORLD_SIZE, PMI_SIZE),
+// without starting MPI: 1 outside mpirun. For commands that run in one process only.
+int launched_ranks();
+
 // Prints "loom: error: [rank R: ]message" and ends the whole job (MPI_Abort, or _Exit(1) when
 // MPI is not running). Never returns.
 [[noreturn]] void abort_job(const std::string& message);

@@ -1,5 +1,7 @@
-// IEEE 754 binary16 storage type and conversions (round-to-nearest-even), used for float16
-// feature storage and the float16 wire format. Arithmetic is done in float.
+// 16-bit float storage types and their conversions (round-to-nearest-even): IEEE 754 binary16
+// (Half: float16 feature storage and the float16 wire format) and bfloat16 (BFloat16: float32's
+// exponent with 8 bits of mantissa, float16's bytes without its overflow above 65504). Arithmetic
+// is done in float.
 #pragma once
 
 #include <cstdint>
@@ -55,6 +57,25 @@ inline float half_to_float(Half h) {
   } else {
     x = sign | ((exp + 112) << 23) | (mant << 13);
   }
+  float f;
+  std::memcpy(&f, &x, 4);
+  return f;
+}
+
+struct BFloat16 {
+  std::uint16_t bits = 0;
+};
+
+inline BFloat16 float_to_bfloat16(float value) {
+  std::uint32_t x;
+  std::memcpy(&x, &value, 4);
+  if ((x & 0x7fffffffu) > 0x7f800000u) return {static_cast<std::uint16_t>((x >> 16) | 0x0040u)};  // NaN stays NaN
+  x += 0x7fffu + ((x >> 16) & 1u);
+  return {static_cast<std::uint16_t>(x >> 16)};
+}
+
+inline float bfloat16_to_float(BFloat16 b) {
+  const std::uint32_t x = static_cast<std::uint32_t>(b.bits) << 16;
   float f;
   std::memcpy(&f, &x, 4);
   return f;

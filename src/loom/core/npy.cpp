@@ -16,12 +16,19 @@
 
 namespace loom::core {
 
+DType parse_feat_dtype(const std::string& text, const std::string& path) {
+  for (const auto& [name, dtype] : kFeatDTypeNames)
+    if (text == name) return dtype;
+  throw Error::in_file(path, 0, fmt::format("feat_dtype must be {}, found '{}'", enum_choices(kFeatDTypeNames), text));
+}
+
 std::size_t dtype_size(DType dtype) {
   switch (dtype) {
     case DType::kBool:
     case DType::kInt8:
     case DType::kUInt8: return 1;
-    case DType::kFloat16: return 2;
+    case DType::kFloat16:
+    case DType::kBFloat16: return 2;
     case DType::kInt32:
     case DType::kFloat32: return 4;
     case DType::kInt64:
@@ -40,6 +47,7 @@ std::string dtype_name(DType dtype) {
     case DType::kInt64: return "int64";
     case DType::kUInt64: return "uint64";
     case DType::kFloat16: return "float16";
+    case DType::kBFloat16: return "bfloat16";
     case DType::kFloat32: return "float32";
     case DType::kFloat64: return "float64";
   }
@@ -55,6 +63,7 @@ std::string dtype_descr(DType dtype) {
     case DType::kInt64: return "<i8";
     case DType::kUInt64: return "<u8";
     case DType::kFloat16: return "<f2";
+    case DType::kBFloat16: return "<V2";
     case DType::kFloat32: return "<f4";
     case DType::kFloat64: return "<f8";
   }
@@ -68,7 +77,8 @@ DType parse_descr(const std::string& descr, const std::string& path) {
       {"|b1", DType::kBool},    {"|i1", DType::kInt8},    {"|u1", DType::kUInt8},   {"<i4", DType::kInt32},
       {"<i8", DType::kInt64},   {"<u8", DType::kUInt64},  {"<f2", DType::kFloat16}, {"<f4", DType::kFloat32},
       {"<f8", DType::kFloat64}, {"=i4", DType::kInt32},   {"=i8", DType::kInt64},   {"=f4", DType::kFloat32},
-      {"=f8", DType::kFloat64}, {"|?", DType::kBool},     {"<b1", DType::kBool}};
+      {"=f8", DType::kFloat64}, {"|?", DType::kBool},     {"<b1", DType::kBool},
+      {"<V2", DType::kBFloat16}, {"|V2", DType::kBFloat16}};
   for (const auto& [name, dtype] : table)
     if (descr == name) return dtype;
   throw Error::in_file(path, 0, "unsupported .npy dtype '" + descr + "'");
@@ -262,6 +272,8 @@ std::vector<T> read_npy_as(const std::string& path) {
     for (std::size_t i = 0; i < span.size(); ++i) {
       if constexpr (std::is_same_v<std::decay_t<decltype(span[i])>, Half>)
         out[i] = static_cast<T>(half_to_float(span[i]));
+      else if constexpr (std::is_same_v<std::decay_t<decltype(span[i])>, BFloat16>)
+        out[i] = static_cast<T>(bfloat16_to_float(span[i]));
       else
         out[i] = static_cast<T>(span[i]);
     }
@@ -274,6 +286,7 @@ std::vector<T> read_npy_as(const std::string& path) {
     case DType::kInt64: convert(a.span<std::int64_t>()); break;
     case DType::kUInt64: convert(a.span<std::uint64_t>()); break;
     case DType::kFloat16: convert(a.span<Half>()); break;
+    case DType::kBFloat16: convert(a.span<BFloat16>()); break;
     case DType::kFloat32: convert(a.span<float>()); break;
     case DType::kFloat64: convert(a.span<double>()); break;
   }

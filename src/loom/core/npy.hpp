@@ -17,10 +17,18 @@
 
 namespace loom::core {
 
-enum class DType { kBool, kInt8, kUInt8, kInt32, kInt64, kUInt64, kFloat16, kFloat32, kFloat64 };
+// kBFloat16 is stored with numpy's descr '<V2' (numpy has no bfloat16; np.load gives 2-byte
+// voids: `a.view('<u2').astype('<u4') << 16` viewed as float32 widens them).
+enum class DType { kBool, kInt8, kUInt8, kInt32, kInt64, kUInt64, kFloat16, kBFloat16, kFloat32, kFloat64 };
 
-// The float dtypes rows may be stored in (features, caches): "float32" | "float16".
+// The float dtypes cache rows may be stored in: "float32" | "float16".
 inline constexpr EnumNames<DType, 2> kFloatDTypeNames{{{"float32", DType::kFloat32}, {"float16", DType::kFloat16}}};
+// The float dtypes a store's features may be stored in (widened to float32 on gather).
+inline constexpr EnumNames<DType, 3> kFeatDTypeNames{
+    {{"float32", DType::kFloat32}, {"float16", DType::kFloat16}, {"bfloat16", DType::kBFloat16}}};
+
+// The feature dtype a store's meta.json names (kFeatDTypeNames); Error naming `path` otherwise.
+DType parse_feat_dtype(const std::string& text, const std::string& path);
 
 std::size_t dtype_size(DType dtype);
 std::string dtype_name(DType dtype);   // "float32", "int64", ...
@@ -34,6 +42,7 @@ template <> constexpr DType dtype_of<std::int32_t>() { return DType::kInt32; }
 template <> constexpr DType dtype_of<std::int64_t>() { return DType::kInt64; }
 template <> constexpr DType dtype_of<std::uint64_t>() { return DType::kUInt64; }
 template <> constexpr DType dtype_of<Half>() { return DType::kFloat16; }
+template <> constexpr DType dtype_of<BFloat16>() { return DType::kBFloat16; }
 template <> constexpr DType dtype_of<float>() { return DType::kFloat32; }
 template <> constexpr DType dtype_of<double>() { return DType::kFloat64; }
 

@@ -3,13 +3,15 @@
 #include <cstring>
 
 #include "loom/core/error.hpp"
+#include "loom/core/float_rows.hpp"
 #include "loom/core/parallel.hpp"
 
 namespace loom::feature {
 
 RowTable RowTable::view(const core::NpyArray& array, const core::NpyArray& index) {
-  LOOM_CHECK(array.dtype() == core::DType::kFloat32 || array.dtype() == core::DType::kFloat16,
-             "{}: feature rows must be float32 or float16, found {}", array.path(), core::dtype_name(array.dtype()));
+  LOOM_CHECK(array.dtype() == core::DType::kFloat32 || array.dtype() == core::DType::kFloat16 ||
+                 array.dtype() == core::DType::kBFloat16,
+             "{}: feature rows must be float32, float16 or bfloat16, found {}", array.path(), core::dtype_name(array.dtype()));
   if (index.data() == nullptr) return adopt(array.data(), array.rows(), array.cols(), array.dtype(), std::make_shared<core::NpyArray>(array));
   RowTable t = adopt(array.data(), index.size(), array.cols(), array.dtype(),
                      std::make_shared<std::pair<core::NpyArray, core::NpyArray>>(array, index));
@@ -65,22 +67,25 @@ RowTable RowTable::owned(std::vector<core::Half> data, std::int64_t dim) {
 }
 
 void RowTable::row(std::int64_t r, float* out) const {
-  r = physical(r);
-  if (dtype_ == core::DType::kFloat32) {
-    std::memcpy(out, static_cast<const float*>(data_) + r * dim_, sizeof(float) * dim_);
-  } else {
-    const auto* src = static_cast<const core::Half*>(data_) + r * dim_;
-    for (std::int64_t j = 0; j < dim_; ++j) out[j] = core::half_to_float(src[j]);
-  }
+  const auto row_bytes = static_cast<std::size_t>(dim_) * core::dtype_size(dtype_);
+  core::widen_floats(static_cast<const char*>(data_) + physical(r) * row_bytes, dtype_, {out, static_cast<std::size_t>(dim_)});
 }
 
 void RowTable::row_half(std::int64_t r, core::Half* out) const {
   r = physical(r);
-  if (dtype_ == core::DType::kFloat16) {
-    std::memcpy(out, static_cast<const core::Half*>(data_) + r * dim_, sizeof(core::Half) * dim_);
-  } else {
-    const float* src = static_cast<const float*>(data_) + r * dim_;
-    for (std::int64_t j = 0; j < dim_; ++j) out[j] = core::float_to_half(src[j]);
+  switch (dtype_) {
+    case core::DType::kFloat16:
+      std::memcpy(out, static_cast<const core::Half*>(data_) + r * dim_, sizeof(core::Half) * dim_);
+      return;
+    case core::DType::kBFloat16: {
+      const auto* src = static_cast<const core::BFloat16*>(data_) + r * dim_;
+      for (std::int64_t j = 0; j < dim_; ++j) out[j] = core::float_to_half(core::bfloat16_to_float(src[j]));
+      return;
+    }
+    default: {
+      const float* src = static_cast<const float*>(data_) + r * dim_;
+      for (std::int64_t j = 0; j < dim_; ++j) out[j] = core::float_to_half(src[j]);
+    }
   }
 }
 

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "loom/core/digest.hpp"
+#include "loom/core/float_rows.hpp"
 #include "loom/core/fs.hpp"
 #include "loom/core/parallel.hpp"
 #include "loom/graph/store_check.hpp"
@@ -31,12 +32,6 @@ IdMapKind parse_id_map(const std::string& s, const std::string& path) {
   if (s == "orig_id") return IdMapKind::kOrigId;
   if (s == "names") return IdMapKind::kNames;
   throw Error::in_file(path, 0, "unknown id_map '" + s + "'");
-}
-
-core::DType parse_feat_dtype(const std::string& s, const std::string& path) {
-  if (s == "float32") return core::DType::kFloat32;
-  if (s == "float16") return core::DType::kFloat16;
-  throw Error::in_file(path, 0, "feat_dtype must be float32 or float16, found '" + s + "'");
 }
 
 }  // namespace
@@ -86,7 +81,7 @@ StoreMeta StoreMeta::from_json(const nlohmann::json& j, const std::string& path)
     m.directed = j.at("directed").get<bool>();
     m.weighted = j.value("weighted", false);
     m.feat_dim = core::json_int<std::int64_t>(j.at("feat_dim"), path);
-    m.feat_dtype = parse_feat_dtype(j.value("feat_dtype", "float32"), path);
+    m.feat_dtype = core::parse_feat_dtype(j.value("feat_dtype", "float32"), path);
     m.num_classes = core::json_int<std::int64_t>(j.at("num_classes"), path);
     m.multi_label = j.at("multi_label").get<bool>();
     m.splits = core::json_int_map<std::int64_t>(j.at("splits"), path);
@@ -185,12 +180,11 @@ StoreMeta store_meta(const GraphData& d, std::int64_t rows, std::int64_t edges, 
 
 void write_feature_array(const GraphData& d, const std::string& dir, core::DType feat_dtype) {
   const std::int64_t rows = d.num_rows();
-  if (feat_dtype == core::DType::kFloat16) {
-    std::vector<core::Half> half(d.feat.size());
-    core::parallel_for(static_cast<std::int64_t>(half.size()), [&](std::int64_t i) { half[i] = core::float_to_half(d.feat[i]); }, 1 << 16);
-    core::write_npy(dir + "/feat.npy", half, {rows, d.feat_dim});
-  } else {
+  if (feat_dtype == core::DType::kFloat32) {
     core::write_npy(dir + "/feat.npy", d.feat, {rows, d.feat_dim});
+  } else {
+    const std::vector<char> narrow = core::narrowed(d.feat, feat_dtype);
+    core::write_npy(dir + "/feat.npy", feat_dtype, {rows, d.feat_dim}, narrow.data());
   }
 }
 

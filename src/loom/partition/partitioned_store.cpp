@@ -11,12 +11,6 @@
 namespace loom::partition {
 
 namespace {
-core::DType parse_feat_dtype(const std::string& s, const std::string& path) {
-  if (s == "float32") return core::DType::kFloat32;
-  if (s == "float16") return core::DType::kFloat16;
-  throw Error::in_file(path, 0, "feat_dtype must be float32 or float16, found '" + s + "'");
-}
-
 core::NpyArray map_int64(const std::string& path, std::int64_t expected_size) {
   auto a = core::NpyArray::map(path);
   if (a.dtype() != core::DType::kInt64 || a.ndim() != 1 || (expected_size >= 0 && a.size() != expected_size))
@@ -64,7 +58,7 @@ PartitionedMeta PartitionedMeta::from_json(const nlohmann::json& j, const std::s
     m.directed = j.at("directed").get<bool>();
     m.weighted = j.value("weighted", false);
     m.feat_dim = core::json_int<std::int64_t>(j.at("feat_dim"), path);
-    m.feat_dtype = parse_feat_dtype(j.at("feat_dtype").get<std::string>(), path);
+    m.feat_dtype = core::parse_feat_dtype(j.at("feat_dtype").get<std::string>(), path);
     m.num_classes = core::json_int<std::int64_t>(j.at("num_classes"), path);
     m.multi_label = j.at("multi_label").get<bool>();
     m.splits = core::json_int_map<std::int64_t>(j.at("splits"), path);

@@ -28,6 +28,9 @@ std::vector<std::string> partitioner_names() {
 std::unique_ptr<Partitioner> make_partitioner(const std::string& name) {
   for (const auto& e : kRegistry)
     if (name == e.name) return e.make();
+  if (name == "ptscotch")
+    throw Error::in_argument("--method", "ptscotch is distributed: run `loom partition --method ptscotch` (under "
+                                         "mpirun -np P) or comm::partition_store_ptscotch");
   throw Error::in_argument("--method", fmt::format("unknown partitioning method '{}' (known: {})", name,
                                                    fmt::join(partitioner_names(), ", ")));
 }

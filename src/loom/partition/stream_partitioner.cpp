@@ -4,8 +4,8 @@
 // each goes to the part that maximises
 //   |neighbours in p| - alpha * gamma * |p|^(gamma - 1),   gamma = 1.5,
 //   alpha = sqrt(K) * E / N^1.5   (E undirected edges)
-// among the parts under every balance cap: at most 1.05 x the per-part share of nodes, of edges
-// (stored degree) and of training nodes, the constraints `metis` balances. Ties go to the
+// among the parts under every balance cap (balance.hpp: 1.05 x the per-part share of nodes, of
+// edges and of training nodes, the constraints `metis` balances). Ties go to the
 // emptier part. Pass 1 is Fennel's one pass; each further pass restreams the nodes in the same
 // order, taking each out of its part and placing it again against everyone's current part
 // (Nishimura and Ugander, KDD 2013). Measured (bench/results/scale.md): on an SBM, degree order
@@ -21,6 +21,7 @@
 #include "loom/core/progress.hpp"
 #include "loom/core/rng.hpp"
 #include "loom/core/timer.hpp"
+#include "loom/partition/balance.hpp"
 #include "loom/partition/partitioner.hpp"
 
 namespace loom::partition {
@@ -28,22 +29,6 @@ namespace loom::partition {
 namespace {
 
 constexpr double kGamma = 1.5;
-constexpr double kSlack = 1.05;
-
-// The parts' loads under the three balance constraints, and their caps.
-struct Loads {
-  std::vector<double> nodes, degree, train;
-  double cap_nodes = 0, cap_degree = 0, cap_train = 0;
-
-  void add(int p, double d, bool is_train, double sign) {
-    nodes[p] += sign;
-    degree[p] += sign * d;
-    train[p] += sign * static_cast<double>(is_train);
-  }
-  bool fits(int p, double d, bool is_train) const {
-    return nodes[p] + 1 <= cap_nodes && degree[p] + d <= cap_degree && (!is_train || train[p] + 1 <= cap_train);
-  }
-};
 
 // Nodes by decreasing degree, ties in a seeded random order.
 std::vector<std::int64_t> stream_order(std::span<const std::int64_t> indptr, std::uint64_t seed) {
@@ -68,16 +53,9 @@ class StreamPartitioner final : public Partitioner {
     core::Timer timer;
     const graph::Csr& csr = store.csr();
     const auto indptr = csr.indptr();
-    std::vector<char> is_train(static_cast<std::size_t>(n), 0);
-    if (store.has_split("train"))
-      for (const auto v : store.split("train")) is_train[v] = 1;
     const double k = num_parts;
     const double alpha = std::sqrt(k) * (static_cast<double>(csr.num_edges()) / 2.0) / std::pow(static_cast<double>(n), kGamma);
-    Loads loads{std::vector<double>(static_cast<std::size_t>(num_parts), 0.0), {}, {}, 0, 0, 0};
-    loads.degree = loads.train = loads.nodes;
-    loads.cap_nodes = std::ceil(kSlack * static_cast<double>(n) / k);
-    loads.cap_degree = std::ceil(kSlack * static_cast<double>(csr.num_edges()) / k) + 1;
-    loads.cap_train = std::ceil(kSlack * static_cast<double>(std::count(is_train.begin(), is_train.end(), 1)) / k) + 1;
+    BalanceLoads loads(store, num_parts);
     const std::vector<std::int64_t> order = stream_order(indptr, seed);
     std::vector<double> neighbours(static_cast<std::size_t>(num_parts));
 
@@ -86,25 +64,25 @@ class StreamPartitioner final : public Partitioner {
       for (int pass = 0; pass < passes_; ++pass) {
         for (std::int64_t i = 0; i < n; ++i) {
           const std::int64_t v = order[i];
-          const auto d = static_cast<double>(indptr[v + 1] - indptr[v]);
-          if (part[v] >= 0) loads.add(part[v], d, is_train[v], -1);
+          if (part[v] >= 0) loads.remove(part[v], v);
           std::fill(neighbours.begin(), neighbours.end(), 0.0);
           for (const auto u : view.neighbors(v))
             if (part[u] >= 0 && u != v) neighbours[part[u]] += 1;
           int best = -1;
           double best_score = 0;
           for (int p = 0; p < num_parts; ++p) {
-            if (!loads.fits(p, d, is_train[v])) continue;
-            const double score = neighbours[p] - alpha * kGamma * std::pow(loads.nodes[p], kGamma - 1);
-            if (best < 0 || score > best_score || (score == best_score && loads.nodes[p] < loads.nodes[best])) {
+            if (!loads.fits(p, v)) continue;
+            const double score = neighbours[p] - alpha * kGamma * std::pow(static_cast<double>(loads.nodes(p)), kGamma - 1);
+            if (best < 0 || score > best_score || (score == best_score && loads.nodes(p) < loads.nodes(best))) {
               best = p;
               best_score = score;
             }
           }
           if (best < 0)  // every part at a cap (a rounding corner): the emptiest one
-            best = static_cast<int>(std::min_element(loads.nodes.begin(), loads.nodes.end()) - loads.nodes.begin());
+            for (int p = 0; p < num_parts; ++p)
+              if (best < 0 || loads.nodes(p) < loads.nodes(best)) best = p;
           part[v] = best;
-          loads.add(best, d, is_train[v], +1);
+          loads.add(best, v);
         }
         bar.update(n, fmt::format("pass {}", pass + 1));
       }

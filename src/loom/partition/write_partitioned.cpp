@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "loom/core/digest.hpp"
+#include "loom/core/error.hpp"
 #include "loom/core/fs.hpp"
 #include "loom/core/log.hpp"
 #include "loom/core/npy.hpp"
@@ -197,9 +198,11 @@ void check_output_is_not_source(const std::string& output, const std::string& so
 
 }  // namespace
 
-PartitionedMeta partition_store(const PartitionOptions& o) {
+PartitionedMeta partition_store(const PartitionOptions& o, const AssignParts& assign) {
   core::Timer total;
-  const auto partitioner = o.method == "stream" ? make_stream_partitioner(o.stream_passes) : make_partitioner(o.method);
+  const auto partitioner = assign                ? nullptr
+                           : o.method == "stream" ? make_stream_partitioner(o.stream_passes)
+                                                  : make_partitioner(o.method);
   const auto source = graph::GraphStore::open(o.source);
   if (source.meta().partition)
     throw Error::in_file(o.source, 0, "is one part of a partitioned store; partition a whole graph store");
@@ -213,7 +216,9 @@ PartitionedMeta partition_store(const PartitionOptions& o) {
   core::Timer timer;
   Relabelling r;
   {
-    const std::vector<std::int32_t> parts = partitioner->partition(source, k, o.seed);
+    const std::vector<std::int32_t> parts = assign ? assign(source, k) : partitioner->partition(source, k, o.seed);
+    LOOM_CHECK(static_cast<std::int64_t>(parts.size()) == source.num_nodes(), "partition: {} part ids for {} nodes",
+               parts.size(), source.num_nodes());
     meta.quality.partition_seconds = timer.seconds();
     meta.quality.edge_cut = edge_cut(source.csr(), parts, sm.directed);
     r = relabel_by_part(parts, k);

@@ -12,7 +12,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
+#include <vector>
 
 #include "loom/partition/partitioned_store.hpp"
 #include "loom/partition/partitioner.hpp"
@@ -33,7 +35,11 @@ struct PartitionOptions {
   bool map_features = false;
 };
 
+// Part ids for the source's nodes, in place of the named partitioner (a distributed run passes its
+// own: comm/ptscotch_partition.hpp). Called once the source, k and the output are checked.
+using AssignParts = std::function<std::vector<std::int32_t>(const graph::GraphStore& source, int num_parts)>;
+
 // Returns the meta written (book, counts, quality).
-PartitionedMeta partition_store(const PartitionOptions& options);
+PartitionedMeta partition_store(const PartitionOptions& options, const AssignParts& assign = {});
 
 }  // namespace loom::partition

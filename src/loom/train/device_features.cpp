@@ -11,7 +11,11 @@ namespace loom::train {
 namespace {
 
 torch::ScalarType scalar_type(core::DType dtype) {
-  return dtype == core::DType::kFloat16 ? torch::kHalf : torch::kFloat32;
+  switch (dtype) {
+    case core::DType::kFloat16: return torch::kHalf;
+    case core::DType::kBFloat16: return torch::kBFloat16;
+    default: return torch::kFloat32;
+  }
 }
 
 }  // namespace

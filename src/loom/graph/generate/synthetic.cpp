@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "loom/core/half.hpp"
+#include "loom/core/float_rows.hpp"
 #include "loom/core/npy.hpp"
 #include "loom/core/parallel.hpp"
 #include "loom/core/progress.hpp"
@@ -77,19 +77,15 @@ void write_feature_rows(const std::string& path, std::int64_t n, const GaussianF
   core::NpyWriter out(path, dtype, {features.dim});
   const std::int64_t group = feature_group_rows(features.dim);
   std::vector<float> rows;
-  std::vector<core::Half> half;
   core::ProgressBar bar("features", n, "rows");
   for (std::int64_t begin = 0; begin < n; begin += group) {
     const std::int64_t end = std::min(n, begin + group), count = (end - begin) * features.dim;
     rows.resize(static_cast<std::size_t>(count));
     features.draw(begin, end, rows.data());
-    if (dtype == core::DType::kFloat16) {
-      half.resize(rows.size());
-      core::parallel_for(count, [&](std::int64_t i) { half[i] = core::float_to_half(rows[i]); }, 1 << 16);
-      out.append(half.data(), end - begin);
-    } else {
+    if (dtype == core::DType::kFloat32)
       out.append(rows.data(), end - begin);
-    }
+    else
+      out.append(core::narrowed(rows, dtype).data(), end - begin);
     bar.update(end - begin);
   }
   bar.finish();
