@@ -17,7 +17,9 @@
 #   papers    ogbn-papers100M's shape: 111M nodes, 3.2B stored edges, 128 float16 features, 172
 #             classes, 1.2M training nodes (about 43 GB of source store; needs the disk for it)
 # Environment: SIZES (default "products 25m"), WORK (default bench/work/scale), LOOM (default
-# build/loom), BUILD_MEMORY (default 4G), KEEP (1 keeps the stores).
+# build/loom), BUILD_MEMORY (default 4G), KEEP (1 keeps the stores), REUSE (1 partitions and
+# trains a store kept by KEEP=1 instead of generating it again; its generate and check rows stay),
+# PTSCOTCH_RANKS (default 4: the mpirun ranks `--method ptscotch` runs on).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 loom=${LOOM:-build/loom}
@@ -34,7 +36,7 @@ declare -A GENERATE=(
   [25m]="--nodes 25000000 --avg-degree 16 --feat-dim 128 --feat-dtype float16 --classes 172"
   [papers]="--nodes 111000000 --avg-degree 28.8 --feat-dim 128 --feat-dtype float16 --classes 172 --train 0.0108 --valid 0.0012"
 )
-declare -A PARTITION=([products]="stream random metis" [25m]="stream random" [papers]="stream")
+declare -A PARTITION=([products]="stream random metis ptscotch" [25m]="stream random" [papers]="stream")
 declare -A STEPS=([products]=40 [25m]=20 [papers]=100)
 # papers: parts map the source's features (source and copied parts would not fit the disk
 # together); beyond products, one batch in flight per rank so that 8 ranks fit the host's memory.
@@ -89,13 +91,19 @@ watch_host_memory() {
 
 for size in $sizes; do
   src=$work/$size
-  DISK_OF=$src record "$size" generate sbm "$loom" generate sbm ${GENERATE[$size]} --seed 1 --build-memory "$build_memory" \
-    -o "$src" --overwrite || { echo "bench_scale: $size: generate failed ($work/$size-sbm.log)" >&2; continue; }
-  DISK_OF= record "$size" check check "$loom" check "$src"
-  DISK_OF= record "$size" check info "$loom" info "$src"
+  if [[ ${REUSE:-0} == 1 && -f $src/meta.json ]]; then
+    echo "bench_scale: $size: reusing $src" >&2
+  else
+    DISK_OF=$src record "$size" generate sbm "$loom" generate sbm ${GENERATE[$size]} --seed 1 --build-memory "$build_memory" \
+      -o "$src" --overwrite || { echo "bench_scale: $size: generate failed ($work/$size-sbm.log)" >&2; continue; }
+    DISK_OF= record "$size" check check "$loom" check "$src"
+    DISK_OF= record "$size" check info "$loom" info "$src"
+  fi
   for method in ${PARTITION[$size]}; do
     parts=$src-$method-8
-    DISK_OF=$parts record "$size" partition "$method" "$loom" partition "$src" -k 8 --method "$method" \
+    launcher=()
+    [[ $method == ptscotch ]] && launcher=(mpirun -np "${PTSCOTCH_RANKS:-4}" --oversubscribe --bind-to none -q)
+    DISK_OF=$parts record "$size" partition "$method" "${launcher[@]}" "$loom" partition "$src" -k 8 --method "$method" \
       ${PARTITION_OPTS[$size]} --build-memory "$build_memory" -o "$parts" --overwrite || continue
     DISK_OF= record "$size" quality "quality-$method" "$loom" analyze cache "$parts" --fanouts 15,10,5 --batch-size 1024 \
       --alpha 0 --policies vip --epochs 1

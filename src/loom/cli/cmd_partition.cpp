@@ -71,7 +71,7 @@ void add_partition_command(CLI::App& app, Action& action) {
       ->capture_default_str()
       ->each([options](const std::string& value) { options->map_features = value == "map"; });
   sub->add_option("--stream-passes", options->stream_passes,
-                  "--method stream: passes over the nodes (1 = Fennel's one pass; each more restreams them)")
+                  "--method stream: passes over the nodes (1 = the label-propagation clusters placed whole; each more restreams the nodes)")
       ->capture_default_str();
   sub->add_flag("--overwrite", options->overwrite, "Replace the output if it exists");
   sub->callback([&action, options] { action = [options] { return run_partition(*options); }; });

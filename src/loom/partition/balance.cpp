@@ -41,17 +41,17 @@ BalanceLoads::BalanceLoads(const graph::GraphStore& store, int num_parts)
   cap_train_ = cap(static_cast<double>(train_total), num_parts) + 1;
 }
 
-void BalanceLoads::change(int part, std::int64_t v, std::int64_t sign) {
+void BalanceLoads::change(int part, const Weight& w, std::int64_t sign) {
   const auto p = static_cast<std::size_t>(part);
-  nodes_[p] += sign;
-  degree_[p] += sign * degree(v);
-  train_[p] += sign * static_cast<std::int64_t>(is_train(v));
+  nodes_[p] += sign * w.nodes;
+  degree_[p] += sign * w.degree;
+  train_[p] += sign * w.train;
 }
 
-bool BalanceLoads::fits(int part, std::int64_t v) const {
+bool BalanceLoads::fits(int part, const Weight& w) const {
   const auto p = static_cast<std::size_t>(part);
-  return nodes_[p] + 1 <= cap_nodes_ && degree_[p] + degree(v) <= cap_degree_ &&
-         (!is_train(v) || train_[p] + 1 <= cap_train_);
+  return nodes_[p] + w.nodes <= cap_nodes_ && degree_[p] + w.degree <= cap_degree_ &&
+         (w.train == 0 || train_[p] + w.train <= cap_train_);
 }
 
 bool BalanceLoads::relieved_by(int part, std::int64_t v, bool train_only) const {

@@ -22,17 +22,31 @@ inline constexpr double kBalanceSlack = 1.05;
 
 class BalanceLoads {
  public:
+  // What a node, or a group of nodes, adds to a part's loads.
+  struct Weight {
+    std::int64_t nodes = 0, degree = 0, train = 0;
+    Weight& operator+=(const Weight& w) {
+      nodes += w.nodes;
+      degree += w.degree;
+      train += w.train;
+      return *this;
+    }
+  };
+
   // Caps from the store's totals for num_parts parts; every load starts at zero.
   BalanceLoads(const graph::GraphStore& store, int num_parts);
 
   std::int64_t degree(std::int64_t v) const { return indptr_[v + 1] - indptr_[v]; }
   bool is_train(std::int64_t v) const { return is_train_[static_cast<std::size_t>(v)] != 0; }
+  Weight weight(std::int64_t v) const { return {1, degree(v), static_cast<std::int64_t>(is_train(v))}; }
   std::int64_t nodes(int part) const { return nodes_[static_cast<std::size_t>(part)]; }
 
-  void add(int part, std::int64_t v) { change(part, v, +1); }
-  void remove(int part, std::int64_t v) { change(part, v, -1); }
-  // Whether `part` stays within every cap with v added.
-  bool fits(int part, std::int64_t v) const;
+  void add(int part, std::int64_t v) { change(part, weight(v), +1); }
+  void remove(int part, std::int64_t v) { change(part, weight(v), -1); }
+  void add(int part, const Weight& w) { change(part, w, +1); }
+  // Whether `part` stays within every cap with v (or nodes weighing w) added.
+  bool fits(int part, std::int64_t v) const { return fits(part, weight(v)); }
+  bool fits(int part, const Weight& w) const;
   // Whether `part` is above some cap that taking v out of it would lower (only the training
   // nodes' cap with train_only).
   bool relieved_by(int part, std::int64_t v, bool train_only = false) const;
@@ -41,7 +55,7 @@ class BalanceLoads {
   bool within_caps(int part) const;
 
  private:
-  void change(int part, std::int64_t v, std::int64_t sign);
+  void change(int part, const Weight& w, std::int64_t sign);
 
   std::span<const std::int64_t> indptr_;
   std::vector<char> is_train_;

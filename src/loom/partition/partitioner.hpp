@@ -30,9 +30,10 @@ std::unique_ptr<Partitioner> make_metis_partitioner();
 std::unique_ptr<Partitioner> make_random_partitioner();
 // Node id modulo K (exactly balanced node counts; ignores the seed).
 std::unique_ptr<Partitioner> make_hash_partitioner();
-// Fennel streaming by decreasing degree, then `passes` - 1 restreaming passes; O(nodes) memory,
-// the balance constraints of metis: for graphs too large for METIS (stream_partitioner.cpp).
-inline constexpr int kDefaultStreamPasses = 4;
+// Label-propagation clusters placed whole by Fennel's score, then `passes` - 1 restreaming passes
+// over the nodes; O(nodes) memory, the balance constraints of metis: for graphs too large for
+// METIS (stream_partitioner.cpp).
+inline constexpr int kDefaultStreamPasses = 3;
 std::unique_ptr<Partitioner> make_stream_partitioner(int passes = kDefaultStreamPasses);
 
 // Names accepted by make_partitioner, in a stable order.

@@ -1,0 +1,28 @@
+// Size-constrained label propagation (Meyerhenke, Sanders and Schulz, "Partitioning complex
+// networks via size-constrained clustering", SEA 2014): the clustering that the streaming
+// partitioner places as whole groups. Every node starts in its own cluster; in each round the
+// nodes, in the given order, join the cluster most of their neighbours are in (staying on ties)
+// unless that cluster already holds max_size nodes. Rounds stop after max_rounds or once fewer
+// than one node in a thousand moves. Memory O(nodes): a cluster id, a cluster size and a counter
+// per node. Serial and deterministic for a graph and order. Returns cluster ids numbered
+// 0..clusters-1 in order of first appearance among the node ids.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "loom/graph/csr.hpp"
+
+namespace loom::partition {
+
+struct Clusters {
+  std::vector<std::int64_t> of_node;  // cluster id per node
+  std::int64_t count = 0;             // number of clusters
+  int rounds = 0;                     // rounds run
+};
+
+Clusters label_clusters(const graph::Csr& csr, std::span<const std::int64_t> order, std::int64_t max_size,
+                        int max_rounds);
+
+}  // namespace loom::partition
