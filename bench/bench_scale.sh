@@ -19,7 +19,8 @@
 # Environment: SIZES (default "products 25m"), WORK (default bench/work/scale), LOOM (default
 # build/loom), BUILD_MEMORY (default 4G), KEEP (1 keeps the stores), REUSE (1 partitions and
 # trains a store kept by KEEP=1 instead of generating it again; its generate and check rows stay),
-# PTSCOTCH_RANKS (default 4: the mpirun ranks `--method ptscotch` runs on).
+# PTSCOTCH_RANKS (default 4: the mpirun ranks `--method ptscotch` runs on), METHODS (partition
+# only with these, e.g. "stream", where the others' rows are kept from an earlier run).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 loom=${LOOM:-build/loom}
@@ -99,7 +100,7 @@ for size in $sizes; do
     DISK_OF= record "$size" check check "$loom" check "$src"
     DISK_OF= record "$size" check info "$loom" info "$src"
   fi
-  for method in ${PARTITION[$size]}; do
+  for method in ${METHODS:-${PARTITION[$size]}}; do
     parts=$src-$method-8
     launcher=()
     [[ $method == ptscotch ]] && launcher=(mpirun -np "${PTSCOTCH_RANKS:-4}" --oversubscribe --bind-to none -q)

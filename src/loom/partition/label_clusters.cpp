@@ -1,18 +1,24 @@
 #include "loom/partition/label_clusters.hpp"
 
+#include <fmt/format.h>
+
 #include "loom/core/error.hpp"
 
 namespace loom::partition {
 
 namespace {
 
+constexpr std::int64_t kProgressEvery = 1 << 16;  // nodes between progress updates
+
 // One round over the nodes in `order`; returns how many changed cluster.
 template <class View>
 std::int64_t propagate(const View& view, std::span<const std::int64_t> order, std::int64_t max_size,
                        std::vector<std::int64_t>& cluster, std::vector<std::int64_t>& size,
-                       std::vector<std::int32_t>& count, std::vector<std::int64_t>& touched) {
-  std::int64_t moved = 0;
+                       std::vector<std::int32_t>& count, std::vector<std::int64_t>& touched,
+                       core::ProgressBar* progress, int round) {
+  std::int64_t moved = 0, visited = 0;
   for (const std::int64_t v : order) {
+    if (progress && ++visited % kProgressEvery == 0) progress->update(kProgressEvery, fmt::format("clusters, round {}", round));
     const std::int64_t own = cluster[v];
     touched.clear();
     for (const auto u : view.neighbors(v)) {
@@ -35,13 +41,14 @@ std::int64_t propagate(const View& view, std::span<const std::int64_t> order, st
     cluster[v] = best;
     ++moved;
   }
+  if (progress) progress->update(visited % kProgressEvery, fmt::format("clusters, round {}", round));
   return moved;
 }
 
 }  // namespace
 
 Clusters label_clusters(const graph::Csr& csr, std::span<const std::int64_t> order, std::int64_t max_size,
-                        int max_rounds) {
+                        int max_rounds, core::ProgressBar* progress) {
   const std::int64_t n = csr.num_rows();
   LOOM_CHECK(static_cast<std::int64_t>(order.size()) == n, "label_clusters: an order of {} for {} nodes",
              order.size(), n);
@@ -56,7 +63,7 @@ Clusters label_clusters(const graph::Csr& csr, std::span<const std::int64_t> ord
     csr.visit([&](auto view) {
       while (out.rounds < max_rounds) {
         ++out.rounds;
-        if (propagate(view, order, max_size, out.of_node, size, count, touched) * 1000 < n) break;
+        if (propagate(view, order, max_size, out.of_node, size, count, touched, progress, out.rounds) * 1000 < n) break;
       }
     });
   }

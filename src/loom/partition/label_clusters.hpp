@@ -5,13 +5,15 @@
 // unless that cluster already holds max_size nodes. Rounds stop after max_rounds or once fewer
 // than one node in a thousand moves. Memory O(nodes): a cluster id, a cluster size and a counter
 // per node. Serial and deterministic for a graph and order. Returns cluster ids numbered
-// 0..clusters-1 in order of first appearance among the node ids.
+// 0..clusters-1 in order of first appearance among the node ids. `progress`, where given, counts
+// the nodes visited (a round visits every node).
 #pragma once
 
 #include <cstdint>
 #include <span>
 #include <vector>
 
+#include "loom/core/progress.hpp"
 #include "loom/graph/csr.hpp"
 
 namespace loom::partition {
@@ -23,6 +25,6 @@ struct Clusters {
 };
 
 Clusters label_clusters(const graph::Csr& csr, std::span<const std::int64_t> order, std::int64_t max_size,
-                        int max_rounds);
+                        int max_rounds, core::ProgressBar* progress = nullptr);
 
 }  // namespace loom::partition

@@ -151,12 +151,13 @@ class StreamPartitioner final : public Partitioner {
     core::Timer timer;
     const graph::Csr& csr = store.csr();
     const std::vector<std::int64_t> order = stream_order(csr.indptr(), seed);
-    const Clusters clusters =
-        label_clusters(csr, order, std::max<std::int64_t>(1, n / (kClustersPerPart * num_parts)), kClusterRounds);
+    core::ProgressBar bar("stream partition", n * (kClusterRounds + passes_), "nodes");
+    const Clusters clusters = label_clusters(csr, order, std::max<std::int64_t>(1, n / (kClustersPerPart * num_parts)),
+                                             kClusterRounds, &bar);
+    bar.update(n * (kClusterRounds - clusters.rounds), "clusters done");
     spdlog::info("stream: {} clusters after {} rounds of label propagation in {:.1f}s", clusters.count,
                  clusters.rounds, timer.seconds());
     FennelScore fennel(store, num_parts);
-    core::ProgressBar bar("stream partition", n * passes_, "nodes");
     csr.visit([&](auto view) {
       place_clusters(view, clusters, fennel, part);
       bar.update(n, "clusters placed");
