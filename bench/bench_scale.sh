@@ -18,7 +18,8 @@
 #             classes, 1.2M training nodes (about 43 GB of source store; needs the disk for it)
 # Environment: SIZES (default "products 25m"), WORK (default bench/work/scale), LOOM (default
 # build/loom), BUILD_MEMORY (default 4G), KEEP (1 keeps the stores), REUSE (1 partitions and
-# trains a store kept by KEEP=1 instead of generating it again; its generate and check rows stay),
+# trains a store kept by KEEP=1 instead of generating it again; its generate row stays), TRAIN (0
+# skips training),
 # PTSCOTCH_RANKS (default 4: the mpirun ranks `--method ptscotch` runs on), METHODS (partition
 # only with these, e.g. "stream", where the others' rows are kept from an earlier run).
 set -uo pipefail
@@ -38,7 +39,7 @@ declare -A GENERATE=(
   [papers]="--nodes 111000000 --avg-degree 28.8 --feat-dim 128 --feat-dtype float16 --classes 172 --train 0.0108 --valid 0.0012"
 )
 declare -A PARTITION=([products]="stream random metis ptscotch" [25m]="stream random" [papers]="stream")
-declare -A STEPS=([products]=40 [25m]=20 [papers]=100)
+declare -A STEPS=([products]=40 [25m]=20 [papers]=20)
 # papers: parts map the source's features (source and copied parts would not fit the disk
 # together); beyond products, one batch in flight per rank so that 8 ranks fit the host's memory.
 declare -A PARTITION_OPTS=([products]="" [25m]="" [papers]="--features map")
@@ -97,9 +98,9 @@ for size in $sizes; do
   else
     DISK_OF=$src record "$size" generate sbm "$loom" generate sbm ${GENERATE[$size]} --seed 1 --build-memory "$build_memory" \
       -o "$src" --overwrite || { echo "bench_scale: $size: generate failed ($work/$size-sbm.log)" >&2; continue; }
-    DISK_OF= record "$size" check check "$loom" check "$src"
-    DISK_OF= record "$size" check info "$loom" info "$src"
   fi
+  DISK_OF= record "$size" check check "$loom" check "$src"
+  DISK_OF= record "$size" check info "$loom" info "$src"
   for method in ${METHODS:-${PARTITION[$size]}}; do
     parts=$src-$method-8
     launcher=()
@@ -111,7 +112,7 @@ for size in $sizes; do
     cp "$parts/meta.json" "$work/$size-$method-meta.json"
   done
   parts=$src-stream-8
-  if [[ -d $parts ]]; then
+  if [[ ${TRAIN:-1} == 1 && -d $parts ]]; then
     rm -f "$work/$size-train.jsonl"
     (
       sleep 1

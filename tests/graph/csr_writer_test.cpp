@@ -65,9 +65,13 @@ TEST(CsrWriter, FilesAreByteIdenticalToBuildCsrAtEveryMemoryAndChunkSize) {
         const CsrWriteReport report = write_csr_files(stream, c.options, dir.path(), memory);
         EXPECT_EQ(test::read_bytes(dir / "indptr.npy"), test::read_bytes(dir / "ref-indptr.npy"));
         EXPECT_EQ(test::read_bytes(dir / "indices.npy"), test::read_bytes(dir / "ref-indices.npy"));
-        if (c.weighted) EXPECT_EQ(test::read_bytes(dir / "weight.npy"), test::read_bytes(dir / "ref-weight.npy"));
+        if (c.weighted) {
+          EXPECT_EQ(test::read_bytes(dir / "weight.npy"), test::read_bytes(dir / "ref-weight.npy"));
+        }
         EXPECT_EQ(report.input_edges, static_cast<std::int64_t>(edges.src.size()));
-        if (memory == 1) EXPECT_GE(report.passes, 301) << "one row per range";
+        if (memory == 1) {
+          EXPECT_GE(report.passes, 301) << "one row per range";
+        }
       }
     }
   }

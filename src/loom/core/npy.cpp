@@ -153,8 +153,10 @@ NpyArray NpyArray::map(const std::string& path) {
     throw Error::in_file(path, 0, "not a .npy file (too short)");
   }
   // Private and writable: pages stay shared with the page cache until written, and a write (say,
-  // through a tensor a Python user was handed) lands in a private copy, never in the file.
-  void* base = ::mmap(nullptr, file_size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+  // through a tensor a Python user was handed) lands in a private copy, never in the file. No swap
+  // is reserved for those copies (MAP_NORESERVE): Linux's default overcommit heuristic refuses a
+  // private writable mapping larger than memory and swap (a papers100M-shaped feat.npy is 28 GB).
+  void* base = ::mmap(nullptr, file_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_NORESERVE, fd, 0);
   ::close(fd);
   if (base == MAP_FAILED) throw Error::in_file(path, 0, std::string("mmap failed: ") + std::strerror(errno));
   std::shared_ptr<const void> holder(base, [file_size](const void* p) { ::munmap(const_cast<void*>(p), file_size); });
