@@ -20,8 +20,9 @@
 # build/loom), BUILD_MEMORY (default 4G), KEEP (1 keeps the stores), REUSE (1 partitions and
 # trains a store kept by KEEP=1 instead of generating it again; its generate row stays), TRAIN (0
 # skips training),
-# PTSCOTCH_RANKS (default 4: the mpirun ranks `--method ptscotch` runs on), METHODS (partition
-# only with these, e.g. "stream", where the others' rows are kept from an earlier run).
+# TRAIN_ON (default stream: the partition trained on), PTSCOTCH_RANKS (default 4: the mpirun
+# ranks `--method ptscotch` runs on), METHODS (partition only with these, e.g. "stream", where the
+# others' rows are kept from an earlier run; " " for none).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 loom=${LOOM:-build/loom}
@@ -39,7 +40,7 @@ declare -A GENERATE=(
   [papers]="--nodes 111000000 --avg-degree 28.8 --feat-dim 128 --feat-dtype float16 --classes 172 --train 0.0108 --valid 0.0012"
 )
 declare -A PARTITION=([products]="stream random metis ptscotch" [25m]="stream random" [papers]="stream")
-declare -A STEPS=([products]=40 [25m]=20 [papers]=20)
+declare -A STEPS=([products]=40 [25m]=20 [papers]=5)
 # papers: parts map the source's features (source and copied parts would not fit the disk
 # together); beyond products, one batch in flight per rank so that 8 ranks fit the host's memory.
 declare -A PARTITION_OPTS=([products]="" [25m]="" [papers]="--features map")
@@ -111,14 +112,15 @@ for size in $sizes; do
       --alpha 0 --policies vip --epochs 1
     cp "$parts/meta.json" "$work/$size-$method-meta.json"
   done
-  parts=$src-stream-8
+  train_on=${TRAIN_ON:-stream}
+  parts=$src-$train_on-8
   if [[ ${TRAIN:-1} == 1 && -d $parts ]]; then
     rm -f "$work/$size-train.jsonl"
     (
       sleep 1
       watch_host_memory "$(pgrep -n -f "loom.*train $parts" || echo 0)" "$work/$size-host-memory.txt"
     ) &
-    DISK_OF= record "$size" train stream mpirun -np 8 --oversubscribe --bind-to none -q "$loom" train "$parts" --layers 3 \
+    DISK_OF= record "$size" train "train-$train_on" mpirun -np 8 --oversubscribe --bind-to none -q "$loom" train "$parts" --layers 3 \
       --hidden 256 --fanouts 15,10,5 --batch-size 1024 --epochs 1 --max-steps "${STEPS[$size]}" --eval-every 0 \
       --no-exact-eval --threads 1 ${TRAIN_OPTS[$size]} --metrics "$work/$size-train.jsonl"
     wait

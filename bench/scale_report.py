@@ -58,6 +58,7 @@ def main(work, out):
 
     lines += ["## Partitions, K = 8", "",
               "Remote rows per epoch: `loom analyze cache --alpha 0 --epochs 1` (fanouts 15,10,5, batch 1024 per rank, no cache).",
+              "ptscotch runs under `mpirun -np 4` on this host; its peak RSS is its largest rank's (`/usr/bin/time` over mpirun).",
               "", "| size | method | edge cut | balance nodes / edges / train | remote rows per epoch | vs random | time s | peak RSS GiB |",
               "|---|---|---|---|---|---|---|---|"]
     for size in sizes:
@@ -78,13 +79,14 @@ def main(work, out):
                          f"{b.get('train_nodes', 0):.3f} | - | - | {r['wall_s']:.1f} | {gib(r['peak_rss_bytes'])} |")
     lines.append("")
 
-    lines += ["## Training from disk: 8 ranks, stream partition", "",
+    lines += ["## Training from disk: 8 ranks", "",
               "3-layer SAGE, hidden 256, fanouts 15,10,5, batch 1024 per rank, 1 thread per rank (8 ranks on 2 cores), "
               "--max-steps; the epoch is projected from the steps run. Host memory: MemTotal - MemAvailable at its highest.",
-              "", "| size | steps | s per step | projected epoch s | remote rows per step | feature bytes per step | "
+              "", "| size | partition | steps | s per step | projected epoch s | remote rows per step | feature bytes per step | "
                   "peak RSS per rank GiB (max) | estimate GiB (max) | error | host used GiB |",
-              "|---|---|---|---|---|---|---|---|---|---|"]
+              "|---|---|---|---|---|---|---|---|---|---|---|"]
     for size in sizes:
+        trained_on = next((k[2] for k in rows if k[0] == size and k[1] == "train"), "stream").removeprefix("train-")
         path = os.path.join(work, f"{size}-train.jsonl")
         if not os.path.exists(path):
             continue
@@ -101,11 +103,11 @@ def main(work, out):
         est = plan.get("estimate_bytes_per_rank", [plan.get("estimate_bytes_max", 0)])
         peaks = peak.get("peak_bytes_per_rank", [peak.get("peak_bytes", 0)])
         errors = [abs(a - p) / p for a, p in zip(est, peaks) if p] if len(est) == len(peaks) else []
-        lines.append(f"| {size} | {steps} of {e.get('full_steps', steps)} | {e['epoch_seconds'] / steps:.2f} | "
+        lines.append(f"| {size} | {trained_on} | {steps} of {e.get('full_steps', steps)} | {e['epoch_seconds'] / steps:.2f} | "
                      f"{e.get('projected_epoch_seconds', e['epoch_seconds']):.0f} | {e['rows_remote'] / steps:.3g} | "
                      f"{e['feature_bytes'] / steps / 2**20:.1f} MiB | {gib(max(peaks))} | {gib(max(est))} | "
                      f"{100 * max(errors):.0f}% at most | {host_used} |" if errors else
-                     f"| {size} | {steps} of {e.get('full_steps', steps)} | {e['epoch_seconds'] / steps:.2f} | "
+                     f"| {size} | {trained_on} | {steps} of {e.get('full_steps', steps)} | {e['epoch_seconds'] / steps:.2f} | "
                      f"{e.get('projected_epoch_seconds', e['epoch_seconds']):.0f} | {e['rows_remote'] / steps:.3g} | "
                      f"{e['feature_bytes'] / steps / 2**20:.1f} MiB | {gib(max(peaks))} | {gib(max(est))} | - | {host_used} |")
     lines.append("")
