@@ -58,7 +58,8 @@ def main(work, out):
 
     lines += ["## Partitions, K = 8", "",
               "Remote rows per epoch: `loom analyze cache --alpha 0 --epochs 1` (fanouts 15,10,5, batch 1024 per rank, no cache).",
-              "ptscotch runs under `mpirun -np 4` on this host; its peak RSS is its largest rank's (`/usr/bin/time` over mpirun).",
+              "ptscotch runs under mpirun on this host (ranks in its method column); its peak RSS is its largest rank's "
+              "(`/usr/bin/time` over mpirun).",
               "", "| size | method | edge cut | balance nodes / edges / train | remote rows per epoch | vs random | time s | peak RSS GiB |",
               "|---|---|---|---|---|---|---|---|"]
     for size in sizes:
@@ -71,11 +72,13 @@ def main(work, out):
             q = json.load(open(meta_path))["quality"]
             b = q["balance"]
             remote = remote_rows(work, size, method)
+            ranks = re.search(r"mpirun -np (\d+)", r["command"])
+            label = f"{method} ({ranks.group(1)} ranks)" if ranks else method
             ratio = f"{remote / random_rows:.2f}x" if remote and random_rows else "-"
-            lines.append(f"| {size} | {method} | {100 * q['edge_cut_fraction']:.1f}% | {b['nodes']:.3f} / {b['edges']:.3f} / "
+            lines.append(f"| {size} | {label} | {100 * q['edge_cut_fraction']:.1f}% | {b['nodes']:.3f} / {b['edges']:.3f} / "
                          f"{b.get('train_nodes', 0):.3f} | {remote:.3g} | {ratio} | {r['wall_s']:.1f} | {gib(r['peak_rss_bytes'])} |"
                          if remote else
-                         f"| {size} | {method} | {100 * q['edge_cut_fraction']:.1f}% | {b['nodes']:.3f} / {b['edges']:.3f} / "
+                         f"| {size} | {label} | {100 * q['edge_cut_fraction']:.1f}% | {b['nodes']:.3f} / {b['edges']:.3f} / "
                          f"{b.get('train_nodes', 0):.3f} | - | - | {r['wall_s']:.1f} | {gib(r['peak_rss_bytes'])} |")
     lines.append("")
 
