@@ -5,7 +5,6 @@
 #include "loom/core/error.hpp"
 #include "loom/core/float_rows.hpp"
 #include "loom/core/parallel.hpp"
-#include "loom/core/random_access.hpp"
 
 namespace loom::feature {
 
@@ -13,7 +12,6 @@ RowTable RowTable::view(const core::NpyArray& array, const core::NpyArray& index
   LOOM_CHECK(array.dtype() == core::DType::kFloat32 || array.dtype() == core::DType::kFloat16 ||
                  array.dtype() == core::DType::kBFloat16,
              "{}: feature rows must be float32, float16 or bfloat16, found {}", array.path(), core::dtype_name(array.dtype()));
-  core::advise_random_access(array);  // rows are gathered by id
   if (index.data() == nullptr) return adopt(array.data(), array.rows(), array.cols(), array.dtype(), std::make_shared<core::NpyArray>(array));
   RowTable t = adopt(array.data(), index.size(), array.cols(), array.dtype(),
                      std::make_shared<std::pair<core::NpyArray, core::NpyArray>>(array, index));

@@ -5,7 +5,6 @@
 
 #include "loom/core/error.hpp"
 #include "loom/core/parallel.hpp"
-#include "loom/core/random_access.hpp"
 #include "loom/core/rng.hpp"
 #include "loom/sample/id_map.hpp"
 
@@ -92,9 +91,6 @@ NeighborSampler::NeighborSampler(const graph::Csr& graph, std::vector<std::int32
                  graph.num_rows(), graph.num_cols());
   LOOM_CHECK_ARG(graph::fits_int32(graph.num_rows()), "graph", "{} nodes exceed the int32 local ids of a block",
                  graph.num_rows());
-  // Sampled nodes' rows are read at random (a mapped topology may be larger than the page cache).
-  core::advise_random_access(graph.indptr_array());
-  core::advise_random_access(graph.indices_array());
 }
 
 NeighborSampler NeighborSampler::full_neighborhood(const graph::Csr& graph, int num_layers) {
