@@ -195,7 +195,7 @@ std::vector<SCOTCH_Num> scotch_partition(const Communicator& world, LocalGraph& 
   check_scotch(SCOTCH_contextBindDgraph(&s.context, &s.graph, &s.bound), "SCOTCH_contextBindDgraph");
   check_scotch(SCOTCH_stratInit(&s.strategy), "SCOTCH_stratInit");
   ++s.made;
-  check_scotch(SCOTCH_stratDgraphMapBuild(&s.strategy, SCOTCH_STRATQUALITY, world.size(), num_parts,
+  check_scotch(SCOTCH_stratDgraphMapBuild(&s.strategy, SCOTCH_STRATSPEED, world.size(), num_parts,
                                           partition::kBalanceSlack - 1),
                "SCOTCH_stratDgraphMapBuild");
   std::vector<SCOTCH_Num> part(static_cast<std::size_t>(rows));
