@@ -3,24 +3,16 @@
 #include <gtest/gtest.h>
 
 #include "loom/core/parallel.hpp"
-#include "loom/graph/generate/sbm.hpp"
 #include "loom/partition/partitioner.hpp"
 #include "loom/partition/quality.hpp"
+#include "partition/test_graphs.hpp"
 #include "support/test_support.hpp"
 
 namespace loom::partition {
 namespace {
 
 graph::GraphStore sbm_store(const test::ScratchDir& scratch) {
-  graph::generate::SbmOptions o;
-  o.nodes = 3000;
-  o.classes = 6;
-  o.avg_degree = 10;
-  o.homophily = 0.9;
-  o.feat_dim = 1;
-  o.seed = 8;
-  graph::generate::generate_sbm_store(o, scratch / "sbm", {});
-  return graph::GraphStore::open(scratch / "sbm");
+  return test::open_sbm(scratch / "sbm", 3000, 6, 10, 0.9, 8);
 }
 
 bool all_within_caps(const graph::GraphStore& store, const std::vector<std::int32_t>& parts, int k) {

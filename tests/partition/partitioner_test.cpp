@@ -6,7 +6,6 @@
 
 #include "loom/core/error.hpp"
 #include "loom/core/parallel.hpp"
-#include "loom/graph/generate/sbm.hpp"
 #include "loom/partition/balance.hpp"
 #include "loom/partition/quality.hpp"
 #include "partition/test_graphs.hpp"
@@ -96,15 +95,7 @@ TEST(RandomPartitioner, SeededAndIndependentOfThreadCount) {
 
 TEST(StreamPartitioner, KeepsCommunitiesTogetherWithinTheBalanceCaps) {
   test::ScratchDir scratch;
-  graph::generate::SbmOptions o;
-  o.nodes = 4000;
-  o.classes = 8;
-  o.avg_degree = 12;
-  o.homophily = 0.9;
-  o.feat_dim = 1;
-  o.seed = 4;
-  graph::generate::generate_sbm_store(o, scratch / "sbm", {});
-  const auto store = graph::GraphStore::open(scratch / "sbm");
+  const auto store = test::open_sbm(scratch / "sbm", 4000, 8, 12, 0.9, 4);
   const auto stream = assign_parts(*make_stream_partitioner(), store, 4, 3);
   const auto one_pass = assign_parts(*make_stream_partitioner(1), store, 4, 3);
   const auto random = assign_parts(*make_partitioner("random"), store, 4, 3);
@@ -122,15 +113,7 @@ TEST(StreamPartitioner, KeepsCommunitiesTogetherWithinTheBalanceCaps) {
 // restreaming converged slowly): placing clusters first brings the cut near METIS's.
 TEST(StreamPartitioner, ManySmallCommunitiesCutNearlyAsFewEdgesAsMetis) {
   test::ScratchDir scratch;
-  graph::generate::SbmOptions o;
-  o.nodes = 30000;
-  o.classes = 120;
-  o.avg_degree = 8;
-  o.homophily = 0.8;
-  o.feat_dim = 1;
-  o.seed = 6;
-  graph::generate::generate_sbm_store(o, scratch / "sbm", {});
-  const auto store = graph::GraphStore::open(scratch / "sbm");
+  const auto store = test::open_sbm(scratch / "sbm", 30000, 120, 8, 0.8, 6);
   const auto cut = [&](const std::vector<std::int32_t>& parts) { return edge_cut(store.csr(), parts, false).cut; };
   const auto stream = cut(assign_parts(*make_stream_partitioner(), store, 8, 1));
   const auto metis = cut(assign_parts(*make_partitioner("metis"), store, 8, 1));

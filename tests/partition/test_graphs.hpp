@@ -1,5 +1,6 @@
 // Small graph stores built in-test for the partition tests: two cliques joined by one edge,
-// with features, labels, splits and original ids that let every mapping be checked exactly.
+// with features, labels, splits and original ids that let every mapping be checked exactly; and
+// SBM stores of planted communities, for partition quality.
 #pragma once
 
 #include <cstdint>
@@ -8,6 +9,7 @@
 
 #include "loom/core/rng.hpp"
 #include "loom/graph/build_csr.hpp"
+#include "loom/graph/generate/sbm.hpp"
 #include "loom/graph/store.hpp"
 
 namespace loom::test {
@@ -71,6 +73,20 @@ inline graph::GraphData random_graph(std::int64_t nodes, std::int64_t edges, std
   }
   d.num_classes = 3;
   return d;
+}
+
+// An SBM of `nodes` nodes in `classes` communities (one feature), generated into `dir` and opened.
+inline graph::GraphStore open_sbm(const std::string& dir, std::int64_t nodes, int classes, double avg_degree,
+                                  double homophily, std::uint64_t seed) {
+  graph::generate::SbmOptions o;
+  o.nodes = nodes;
+  o.classes = classes;
+  o.avg_degree = avg_degree;
+  o.homophily = homophily;
+  o.feat_dim = 1;
+  o.seed = seed;
+  graph::generate::generate_sbm_store(o, dir, {});
+  return graph::GraphStore::open(dir);
 }
 
 }  // namespace loom::test
