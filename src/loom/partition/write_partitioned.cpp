@@ -198,100 +198,79 @@ void check_output_is_not_source(const std::string& output, const std::string& so
 
 }  // namespace
 
-PartitionedMeta partition_store(const PartitionOptions& o, const AssignParts& assign) {
-  core::Timer total;
-  const auto partitioner = assign                ? nullptr
-                           : o.method == "stream" ? make_stream_partitioner(o.stream_passes)
-                                                  : make_partitioner(o.method);
-  const auto source = graph::GraphStore::open(o.source);
-  if (source.meta().partition)
-    throw Error::in_file(o.source, 0, "is one part of a partitioned store; partition a whole graph store");
-  check_num_parts(o.num_parts, source.num_nodes());
-  check_output_is_not_source(o.output, o.source);
-  core::OutputDir out(o.output, o.overwrite, "-o");
-  const int k = static_cast<int>(o.num_parts);
+namespace {
+
+// The whole graph's CSR in new ids, with its splits and original ids, into `dir`.
+void write_topology(const graph::GraphStore& source, const PartitionOptions& o, const Relabelling& r,
+                    const std::map<std::string, std::vector<std::int64_t>>& splits, const OriginalIds& original,
+                    const std::string& dir) {
   const auto& sm = source.meta();
+  graph::GraphData topo;
+  topo.directed = sm.directed;
+  topo.splits = splits;
+  set_original_ids(original, r, IdRange{0, source.num_nodes()}, topo);
+  topo.id_map_note = id_map_note(source, "new global id");
+  topo.provenance = provenance(source, o, "topology");
+  fs::create_directory(dir);
+  const std::int64_t edges = write_relabelled_csr(source, r, dir, o.memory_bytes);
+  graph::write_node_arrays(topo, dir, source.num_nodes());
+  graph::StoreMeta tm = graph::store_meta(topo, source.num_nodes(), edges, core::DType::kFloat32);
+  tm.weighted = sm.weighted;
+  graph::finish_store(dir, tm);
+}
 
-  PartitionedMeta meta;
-  core::Timer timer;
-  Relabelling r;
-  {
-    const std::vector<std::int32_t> parts = assign ? assign(source, k) : partitioner->partition(source, k, o.seed);
-    LOOM_CHECK(static_cast<std::int64_t>(parts.size()) == source.num_nodes(), "partition: {} part ids for {} nodes",
-               parts.size(), source.num_nodes());
-    meta.quality.partition_seconds = timer.seconds();
-    meta.quality.edge_cut = edge_cut(source.csr(), parts, sm.directed);
-    r = relabel_by_part(parts, k);
+// Part p's store in `dir`: its labels, local splits, original ids, halo and features (or where to
+// map them from); its CSR rows are its range of ../topology. Returns its sizes for the quality.
+PartQuality write_part(const graph::GraphStore& source, const PartitionOptions& o, const Relabelling& r,
+                       const std::map<std::string, std::vector<std::int64_t>>& splits, const OriginalIds& original,
+                       const graph::GraphStore& topology, int p, const std::string& dir) {
+  const auto& sm = source.meta();
+  const int k = static_cast<int>(o.num_parts);
+  const IdRange rows = r.book.range(p);
+  graph::GraphData d;
+  d.directed = sm.directed;
+  d.feat_dim = sm.feat_dim;
+  copy_labels(source, r, rows, d);
+  for (const auto& [name, ids] : splits) {
+    auto& local = d.splits[name];
+    const auto first = std::lower_bound(ids.begin(), ids.end(), rows.begin);
+    const auto last = std::lower_bound(first, ids.end(), rows.end);
+    for (auto it = first; it != last; ++it) local.push_back(*it - rows.begin);
   }
-  spdlog::info("partition: {} method, {} parts in {:.1f}s, edge cut {} ({:.2f}%)", o.method, k,
-               meta.quality.partition_seconds, meta.quality.edge_cut.cut, 100.0 * meta.quality.edge_cut.fraction());
-  const OriginalIds original = load_original_ids(source);
-  const auto splits = relabel_splits(source, r);
-  const IdRange all{0, source.num_nodes()};
+  set_original_ids(original, r, rows, d);
+  d.id_map_note = id_map_note(source, "local row") + fmt::format("; global id = {} + local row", rows.begin);
+  d.partition = graph::PartitionInfo{p, k, rows.begin, source.num_nodes()};
+  d.provenance = provenance(source, o, fmt::format("part {} of {}", p, k));
 
-  core::write_npy(out.file("new_to_source.npy"), r.new_to_source);
-  const std::string topology_dir = out.file("topology");
-  {
-    graph::GraphData topo;
-    topo.directed = sm.directed;
-    topo.splits = splits;
-    set_original_ids(original, r, all, topo);
-    topo.id_map_note = id_map_note(source, "new global id");
-    topo.provenance = provenance(source, o, "topology");
-    fs::create_directory(topology_dir);
-    const std::int64_t edges = write_relabelled_csr(source, r, topology_dir, o.memory_bytes);
-    graph::write_node_arrays(topo, topology_dir, source.num_nodes());
-    graph::StoreMeta tm = graph::store_meta(topo, source.num_nodes(), edges, core::DType::kFloat32);
-    tm.weighted = sm.weighted;
-    graph::finish_store(topology_dir, tm);
-  }
-  const graph::GraphStore topology = graph::GraphStore::open(topology_dir);
+  fs::create_directory(dir);
+  const auto halo = halo_ids(topology.csr(), rows);
+  core::write_npy(dir + "/halo_ids.npy", halo);
+  core::write_npy(dir + "/halo_offsets.npy", halo_offsets(halo, r.book));
+  if (sm.feat_dim > 0 && !o.map_features) write_part_features(source, r, rows, dir + "/feat.npy");
+  graph::write_node_arrays(d, dir, rows.size());
   const auto topo_ptr = topology.csr().indptr();
-
-  for (int p = 0; p < k; ++p) {
-    const IdRange rows = r.book.range(p);
-    graph::GraphData d;
-    d.directed = sm.directed;
-    d.feat_dim = sm.feat_dim;
-    copy_labels(source, r, rows, d);
-    for (const auto& [name, ids] : splits) {
-      auto& local = d.splits[name];
-      const auto first = std::lower_bound(ids.begin(), ids.end(), rows.begin);
-      const auto last = std::lower_bound(first, ids.end(), rows.end);
-      for (auto it = first; it != last; ++it) local.push_back(*it - rows.begin);
-    }
-    set_original_ids(original, r, rows, d);
-    d.id_map_note = id_map_note(source, "local row") + fmt::format("; global id = {} + local row", rows.begin);
-    d.partition = graph::PartitionInfo{p, k, rows.begin, source.num_nodes()};
-    d.provenance = provenance(source, o, fmt::format("part {} of {}", p, k));
-
-    const std::string dir = out.file(fmt::format("part-{}", p));
-    fs::create_directory(dir);
-    const auto halo = halo_ids(topology.csr(), rows);
-    core::write_npy(dir + "/halo_ids.npy", halo);
-    core::write_npy(dir + "/halo_offsets.npy", halo_offsets(halo, r.book));
-    if (sm.feat_dim > 0 && !o.map_features) write_part_features(source, r, rows, dir + "/feat.npy");
-    graph::write_node_arrays(d, dir, rows.size());
-    const std::int64_t edges = topo_ptr[rows.end] - topo_ptr[rows.begin];
-    graph::StoreMeta pm = graph::store_meta(d, rows.size(), edges, sm.feat_dtype);
-    pm.weighted = sm.weighted;
-    pm.rows_from = "../topology";
-    if (sm.feat_dim > 0 && o.map_features) {
-      pm.feat_from = fs::absolute(source.feat().path()).lexically_normal().string();
-      pm.feat_index = "../new_to_source.npy";
-    }
-    graph::finish_store(dir, pm);
-    const auto train = d.splits.find("train");
-    meta.quality.parts.push_back({rows.size(), edges,
-                                  train == d.splits.end() ? 0 : static_cast<std::int64_t>(train->second.size()),
-                                  static_cast<std::int64_t>(halo.size())});
-    spdlog::info("partition: wrote part {} ({} nodes, {} edges, halo {})", p, rows.size(), edges, halo.size());
+  const std::int64_t edges = topo_ptr[rows.end] - topo_ptr[rows.begin];
+  graph::StoreMeta pm = graph::store_meta(d, rows.size(), edges, sm.feat_dtype);
+  pm.weighted = sm.weighted;
+  pm.rows_from = "../topology";
+  if (sm.feat_dim > 0 && o.map_features) {
+    pm.feat_from = fs::absolute(source.feat().path()).lexically_normal().string();
+    pm.feat_index = "../new_to_source.npy";
   }
+  graph::finish_store(dir, pm);
+  spdlog::info("partition: wrote part {} ({} nodes, {} edges, halo {})", p, rows.size(), edges, halo.size());
+  const auto train = d.splits.find("train");
+  return {rows.size(), edges, train == d.splits.end() ? 0 : static_cast<std::int64_t>(train->second.size()),
+          static_cast<std::int64_t>(halo.size())};
+}
 
+// The partitioned store's description of the source it came from and of its id maps.
+void describe_source(const graph::GraphStore& source, const PartitionOptions& o, const OriginalIds& original,
+                     PartitionedMeta& meta) {
+  const auto& sm = source.meta();
   meta.method = o.method;
   meta.seed = o.seed;
   meta.source = o.source;
-  meta.book = r.book;
   meta.num_nodes = source.num_nodes();
   meta.num_edges = sm.num_edges;
   meta.directed = sm.directed;
@@ -306,6 +285,49 @@ PartitionedMeta partition_store(const PartitionOptions& o, const AssignParts& as
       "new global ids: part p owns [node_offsets[p], node_offsets[p+1]), source order kept within a part; "
       "new_to_source.npy: new global id -> dense id of source {}; part-<k>/{}: local row -> original id",
       o.source, original.kind == graph::IdMapKind::kNames ? "names.txt" : "orig_id.npy");
+}
+
+}  // namespace
+
+PartitionedMeta partition_store(const PartitionOptions& o, const AssignParts& assign) {
+  core::Timer total;
+  const auto partitioner = assign                ? nullptr
+                           : o.method == "stream" ? make_stream_partitioner(o.stream_passes)
+                                                  : make_partitioner(o.method);
+  const auto source = graph::GraphStore::open(o.source);
+  if (source.meta().partition)
+    throw Error::in_file(o.source, 0, "is one part of a partitioned store; partition a whole graph store");
+  check_num_parts(o.num_parts, source.num_nodes());
+  check_output_is_not_source(o.output, o.source);
+  core::OutputDir out(o.output, o.overwrite, "-o");
+  const int k = static_cast<int>(o.num_parts);
+
+  PartitionedMeta meta;
+  core::Timer timer;
+  Relabelling r;
+  {
+    const std::vector<std::int32_t> parts = assign ? assign(source, k) : partitioner->partition(source, k, o.seed);
+    LOOM_CHECK(static_cast<std::int64_t>(parts.size()) == source.num_nodes(), "partition: {} part ids for {} nodes",
+               parts.size(), source.num_nodes());
+    meta.quality.partition_seconds = timer.seconds();
+    meta.quality.edge_cut = edge_cut(source.csr(), parts, source.meta().directed);
+    r = relabel_by_part(parts, k);
+  }
+  spdlog::info("partition: {} method, {} parts in {:.1f}s, edge cut {} ({:.2f}%)", o.method, k,
+               meta.quality.partition_seconds, meta.quality.edge_cut.cut, 100.0 * meta.quality.edge_cut.fraction());
+  const OriginalIds original = load_original_ids(source);
+  const auto splits = relabel_splits(source, r);
+
+  core::write_npy(out.file("new_to_source.npy"), r.new_to_source);
+  const std::string topology_dir = out.file("topology");
+  write_topology(source, o, r, splits, original, topology_dir);
+  const graph::GraphStore topology = graph::GraphStore::open(topology_dir);
+  for (int p = 0; p < k; ++p)
+    meta.quality.parts.push_back(
+        write_part(source, o, r, splits, original, topology, p, out.file(fmt::format("part-{}", p))));
+
+  describe_source(source, o, original, meta);
+  meta.book = r.book;
   meta.quality.total_seconds = total.seconds();
   core::write_text_file(out.file("meta.json"), meta.to_json().dump(2) + "\n");
   core::record_digests(out.path());
