@@ -10,7 +10,8 @@
 #             fanouts 15,10,5, batch 1024 per rank, --max-steps STEPS_<size>, TRAIN_OPTS_<size>): seconds per step,
 #             remote rows and bytes per step, each rank's peak RSS beside its estimate, the host's
 #             used memory at its peak, and the projected epoch.
-# Every command runs under /usr/bin/time -v; results go to $WORK/rows.jsonl and, through
+# Every command runs under /usr/bin/time -v (peak RSS, which counts the mapped store's pages in the
+# page cache) beside a sampler of the loom processes' anonymous memory; results go to $WORK/rows.jsonl and, through
 # bench/scale_report.py, to bench/results/scale.md. Sizes:
 #   products  2.5M nodes, avg degree 25 (62.5M stored edges), 100 float32 features, 47 classes
 #   25m       25M nodes, avg degree 16 (400M stored edges, an eighth of papers100M's), 128 float16, 172 classes
@@ -52,11 +53,15 @@ record() {
   local size=$1 stage=$2 name=$3
   shift 3
   echo "bench_scale: $size $stage $name: $*" >&2
+  touch "$work/anonymous.run"
+  watch_anonymous_memory "$work/anonymous.run" "$work/anonymous.txt" &
   /usr/bin/time -v -o "$work/time.txt" "$@" > "$work/$size-$name.log" 2>&1
   local status=$?
-  /usr/bin/python3 - "$work/time.txt" "$size" "$stage" "$name" "$status" "${DISK_OF:-}" "$*" >> "$rows" <<'PY'
+  rm -f "$work/anonymous.run"
+  wait $!
+  /usr/bin/python3 - "$work/time.txt" "$size" "$stage" "$name" "$status" "${DISK_OF:-}" "$*" "$(cat "$work/anonymous.txt")" >> "$rows" <<'PY'
 import json, os, sys
-path, size, stage, name, status, disk_of, command = sys.argv[1:8]
+path, size, stage, name, status, disk_of, command, anonymous = sys.argv[1:9]
 t = {}
 for line in open(path):
     if ":" in line:
@@ -73,12 +78,27 @@ def du(p):
     return total
 row = {"size": size, "stage": stage, "name": name, "status": int(status), "wall_s": wall,
        "cpu_s": float(t.get("User time (seconds)", 0)) + float(t.get("System time (seconds)", 0)),
-       "peak_rss_bytes": int(t.get("Maximum resident set size (kbytes)", 0)) * 1024, "command": command}
+       "peak_rss_bytes": int(t.get("Maximum resident set size (kbytes)", 0)) * 1024,
+       "peak_anonymous_bytes": int(anonymous), "command": command}
 if disk_of:
     row["disk_bytes"] = du(disk_of)
 print(json.dumps(row))
 PY
   return $status
+}
+
+# The loom processes' anonymous resident memory (RssAnon: heap and stacks, not the pages of mapped
+# files, which the kernel can drop and read again), summed over them, at its highest while FLAG
+# exists, into FILE. Sampled every second.
+watch_anonymous_memory() {
+  local flag=$1 file=$2 peak=0 sum
+  while [[ -e $flag ]]; do
+    sum=$(for pid in $(pgrep -x loom); do awk '/^RssAnon/ {print $2}' "/proc/$pid/status" 2> /dev/null; done |
+      awk '{s += $1} END {printf "%d\n", s * 1024}')
+    ((sum > peak)) && peak=$sum
+    sleep 1
+  done
+  echo "$peak" > "$file"
 }
 
 # The host's used memory (MemTotal - MemAvailable) at its highest while PID runs, into FILE.

@@ -15,6 +15,11 @@ def gib(b):
     return f"{b / GiB:.2f}"
 
 
+def anonymous(r):
+    """Peak anonymous memory of the loom processes (summed), '-' for rows measured before it was."""
+    return gib(r["peak_anonymous_bytes"]) if r.get("peak_anonymous_bytes") else "-"
+
+
 def load_rows(work):
     rows = {}
     for line in open(os.path.join(work, "rows.jsonl")):
@@ -35,10 +40,12 @@ def main(work, out):
     rows = load_rows(work)
     sizes = [s for s in SIZES if any(k[0] == s for k in rows)]
     lines = ["# Scale (issue 38)", "",
-             "`bench/bench_scale.sh` on this host (2 cores, 24 GiB). Peak RSS from `/usr/bin/time -v`; disk = bytes of the "
-             "store written.", ""]
-    lines += ["## Stages", "", "| size | stage | wall s | CPU s | peak RSS GiB | disk GiB | throughput | status |",
-              "|---|---|---|---|---|---|---|---|"]
+             "`bench/bench_scale.sh` on this host (2 cores, 24 GiB). Peak RSS from `/usr/bin/time -v`: it counts the "
+             "pages of mapped store files resident at the time, which the kernel drops and reads again under pressure. "
+             "Anonymous: the loom processes' RssAnon summed, sampled every second (what must fit in memory; '-' where "
+             "measured before the sampler). Disk = bytes of the store written.", ""]
+    lines += ["## Stages", "", "| size | stage | wall s | CPU s | peak RSS GiB | anonymous GiB | disk GiB | throughput | status |",
+              "|---|---|---|---|---|---|---|---|---|"]
     for size in sizes:
         edges = None
         log = os.path.join(work, f"{size}-sbm.log")
@@ -52,7 +59,7 @@ def main(work, out):
             if stage == "generate" and edges:
                 rate = f"{edges / max(r['wall_s'], 1e-9) / 1e6:.2f} M stored edges/s"
             disk = gib(r["disk_bytes"]) if "disk_bytes" in r else "-"
-            lines.append(f"| {size} | {stage} {name} | {r['wall_s']:.1f} | {r['cpu_s']:.1f} | {gib(r['peak_rss_bytes'])} | {disk} | "
+            lines.append(f"| {size} | {stage} {name} | {r['wall_s']:.1f} | {r['cpu_s']:.1f} | {gib(r['peak_rss_bytes'])} | {anonymous(r)} | {disk} | "
                          f"{rate} | {'ok' if r['status'] == 0 else 'failed ' + str(r['status'])} |")
     lines.append("")
 
@@ -60,8 +67,8 @@ def main(work, out):
               "Remote rows per epoch: `loom analyze cache --alpha 0 --epochs 1` (fanouts 15,10,5, batch 1024 per rank, no cache).",
               "ptscotch runs under mpirun on this host (ranks in its method column); its peak RSS is its largest rank's "
               "(`/usr/bin/time` over mpirun).",
-              "", "| size | method | edge cut | balance nodes / edges / train | remote rows per epoch | vs random | time s | peak RSS GiB |",
-              "|---|---|---|---|---|---|---|---|"]
+              "", "| size | method | edge cut | balance nodes / edges / train | remote rows per epoch | vs random | time s | peak RSS GiB | anonymous GiB |",
+              "|---|---|---|---|---|---|---|---|---|"]
     for size in sizes:
         random_rows = remote_rows(work, size, "random")
         for method in ["stream", "ptscotch", "metis", "random"]:
@@ -76,10 +83,10 @@ def main(work, out):
             label = f"{method} ({ranks.group(1)} ranks)" if ranks else method
             ratio = f"{remote / random_rows:.2f}x" if remote and random_rows else "-"
             lines.append(f"| {size} | {label} | {100 * q['edge_cut_fraction']:.1f}% | {b['nodes']:.3f} / {b['edges']:.3f} / "
-                         f"{b.get('train_nodes', 0):.3f} | {remote:.3g} | {ratio} | {r['wall_s']:.1f} | {gib(r['peak_rss_bytes'])} |"
+                         f"{b.get('train_nodes', 0):.3f} | {remote:.3g} | {ratio} | {r['wall_s']:.1f} | {gib(r['peak_rss_bytes'])} | {anonymous(r)} |"
                          if remote else
                          f"| {size} | {label} | {100 * q['edge_cut_fraction']:.1f}% | {b['nodes']:.3f} / {b['edges']:.3f} / "
-                         f"{b.get('train_nodes', 0):.3f} | - | - | {r['wall_s']:.1f} | {gib(r['peak_rss_bytes'])} |")
+                         f"{b.get('train_nodes', 0):.3f} | - | - | {r['wall_s']:.1f} | {gib(r['peak_rss_bytes'])} | {anonymous(r)} |")
     lines.append("")
 
     lines += ["## Training from disk: 8 ranks", "",

@@ -120,6 +120,20 @@ TEST(StreamPartitioner, ManySmallCommunitiesCutNearlyAsFewEdgesAsMetis) {
   EXPECT_LE(stream, 1.15 * static_cast<double>(metis)) << "stream " << stream << ", metis " << metis;
 }
 
+// Label propagation and restreaming score a block of nodes in parallel against the state as the
+// block began, so the parts are the same at one thread and at several.
+TEST(StreamPartitioner, PartsAreTheSameAtAnyThreadCount) {
+  test::ScratchDir scratch;
+  const auto store = test::open_sbm(scratch / "sbm", 30000, 120, 8, 0.8, 6);
+  const int threads = core::num_threads();
+  core::set_num_threads(1);
+  const auto serial = assign_parts(*make_stream_partitioner(), store, 8, 2);
+  core::set_num_threads(4);
+  const auto parallel = assign_parts(*make_stream_partitioner(), store, 8, 2);
+  core::set_num_threads(threads);
+  EXPECT_EQ(serial, parallel);
+}
+
 TEST(HashPartitioner, IdModuloK) {
   test::ScratchDir scratch;
   const auto store = write_and_open(test::two_cliques(5), scratch);

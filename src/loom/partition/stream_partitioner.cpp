@@ -12,7 +12,9 @@
 // score against everyone's current part. Placing clusters first is what lets few passes converge
 // on graphs with many small communities: on an SBM of 2.5M nodes, 172 classes and degree 16, node
 // by node Fennel cut 34% of the edges after 4 passes and 18% after 16 (bench/results/scale.md).
-// Deterministic for a store, K, seed and passes (serial).
+// Label propagation and restreaming take the stream in blocks (n/256 nodes, at most 8192) whose
+// nodes are scored in parallel against the state as the block began and placed in order, so the
+// parts are deterministic for a store, K, seed and passes at any thread count.
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -20,6 +22,7 @@
 #include <fmt/format.h>
 
 #include "loom/core/log.hpp"
+#include "loom/core/parallel.hpp"
 #include "loom/core/progress.hpp"
 #include "loom/core/rng.hpp"
 #include "loom/core/timer.hpp"
@@ -46,33 +49,50 @@ std::vector<std::int64_t> stream_order(std::span<const std::int64_t> indptr, std
   return order;
 }
 
-// The parts' loads and Fennel's score for adding nodes to a part, given its edges there.
+constexpr std::int64_t kMaxBlock = 8192;     // nodes restreamed against the same parts
+constexpr std::int64_t kBlocksAtLeast = 256;  // small graphs: blocks of n/256 nodes, 1 for n <= 256
+constexpr std::int64_t kCountBlock = 4096;    // a cluster's nodes per parallel task
+
+// Adds to edges[p], for each part p, the edges from v to nodes placed there.
+template <class View>
+void count_node_edges(const View& view, std::int64_t v, const std::vector<std::int32_t>& part, std::span<std::int64_t> edges) {
+  for (const auto u : view.neighbors(v))
+    if (part[u] >= 0 && u != v) ++edges[part[u]];
+}
+
+// For each part, the edges from `nodes` to nodes placed there (in parallel for large groups).
+template <class View>
+void count_edges(const View& view, std::span<const std::int64_t> nodes, const std::vector<std::int32_t>& part,
+                 std::span<std::int64_t> edges) {
+  const std::size_t k = edges.size();
+  const std::int64_t n = static_cast<std::int64_t>(nodes.size());
+  std::vector<std::int64_t> per_block(static_cast<std::size_t>((n + kCountBlock - 1) / kCountBlock) * k, 0);
+  core::parallel_for_blocks(n, kCountBlock, [&](std::int64_t begin, std::int64_t end, std::int64_t b) {
+    const std::span<std::int64_t> counts(per_block.data() + b * k, k);
+    for (std::int64_t i = begin; i < end; ++i) count_node_edges(view, nodes[i], part, counts);
+  });
+  std::fill(edges.begin(), edges.end(), 0);
+  for (std::size_t i = 0; i < per_block.size(); ++i) edges[i % k] += per_block[i];
+}
+
+// The parts' loads and Fennel's score for adding nodes to a part, given their edges there.
 class FennelScore {
  public:
   FennelScore(const graph::GraphStore& store, int num_parts)
       : loads(store, num_parts),
         num_parts_(num_parts),
         alpha_(std::sqrt(static_cast<double>(num_parts)) * (static_cast<double>(store.csr().num_edges()) / 2.0) /
-               std::pow(static_cast<double>(store.num_nodes()), kGamma)),
-        edges_(static_cast<std::size_t>(num_parts), 0) {}
+               std::pow(static_cast<double>(store.num_nodes()), kGamma)) {}
 
-  // Counts for each part the edges from `nodes` to nodes placed there.
-  template <class View, class Nodes>
-  void count_edges(const View& view, const Nodes& nodes, const std::vector<std::int32_t>& part) {
-    std::fill(edges_.begin(), edges_.end(), 0.0);
-    for (const std::int64_t v : nodes)
-      for (const auto u : view.neighbors(v))
-        if (part[u] >= 0 && u != v) edges_[part[u]] += 1;
-  }
-
-  // The best part for nodes weighing w by the counted edges, -1 where none has room for them.
-  int best_part(const BalanceLoads::Weight& w) const {
+  // The best part for nodes weighing w with `edges` to each part, -1 where none has room for them.
+  int best_part(const BalanceLoads::Weight& w, std::span<const std::int64_t> edges) const {
     int best = -1;
     double best_score = 0;
     for (int p = 0; p < num_parts_; ++p) {
       if (!loads.fits(p, w)) continue;
       const double size = static_cast<double>(loads.nodes(p));
-      const double score = edges_[p] - alpha_ * (std::pow(size + static_cast<double>(w.nodes), kGamma) - std::pow(size, kGamma));
+      const double score = static_cast<double>(edges[p]) -
+                           alpha_ * (std::pow(size + static_cast<double>(w.nodes), kGamma) - std::pow(size, kGamma));
       if (best < 0 || score > best_score || (score == best_score && loads.nodes(p) < loads.nodes(best))) {
         best = p;
         best_score = score;
@@ -81,7 +101,19 @@ class FennelScore {
     return best;
   }
 
-  // The emptiest part (for a node no part has room for: a rounding corner).
+  // Places node v, taken out of its part first if it has one, by its edges to each part; in the
+  // emptiest part where no part has room for it (a rounding corner).
+  void place(std::int64_t v, std::span<const std::int64_t> edges, std::vector<std::int32_t>& part) {
+    if (part[v] >= 0) loads.remove(part[v], v);
+    int best = best_part(loads.weight(v), edges);
+    if (best < 0) best = emptiest();
+    part[v] = best;
+    loads.add(best, v);
+  }
+
+  BalanceLoads loads;
+
+ private:
   int emptiest() const {
     int best = 0;
     for (int p = 1; p < num_parts_; ++p)
@@ -89,28 +121,14 @@ class FennelScore {
     return best;
   }
 
-  BalanceLoads loads;
-
- private:
   int num_parts_;
   double alpha_;
-  std::vector<double> edges_;
 };
-
-// Places node v (taken out of its part first, if it has one) by the score.
-template <class View>
-void place_node(const View& view, std::int64_t v, FennelScore& fennel, std::vector<std::int32_t>& part) {
-  if (part[v] >= 0) fennel.loads.remove(part[v], v);
-  fennel.count_edges(view, std::span<const std::int64_t>(&v, 1), part);
-  int best = fennel.best_part(fennel.loads.weight(v));
-  if (best < 0) best = fennel.emptiest();
-  part[v] = best;
-  fennel.loads.add(best, v);
-}
 
 // Places every cluster whole, the largest first (ties by id), or node by node where it fits no part.
 template <class View>
-void place_clusters(const View& view, const Clusters& clusters, FennelScore& fennel, std::vector<std::int32_t>& part) {
+void place_clusters(const View& view, const Clusters& clusters, int num_parts, FennelScore& fennel,
+                    std::vector<std::int32_t>& part) {
   const std::int64_t n = static_cast<std::int64_t>(clusters.of_node.size());
   std::vector<std::int64_t> begin(static_cast<std::size_t>(clusters.count + 1), 0);
   for (const auto c : clusters.of_node) ++begin[c + 1];
@@ -124,18 +142,44 @@ void place_clusters(const View& view, const Clusters& clusters, FennelScore& fen
   std::iota(by_size.begin(), by_size.end(), 0);
   std::stable_sort(by_size.begin(), by_size.end(),
                    [&](std::int64_t a, std::int64_t b) { return begin[a + 1] - begin[a] > begin[b + 1] - begin[b]; });
+  std::vector<std::int64_t> edges(static_cast<std::size_t>(num_parts));
   for (const std::int64_t c : by_size) {
     const std::span<const std::int64_t> nodes(members.data() + begin[c], begin[c + 1] - begin[c]);
     BalanceLoads::Weight w;
     for (const auto v : nodes) w += fennel.loads.weight(v);
-    fennel.count_edges(view, nodes, part);
-    const int best = fennel.best_part(w);
+    count_edges(view, nodes, part, edges);
+    const int best = fennel.best_part(w, edges);
     if (best < 0) {
-      for (const auto v : nodes) place_node(view, v, fennel, part);
+      for (const auto v : nodes) {
+        count_edges(view, std::span<const std::int64_t>(&v, 1), part, edges);
+        fennel.place(v, edges, part);
+      }
       continue;
     }
     for (const auto v : nodes) part[v] = best;
     fennel.loads.add(best, w);
+  }
+}
+
+// One restreaming pass over `order`, a block at a time: the block's nodes count their edges to
+// each part in parallel against the parts as the block began, then are placed again in order.
+// The same at any thread count.
+template <class View>
+void restream(const View& view, std::span<const std::int64_t> order, int num_parts, FennelScore& fennel,
+              std::vector<std::int32_t>& part) {
+  const std::int64_t n = static_cast<std::int64_t>(order.size());
+  const std::int64_t block = std::clamp<std::int64_t>(n / kBlocksAtLeast, 1, kMaxBlock);
+  const std::size_t k = static_cast<std::size_t>(num_parts);
+  std::vector<std::int64_t> edges(static_cast<std::size_t>(block) * k);
+  for (std::int64_t begin = 0; begin < n; begin += block) {
+    const std::int64_t end = std::min(n, begin + block);
+    core::parallel_for(end - begin, [&](std::int64_t i) {
+      const std::span<std::int64_t> counts(edges.data() + i * k, k);
+      std::fill(counts.begin(), counts.end(), 0);
+      count_node_edges(view, order[begin + i], part, counts);
+    }, 64);
+    for (std::int64_t i = 0; i < end - begin; ++i)
+      fennel.place(order[begin + i], std::span<const std::int64_t>(edges.data() + i * k, k), part);
   }
 }
 
@@ -159,10 +203,10 @@ class StreamPartitioner final : public Partitioner {
                  clusters.rounds, timer.seconds());
     FennelScore fennel(store, num_parts);
     csr.visit([&](auto view) {
-      place_clusters(view, clusters, fennel, part);
+      place_clusters(view, clusters, num_parts, fennel, part);
       bar.update(n, "clusters placed");
       for (int pass = 1; pass < passes_; ++pass) {
-        for (const std::int64_t v : order) place_node(view, v, fennel, part);
+        restream(view, order, num_parts, fennel, part);
         bar.update(n, fmt::format("pass {}", pass + 1));
       }
     });
