@@ -94,7 +94,7 @@ watch_anonymous_memory() {
   local flag=$1 file=$2 peak=0 sum
   while [[ -e $flag ]]; do
     sum=$(for pid in $(pgrep -x loom); do awk '/^RssAnon/ {print $2}' "/proc/$pid/status" 2> /dev/null; done |
-      awk '{s += $1} END {printf "%d\n", s * 1024}')
+      awk '{s += $1} END {printf "%.0f\n", s * 1024}')
     ((sum > peak)) && peak=$sum
     sleep 1
   done
@@ -105,7 +105,7 @@ watch_anonymous_memory() {
 watch_host_memory() {
   local pid=$1 file=$2 peak=0 used
   while kill -0 "$pid" 2> /dev/null; do
-    used=$(awk '/MemTotal/ {t = $2} /MemAvailable/ {a = $2} END {printf "%d\n", (t - a) * 1024}' /proc/meminfo)
+    used=$(awk '/MemTotal/ {t = $2} /MemAvailable/ {a = $2} END {printf "%.0f\n", (t - a) * 1024}' /proc/meminfo)
     ((used > peak)) && peak=$used
     sleep 1
   done

@@ -15,9 +15,17 @@ def gib(b):
     return f"{b / GiB:.2f}"
 
 
+CLIPPED = 2 ** 31 - 1  # what the samplers' awk printf "%d" wrote for larger values (before 2026-11-28)
+
+
+def sampled(b):
+    """A sampled byte count in GiB, marked where the sampler clipped it at 2 GiB."""
+    return f">= {gib(b)} (clipped)" if b == CLIPPED else gib(b)
+
+
 def anonymous(r):
     """Peak anonymous memory of the loom processes (summed), '-' for rows measured before it was."""
-    return gib(r["peak_anonymous_bytes"]) if r.get("peak_anonymous_bytes") else "-"
+    return sampled(r["peak_anonymous_bytes"]) if r.get("peak_anonymous_bytes") else "-"
 
 
 def load_rows(work):
@@ -109,7 +117,7 @@ def main(work, out):
         e = epochs[-1]
         steps = e["steps"]
         host = os.path.join(work, f"{size}-host-memory.txt")
-        host_used = gib(int(open(host).read().strip() or 0)) if os.path.exists(host) else "-"
+        host_used = sampled(int(open(host).read().strip() or 0)) if os.path.exists(host) else "-"
         est = plan.get("estimate_bytes_per_rank", [plan.get("estimate_bytes_max", 0)])
         peaks = peak.get("peak_bytes_per_rank", [peak.get("peak_bytes", 0)])
         errors = [abs(a - p) / p for a, p in zip(est, peaks) if p] if len(est) == len(peaks) else []

@@ -23,14 +23,18 @@ import torch as _torch  # noqa: E402 (LibTorch's Python bindings must be loaded 
 
 from . import _loom
 from ._loom import AgreedError, Batch, Block, Error, GraphStore, PartitionedStore, comm, embed, ops
-from ._loom import set_log_level
+from ._loom import __version__, set_log_level
 from ._loom import eval  # noqa: A004 (loom.eval: the evaluations of `loom eval`)
 from .commands import generate, import_graph, partition, run
 from .loader import Loader
+from .pyg import from_pyg
 from . import nn
 
+for _public in (AgreedError, Batch, Block, Error, GraphStore, PartitionedStore):
+    _public.__module__ = "loom"  # tracebacks and help() name loom.Error, not loom._loom.Error
+
 __all__ = ["AgreedError", "Batch", "Block", "Error", "GraphStore", "Loader", "PartitionedStore", "comm", "embed",
-           "eval", "generate", "import_graph", "nn", "ops", "partition", "run", "set_log_level"]
+           "eval", "from_pyg", "generate", "import_graph", "nn", "ops", "partition", "run", "set_log_level"]
 
 
 def _end_every_rank(kind, value, traceback):

@@ -11,6 +11,7 @@
 #include <span>
 #include <vector>
 
+#include <pybind11/stl/filesystem.h>
 #include <torch/extension.h>
 
 #include "loom/comm/communicator.hpp"
@@ -19,6 +20,9 @@
 namespace loom::python {
 
 namespace py = pybind11;
+
+// A file or directory argument: str or any os.PathLike (pathlib.Path) from Python.
+using PathArg = std::filesystem::path;
 
 void bind_errors(py::module_& m);
 void bind_data(py::module_& m);
@@ -31,6 +35,13 @@ void bind_commands(py::module_& m);
 // This process's world communicator: MPI starts on first use (a plain `python3` is a world of
 // one) and is finalised at interpreter exit.
 comm::Communicator& python_world();
+
+// Ends every live Loader's epoch and joins its producer thread (before MPI is finalised).
+void stop_every_loader();
+
+// Seconds spent in loom.comm.GradientSync.all_reduce since the module loaded (a Loader counts the
+// share within the caller's time with a batch as all-reduce, not compute).
+double gradient_sync_seconds();
 
 // A tensor viewing `data` with `shape`, keeping `owner` alive while any view of its storage lives.
 template <class T>

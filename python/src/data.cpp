@@ -33,8 +33,8 @@ namespace {
 
 using Store = std::shared_ptr<graph::GraphStore>;
 
-Store open_store(const std::string& path) {
-  return std::make_shared<graph::GraphStore>(graph::GraphStore::open(path));
+Store open_store(const PathArg& path) {
+  return std::make_shared<graph::GraphStore>(graph::GraphStore::open(path.string()));
 }
 
 torch::Tensor indices_of(const Store& s) {
@@ -112,8 +112,8 @@ void bind_data(py::module_& m) {
   using Parts = std::shared_ptr<partition::PartitionedStore>;
   py::class_<partition::PartitionedStore, Parts>(m, "PartitionedStore",
                                                  "A partitioned store (what `loom partition` writes)")
-      .def(py::init([](const std::string& path) {
-             return std::make_shared<partition::PartitionedStore>(partition::PartitionedStore::open(path));
+      .def(py::init([](const PathArg& path) {
+             return std::make_shared<partition::PartitionedStore>(partition::PartitionedStore::open(path.string()));
            }),
            py::arg("path"))
       .def_property_readonly("path", &partition::PartitionedStore::dir)

@@ -66,10 +66,10 @@ embed::eval::GraphEmbedOptions graph_embed_options(double p, double q, std::int6
   return o;
 }
 
-py::tuple graph_embedding(const std::string& store_path, double p, double q, std::int64_t walks, std::int64_t length,
+py::tuple graph_embedding(const PathArg& store_path, double p, double q, std::int64_t walks, std::int64_t length,
                           std::int64_t dim, int window, int negative, double sample, int epochs, int threads,
                           std::uint64_t seed, const std::string& kernel) {
-  const auto store = graph::GraphStore::open(store_path);
+  const auto store = graph::GraphStore::open(store_path.string());
   const auto o = graph_embed_options(p, q, walks, length, dim, window, negative, sample, epochs, threads, seed, kernel);
   embed::eval::GraphEmbedding result;
   {
@@ -86,11 +86,11 @@ void bind_embed(py::module_& m) {
   const embed::SgnsOptions graph = embed::eval::GraphEmbedOptions::default_graph_sgns();
   e.def(
       "word2vec",
-      [](const std::string& corpus, std::int64_t dim, int window, int negative, double sample, int epochs,
+      [](const PathArg& corpus, std::int64_t dim, int window, int negative, double sample, int epochs,
          std::int64_t min_count, int threads, std::uint64_t seed, const std::string& kernel, bool cbow,
          const std::string& tokenize) {
         embed::EmbedTextOptions o;
-        o.corpus = corpus;
+        o.corpus = corpus.string();
         o.text.min_count = min_count;
         o.text.tokenize = embed::parse_tokenize_mode(tokenize);
         o.sgns = sgns_options(o.sgns, dim, window, negative, sample, epochs, threads, seed, kernel);
@@ -109,7 +109,7 @@ void bind_embed(py::module_& m) {
       "(words, vectors [len(words), dim]) trained on a text corpus, one sentence per line (gzip or plain)");
   e.def(
       "deepwalk",
-      [](const std::string& store, std::int64_t walks, std::int64_t length, std::int64_t dim, int window, int negative,
+      [](const PathArg& store, std::int64_t walks, std::int64_t length, std::int64_t dim, int window, int negative,
          double sample, int epochs, int threads, std::uint64_t seed, const std::string& kernel) {
         return graph_embedding(store, 1.0, 1.0, walks, length, dim, window, negative, sample, epochs, threads, seed,
                                kernel);
@@ -128,22 +128,22 @@ void bind_embed(py::module_& m) {
   auto v = m.def_submodule("eval", "The evaluations of `loom eval`, returning their figures");
   v.def(
       "analogy",
-      [](std::vector<std::string> words, const torch::Tensor& vectors, const std::string& questions, std::int64_t top) {
-        return json_to_python(embed::to_json(embed::evaluate_analogy(embeddings_of(std::move(words), vectors), questions, top)));
+      [](std::vector<std::string> words, const torch::Tensor& vectors, const PathArg& questions, std::int64_t top) {
+        return json_to_python(embed::to_json(embed::evaluate_analogy(embeddings_of(std::move(words), vectors), questions.string(), top)));
       },
       py::arg("words"), py::arg("vectors"), py::arg("questions"), py::arg("top") = 30000,
       "word analogy accuracy (questions-words.txt format), overall and per section");
   v.def(
       "similarity",
-      [](std::vector<std::string> words, const torch::Tensor& vectors, const std::string& pairs) {
-        return json_to_python(embed::to_json(embed::evaluate_similarity(embeddings_of(std::move(words), vectors), pairs)));
+      [](std::vector<std::string> words, const torch::Tensor& vectors, const PathArg& pairs) {
+        return json_to_python(embed::to_json(embed::evaluate_similarity(embeddings_of(std::move(words), vectors), pairs.string())));
       },
       py::arg("words"), py::arg("vectors"), py::arg("pairs"), "Spearman and Pearson correlation with human scores");
   v.def(
       "nodeclass",
-      [](std::vector<std::string> keys, const torch::Tensor& vectors, const std::string& store_path,
+      [](std::vector<std::string> keys, const torch::Tensor& vectors, const PathArg& store_path,
          std::vector<double> ratios, int repeats, std::uint64_t seed) {
-        const auto store = graph::GraphStore::open(store_path);
+        const auto store = graph::GraphStore::open(store_path.string());
         const auto aligned = embed::eval::align_to_store(embeddings_of(std::move(keys), vectors), store);
         embed::eval::NodeClassOptions o;
         o.train_ratios = std::move(ratios);
@@ -160,11 +160,11 @@ void bind_embed(py::module_& m) {
       "node classification of the store's labels (one-vs-rest logistic regression; macro/micro-F1 per ratio)");
   v.def(
       "linkpred",
-      [](const std::string& store, double p, double q, std::int64_t walks, std::int64_t length, std::int64_t dim,
+      [](const PathArg& store, double p, double q, std::int64_t walks, std::int64_t length, std::int64_t dim,
          int window, int negative, double sample, int epochs, int threads, std::uint64_t seed,
          const std::string& kernel, const std::vector<std::string>& operators, double remove_fraction) {
         embed::eval::LinkPredProtocolOptions o;
-        o.store = store;
+        o.store = store.string();
         o.graph = graph_embed_options(p, q, walks, length, dim, window, negative, sample, epochs, threads, seed, kernel);
         o.split.remove_fraction = remove_fraction;
         o.split.seed = seed;

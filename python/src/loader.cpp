@@ -10,6 +10,7 @@
 // summed over the ranks.
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 
 #include <pybind11/stl.h>
@@ -33,7 +34,45 @@ struct Batch {
   torch::Tensor x, y, seeds, input_nodes;
   py::object original_ids;  // of the seeds: int64 tensor, or a list of names where the graph names its nodes
   std::vector<nn::MessageGraph> blocks;
+  // PyG's view (NeighborLoader's): every sampled node's in-edges from the hop that first reached
+  // it, as [2, E] local ids (row 0 source, row 1 target) in hop order; nodes and edges per hop.
+  torch::Tensor edge_index;
+  std::vector<std::int64_t> num_sampled_nodes, num_sampled_edges;
+
+  Batch to(const torch::Device& device) const {
+    Batch b = *this;
+    b.x = x.to(device);
+    b.y = y.to(device);
+    b.seeds = seeds.to(device);
+    b.input_nodes = input_nodes.to(device);
+    b.edge_index = edge_index.to(device);
+    for (auto& block : b.blocks) block = block.to(device);
+    return b;
+  }
 };
+
+// The union of the blocks' edges as PyG's NeighborLoader gives it: a node's in-edges come from
+// the last block in which it is a destination (the seeds' from the output layer's block, with
+// fanouts[0]; the nodes first reached at hop h from the block sampling hop h + 1), so each
+// sampled node's neighbourhood appears once, as in PyG where every layer runs on every edge.
+void set_edge_index(Batch& b) {
+  std::vector<torch::Tensor> sources, targets;
+  b.num_sampled_nodes = {b.seeds.size(0)};
+  std::int64_t covered = 0;  // destinations whose in-edges are taken
+  for (auto block = b.blocks.rbegin(); block != b.blocks.rend(); ++block) {
+    const std::int64_t lo = covered, hi = block->num_dst();
+    const torch::Tensor indptr = block->indptr().to(torch::kCPU);
+    const std::int64_t first = indptr[lo].item<std::int64_t>(), last = indptr[hi].item<std::int64_t>();
+    sources.push_back(block->indices().to(torch::kCPU).slice(0, first, last).to(torch::kInt64));
+    targets.push_back(torch::repeat_interleave(torch::arange(lo, hi, torch::kInt64),
+                                               indptr.slice(0, lo + 1, hi + 1) - indptr.slice(0, lo, hi)));
+    b.num_sampled_edges.push_back(last - first);
+    b.num_sampled_nodes.push_back(block->num_src() - block->num_dst());
+    covered = hi;
+  }
+  b.edge_index = sources.empty() ? torch::empty({2, 0}, torch::kInt64)
+                                 : torch::stack({torch::cat(sources), torch::cat(targets)});
+}
 
 // The seeds' original ids: this rank owns every seed, so its own rows' ids name them.
 py::object original_ids_of(std::span<const std::int64_t> seeds, const train::TrainingData& data) {
@@ -56,7 +95,14 @@ Batch to_batch(train::PreparedBatch prepared, const train::TrainingData& data) {
   b.seeds = copy_tensor(std::span<const std::int64_t>(prepared.sampled.seeds));
   b.input_nodes = copy_tensor(std::span<const std::int64_t>(prepared.sampled.input_nodes));
   b.original_ids = original_ids_of(prepared.sampled.seeds, data);
+  set_edge_index(b);
   return b;
+}
+
+class Loader;
+std::set<Loader*>& live_loaders() {
+  static std::set<Loader*> loaders;
+  return loaders;
 }
 
 class Loader {
@@ -71,6 +117,22 @@ class Loader {
     train::normalize_training_features(data, options_.normalize_features, world);
     path_ = std::make_unique<train::MinibatchDataPath>(options_, std::move(data), world, device,
                                                        options_.model.kind == nn::ModelKind::kGcn, 0, metrics_);
+    live_loaders().insert(this);
+  }
+  ~Loader() {
+    live_loaders().erase(this);
+    stop();
+  }
+  Loader(const Loader&) = delete;
+  Loader& operator=(const Loader&) = delete;
+
+  // Ends the epoch being iterated, if any, before its last batch: the producer thread prepares
+  // only what it may have begun on some rank (every rank must stop at the same step) and joins.
+  void stop() {
+    if (!pipeline_) return;
+    pipeline_->stop_early();
+    py::gil_scoped_release release;
+    pipeline_.reset();
   }
 
   const train::TrainingData& data() const { return path_->data(); }
@@ -79,16 +141,21 @@ class Loader {
   // Starts epoch `epoch` (collective: every rank then takes every batch of the epoch).
   void start(int epoch) {
     LOOM_CHECK_ARG(epoch >= 0, "epoch", "must be >= 0, got {}", epoch);
-    pipeline_.reset();
+    LOOM_CHECK_ARG(pipeline_ == nullptr, "epoch",
+                   "epoch {} is still being iterated: take its last batch or close its iterator (leave the loop, "
+                   "or call .close() on it) before starting epoch {}",
+                   epoch_, epoch);
     epoch_ = epoch;
     totals_ = {};
     since_ = train::watch_epoch(*world_, path_->prefetch_control(), path_->prefetch_buffer());
     timer_.reset();
+    handed_out_ = false;
     pipeline_ = path_->pipeline(epoch);
   }
 
   std::optional<Batch> next() {
     LOOM_CHECK(pipeline_ != nullptr, "Loader: call epoch(E) and iterate it");
+    count_model_time();
     train::PreparedBatch prepared;
     double wait = 0;
     bool more = false;
@@ -105,7 +172,21 @@ class Loader {
     totals_.phases.fetch += prepared.fetch.seconds;
     totals_.fetched += prepared.fetch;
     totals_.sampled_edges += prepared.sampled.num_sampled_edges;
-    return to_batch(std::move(prepared), data());
+    Batch batch = to_batch(std::move(prepared), data());
+    handed_out_ = true;
+    allreduce_at_hand_out_ = gradient_sync_seconds();
+    since_hand_out_.reset();
+    return batch;
+  }
+
+  // The time the caller held the last batch handed out is its model's: compute, less the
+  // gradient all-reduce (loom.comm.GradientSync) within it.
+  void count_model_time() {
+    if (!handed_out_) return;
+    const double allreduce = gradient_sync_seconds() - allreduce_at_hand_out_;
+    totals_.phases.allreduce += allreduce;
+    totals_.phases.compute += std::max(0.0, since_hand_out_.seconds() - allreduce);
+    handed_out_ = false;
   }
 
   const std::vector<std::int64_t>& split(const std::string& name) const {
@@ -176,7 +257,18 @@ class Loader {
   train::EpochTotals totals_;
   train::EpochWatch since_;
   core::Timer timer_;
+  bool handed_out_ = false;  // a batch of this epoch is with the caller
+  core::Timer since_hand_out_;
+  double allreduce_at_hand_out_ = 0;
 };
+
+}  // namespace
+
+void stop_every_loader() {
+  for (Loader* loader : live_loaders()) loader->stop();
+}
+
+namespace {
 
 template <class E, std::size_t N>
 E enum_argument(const core::EnumNames<E, N>& names, const std::string& word, const std::string& argument) {
@@ -194,10 +286,37 @@ void bind_loader(py::module_& m) {
       .def_readonly("blocks", &Batch::blocks, "one Block per layer, input layer first")
       .def_readonly("original_ids", &Batch::original_ids,
                     "the user's ids of the seeds: int64 tensor, or a list of str where the graph names its nodes")
-      .def_property_readonly("num_seeds", [](const Batch& b) { return b.seeds.size(0); });
+      .def_property_readonly("num_seeds", [](const Batch& b) { return b.seeds.size(0); })
+      .def_property_readonly("batch_size", [](const Batch& b) { return b.seeds.size(0); },
+                             "PyG's name: the seeds are the first batch_size nodes (out[:batch.batch_size])")
+      .def_property_readonly("n_id", [](const Batch& b) { return b.input_nodes; },
+                             "PyG's name for input_nodes: the global id of each row of x, seeds first")
+      .def_readonly("edge_index", &Batch::edge_index,
+                    "int64 [2, E] local ids (row 0 source, row 1 target): every sampled node's in-edges from the "
+                    "hop that first reached it, in hop order, as PyG's NeighborLoader gives them")
+      .def_readonly("num_sampled_nodes", &Batch::num_sampled_nodes, "nodes per hop, the seeds first (PyG's)")
+      .def_readonly("num_sampled_edges", &Batch::num_sampled_edges, "edges per hop, the seeds' first (PyG's)")
+      .def(
+          "to", [](const Batch& b, const py::object& device) { return b.to(torch::Device(py::str(device).cast<std::string>())); },
+          py::arg("device"), "the batch with every tensor and block on `device` (a torch.device or its name)")
+      .def(
+          "to_pyg",
+          [](const Batch& b) {
+            auto data = py::module_::import("torch_geometric.data").attr("Data");
+            return data(py::arg("x") = b.x, py::arg("edge_index") = b.edge_index, py::arg("y") = b.y,
+                        py::arg("n_id") = b.input_nodes, py::arg("batch_size") = b.seeds.size(0),
+                        py::arg("num_sampled_nodes") = b.num_sampled_nodes,
+                        py::arg("num_sampled_edges") = b.num_sampled_edges);
+          },
+          "a torch_geometric.data.Data as NeighborLoader yields (x, edge_index, y of the seeds, n_id, batch_size, "
+          "num_sampled_nodes, num_sampled_edges); needs PyG")
+      .def("__repr__", [](const Batch& b) {
+        return fmt::format("<loom.Batch batch_size={} nodes={} edges={} layers={}>", b.seeds.size(0), b.input_nodes.size(0),
+                           b.edge_index.size(1), b.blocks.size());
+      });
 
   py::class_<Loader>(m, "Loader", "Loom's mini-batch data path (what `loom train` runs) for a Python model")
-      .def(py::init([](const std::string& store, std::vector<std::int32_t> fanouts, std::int64_t batch_size,
+      .def(py::init([](const PathArg& store, std::vector<std::int32_t> fanouts, std::int64_t batch_size,
                        std::uint64_t seed, int threads, int pipeline_depth, const std::string& cache, double alpha,
                        const std::string& cache_dtype, const std::string& controller, double prefetch,
                        int lookahead, const std::string& wire_dtype, const std::string& net_bandwidth,
@@ -205,7 +324,7 @@ void bind_loader(py::module_& m) {
                        const std::string& device, std::vector<std::int32_t> eval_fanouts,
                        const std::string& net_host_bandwidth, const std::string& net_host_latency) {
              train::MinibatchOptions o;
-             o.store = store;
+             o.store = store.string();
              o.fanouts = std::move(fanouts);
              o.model.num_layers = static_cast<int>(o.fanouts.size());
              o.model.kind = gcn_norm ? nn::ModelKind::kGcn : nn::ModelKind::kSage;
@@ -251,6 +370,9 @@ void bind_loader(py::module_& m) {
       .def("score", &Loader::score, py::arg("counts"),
            "accuracy (or micro_f1), mean loss and nodes of summed counts, over all ranks (collective)")
       .def("start_epoch", &Loader::start, py::arg("epoch"))
+      .def("stop_epoch", &Loader::stop,
+           "ends the epoch being iterated before its last batch (every rank at the same step); "
+           "closing an epoch's iterator calls it")
       .def("next_batch", &Loader::next, "the next batch of the started epoch, or None after the last")
       .def("epoch_stats", &Loader::epoch_stats,
            "rows local / cached / remote, feature bytes, seconds per phase, bytes and messages per channel, "

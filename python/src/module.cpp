@@ -5,6 +5,7 @@
 
 PYBIND11_MODULE(_loom, m) {
   m.doc() = "Loom's C++ engine for Python: graph stores, loaders, kernels, communication, embeddings";
+  m.attr("__version__") = LOOM_VERSION;  // the CMake project's version
   loom::python::bind_errors(m);
   loom::python::bind_data(m);
   loom::python::bind_ops(m);

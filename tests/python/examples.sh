@@ -2,7 +2,7 @@
 # ctest's python.examples: every script of examples/python on small generated data, as a user runs
 # them: the custom GraphSAGE on one process and under `mpirun -np 4` on METIS parts with a VIP
 # cache and lookahead prefetch (its metrics drawn by loom.report), the GCN and GAT recipes, and
-# node2vec with node classification and link prediction.
+# node2vec with node classification and link prediction; and the PyG-idiom scripts where PyG is.
 # usage: examples.sh MPIRUN LOOM PYTHON   (PYTHONPATH must reach the built package)
 set -euo pipefail
 mpirun=$1 loom=$2 python=$3
@@ -46,4 +46,28 @@ done
   --ratios 0.5 --linkpred > "$dir/n2v.out" 2> /dev/null
 expect "$dir/n2v.out" "train ratio 50%: macro-F1 0\.[0-9]*"
 expect "$dir/n2v.out" "link prediction, hadamard: ROC-AUC"
+# PyG's idiom: the NeighborLoader script, its port to loom.Loader and the port's mpirun version,
+# where PyG is (LOOM_PYG, default ../shared/peers/pyg); the ports change at most 5 and 10 lines.
+pyg=${LOOM_PYG:-$examples/../../../shared/peers/pyg}
+if [ -d "$pyg/torch_geometric" ]; then
+  export PYTHONPATH=$PYTHONPATH:$(cd "$pyg" && pwd)
+  for script in pyg_sage_neighbor_loader pyg_sage_loom; do
+    "$python" "$examples/$script.py" "$dir/sbm" --epochs 2 > "$dir/$script.out"
+    expect "$dir/$script.out" "final test accuracy 0\.[0-9]*"
+  done
+  "$mpirun" -np 4 --oversubscribe --allow-run-as-root --bind-to none -x PYTHONPATH \
+    "$python" "$examples/pyg_sage_loom_mpi.py" "$dir/parts" --epochs 2 > "$dir/pyg_mpi.out"
+  expect "$dir/pyg_mpi.out" "final test accuracy 0\.[0-9]*"
+  "$python" - "$examples" <<'PY'
+import difflib, sys
+def changed(a, b):
+    a, b = (open(f"{sys.argv[1]}/{n}.py").read().splitlines() for n in (a, b))
+    return sum(max(i2 - i1, j2 - j1) for t, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
+               if t != "equal")
+port, mpi = changed("pyg_sage_neighbor_loader", "pyg_sage_loom"), changed("pyg_sage_loom", "pyg_sage_loom_mpi")
+assert port <= 5 and mpi <= 10, (port, mpi)
+PY
+else
+  echo "skip: the PyG examples (no PyG at $pyg; set LOOM_PYG)"
+fi
 echo ok

@@ -35,3 +35,39 @@ if "${run[@]}" -x PYTHONPATH "$python" -c "import loom; loom.Loader('$dir/parts'
   echo "a bad fanout should fail" >&2; exit 1
 fi
 [[ $(grep -c "loom: error: .*fanout 0 is invalid" "$fail") == 1 ]] || { echo "expected the error once:" >&2; cat "$fail" >&2; exit 1; }
+
+# Leaving an epoch early on every rank at the same step ends the job cleanly (its producer threads
+# stop before MPI is finalised); run many times: the crash it guards against came one run in two.
+for attempt in $(seq 10); do
+  timeout 120 "${run[@]}" -x PYTHONPATH "$python" -c "
+import loom, sys
+loader = loom.Loader('$dir/parts', fanouts=[10, 5], batch_size=64, seed=1, threads=1)
+it = loader.epoch(0)
+next(it)
+sys.exit(0)
+" > "$fail" 2>&1 || { echo "run $attempt of leaving an epoch early failed ($?):" >&2; cat "$fail" >&2; exit 1; }
+done
+# Parameters that differ between ranks: one error on every rank, printed once, never a crash.
+for attempt in $(seq 10); do
+  status=0
+  timeout 120 "${run[@]}" -x PYTHONPATH "$python" -c "
+import loom, torch
+model = torch.nn.Linear(4 + loom.comm.rank(), 2)
+loom.comm.GradientSync(list(model.parameters()))
+" > "$fail" 2>&1 || status=$?
+  [[ $status == 1 ]] || { echo "run $attempt of differing parameters: status $status, want 1:" >&2; cat "$fail" >&2; exit 1; }
+  [[ $(grep -c "loom: error: .*the parameters differ between ranks" "$fail") == 1 ]] ||
+    { echo "expected the parameters error once:" >&2; cat "$fail" >&2; exit 1; }
+done
+# A collective called by some ranks only (evaluate() on rank 0) ends the job with a message within
+# the comm timeout instead of hanging.
+status=0
+timeout 120 "${run[@]}" -x PYTHONPATH "$python" -c "
+import loom
+loom.comm.set_timeout(5)
+loader = loom.Loader('$dir/parts', fanouts=[10, 5], batch_size=64, threads=1)
+if loom.comm.rank() == 0:
+    loader.evaluate(loom.nn.GraphSAGE(loader.feat_dim, 8, loader.num_classes, num_layers=2), 'test')
+" > "$fail" 2>&1 || status=$?
+[[ $status != 0 && $status != 124 ]] || { echo "a collective on one rank: status $status (124: a hang)" >&2; cat "$fail" >&2; exit 1; }
+grep -q "at exit for the other ranks" "$fail" || { echo "the message is missing:" >&2; cat "$fail" >&2; exit 1; }

@@ -61,7 +61,7 @@ def test_generate_import_partition_run_the_cli_commands(tmp_path):
 
 
 def test_commands_raise_the_cli_messages(tmp_path):
-    with pytest.raises(loom.Error, match="--avg-degree is required"):
+    with pytest.raises(loom.Error, match="avg_degree is required"):
         loom.generate("sbm", str(tmp_path / "g"), nodes=10, classes=2, feat_dim=2)
     bad = tmp_path / "bad.txt"
     bad.write_text("1 2\n3\n")

@@ -74,15 +74,15 @@ def test_same_batches_as_loom_train(sbm, tmp_path):
 def test_bad_options_raise_the_cli_messages(sbm, tmp_path):
     with pytest.raises(loom.Error, match="missing"):
         loom.Loader(str(tmp_path / "missing"), fanouts=[10, 5])
-    with pytest.raises(loom.Error, match="argument --fanouts: fanout 0 is invalid"):
+    with pytest.raises(loom.Error, match="argument fanouts: fanout 0 is invalid"):
         loom.Loader(sbm, fanouts=[10, 0])
-    with pytest.raises(loom.Error, match="--cache"):
+    with pytest.raises(loom.Error, match="cache"):
         loom.Loader(sbm, fanouts=[10, 5], cache="lru")
     with pytest.raises(loom.Error, match="wire_dtype"):
         loom.Loader(sbm, fanouts=[10, 5], wire_dtype="int8")
-    with pytest.raises(loom.Error, match="argument --eval-fanouts: 3 values for a 2-layer model"):
+    with pytest.raises(loom.Error, match="argument eval_fanouts: 3 values for a 2-layer model"):
         loom.Loader(sbm, fanouts=[10, 5], eval_fanouts=[5, 5, 5])
-    with pytest.raises(loom.Error, match="argument --controller: unknown value 'magic'"):
+    with pytest.raises(loom.Error, match="argument controller: unknown value 'magic'"):
         loom.Loader(sbm, fanouts=[10, 5], controller="magic")
     loader = loom.Loader(sbm, fanouts=[10, 5])
     with pytest.raises(loom.Error, match="argument split: unknown split 'dev'"):

@@ -1,7 +1,9 @@
 #include "loom/comm/communicator.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <climits>
+#include <thread>
 #include <utility>
 
 #include "loom/comm/mpi_detail.hpp"
@@ -148,6 +150,19 @@ Communicator Communicator::split(int color, int key) const {
 }
 
 void Communicator::barrier() const { detail::check(MPI_Barrier(impl_->comm), "MPI_Barrier"); }
+
+bool Communicator::barrier_within(double seconds) const {
+  MPI_Request request = MPI_REQUEST_NULL;
+  detail::check(MPI_Ibarrier(impl_->comm, &request), "MPI_Ibarrier");
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  for (auto pause = std::chrono::microseconds(10);; pause = std::min(2 * pause, std::chrono::microseconds(10000))) {
+    int done = 0;
+    detail::check(MPI_Test(&request, &done, MPI_STATUS_IGNORE), "MPI_Test");
+    if (done) return true;
+    if (std::chrono::steady_clock::now() > deadline) return false;
+    std::this_thread::sleep_for(pause);
+  }
+}
 
 int Communicator::ranks_on_this_node() const {
   MPI_Comm node;

@@ -86,6 +86,10 @@ class Communicator {
   Communicator split(int color, int key) const;
   // Collective; moves no payload and is not counted or emulated.
   void barrier() const;
+  // The same, giving up after `seconds`: false when some rank did not arrive by then (it is
+  // still working, or waits in a collective this rank did not call). The barrier is then left
+  // pending: the caller ends the job.
+  bool barrier_within(double seconds) const;
   // Collective. How many ranks of this communicator share this rank's machine (this one included).
   int ranks_on_this_node() const;
   // Collective. For every rank of this communicator, the lowest rank on its machine (ranks on one

@@ -103,6 +103,19 @@ TEST(NpyImport, MissingPartnerArrayAndWrongDtypesAreNamed) {
   EXPECT_EQ(import_error(dir).file(), dir / "feat.npy");
 }
 
+// PyG's name for the validation split is read as Loom's; both at once is an error.
+TEST(NpyImport, PygsValIdxIsTheValidSplit) {
+  test::ScratchDir dir;
+  core::write_npy(dir / "src.npy", std::vector<std::int64_t>{0, 1, 2});
+  core::write_npy(dir / "dst.npy", std::vector<std::int64_t>{1, 2, 3});
+  core::write_npy(dir / "val_idx.npy", std::vector<std::int64_t>{2, 1});
+  EXPECT_EQ(import_dir(dir).splits.at("valid"), (Ids{2, 1}));
+  core::write_npy(dir / "valid_idx.npy", std::vector<std::int64_t>{3});
+  const auto e = import_error(dir);
+  EXPECT_EQ(e.argument(), "SRC");
+  EXPECT_TRUE(contains(e.what(), "both valid_idx.npy and val_idx.npy")) << e.what();
+}
+
 TEST(NpyImport, EmptyDirectoryNamesTheArgument) {
   test::ScratchDir dir;
   const auto e = import_error(dir);

@@ -7,8 +7,10 @@
 #include <span>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "loom/core/error.hpp"
+#include "loom/core/log.hpp"
 #include "loom/core/npy.hpp"
 #include "loom/core/parallel.hpp"
 
@@ -169,6 +171,25 @@ void read_labels(const std::string& path, NodeCount& count, GraphData& data) {
   if (data.num_classes == 0) throw Error::in_file(path, 0, "every node is unlabeled");
 }
 
+// Names the .npy files of `dir` that import npy does not read (a misspelt split, say), so
+// that none is left out without a word.
+void warn_unread_arrays(const std::string& dir) {
+  static const std::array<const char*, 12> kRead = {"src.npy",       "dst.npy",       "indptr.npy",   "indices.npy",
+                                                    "feat.npy",      "label.npy",     "orig_id.npy",  "train_idx.npy",
+                                                    "valid_idx.npy", "val_idx.npy",   "test_idx.npy", ""};
+  std::vector<std::string> unread;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    const std::string name = entry.path().filename().string();
+    if (entry.path().extension() == ".npy" && std::find(kRead.begin(), kRead.end(), name) == kRead.end())
+      unread.push_back(name);
+  }
+  std::sort(unread.begin(), unread.end());
+  if (!unread.empty())
+    spdlog::warn("import npy: {} not read (the arrays read are src/dst or indptr/indices, feat, label, orig_id, "
+                 "train_idx, valid_idx or val_idx, test_idx)",
+                 fmt::join(unread, ", "));
+}
+
 }  // namespace
 
 ImportedGraph read_npy(const NpyImportOptions& o) {
@@ -228,13 +249,20 @@ ImportedGraph read_npy(const NpyImportOptions& o) {
   if (coo) check_id_array(first, n, count.from);
   check_id_array(second, n, count.from);
   data.rows_without_csr = n;
-  for (const char* name : {"train", "valid", "test"}) {
-    const std::string path = file((std::string(name) + "_idx.npy").c_str());
-    if (!fs::is_regular_file(path)) continue;
-    auto ids = read_int_vector(path);
-    check_ids(path, ids, n, count.from);
-    data.splits[name] = std::move(ids);
+  if (has("valid_idx.npy") && has("val_idx.npy"))
+    throw Error::in_argument("SRC", "'" + o.dir + "' holds both valid_idx.npy and val_idx.npy (PyG's name for it); keep one");
+  for (const auto& [name, files] : {std::pair<const char*, std::array<const char*, 2>>{"train", {"train_idx.npy", ""}},
+                                    {"valid", {"valid_idx.npy", "val_idx.npy"}},
+                                    {"test", {"test_idx.npy", ""}}}) {
+    for (const char* split_file : files) {
+      if (!*split_file || !has(split_file)) continue;
+      const std::string path = file(split_file);
+      auto ids = read_int_vector(path);
+      check_ids(path, ids, n, count.from);
+      data.splits[name] = std::move(ids);
+    }
   }
+  warn_unread_arrays(o.dir);
   data.provenance["importer"] = "npy";
   data.provenance["source"] = fs::absolute(o.dir).lexically_normal().string();
   data.provenance["options"] = {{"edges_from", coo ? "src/dst" : "indptr/indices"}, {"num_nodes", o.num_nodes}};

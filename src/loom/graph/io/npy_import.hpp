@@ -2,7 +2,8 @@
 //   src.npy + dst.npy (integer edge end points)  or  indptr.npy + indices.npy (a CSR)
 //   feat.npy       optional, 2-D float16/float32/float64 [nodes, dim]
 //   label.npy      optional, 1-D class ids (-1 or NaN = unlabeled) or 2-D 0/1 matrix (multi-label)
-//   train_idx.npy / valid_idx.npy / test_idx.npy   optional 1-D integer node ids
+//   train_idx.npy / valid_idx.npy (or PyG's val_idx.npy) / test_idx.npy   optional 1-D integer node ids
+//   (any other .npy file in the directory is named in a warning: it is not read)
 //   orig_id.npy    optional 1-D integer original id of each node
 // The node count is `num_nodes` if given, else the CSR's rows, else the rows of feat/label/
 // orig_id, else the largest edge id + 1; every array present must agree with it. Ids are used

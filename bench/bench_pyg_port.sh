@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# PyG's mini-batch idiom on PyG's loader and on Loom's (issue 39), in the same run: the GraphSAGE
+# script examples/python/pyg_sage_neighbor_loader.py (NeighborLoader, fanouts 25,10, batch 256,
+# hidden 256, Adam lr 0.01, dropout 0.5) and its port examples/python/pyg_sage_loom.py (only the
+# loader lines changed), on Cora and Facebook, SEEDS seeds each, interleaved; test accuracy (full
+# graph, after the last epoch) and seconds per epoch. Then the mpirun port
+# (pyg_sage_loom_mpi.py) on 2 METIS parts of each graph, and the lines each port changes. Then the
+# exit and differing-parameters reproducers of issue 39, RUNS times each, counting crashes.
+# Writes bench/results/python-pyg.md. Env: SEEDS (3), EPOCHS (10), RUNS (200), LOOM_DATA, WORK, LOOM,
+# LOOM_PYG (default ../shared/peers/pyg).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+data=${LOOM_DATA:-../shared/data}
+work=${WORK:-bench/work/pyg_port}
+loom=${LOOM:-./build/loom}
+pyg=${LOOM_PYG:-../shared/peers/pyg}
+seeds=${SEEDS:-3} epochs=${EPOCHS:-10} runs=${RUNS:-200}
+python=/usr/bin/python3
+export PYTHONPATH=$PWD/build/python:$(cd "$pyg" 2> /dev/null && pwd || echo "$pyg")
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+[ -d "$pyg/torch_geometric" ] || { echo "bench_pyg_port: no PyG at $pyg (LOOM_PYG): skipping"; exit 0; }
+$python -c "import loom" 2> /dev/null || { echo "bench_pyg_port: the Python package is not built (scripts/setup)"; exit 1; }
+mkdir -p "$work" bench/results
+rows=$work/rows.txt
+: > "$rows"
+for graph in cora facebook; do
+  [ -d "$data/graphs/$graph" ] || { echo "bench_pyg_port: no $data/graphs/$graph: skipping it"; continue; }
+  [ -d "$work/$graph" ] || $loom --log-level warn import ogb "$data/graphs/$graph" -o "$work/$graph" \
+    $([ $graph = cora ] && echo --split planetoid)
+  [ -d "$work/$graph-2" ] || $loom --log-level warn partition "$work/$graph" -k 2 --method metis -o "$work/$graph-2" > /dev/null
+  for ((s = 0; s < seeds; s++)); do
+    for script in pyg_sage_neighbor_loader pyg_sage_loom; do
+      echo "== $graph seed $s $script"
+      $python examples/python/$script.py "$work/$graph" --epochs "$epochs" --seed "$s" | tail -1 |
+        sed "s/^/$graph $s $script /" >> "$rows"
+    done
+  done
+  echo "== $graph mpirun -np 2"
+  mpirun -np 2 --oversubscribe --bind-to none -q -x PYTHONPATH $python examples/python/pyg_sage_loom_mpi.py \
+    "$work/$graph-2" --epochs "$epochs" --seed 0 | tail -1 | sed "s/^/$graph 0 pyg_sage_loom_mpi /" >> "$rows"
+done
+
+# Crash reproducers: an epoch left early then exit, and parameters that differ between 2 ranks.
+[ -d "$work/cora" ] || $loom --log-level warn generate sbm -o "$work/cora" --nodes 2000 --classes 7 --feat-dim 32
+early=0 mismatch=0
+for ((r = 0; r < runs; r++)); do
+  $python -c "import loom, sys
+it = loom.Loader('$work/cora', fanouts=[10, 5], batch_size=64).epoch(0)
+next(it)
+sys.exit(0)" > /dev/null 2>&1 || early=$((early + 1))
+  status=0
+  mpirun -np 2 --oversubscribe --bind-to none -q -x PYTHONPATH $python -c "import loom, torch
+loom.comm.GradientSync(list(torch.nn.Linear(4 + loom.comm.rank(), 2).parameters()))" > "$work/mismatch.out" 2>&1 ||
+    status=$?
+  { [[ $status == 1 ]] && grep -q "the parameters differ between ranks" "$work/mismatch.out"; } || mismatch=$((mismatch + 1))
+done
+echo "reproducers $runs $early $mismatch" >> "$rows"
+
+$python - "$rows" "$epochs" <<'PY' > bench/results/python-pyg.md
+import collections, difflib, statistics, sys
+rows, epochs = sys.argv[1], sys.argv[2]
+def changed(a, b):
+    a, b = open(a).read().splitlines(), open(b).read().splitlines()
+    ops = difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
+    return sum(max(i2 - i1, j2 - j1) for tag, i1, i2, j1, j2 in ops if tag != "equal")
+runs = collections.defaultdict(list)
+reproducers = None
+for line in open(rows):
+    f = line.split()
+    if f[0] == "reproducers":
+        reproducers = f[1:]
+        continue
+    graph, seed, script = f[:3]
+    seconds = float(line.split("seconds per epoch ")[1].split()[0])
+    accuracy = float(line.split("final test accuracy ")[1].split()[0])
+    runs[(graph, script)].append((seconds, accuracy))
+ex = "examples/python/"
+print("# PyG's mini-batch idiom on PyG's loader and on Loom's (bench/bench_pyg_port.sh)\n")
+print(f"`{ex}pyg_sage_neighbor_loader.py` (PyG 2.4's NeighborLoader; GraphSAGE of PyG's SAGEConv, 2 layers, "
+      f"fanouts 25,10, batch 256, hidden 256, Adam lr 0.01, dropout 0.5, {epochs} epochs) and its port "
+      f"`{ex}pyg_sage_loom.py` (loom.Loader), which changes "
+      f"{changed(ex + 'pyg_sage_neighbor_loader.py', ex + 'pyg_sage_loom.py')} lines; its mpirun version "
+      f"`{ex}pyg_sage_loom_mpi.py` changes {changed(ex + 'pyg_sage_loom.py', ex + 'pyg_sage_loom_mpi.py')} more "
+      "(lines counted per diff hunk: the larger of removed and added). Test accuracy on the full graph after the "
+      "last epoch (the mpirun version: loader.evaluate, sampled), mean over seeds; seconds per epoch include the "
+      "full-graph test after each epoch.\n")
+print("| graph | loader | seeds | test accuracy | s/epoch |")
+print("|---|---|---|---|---|")
+for (graph, script), values in sorted(runs.items()):
+    print(f"| {graph} | {script} | {len(values)} | {statistics.mean(a for _, a in values):.4f} | "
+          f"{statistics.mean(s for s, _ in values):.3f} |")
+for graph in sorted({g for g, _ in runs}):
+    a, b = runs.get((graph, "pyg_sage_neighbor_loader")), runs.get((graph, "pyg_sage_loom"))
+    if a and b:
+        gap = 100 * (statistics.mean(x for _, x in b) - statistics.mean(x for _, x in a))
+        print(f"\n{graph}: Loom's loader {gap:+.2f} points against PyG's "
+              f"({'within' if abs(gap) <= 0.5 else 'NOT within'} 0.5 point).", end="")
+print("\n")
+if reproducers:
+    n, early, mismatch = reproducers
+    print(f"Reproducers, {n} runs each: an epoch left early then `sys.exit(0)`: {early} crashes; "
+          f"GradientSync over parameters that differ between 2 ranks: {mismatch} runs without the one clear "
+          "error (status 1).")
+PY
+cat bench/results/python-pyg.md

@@ -1,0 +1,56 @@
+"""PyG interop: loom.from_pyg(data, path) writes a Loom graph store from an in-memory
+torch_geometric.data.Data (or any object with the same attributes): x, edge_index, y and the
+train/val/test masks, through `loom import npy` (so the store is checked and digested like any
+imported one). Batches give PyG's view themselves: batch.edge_index, batch.n_id,
+batch.batch_size and batch.to_pyg()."""
+import os
+import tempfile
+
+import numpy as np
+import torch
+
+from . import _loom
+from .commands import import_graph
+
+_SPLITS = {"train_mask": "train_idx.npy", "val_mask": "valid_idx.npy", "test_mask": "test_idx.npy"}
+
+
+def _array(value, name):
+    if not isinstance(value, torch.Tensor):
+        raise _loom.Error(f"from_pyg: data.{name} must be a torch.Tensor, got {type(value).__name__}")
+    return value.detach().cpu().contiguous().numpy()
+
+
+def from_pyg(data, path, directed=False, overwrite=False, **options):
+    """Writes `data` as the store `path` and returns its GraphStore. edge_index [2, E] is read as
+    source -> target pairs; undirected graphs (directed=False, PyG's usual form, both directions
+    listed) are stored once per direction, as `loom import` does. x becomes the features
+    (float32 or float16 kept), y the labels (1-D class ids, -1 unlabelled, or a 2-D 0/1
+    multi-label matrix), and 1-D boolean train_mask / val_mask / test_mask the splits. Other
+    keyword options are `loom import npy`'s (e.g. build_memory="2G")."""
+    edge_index = getattr(data, "edge_index", None)
+    if edge_index is None or edge_index.dim() != 2 or edge_index.size(0) != 2:
+        raise _loom.Error("from_pyg: data.edge_index must be an integer tensor of shape [2, E]")
+    num_nodes = getattr(data, "num_nodes", None)
+    parent = os.path.dirname(os.path.abspath(os.fspath(path)))
+    os.makedirs(parent, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix=".from_pyg-", dir=parent) as arrays:
+        edges = _array(edge_index, "edge_index").astype(np.int64, copy=False)
+        np.save(os.path.join(arrays, "src.npy"), edges[0])
+        np.save(os.path.join(arrays, "dst.npy"), edges[1])
+        if getattr(data, "x", None) is not None:
+            x = _array(data.x, "x")
+            np.save(os.path.join(arrays, "feat.npy"), x if x.dtype in (np.float16, np.float32) else x.astype(np.float32))
+        if getattr(data, "y", None) is not None:
+            y = _array(data.y, "y")
+            np.save(os.path.join(arrays, "label.npy"), y.reshape(-1) if y.ndim == 2 and y.shape[1] == 1 else y)
+        for mask, file in _SPLITS.items():
+            value = getattr(data, mask, None)
+            if value is None:
+                continue
+            if value.dim() != 1 or value.dtype != torch.bool:
+                raise _loom.Error(f"from_pyg: data.{mask} must be a 1-D bool tensor (one split), got "
+                                  f"{value.dtype} of shape {list(value.shape)}")
+            np.save(os.path.join(arrays, file), value.nonzero().view(-1).cpu().numpy())
+        return import_graph("npy", arrays, os.fspath(path), num_nodes=num_nodes, directed=directed,
+                            overwrite=overwrite, **options)
