@@ -23,7 +23,8 @@
 # skips training),
 # TRAIN_ON (default stream: the partition trained on), PTSCOTCH_RANKS (default 4: the mpirun
 # ranks `--method ptscotch` runs on), METHODS (partition only with these, e.g. "stream", where the
-# others' rows are kept from an earlier run; " " for none).
+# others' rows are kept from an earlier run; " " for none), QUALITY (0 skips `loom analyze cache`,
+# keeping an earlier run's remote rows).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 loom=${LOOM:-build/loom}
@@ -128,8 +129,9 @@ for size in $sizes; do
     [[ $method == ptscotch ]] && launcher=(mpirun -np "${PTSCOTCH_RANKS:-4}" --oversubscribe --bind-to none -q)
     DISK_OF=$parts record "$size" partition "$method" "${launcher[@]}" "$loom" partition "$src" -k 8 --method "$method" \
       ${PARTITION_OPTS[$size]} --build-memory "$build_memory" -o "$parts" --overwrite || continue
-    DISK_OF= record "$size" quality "quality-$method" "$loom" analyze cache "$parts" --fanouts 15,10,5 --batch-size 1024 \
-      --alpha 0 --policies vip --epochs 1
+    [[ ${QUALITY:-1} == 0 ]] ||
+      DISK_OF= record "$size" quality "quality-$method" "$loom" analyze cache "$parts" --fanouts 15,10,5 --batch-size 1024 \
+        --alpha 0 --policies vip --epochs 1
     cp "$parts/meta.json" "$work/$size-$method-meta.json"
   done
   train_on=${TRAIN_ON:-stream}

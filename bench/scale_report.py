@@ -24,8 +24,11 @@ def sampled(b):
 
 
 def anonymous(r):
-    """Peak anonymous memory of the loom processes (summed), '-' for rows measured before it was."""
-    return sampled(r["peak_anonymous_bytes"]) if r.get("peak_anonymous_bytes") else "-"
+    """Peak anonymous memory of the loom processes (summed), '-' for rows measured before it was;
+    marked * where it was measured on another run of the command (see the notes under the table)."""
+    if not r.get("peak_anonymous_bytes"):
+        return "-"
+    return sampled(r["peak_anonymous_bytes"]) + (" *" if r.get("anonymous_note") else "")
 
 
 def load_rows(work):
@@ -69,6 +72,10 @@ def main(work, out):
             disk = gib(r["disk_bytes"]) if "disk_bytes" in r else "-"
             lines.append(f"| {size} | {stage} {name} | {r['wall_s']:.1f} | {r['cpu_s']:.1f} | {gib(r['peak_rss_bytes'])} | {anonymous(r)} | {disk} | "
                          f"{rate} | {'ok' if r['status'] == 0 else 'failed ' + str(r['status'])} |")
+    lines.append("")
+    for (s, stage, name), r in sorted(rows.items()):
+        if r.get("anonymous_note"):
+            lines.append(f"\\* {s} {stage} {name}: anonymous memory {r['anonymous_note']}.")
     lines.append("")
 
     lines += ["## Partitions, K = 8", "",

@@ -1,6 +1,6 @@
 """node2vec embeddings of a labelled graph, scored by node classification and link prediction, from
-Python: the vectors come back as a tensor keyed by the store's original node ids, so they can feed
-a model of one's own as well as Loom's evaluations.
+Python: the vectors come back as a tensor whose row i is node i's (the store's row), with the
+nodes' original ids beside it, so they can feed a model of one's own as well as Loom's evaluations.
 
     loom import ogb ../shared/data/graphs/blogcatalog -o blogcatalog
     PYTHONPATH=build/python /usr/bin/python3 examples/python/node2vec_nodeclass.py blogcatalog --p 0.25 --q 0.25
@@ -33,12 +33,12 @@ def parse_arguments():
 def main():
     args = parse_arguments()
     start = time.perf_counter()
-    keys, vectors = loom.embed.node2vec(args.store, p=args.p, q=args.q, walks=args.walks, length=args.length,
-                                        dim=args.dim, threads=args.threads, seed=args.seed)
-    print(f"node2vec: {len(keys)} nodes x {vectors.shape[1]} in {time.perf_counter() - start:.1f}s; "
+    ids, vectors = loom.embed.node2vec(args.store, p=args.p, q=args.q, walks=args.walks, length=args.length,
+                                       dim=args.dim, threads=args.threads, seed=args.seed)
+    print(f"node2vec: {len(ids)} nodes x {vectors.shape[1]} in {time.perf_counter() - start:.1f}s; "
           f"mean vector norm {vectors.norm(dim=1).mean():.3f}")
     ratios = [float(r) for r in args.ratios.split(",")]
-    scores = loom.eval.nodeclass(keys, vectors, args.store, ratios=ratios, seed=args.seed)
+    scores = loom.eval.nodeclass(ids, vectors, args.store, ratios=ratios, seed=args.seed)
     for row in scores["ratios"]:
         print(f"train ratio {row['train_ratio']:.0%}: macro-F1 {row['macro_f1']:.4f} micro-F1 {row['micro_f1']:.4f}")
     if args.linkpred:
@@ -47,10 +47,11 @@ def main():
                                     operators=["hadamard", "average", "l1", "l2"])
         for name, figures in result["auc"].items():
             print(f"link prediction, {name}: ROC-AUC {figures['auc']:.4f}")
-    # The vectors are an ordinary tensor: e.g. the nearest neighbour of the first node by cosine.
+    # vectors[i] is node i's (the store's row; ids[i] its original id): e.g. the nearest node to
+    # the first one by cosine.
     unit = torch.nn.functional.normalize(vectors, dim=1)
     nearest = (unit[1:] @ unit[0]).argmax().item() + 1
-    print(f"nearest node to {keys[0]}: {keys[nearest]}")
+    print(f"nearest node to {ids[0]}: {ids[nearest]}")
 
 
 if __name__ == "__main__":

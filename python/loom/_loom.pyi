@@ -161,9 +161,9 @@ class comm:  # submodule loom.comm
 class embed:  # submodule loom.embed
     """Word2Vec, DeepWalk and node2vec (skip-gram with negative sampling)"""
     @staticmethod
-    def deepwalk(store: os.PathLike[str] | str, walks: int = 10, length: int = 80, dim: int = 128, window: int = 10, negative: int = 5, sample: float = 0.001, epochs: int = 1, threads: int = 2, seed: int = 1, kernel: str = 'shared') -> tuple: ...  # (node keys, vectors) of DeepWalk on a graph store: uniform random walks + skip-gram
+    def deepwalk(store: os.PathLike[str] | str, walks: int = 10, length: int = 80, dim: int = 128, window: int = 10, negative: int = 5, sample: float = 0.001, epochs: int = 1, threads: int = 2, seed: int = 1, kernel: str = 'shared') -> tuple: ...  # (ids, vectors) of DeepWalk on a graph store: uniform random walks + skip-gram; vectors[i] is node i's (the store's row), ids its original ids (an int64 tensor, or str names)
     @staticmethod
-    def node2vec(store: os.PathLike[str] | str, p: float = 1.0, q: float = 1.0, walks: int = 10, length: int = 80, dim: int = 128, window: int = 10, negative: int = 5, sample: float = 0.001, epochs: int = 1, threads: int = 2, seed: int = 1, kernel: str = 'shared') -> tuple: ...  # (node keys, vectors) of node2vec on a graph store: second-order walks (return p, in-out q) + skip-gram
+    def node2vec(store: os.PathLike[str] | str, p: float = 1.0, q: float = 1.0, walks: int = 10, length: int = 80, dim: int = 128, window: int = 10, negative: int = 5, sample: float = 0.001, epochs: int = 1, threads: int = 2, seed: int = 1, kernel: str = 'shared') -> tuple: ...  # (ids, vectors) of node2vec on a graph store: second-order walks (return p, in-out q) + skip-gram; vectors[i] is node i's (the store's row), ids its original ids (an int64 tensor, or str names)
     @staticmethod
     def word2vec(corpus: os.PathLike[str] | str, dim: int = 100, window: int = 5, negative: int = 5, sample: float = 0.0001, epochs: int = 5, min_count: int = 5, threads: int = 2, seed: int = 1, kernel: str = 'batched', cbow: bool = False, tokenize: str = 'lower-letters') -> tuple: ...  # (words, vectors [len(words), dim]) trained on a text corpus, one sentence per line (gzip or plain)
 
@@ -174,7 +174,7 @@ class eval:  # submodule loom.eval
     @staticmethod
     def linkpred(store: os.PathLike[str] | str, p: float = 1.0, q: float = 1.0, walks: int = 10, length: int = 80, dim: int = 128, window: int = 10, negative: int = 5, sample: float = 0.001, epochs: int = 1, threads: int = 2, seed: int = 1, kernel: str = 'shared', operators: list[str] = ['hadamard'], remove_fraction: float = 0.5) -> object: ...  # node2vec's link prediction protocol (`loom eval linkpred`): hold out edges, embed the rest with node2vec (p = q = 1: DeepWalk), ROC-AUC per edge operator
     @staticmethod
-    def nodeclass(keys: list[str], vectors: torch.Tensor, store: os.PathLike[str] | str, ratios: list[float] = [0.5], repeats: int = 5, seed: int = 1) -> object: ...  # node classification of the store's labels (one-vs-rest logistic regression; macro/micro-F1 per ratio)
+    def nodeclass(keys: object, vectors: torch.Tensor, store: os.PathLike[str] | str, ratios: list[float] = [0.5], repeats: int = 5, seed: int = 1) -> object: ...  # node classification of the store's labels (one-vs-rest logistic regression; macro/micro-F1 per ratio)
     @staticmethod
     def similarity(words: list[str], vectors: torch.Tensor, pairs: os.PathLike[str] | str) -> object: ...  # Spearman and Pearson correlation with human scores
 

@@ -51,13 +51,15 @@ torch::Tensor edge_index_of(const Store& s) {
   return torch::stack({indices_of(s).to(torch::kLong), rows});
 }
 
-py::object original_ids_of(const Store& s) {
-  if (s->meta().id_map == graph::IdMapKind::kNames) return py::cast(s->original_names());
-  const auto ids = s->original_ids();
-  return py::cast(copy_tensor(std::span<const std::int64_t>(ids)));
-}
+py::object original_ids_of(const Store& s) { return original_ids(*s); }
 
 }  // namespace
+
+py::object original_ids(const graph::GraphStore& store) {
+  if (store.meta().id_map == graph::IdMapKind::kNames) return py::cast(store.original_names());
+  const auto ids = store.original_ids();
+  return py::cast(copy_tensor(std::span<const std::int64_t>(ids)));
+}
 
 void bind_data(py::module_& m) {
   py::class_<graph::GraphStore, Store>(m, "GraphStore",
@@ -80,7 +82,9 @@ void bind_data(py::module_& m) {
             if (!s->has_feat()) return py::none();
             return py::cast(view_npy(s->feat(), s));
           },
-          "float32, float16 or bfloat16 [num_nodes, feat_dim], or None")
+          "float32, float16 or bfloat16 [num_nodes, feat_dim], or None: a view of the mapped file, to read. Writes "
+          "land in a private copy of the page that no Loader sees; to train on other features, write a store "
+          "(loom.from_pyg, loom import npy)")
       .def_property_readonly(
           "labels",
           [](const Store& s) -> py::object {

@@ -1,6 +1,7 @@
 // loom.embed and loom.eval: Word2Vec, DeepWalk and node2vec training (Loom's SGNS kernels and
-// walkers, the same defaults as `loom embed`) returning the vocabulary or node keys and the vectors
-// as a tensor, and the evaluations of `loom eval` returning their figures as dicts.
+// walkers, the same defaults as `loom embed`) returning the vocabulary and its vectors (Word2Vec)
+// or the vectors aligned with the store's rows and the nodes' original ids (DeepWalk, node2vec),
+// and the evaluations of `loom eval` returning their figures as dicts.
 #include <string>
 
 #include <pybind11/stl.h>
@@ -66,6 +67,8 @@ embed::eval::GraphEmbedOptions graph_embed_options(double p, double q, std::int6
   return o;
 }
 
+// (ids, vectors): the store's original ids and a [nodes, dim] tensor whose row i is node i's
+// vector (zeros for a node the walks never reached, which has no edges).
 py::tuple graph_embedding(const PathArg& store_path, double p, double q, std::int64_t walks, std::int64_t length,
                           std::int64_t dim, int window, int negative, double sample, int epochs, int threads,
                           std::uint64_t seed, const std::string& kernel) {
@@ -76,7 +79,22 @@ py::tuple graph_embedding(const PathArg& store_path, double p, double q, std::in
     py::gil_scoped_release release;
     result = embed::eval::train_graph_embedding(store.csr(), embed::eval::node_keys(store), o);
   }
-  return words_and_vectors(std::move(result.embeddings));
+  auto& rows = result.vectors;
+  auto vectors = torch::from_blob(rows.data.data(), {rows.num_nodes, rows.dim}, torch::kFloat32).clone();
+  for (std::int64_t v = 0; v < rows.num_nodes; ++v)
+    if (!rows.present[static_cast<std::size_t>(v)]) vectors[v].zero_();
+  return py::make_tuple(original_ids(store), vectors);
+}
+
+// Node keys for the evaluations: str keys as given, or an id tensor (what node2vec returns) as
+// the keys `loom embed` writes.
+std::vector<std::string> keys_of(const py::object& ids) {
+  if (!THPVariable_Check(ids.ptr())) return ids.cast<std::vector<std::string>>();
+  const auto t = ids.cast<torch::Tensor>().to(torch::kInt64).contiguous();
+  LOOM_CHECK_ARG(t.dim() == 1, "keys", "want a 1-D id tensor or a list of str, got {} dimensions", t.dim());
+  std::vector<std::string> keys(static_cast<std::size_t>(t.size(0)));
+  for (std::int64_t i = 0; i < t.size(0); ++i) keys[static_cast<std::size_t>(i)] = std::to_string(t[i].item<std::int64_t>());
+  return keys;
 }
 
 }  // namespace
@@ -118,12 +136,14 @@ void bind_embed(py::module_& m) {
       py::arg("window") = graph.window, py::arg("negative") = graph.negative, py::arg("sample") = graph.sample,
       py::arg("epochs") = graph.epochs, py::arg("threads") = 2, py::arg("seed") = 1,
       py::arg("kernel") = embed::sgns_kernel_name(graph.kernel),
-      "(node keys, vectors) of DeepWalk on a graph store: uniform random walks + skip-gram");
+      "(ids, vectors) of DeepWalk on a graph store: uniform random walks + skip-gram; vectors[i] is node i's "
+      "(the store's row), ids its original ids (an int64 tensor, or str names)");
   e.def("node2vec", &graph_embedding, py::arg("store"), py::arg("p") = 1.0, py::arg("q") = 1.0, py::arg("walks") = 10,
         py::arg("length") = 80, py::arg("dim") = graph.dim, py::arg("window") = graph.window,
         py::arg("negative") = graph.negative, py::arg("sample") = graph.sample, py::arg("epochs") = graph.epochs,
         py::arg("threads") = 2, py::arg("seed") = 1, py::arg("kernel") = embed::sgns_kernel_name(graph.kernel),
-        "(node keys, vectors) of node2vec on a graph store: second-order walks (return p, in-out q) + skip-gram");
+        "(ids, vectors) of node2vec on a graph store: second-order walks (return p, in-out q) + skip-gram; vectors[i] "
+        "is node i's (the store's row), ids its original ids (an int64 tensor, or str names)");
 
   auto v = m.def_submodule("eval", "The evaluations of `loom eval`, returning their figures");
   v.def(
@@ -141,10 +161,10 @@ void bind_embed(py::module_& m) {
       py::arg("words"), py::arg("vectors"), py::arg("pairs"), "Spearman and Pearson correlation with human scores");
   v.def(
       "nodeclass",
-      [](std::vector<std::string> keys, const torch::Tensor& vectors, const PathArg& store_path,
+      [](const py::object& keys, const torch::Tensor& vectors, const PathArg& store_path,
          std::vector<double> ratios, int repeats, std::uint64_t seed) {
         const auto store = graph::GraphStore::open(store_path.string());
-        const auto aligned = embed::eval::align_to_store(embeddings_of(std::move(keys), vectors), store);
+        const auto aligned = embed::eval::align_to_store(embeddings_of(keys_of(keys), vectors), store);
         embed::eval::NodeClassOptions o;
         o.train_ratios = std::move(ratios);
         o.repeats = repeats;

@@ -34,8 +34,9 @@ struct Batch {
   torch::Tensor x, y, seeds, input_nodes;
   py::object original_ids;  // of the seeds: int64 tensor, or a list of names where the graph names its nodes
   std::vector<nn::MessageGraph> blocks;
-  // PyG's view (NeighborLoader's): every sampled node's in-edges from the hop that first reached
-  // it, as [2, E] local ids (row 0 source, row 1 target) in hop order; nodes and edges per hop.
+  // PyG's view (NeighborLoader's), built on first use (set_edge_index): every sampled node's
+  // in-edges from the hop that first reached it, as [2, E] local ids (row 0 source, row 1
+  // target) in hop order; nodes and edges per hop.
   torch::Tensor edge_index;
   std::vector<std::int64_t> num_sampled_nodes, num_sampled_edges;
 
@@ -45,7 +46,7 @@ struct Batch {
     b.y = y.to(device);
     b.seeds = seeds.to(device);
     b.input_nodes = input_nodes.to(device);
-    b.edge_index = edge_index.to(device);
+    if (edge_index.defined()) b.edge_index = edge_index.to(device);
     for (auto& block : b.blocks) block = block.to(device);
     return b;
   }
@@ -55,7 +56,8 @@ struct Batch {
 // the last block in which it is a destination (the seeds' from the output layer's block, with
 // fanouts[0]; the nodes first reached at hop h from the block sampling hop h + 1), so each
 // sampled node's neighbourhood appears once, as in PyG where every layer runs on every edge.
-void set_edge_index(Batch& b) {
+Batch& with_edge_index(Batch& b) {
+  if (b.edge_index.defined()) return b;
   std::vector<torch::Tensor> sources, targets;
   b.num_sampled_nodes = {b.seeds.size(0)};
   std::int64_t covered = 0;  // destinations whose in-edges are taken
@@ -70,8 +72,11 @@ void set_edge_index(Batch& b) {
     b.num_sampled_nodes.push_back(block->num_src() - block->num_dst());
     covered = hi;
   }
-  b.edge_index = sources.empty() ? torch::empty({2, 0}, torch::kInt64)
-                                 : torch::stack({torch::cat(sources), torch::cat(targets)});
+  const torch::Device device = b.blocks.empty() ? torch::Device(torch::kCPU) : b.blocks.front().device();
+  b.edge_index = (sources.empty() ? torch::empty({2, 0}, torch::kInt64)
+                                  : torch::stack({torch::cat(sources), torch::cat(targets)}))
+                     .to(device);
+  return b;
 }
 
 // The seeds' original ids: this rank owns every seed, so its own rows' ids name them.
@@ -95,7 +100,6 @@ Batch to_batch(train::PreparedBatch prepared, const train::TrainingData& data) {
   b.seeds = copy_tensor(std::span<const std::int64_t>(prepared.sampled.seeds));
   b.input_nodes = copy_tensor(std::span<const std::int64_t>(prepared.sampled.input_nodes));
   b.original_ids = original_ids_of(prepared.sampled.seeds, data);
-  set_edge_index(b);
   return b;
 }
 
@@ -291,17 +295,23 @@ void bind_loader(py::module_& m) {
                              "PyG's name: the seeds are the first batch_size nodes (out[:batch.batch_size])")
       .def_property_readonly("n_id", [](const Batch& b) { return b.input_nodes; },
                              "PyG's name for input_nodes: the global id of each row of x, seeds first")
-      .def_readonly("edge_index", &Batch::edge_index,
-                    "int64 [2, E] local ids (row 0 source, row 1 target): every sampled node's in-edges from the "
-                    "hop that first reached it, in hop order, as PyG's NeighborLoader gives them")
-      .def_readonly("num_sampled_nodes", &Batch::num_sampled_nodes, "nodes per hop, the seeds first (PyG's)")
-      .def_readonly("num_sampled_edges", &Batch::num_sampled_edges, "edges per hop, the seeds' first (PyG's)")
+      .def_property_readonly(
+          "edge_index", [](Batch& b) { return with_edge_index(b).edge_index; },
+          "int64 [2, E] local ids (row 0 source, row 1 target): every sampled node's in-edges from the hop that "
+          "first reached it, in hop order, as PyG's NeighborLoader gives them (built on first use)")
+      .def_property_readonly(
+          "num_sampled_nodes", [](Batch& b) { return with_edge_index(b).num_sampled_nodes; },
+          "nodes per hop, the seeds first (PyG's)")
+      .def_property_readonly(
+          "num_sampled_edges", [](Batch& b) { return with_edge_index(b).num_sampled_edges; },
+          "edges per hop, the seeds' first (PyG's)")
       .def(
           "to", [](const Batch& b, const py::object& device) { return b.to(torch::Device(py::str(device).cast<std::string>())); },
           py::arg("device"), "the batch with every tensor and block on `device` (a torch.device or its name)")
       .def(
           "to_pyg",
-          [](const Batch& b) {
+          [](Batch& b) {
+            with_edge_index(b);
             auto data = py::module_::import("torch_geometric.data").attr("Data");
             return data(py::arg("x") = b.x, py::arg("edge_index") = b.edge_index, py::arg("y") = b.y,
                         py::arg("n_id") = b.input_nodes, py::arg("batch_size") = b.seeds.size(0),
@@ -311,8 +321,8 @@ void bind_loader(py::module_& m) {
           "a torch_geometric.data.Data as NeighborLoader yields (x, edge_index, y of the seeds, n_id, batch_size, "
           "num_sampled_nodes, num_sampled_edges); needs PyG")
       .def("__repr__", [](const Batch& b) {
-        return fmt::format("<loom.Batch batch_size={} nodes={} edges={} layers={}>", b.seeds.size(0), b.input_nodes.size(0),
-                           b.edge_index.size(1), b.blocks.size());
+        return fmt::format("<loom.Batch batch_size={} nodes={} layers={}>", b.seeds.size(0), b.input_nodes.size(0),
+                           b.blocks.size());
       });
 
   py::class_<Loader>(m, "Loader", "Loom's mini-batch data path (what `loom train` runs) for a Python model")

@@ -19,13 +19,17 @@ def test_word2vec_returns_the_vocabulary_and_its_vectors(tmp_path):
 
 
 def test_graph_embeddings_classify_the_planted_communities(sbm):
-    keys, vectors = loom.embed.node2vec(sbm, p=0.5, q=2.0, walks=4, length=20, dim=16, threads=1)
-    assert len(keys) == 1200 and vectors.shape == (1200, 16)
-    assert set(keys) == {str(i) for i in range(1200)}
-    scores = loom.eval.nodeclass(keys, vectors, sbm, ratios=[0.5], repeats=2)
+    ids, vectors = loom.embed.node2vec(sbm, p=0.5, q=2.0, walks=4, length=20, dim=16, threads=1)
+    store = loom.GraphStore(sbm)
+    assert torch.equal(ids, store.original_ids) and vectors.shape == (1200, 16)  # row i: node i
+    scores = loom.eval.nodeclass(ids, vectors, sbm, ratios=[0.5], repeats=2)
     assert scores["ratios"][0]["micro_f1"] > 0.8  # four planted communities, homophilous edges
-    keys_dw, _ = loom.embed.deepwalk(sbm, walks=2, length=10, dim=8, threads=1)
-    assert len(keys_dw) == 1200
+    # The rows are the nodes': a node's vector is nearer its neighbours' than a random node's.
+    unit = torch.nn.functional.normalize(vectors, dim=1)
+    neighbours = (unit[store.indices[store.indptr[0]:store.indptr[1]].long()] @ unit[0]).mean()
+    assert neighbours > (unit @ unit[0]).mean()
+    ids_dw, vectors_dw = loom.embed.deepwalk(sbm, walks=2, length=10, dim=8, threads=1)
+    assert torch.equal(ids_dw, ids) and vectors_dw.shape == (1200, 8)
 
 
 def test_bad_options_name_the_python_keyword(sbm):
