@@ -114,4 +114,9 @@ if reproducers:
           f"GradientSync over parameters that differ between 2 ranks: {mismatch} runs without the one clear "
           "error (status 1).")
 PY
+# The same section at the end of bench/results/python.md (bench_python.sh adds it when it writes that file).
+if [ -f bench/results/python.md ]; then
+  sed -i '/^<!-- bench_pyg_port -->$/,$d' bench/results/python.md
+  { echo "<!-- bench_pyg_port -->"; sed 's/^# /## /' bench/results/python-pyg.md; } >> bench/results/python.md
+fi
 cat bench/results/python-pyg.md
