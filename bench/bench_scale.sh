@@ -21,7 +21,7 @@
 # build/loom), BUILD_MEMORY (default 4G), KEEP (1 keeps the stores), REUSE (1 partitions and
 # trains a store kept by KEEP=1 instead of generating it again; its generate row stays), TRAIN (0
 # skips training),
-# TRAIN_ON (default stream: the partition trained on), PTSCOTCH_RANKS (default 4: the mpirun
+# TRAIN_ON (default stream: the partition trained on), MAX_STEPS (steps to train instead of STEPS_<size>), PTSCOTCH_RANKS (default 4: the mpirun
 # ranks `--method ptscotch` runs on), METHODS (partition only with these, e.g. "stream", where the
 # others' rows are kept from an earlier run; " " for none), QUALITY (0 skips `loom analyze cache`,
 # keeping an earlier run's remote rows).
@@ -143,7 +143,7 @@ for size in $sizes; do
       watch_host_memory "$(pgrep -n -f "loom.*train $parts" || echo 0)" "$work/$size-host-memory.txt"
     ) &
     DISK_OF= record "$size" train "train-$train_on" mpirun -np 8 --oversubscribe --bind-to none -q "$loom" train "$parts" --layers 3 \
-      --hidden 256 --fanouts 15,10,5 --batch-size 1024 --epochs 1 --max-steps "${STEPS[$size]}" --eval-every 0 \
+      --hidden 256 --fanouts 15,10,5 --batch-size 1024 --epochs 1 --max-steps "${MAX_STEPS:-${STEPS[$size]}}" --eval-every 0 \
       --no-exact-eval --threads 1 ${TRAIN_OPTS[$size]} --metrics "$work/$size-train.jsonl"
     wait
   fi
