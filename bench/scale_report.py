@@ -70,12 +70,14 @@ def main(work, out):
             if stage == "generate" and edges:
                 rate = f"{edges / max(r['wall_s'], 1e-9) / 1e6:.2f} M stored edges/s"
             disk = gib(r["disk_bytes"]) if "disk_bytes" in r else "-"
-            lines.append(f"| {size} | {stage} {name} | {r['wall_s']:.1f} | {r['cpu_s']:.1f} | {gib(r['peak_rss_bytes'])} | {anonymous(r)} | {disk} | "
+            lines.append(f"| {size} | {stage} {name}{' **' if r.get('note') else ''} | {r['wall_s']:.1f} | {r['cpu_s']:.1f} | {gib(r['peak_rss_bytes'])} | {anonymous(r)} | {disk} | "
                          f"{rate} | {'ok' if r['status'] == 0 else 'failed ' + str(r['status'])} |")
     lines.append("")
     for (s, stage, name), r in sorted(rows.items()):
         if r.get("anonymous_note"):
             lines.append(f"\\* {s} {stage} {name}: anonymous memory {r['anonymous_note']}.")
+        if r.get("note"):
+            lines.append(f"\\** {s} {stage} {name}: {r['note']}.")
     lines.append("")
 
     lines += ["## Partitions, K = 8", "",
