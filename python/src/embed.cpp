@@ -92,8 +92,10 @@ std::vector<std::string> keys_of(const py::object& ids) {
   if (!THPVariable_Check(ids.ptr())) return ids.cast<std::vector<std::string>>();
   const auto t = ids.cast<torch::Tensor>().to(torch::kInt64).contiguous();
   LOOM_CHECK_ARG(t.dim() == 1, "keys", "want a 1-D id tensor or a list of str, got {} dimensions", t.dim());
-  std::vector<std::string> keys(static_cast<std::size_t>(t.size(0)));
-  for (std::int64_t i = 0; i < t.size(0); ++i) keys[static_cast<std::size_t>(i)] = std::to_string(t[i].item<std::int64_t>());
+  const std::span<const std::int64_t> id_values(t.data_ptr<std::int64_t>(), static_cast<std::size_t>(t.size(0)));
+  std::vector<std::string> keys;
+  keys.reserve(id_values.size());
+  for (const std::int64_t id : id_values) keys.push_back(std::to_string(id));
   return keys;
 }
 

@@ -13,8 +13,6 @@ namespace loom::partition {
 
 namespace {
 
-constexpr std::int64_t kMaxBlock = 8192;  // nodes proposed against the same labels
-constexpr std::int64_t kBlocksAtLeast = 256;  // small graphs: blocks of n/256 nodes, 1 for n <= 256
 constexpr std::int64_t kGrain = 64;  // nodes per parallel task
 
 // Neighbours per cluster for one node: an open-addressing table sized to the degree, and the
@@ -110,6 +108,8 @@ std::int64_t propagate(const View& view, std::span<const std::int64_t> order, st
 
 }  // namespace
 
+std::int64_t stream_block_size(std::int64_t n) { return std::clamp<std::int64_t>(n / 256, 1, 8192); }
+
 Clusters label_clusters(const graph::Csr& csr, std::span<const std::int64_t> order, std::int64_t max_size,
                         int max_rounds, core::ProgressBar* progress) {
   const std::int64_t n = csr.num_rows();
@@ -120,7 +120,7 @@ Clusters label_clusters(const graph::Csr& csr, std::span<const std::int64_t> ord
   out.of_node.resize(static_cast<std::size_t>(n));
   for (std::int64_t v = 0; v < n; ++v) out.of_node[v] = v;
   {
-    const std::int64_t block = std::clamp<std::int64_t>(n / kBlocksAtLeast, 1, kMaxBlock);
+    const std::int64_t block = stream_block_size(n);
     std::vector<std::int64_t> size(static_cast<std::size_t>(n), 1);
     std::vector<ClusterCounts> scratch(static_cast<std::size_t>(core::num_threads()));
     csr.visit([&](auto view) {

@@ -27,6 +27,11 @@ struct Clusters {
   int rounds = 0;                     // rounds run
 };
 
+// Nodes of a stream taken against the same state (label propagation here, restreaming in the
+// stream partitioner): n/256, at least 1 and at most 8192; a function of n alone, so that results
+// do not depend on the thread count.
+std::int64_t stream_block_size(std::int64_t n);
+
 Clusters label_clusters(const graph::Csr& csr, std::span<const std::int64_t> order, std::int64_t max_size,
                         int max_rounds, core::ProgressBar* progress = nullptr);
 

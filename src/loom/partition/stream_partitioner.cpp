@@ -49,8 +49,6 @@ std::vector<std::int64_t> stream_order(std::span<const std::int64_t> indptr, std
   return order;
 }
 
-constexpr std::int64_t kMaxBlock = 8192;     // nodes restreamed against the same parts
-constexpr std::int64_t kBlocksAtLeast = 256;  // small graphs: blocks of n/256 nodes, 1 for n <= 256
 constexpr std::int64_t kCountBlock = 4096;    // a cluster's nodes per parallel task
 
 // Adds to edges[p], for each part p, the edges from v to nodes placed there.
@@ -168,7 +166,7 @@ template <class View>
 void restream(const View& view, std::span<const std::int64_t> order, int num_parts, FennelScore& fennel,
               std::vector<std::int32_t>& part) {
   const std::int64_t n = static_cast<std::int64_t>(order.size());
-  const std::int64_t block = std::clamp<std::int64_t>(n / kBlocksAtLeast, 1, kMaxBlock);
+  const std::int64_t block = stream_block_size(n);
   const std::size_t k = static_cast<std::size_t>(num_parts);
   std::vector<std::int64_t> edges(static_cast<std::size_t>(block) * k);
   for (std::int64_t begin = 0; begin < n; begin += block) {
