@@ -10,9 +10,11 @@
 #      the peer keeps them; whole epoch), Loom on the CPU cores and the peer on the GPU (--max-steps
 #      each, the epoch projected);
 #   4. SALIENT++'s storage tiers on it: --device-rows 0 (every row pinned on the host) to 1.
+#   5. sampling threads (--sample-workers 2 and 8 beside the default 4): where the GPU epoch's time goes.
 # Writes $OUT_DIR/gpu.md (bench/gpu_report.py; default bench/results) and keeps every run's log
-# and metrics in $WORK. Sections run in that order while LOOM_BENCH_SECONDS last (default 1800);
-# a section with no time left is named in the report, not run.
+# and metrics in $WORK. Sections run in the order BENCH_SECTIONS names them (default "facebook
+# fullgraph products tiers workers") while LOOM_BENCH_SECONDS last (default 1800); a run with no time
+# left is named in the report, not run.
 #   LOOM         the loom binary (default build/loom)      LOOM_PYTHON  Python with torch (default /usr/bin/python3)
 #   LOOM_DATA    data folder with graphs/facebook (else .device/data/facebook)
 #   LOOM_BENCH_OUT  where gpu.md goes                      WORK         run folder (default bench/work/gpu)
@@ -27,6 +29,7 @@ out=${LOOM_BENCH_OUT:-bench/results}
 work=${WORK:-bench/work/gpu}
 cpu_threads=${CPU_THREADS:-$(nproc)}
 products_nodes=${PRODUCTS_NODES:-2500000}
+sections=${BENCH_SECTIONS:-facebook fullgraph products tiers workers}
 facebook=${LOOM_DATA:-../shared/data}/graphs/facebook
 [ -d "$facebook" ] || facebook=.device/data/facebook
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -62,8 +65,26 @@ gpu=$("${python[@]}" -c 'import torch; print(int(torch.cuda.is_available()))' 2>
 } > "$work/facts.txt"
 
 recipe=(--model sage --layers 3 --hidden 256 --fanouts 15,10,5 --batch-size 1024 --lr 0.003 --dropout 0.5 --seed 0)
-if [ -d "$facebook/raw" ]; then
-  "$loom" --log-level warn import ogb "$facebook" -o "$work/facebook" --overwrite > "$work/import.log" 2>&1
+products=(--model sage --layers 3 --hidden 256 --fanouts 15,10,5 --batch-size 1024 --epochs 1 --eval-every 0
+          --no-exact-eval --seed 0)
+sbm=$work/sbm-$products_nodes
+
+# The store a section needs, made once: Facebook imported (and split in 2 for full-graph), the SBM.
+imported=0 generated=0
+facebook_store() {
+  ((imported)) && return
+  [ -d "$facebook/raw" ] || { echo "facebook: not run, no $facebook (set LOOM_DATA or run scripts/device-prepare)" |
+                              tee -a "$work/skipped.txt"; return 1; }
+  "$loom" --log-level warn import ogb "$facebook" -o "$work/facebook" --overwrite > "$work/import.log" 2>&1 && imported=1
+}
+sbm_store() {
+  ((generated)) && return
+  run sbm-generate 40 "$loom" generate sbm --nodes "$products_nodes" --avg-degree 25 --feat-dim 100 --classes 47 \
+    --seed 1 -o "$sbm" --overwrite && generated=1
+}
+
+facebook_section() {
+  facebook_store || return
   if [[ $gpu == 1 ]]; then
     run fb-loom-gpu 30 "$loom" train "$work/facebook" "${recipe[@]}" --epochs 10 --device cuda --metrics "$work/fb-loom-gpu.jsonl"
   fi
@@ -72,21 +93,20 @@ if [ -d "$facebook/raw" ]; then
   if [[ $gpu == 1 ]]; then
     run fb-peer-gpu 40 sh -c "${python[*]} bench/peers/pytorch_sage.py '$work/facebook' --device cuda --sampler torch \
       --epochs 10 > '$work/fb-peer-gpu.jsonl'"
-    "$loom" --log-level warn partition "$work/facebook" -k 2 --method metis -o "$work/facebook-2" --overwrite > /dev/null 2>&1
-    for mode in graph pipe; do
-      run "fg-$mode" 40 "${mpirun[@]}" "$loom" fullgraph "$work/facebook-2" --device cuda --mode "$mode" --model gcnii \
-        --layers 32 --hidden 100 --epochs 100 --eval-every 100 --metrics "$work/fg-$mode.jsonl"
-    done
   fi
-else
-  echo "facebook: not run, no $facebook (set LOOM_DATA or run scripts/device-prepare)" | tee -a "$work/skipped.txt"
-fi
+}
 
-sbm=$work/sbm-$products_nodes
-products=(--model sage --layers 3 --hidden 256 --fanouts 15,10,5 --batch-size 1024 --epochs 1 --eval-every 0
-          --no-exact-eval --seed 0)
-if run sbm-generate 40 "$loom" generate sbm --nodes "$products_nodes" --avg-degree 25 --feat-dim 100 --classes 47 \
-  --seed 1 -o "$sbm" --overwrite; then
+fullgraph_section() {
+  [[ $gpu == 1 ]] && facebook_store || return
+  "$loom" --log-level warn partition "$work/facebook" -k 2 --method metis -o "$work/facebook-2" --overwrite > /dev/null 2>&1
+  for mode in graph pipe; do
+    run "fg-$mode" 40 "${mpirun[@]}" "$loom" fullgraph "$work/facebook-2" --device cuda --mode "$mode" --model gcnii \
+      --layers 32 --hidden 100 --epochs 100 --eval-every 100 --metrics "$work/fg-$mode.jsonl"
+  done
+}
+
+products_section() {
+  sbm_store || return
   if [[ $gpu == 1 ]]; then
     run sbm-loom-gpu 90 "$loom" train "$sbm" "${products[@]}" --device cuda --device-rows 1 \
       --metrics "$work/sbm-loom-gpu.jsonl"
@@ -95,13 +115,32 @@ if run sbm-generate 40 "$loom" generate sbm --nodes "$products_nodes" --avg-degr
   fi
   run sbm-loom-cpu 90 "$loom" train "$sbm" "${products[@]}" --threads "$cpu_threads" --max-steps 10 \
     --metrics "$work/sbm-loom-cpu.jsonl"
-  if [[ $gpu == 1 ]]; then
-    for rows in 0 0.25 1; do
-      run "tier-$rows" 45 "$loom" train "$sbm" "${products[@]}" --device cuda --device-rows "$rows" --max-steps 40 \
-        --metrics "$work/tier-$rows.jsonl"
-    done
-  fi
-fi
+}
+
+tiers_section() {
+  [[ $gpu == 1 ]] && sbm_store || return
+  for rows in 0 0.25 1; do
+    run "tier-$rows" 45 "$loom" train "$sbm" "${products[@]}" --device cuda --device-rows "$rows" --max-steps 40 \
+      --metrics "$work/tier-$rows.jsonl"
+  done
+}
+
+# Sampling threads on the GPU (the default is 4, in sbm-loom-gpu): where the epoch's time goes.
+workers_section() {
+  [[ $gpu == 1 ]] && sbm_store || return
+  for workers in 2 8; do
+    run "workers-$workers" 45 "$loom" train "$sbm" "${products[@]}" --device cuda --device-rows 1 --max-steps 60 \
+      --sample-workers "$workers" --metrics "$work/workers-$workers.jsonl"
+  done
+}
+
+for section in $sections; do
+  case "$section" in
+    facebook | fullgraph | products | tiers | workers) "${section}_section" ;;
+    *) echo "bench_gpu: unknown section '$section' in BENCH_SECTIONS (facebook fullgraph products tiers workers)" >&2
+       exit 2 ;;
+  esac
+done
 
 "${python[@]}" bench/gpu_report.py "$work" "$out/gpu.md"
 echo "bench_gpu: $out/gpu.md in $((SECONDS - start)) s"

@@ -144,6 +144,24 @@ def main(work, out):
             targets += [("Products scale: GPU epoch at least 5x faster than Loom on the CPU cores", speedup, speedup is not None and speedup >= 5, "{:.1f}x"),
                         ("Products scale: GPU epoch no slower than plain PyTorch on the GPU", vs_peer, vs_peer is not None and vs_peer >= 1, "{:.2f}x")]
 
+    workers = [(w, records(work, name)) for w, name in (("2", "workers-2"), ("4", "sbm-loom-gpu"), ("8", "workers-8"))]
+    if sum(recs is not None for _, recs in workers) > 1:
+        lines += ["## Sampling threads on the GPU (products-scale SBM, features in GPU memory)", "",
+                  "`--sample-workers W` (default 4): W threads sample batches ahead; they and the producer (which "
+                  "gathers and queues the copies) share the cores. Milliseconds per step: sample = one batch's "
+                  "sampling on its thread, fetch = the producer's gather, compute = training, wait = the training "
+                  "thread waiting for a batch.", "",
+                  "| W | steps run | epoch (s) | sample | fetch | compute | wait |", "|---|---|---|---|---|---|---|"]
+        for w, recs in workers:
+            if recs is None:
+                continue
+            last = epochs_of(recs)[-1]
+            phases = last.get("phases_seconds", {})
+            lines.append(f"| {w} | {last['steps']} | {mean_epoch(recs):.2f} | " +
+                         " | ".join(fmt(1000 * phases[k] / last["steps"] if k in phases else None, "{:.1f}")
+                                    for k in ("sample", "fetch", "compute", "wait")) + " |")
+        lines.append("")
+
     if targets:
         lines += ["## Targets", "", "| target | measured | met |", "|---|---|---|"]
         for text, value, met, pattern in targets:

@@ -1,5 +1,7 @@
 #include "loom/feature/feature_source.hpp"
 
+#include <algorithm>
+
 #include <absl/container/flat_hash_map.h>
 
 #include "loom/core/parallel.hpp"
@@ -22,8 +24,12 @@ FetchStats FeatureSource::gather(std::span<const std::int64_t> ids, float* out, 
   core::parallel_for(n, [&](std::int64_t i) {
     slot[i] = mine.contains(ids[i]) ? hot_tier_->slot(ids[i] - mine.begin) : -1;
   }, 4096);
+  const auto hot_rows = static_cast<std::size_t>(std::count_if(slot.begin(), slot.end(), [](auto s) { return s >= 0; }));
+  tier_rows->positions.reserve(hot_rows);
+  tier_rows->slots.reserve(hot_rows);
+  tier_rows->staged.reserve(slot.size() - hot_rows);
   std::vector<std::int64_t> staged_ids;
-  staged_ids.reserve(static_cast<std::size_t>(n));
+  staged_ids.reserve(slot.size() - hot_rows);
   for (std::int64_t i = 0; i < n; ++i) {
     if (slot[i] >= 0) {
       tier_rows->positions.push_back(i);

@@ -10,9 +10,10 @@
 // the epoch's plan (a run resumed mid-epoch), numbering and progress as in the whole plan.
 // Stopping before the end (stop_early(), then destruction): every rank's producer fetches the
 // same batches, so that the collective fetches of all ranks pair up, and none is left waiting.
-// With `sample_workers` W > 1, W threads sample the next batches at once (each with its share of
-// the cores) ahead of the fetches, which stay in plan order on the producer: a sample does not
-// depend on the thread that draws it, so the batches are the same at any W.
+// With `sample_workers` W > 1, W threads sample the next batches at once ahead of the fetches,
+// which stay in plan order on the producer; the W samplers and the producer each compute with an
+// equal share of the cores. A sample does not depend on the thread that draws it, so the batches
+// are the same at any W.
 #pragma once
 
 #include <atomic>
@@ -64,7 +65,7 @@ class BatchPipeline {
   std::atomic<bool> stopping_{false};
   core::BoundedQueue<PreparedBatch> queue_;
   std::exception_ptr error_;
-  int sample_threads_ = 0;                      // OpenMP threads of each sampling thread
+  int sample_threads_ = 0;                      // OpenMP threads of each sampler and of the producer
   std::unique_ptr<core::ThreadPool> samplers_;  // with sample_workers > 1; drained before the above go
   std::thread producer_;
 };

@@ -74,9 +74,11 @@ torch::Tensor DeviceFeatures::assemble(const torch::Tensor& host, const feature:
     auto* data = const_cast<std::int64_t*>(values.data());
     return to_device(torch::from_blob(data, {static_cast<std::int64_t>(values.size())}, torch::kInt64));
   };
+  torch::Tensor hot = rows_.index_select(0, index_of(tier_rows.slots)).to(torch::kFloat32);
+  if (staged == 0) return hot;  // every row from the tier: the positions are 0, 1, 2, ...
   torch::Tensor x = torch::empty({rows, host.size(1)}, torch::TensorOptions().dtype(torch::kFloat32).device(device_));
-  if (staged > 0) x.index_copy_(0, index_of(tier_rows.staged), to_device(host.slice(0, 0, staged)));
-  x.index_copy_(0, index_of(tier_rows.positions), rows_.index_select(0, index_of(tier_rows.slots)).to(torch::kFloat32));
+  x.index_copy_(0, index_of(tier_rows.staged), to_device(host.slice(0, 0, staged)));
+  x.index_copy_(0, index_of(tier_rows.positions), hot);
   return x;
 }
 
