@@ -15,6 +15,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "loom/core/fs.hpp"
+
 namespace fs = std::filesystem;
 
 namespace loom::test {
@@ -29,14 +31,11 @@ bool exists(const std::string& path) { return fs::exists(path); }
 ScratchDir::ScratchDir() {
   static std::atomic<int> counter{0};
   path_ = (fs::temp_directory_path() / ("loom-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++))).string();
-  fs::remove_all(path_);
+  core::remove_tree(path_);
   fs::create_directories(path_);
 }
 
-ScratchDir::~ScratchDir() {
-  std::error_code ec;
-  fs::remove_all(path_, ec);
-}
+ScratchDir::~ScratchDir() { core::remove_tree(path_); }
 
 std::string loom_binary() { return LOOM_BINARY; }
 

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <string_view>
 #include <vector>
@@ -10,6 +12,7 @@
 #include <spdlog/spdlog.h>
 
 #include "loom/core/error.hpp"
+#include "loom/core/fs.hpp"
 #include "loom/core/json_number.hpp"
 
 namespace fs = std::filesystem;
@@ -53,7 +56,8 @@ void prune_checkpoints(const std::string& dir, CheckpointId newest, int keep) {
   for (const CheckpointId id : checkpoint_ids(dir))
     if (id < newest) older.push_back(id);
   for (std::size_t i = static_cast<std::size_t>(keep - 1); i < older.size(); ++i)
-    fs::remove_all(checkpoint_path(dir, older[i]));
+    if (!remove_tree(checkpoint_path(dir, older[i])))
+      throw Error::in_file(checkpoint_path(dir, older[i]), 0, std::string("cannot remove: ") + std::strerror(errno));
 }
 
 const nlohmann::json& member(const nlohmann::json& object, const char* key, const std::string& path) {

@@ -1,5 +1,7 @@
 #include "loom/core/fs.hpp"
 
+#include <ftw.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -15,6 +17,13 @@ namespace fs = std::filesystem;
 
 namespace loom::core {
 
+bool remove_tree(const std::string& path) {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0) return errno == ENOENT;
+  const auto remove_entry = [](const char* entry, const struct stat*, int, FTW*) { return ::remove(entry); };
+  return ::nftw(path.c_str(), remove_entry, 16, FTW_DEPTH | FTW_PHYS) == 0;
+}
+
 std::string temp_suffix() {
   static std::atomic<int> counter{0};
   return "tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
@@ -26,10 +35,7 @@ TempDir::TempDir() : path_((fs::temp_directory_path() / ("loom-" + temp_suffix()
   if (ec) throw Error::in_file(path_, 0, "cannot create a temporary folder: " + ec.message());
 }
 
-TempDir::~TempDir() {
-  std::error_code ec;
-  fs::remove_all(path_, ec);
-}
+TempDir::~TempDir() { remove_tree(path_); }
 
 AtomicFile::AtomicFile(std::string path) : path_(std::move(path)), temp_(path_ + "." + temp_suffix()) {
   file_ = std::fopen(temp_.c_str(), "wb");
@@ -88,18 +94,14 @@ OutputDir::OutputDir(std::string dir, bool overwrite, std::string argument)
 }
 
 OutputDir::~OutputDir() {
-  if (!committed_) {
-    std::error_code ec;
-    fs::remove_all(temp_, ec);
-  }
+  if (!committed_) remove_tree(temp_);
 }
 
 void OutputDir::commit() {
   std::error_code ec;
   if (fs::exists(dir_, ec)) {
     if (!overwrite_) throw Error::in_file(dir_, 0, "appeared while writing; not replacing it");
-    fs::remove_all(dir_, ec);
-    if (ec) throw Error::in_file(dir_, 0, "cannot replace: " + ec.message());
+    if (!remove_tree(dir_)) throw Error::in_file(dir_, 0, std::string("cannot replace: ") + std::strerror(errno));
   }
   fs::rename(temp_, dir_, ec);
   if (ec) throw Error::in_file(dir_, 0, "cannot rename output into place: " + ec.message());

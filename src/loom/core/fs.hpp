@@ -65,6 +65,12 @@ class TempDir {
   std::string path_;
 };
 
+// Removes `path` and what it holds, without following links (nothing to do where it is absent);
+// false, with errno set, where something could not be removed. POSIX nftw, not
+// std::filesystem::remove_all: a pip PyTorch's LibTorch exports a copy of libstdc++'s
+// std::filesystem, and processes loading it crashed (a jump to address 0) in remove_all of a
+// non-empty folder on the GPU device machine, with libstdc++ linked ahead of LibTorch.
+bool remove_tree(const std::string& path);
 // A unique suffix "tmp-<pid>-<counter>" for temporary names.
 std::string temp_suffix();
 // Total size in bytes of the regular files under `path` (recursively).
