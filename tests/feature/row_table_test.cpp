@@ -2,6 +2,7 @@
 // in the source store), in float32 or float16; contiguous() copies indexed rows in their dtype.
 #include "loom/feature/row_table.hpp"
 
+#include <array>
 #include <cstring>
 
 #include <gtest/gtest.h>
@@ -36,6 +37,37 @@ TEST(RowTable, AnIndexedViewReadsTheIndexedRowsInEveryDtype) {
   EXPECT_TRUE(copy.is_contiguous());
   EXPECT_EQ(copy.dtype(), core::DType::kFloat16);
   EXPECT_EQ(core::half_to_float(static_cast<const core::Half*>(copy.data())[4]), 6.0f);
+}
+
+TEST(RowTable, GathersInFileOrderWriteWhatBatchOrderWrites) {
+  const std::int64_t n = 5000, dim = 3;
+  std::vector<char> bytes(n * dim * 4);
+  auto* values = reinterpret_cast<float*>(bytes.data());
+  for (std::int64_t i = 0; i < n * dim; ++i) values[i] = static_cast<float>(i);
+  const auto rows = core::NpyArray::from_bytes(core::DType::kFloat32, {n, dim}, std::move(bytes));
+  std::vector<std::int64_t> reversed(n);
+  for (std::int64_t r = 0; r < n; ++r) reversed[r] = n - 1 - r;
+  RowTable table = RowTable::view(rows, int64_array(reversed));
+  EXPECT_FALSE(table.reads_in_file_order()) << "60 KB is far below half the memory available";
+
+  std::vector<std::int64_t> wanted(9000), positions(9000);
+  for (std::int64_t i = 0; i < 9000; ++i) wanted[i] = (i * 7919) % n, positions[i] = 8999 - i;
+  std::vector<float> batch_order(9000 * dim), in_file_order(9000 * dim), at_batch(9000 * dim), at_file(9000 * dim);
+  table.gather(wanted, batch_order.data());
+  table.gather_at(wanted, positions, at_batch.data());
+  std::vector<core::Half> half_batch, half_file;
+  encode_rows<core::Half>(table, wanted, half_batch);
+  table.set_reads_in_file_order(true);
+  table.gather(wanted, in_file_order.data());
+  table.gather_at(wanted, positions, at_file.data());
+  encode_rows<core::Half>(table, wanted, half_file);
+  EXPECT_EQ(in_file_order, batch_order);
+  EXPECT_EQ(at_file, at_batch);
+  EXPECT_EQ(at_file[0], values[(n - 1 - wanted[8999]) * dim]);
+  EXPECT_EQ(std::memcmp(half_file.data(), half_batch.data(), half_file.size() * sizeof(core::Half)), 0);
+
+  const auto order = file_order(4, [](std::int64_t i) { return std::array<std::int64_t, 4>{30, 10, 40, 20}[i]; });
+  EXPECT_EQ(order, (std::vector<std::int64_t>{1, 3, 0, 2}));
 }
 
 }  // namespace

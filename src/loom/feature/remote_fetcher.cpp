@@ -40,9 +40,7 @@ FetchStats RemoteFetcher::fetch(std::span<const std::int64_t> ids, float* out) c
       remote_positions.push_back(static_cast<std::int64_t>(i));
     }
   }
-  const std::int64_t dim = local_.dim();
-  core::parallel_for(static_cast<std::int64_t>(local_rows.size()),
-                     [&](std::int64_t j) { local_.row(local_rows[j], out + local_positions[j] * dim); }, 256);
+  local_.gather_at(local_rows, local_positions, out);
   FetchStats stats = fetch_remote(ids, remote_positions, out);
   stats.local_rows = static_cast<std::int64_t>(local_rows.size());
   stats.seconds = timer.seconds();

@@ -1,9 +1,11 @@
 #include "loom/feature/row_table.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include "loom/core/error.hpp"
 #include "loom/core/float_rows.hpp"
+#include "loom/core/memory.hpp"
 #include "loom/core/parallel.hpp"
 
 namespace loom::feature {
@@ -12,10 +14,16 @@ RowTable RowTable::view(const core::NpyArray& array, const core::NpyArray& index
   LOOM_CHECK(array.dtype() == core::DType::kFloat32 || array.dtype() == core::DType::kFloat16 ||
                  array.dtype() == core::DType::kBFloat16,
              "{}: feature rows must be float32, float16 or bfloat16, found {}", array.path(), core::dtype_name(array.dtype()));
-  if (index.data() == nullptr) return adopt(array.data(), array.rows(), array.cols(), array.dtype(), std::make_shared<core::NpyArray>(array));
-  RowTable t = adopt(array.data(), index.size(), array.cols(), array.dtype(),
-                     std::make_shared<std::pair<core::NpyArray, core::NpyArray>>(array, index));
-  t.index_ = index.span<std::int64_t>().data();
+  RowTable t;
+  if (index.data() == nullptr) {
+    t = adopt(array.data(), array.rows(), array.cols(), array.dtype(), std::make_shared<core::NpyArray>(array));
+  } else {
+    t = adopt(array.data(), index.size(), array.cols(), array.dtype(),
+              std::make_shared<std::pair<core::NpyArray, core::NpyArray>>(array, index));
+    t.index_ = index.span<std::int64_t>().data();
+  }
+  const auto array_bytes = array.rows() * array.cols() * static_cast<std::int64_t>(core::dtype_size(array.dtype()));
+  t.file_order_ = array_bytes > core::available_bytes() / 2;
   return t;
 }
 
@@ -90,8 +98,23 @@ void RowTable::row_half(std::int64_t r, core::Half* out) const {
 }
 
 void RowTable::gather(std::span<const std::int64_t> local_rows, float* out) const {
-  core::parallel_for(static_cast<std::int64_t>(local_rows.size()),
-                     [&](std::int64_t i) { row(local_rows[i], out + i * dim_); }, 256);
+  for_each_row(static_cast<std::int64_t>(local_rows.size()), [&](std::int64_t i) { return local_rows[i]; },
+               [&](std::int64_t i) { row(local_rows[i], out + i * dim_); });
+}
+
+void RowTable::gather_at(std::span<const std::int64_t> local_rows, std::span<const std::int64_t> positions,
+                         float* out) const {
+  for_each_row(static_cast<std::int64_t>(local_rows.size()), [&](std::int64_t i) { return local_rows[i]; },
+               [&](std::int64_t i) { row(local_rows[i], out + positions[i] * dim_); });
+}
+
+std::vector<std::int64_t> file_order(std::int64_t n, const std::function<std::int64_t(std::int64_t)>& physical_row) {
+  std::vector<std::pair<std::int64_t, std::int64_t>> keyed(static_cast<std::size_t>(n));
+  core::parallel_for(n, [&](std::int64_t i) { keyed[i] = {physical_row(i), i}; }, 4096);
+  std::sort(keyed.begin(), keyed.end());
+  std::vector<std::int64_t> order(static_cast<std::size_t>(n));
+  for (std::int64_t k = 0; k < n; ++k) order[k] = keyed[k].second;
+  return order;
 }
 
 template <class Wire>
@@ -101,8 +124,8 @@ void encode_rows(const RowTable& table, std::span<const std::int64_t> local_rows
   if constexpr (std::is_same_v<Wire, float>) {
     table.gather(local_rows, out.data());
   } else {
-    core::parallel_for(static_cast<std::int64_t>(local_rows.size()),
-                       [&](std::int64_t i) { table.row_half(local_rows[i], out.data() + i * dim); }, 256);
+    table.for_each_row(static_cast<std::int64_t>(local_rows.size()), [&](std::int64_t i) { return local_rows[i]; },
+                       [&](std::int64_t i) { table.row_half(local_rows[i], out.data() + i * dim); });
   }
 }
 

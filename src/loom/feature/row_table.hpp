@@ -5,12 +5,14 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <vector>
 
 #include "loom/core/half.hpp"
 #include "loom/core/npy.hpp"
+#include "loom/core/parallel.hpp"
 
 namespace loom::feature {
 
@@ -42,6 +44,18 @@ class RowTable {
 
   // out[i*dim .. (i+1)*dim) = row local_rows[i] as float32.
   void gather(std::span<const std::int64_t> local_rows, float* out) const;
+  // out[positions[i]*dim ..) = row local_rows[i] as float32.
+  void gather_at(std::span<const std::int64_t> local_rows, std::span<const std::int64_t> positions, float* out) const;
+  // Whether gathers read their rows in the order they lie in the file (view() of an array larger
+  // than half the memory available then): where the page cache cannot hold the rows, faults in
+  // ascending order let the kernel's readahead serve the rows after them, and ranks gathering
+  // from the same file at once share what it reads, where faults in batch order read at random.
+  bool reads_in_file_order() const { return file_order_; }
+  void set_reads_in_file_order(bool on) { file_order_ = on; }
+  // Calls fn(i) for every i in [0, n), where row i is local row row_of(i), in parallel; in file
+  // order where reads_in_file_order().
+  template <class RowOf, class Fn>
+  void for_each_row(std::int64_t n, RowOf&& row_of, Fn&& fn) const;
   // One row as float32.
   void row(std::int64_t r, float* out) const;
   // One row as float16.
@@ -53,10 +67,27 @@ class RowTable {
   const std::int64_t* index_ = nullptr;  // row r -> row index_[r] of data_, or identity
   std::int64_t rows_ = 0, dim_ = 0;
   core::DType dtype_ = core::DType::kFloat32;
+  bool file_order_ = false;
   std::shared_ptr<const void> keep_alive_;
 };
 
 // Encodes rows of `table` as wire elements (float or core::Half).
+// The positions [0, n) ordered by the physical row each reads.
+std::vector<std::int64_t> file_order(std::int64_t n, const std::function<std::int64_t(std::int64_t)>& physical_row);
+
+template <class RowOf, class Fn>
+void RowTable::for_each_row(std::int64_t n, RowOf&& row_of, Fn&& fn) const {
+  if (!file_order_) {
+    core::parallel_for(n, fn, 256);
+    return;
+  }
+  const std::vector<std::int64_t> order = file_order(n, [&](std::int64_t i) { return physical(row_of(i)); });
+  // Each thread reads a run of consecutive rows of the order: one ascending sweep per thread.
+  core::parallel_for_blocks(n, 4096, [&](std::int64_t begin, std::int64_t end, std::int64_t) {
+    for (std::int64_t k = begin; k < end; ++k) fn(order[k]);
+  });
+}
+
 template <class Wire>
 void encode_rows(const RowTable& table, std::span<const std::int64_t> local_rows, std::vector<Wire>& out);
 // Decodes `count` wire rows of width dim into float rows at the given output positions.
