@@ -19,18 +19,36 @@ class CMakeBuild(build_ext):
     def build_extension(self, ext):
         build = pathlib.Path(os.environ.get("LOOM_BUILD_DIR") or pathlib.Path(self.build_temp).resolve() / "cmake")
         if not (build / "CMakeCache.txt").exists():
-            subprocess.run(["cmake", "-S", str(ROOT), "-B", str(build), "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Release",
-                            f"-DPython3_EXECUTABLE={sys.executable}"], check=True)
-        subprocess.run(["cmake", "--build", str(build), "--target", "loom_python", "-j", str(os.cpu_count() or 1)],
-                       check=True)
+            subprocess.run(
+                [
+                    "cmake",
+                    "-S",
+                    str(ROOT),
+                    "-B",
+                    str(build),
+                    "-G",
+                    "Ninja",
+                    "-DCMAKE_BUILD_TYPE=Release",
+                    f"-DPython3_EXECUTABLE={sys.executable}",
+                ],
+                check=True,
+            )
+        subprocess.run(
+            ["cmake", "--build", str(build), "--target", "loom_python", "-j", str(os.cpu_count() or 1)], check=True
+        )
         built = sorted((build / "python" / "loom").glob("_loom*.so"))
         if not built:
-            sys.exit(f"setup.py: CMake built no extension under {build / 'python' / 'loom'} (is python3-torch installed?)")
+            sys.exit(
+                f"setup.py: CMake built no extension under {build / 'python' / 'loom'} (is python3-torch installed?)"
+            )
         target = pathlib.Path(self.get_ext_fullpath(ext.name))
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(built[0], target)
 
 
 (ROOT / "build" / "pip").mkdir(parents=True, exist_ok=True)
-setup(ext_modules=[Extension("loom._loom", sources=[])], cmdclass={"build_ext": CMakeBuild},
-      options={"build": {"build_base": "build/pip"}, "egg_info": {"egg_base": "build/pip"}})
+setup(
+    ext_modules=[Extension("loom._loom", sources=[])],
+    cmdclass={"build_ext": CMakeBuild},
+    options={"build": {"build_base": "build/pip"}, "egg_info": {"egg_base": "build/pip"}},
+)

@@ -11,24 +11,23 @@
 # bench/work/accuracy/runs and bench/results/accuracy.md (bench/accuracy_report.py).
 # A rerun skips the runs already recorded (delete bench/work/accuracy/runs to start over).
 # Env: SEEDS (10), PYG_SEEDS (seeds of the PyG runs, default SEEDS), THREADS (2), LOOM_DATA,
-# PYG (../shared/peers/pyg), LOOM (the binary, ./build/loom).
+# PYG (../shared/peers/pyg), LOOM (the binary, build/loom), LOOM_PYTHON (bench/lib.sh).
 set -euo pipefail
-cd "$(dirname "$0")/.."
-data=${LOOM_DATA:-../shared/data}
+source "$(dirname "$0")/lib.sh"
 pyg=${PYG:-../shared/peers/pyg}
 seeds=${SEEDS:-10}
 pyg_seeds=${PYG_SEEDS:-$seeds}
 threads=${THREADS:-2}
 work=bench/work/accuracy
 runs=$work/runs
-loom=${LOOM:-./build/loom}
+require_loom || exit 1
 mkdir -p "$runs" bench/results
 
 graphs=()
 for dir in "$data"/graphs/*/; do
   [ -d "$dir/split/planetoid" ] || continue
   name=$(basename "$dir")
-  [ -d "$work/$name" ] || $loom --log-level warn import ogb "$dir" -o "$work/$name" --split planetoid
+  [ -d "$work/$name" ] || "$loom" --log-level warn import ogb "$dir" -o "$work/$name" --split planetoid
   graphs+=("$name")
 done
 [ ${#graphs[@]} -gt 0 ] || { echo "bench_accuracy: no graph with split/planetoid under $data/graphs"; exit 1; }
@@ -54,9 +53,10 @@ loom_runs() {
     rm -f "$work/metrics.jsonl"
     local start end
     start=$(date +%s.%N)
-    $loom --log-level warn train "$store" --seed "$s" --threads "$threads" --quiet --metrics "$work/metrics.jsonl" "$@"
+    "$loom" --log-level warn train "$store" --seed "$s" --threads "$threads" --quiet \
+      --metrics "$work/metrics.jsonl" "$@"
     end=$(date +%s.%N)
-    /usr/bin/python3 - "$work/metrics.jsonl" "$s" "$start" "$end" >> "$out" <<'PY'
+    "$python" - "$work/metrics.jsonl" "$s" "$start" "$end" >> "$out" <<'PY'
 import json, sys
 r = [json.loads(l) for l in open(sys.argv[1])]
 final = [x for x in r if x.get("event") == "exact_eval"][-1]
@@ -70,7 +70,8 @@ PY
 }
 
 have_pyg=0
-if [ -d "$pyg" ] && PYTHONPATH=$pyg /usr/bin/python3 -c "import torch_geometric" 2>/dev/null; then
+if require_python_modules torch numpy && [ -d "$pyg" ] &&
+   PYTHONPATH=$pyg "$python" -c "import torch_geometric" 2>/dev/null; then
   have_pyg=1
 else
   echo "bench_accuracy: PyG peer not found at $pyg (or python3-torch missing): skipping the pyg runs"
@@ -85,7 +86,7 @@ for g in "${graphs[@]}"; do
     out="$runs/$g.$model.pyg.jsonl"
     first=$(done_runs "$out")
     if [ $have_pyg = 1 ] && [ "$first" -lt "$pyg_seeds" ]; then
-      PYTHONPATH=$pyg /usr/bin/python3 -W ignore bench/peers/pyg_recipe.py "$work/$g" "$cfg" \
+      PYTHONPATH=$pyg "$python" -W ignore bench/peers/pyg_recipe.py "$work/$g" "$cfg" \
         --seeds "$(seq -s, "$first" $((pyg_seeds - 1)))" --threads "$threads" >> "$out"
     fi
   done
@@ -94,7 +95,7 @@ done
 # The settings that must not get worse: GraphSAGE on Facebook (SALIENT's recipe) and on Cora with
 # the quick settings of the accuracy test.
 if [ -d "$data/graphs/facebook" ]; then
-  [ -d "$work/facebook" ] || $loom --log-level warn import ogb "$data/graphs/facebook" -o "$work/facebook"
+  [ -d "$work/facebook" ] || "$loom" --log-level warn import ogb "$data/graphs/facebook" -o "$work/facebook"
   seeds=$((seeds < 3 ? seeds : 3)) loom_runs "$runs/facebook.sage-facebook.loom.jsonl" "$work/facebook" \
     --config configs/sage-facebook.toml
 fi
@@ -103,5 +104,5 @@ if [ -d "$work/cora" ]; then
     --hidden 64 --dropout 0.5 --fanouts 25,10 --batch-size 140 --epochs 40 --lr 0.01 --weight-decay 5e-4 --eval-every 0
 fi
 
-/usr/bin/python3 bench/accuracy_report.py "$runs" "$(cut -d' ' -f1-3 /proc/loadavg)" > bench/results/accuracy.md
+"$python" bench/accuracy_report.py "$runs" "$(cut -d' ' -f1-3 /proc/loadavg)" > bench/results/accuracy.md
 cat bench/results/accuracy.md

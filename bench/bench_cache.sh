@@ -5,29 +5,26 @@
 # emulation (10 Gbit/s, 20 us): partition only (synchronous fetch, no cache) -> + pipeline ->
 # + VIP cache at alpha 0.2, next to a fully replicated run (every remote row cached).
 # Writes bench/results/cache.md (via bench/cache_report.py).
-# Usage: bench/bench_cache.sh [BUILD_DIR] (default: build).
-# Environment: DATA (shared data, default ../shared/data), WORK (scratch, default
+# Usage: bench/bench_cache.sh [BUILD_DIR] (runs BUILD_DIR/loom; default $LOOM, else build/loom).
+# Environment: LOOM_DATA (shared data, default ../shared/data; DATA also works), WORK (scratch, default
 # /tmp/loom-bench-cache; stores are reused), THREADS (default 2), NODES (SBM nodes, default
 # 2500000; 0 skips it), EPOCHS (measured epochs, default 5), E2E (1 = also train, default 1),
 # E2E_EPOCHS (default 2), E2E_HIDDEN (default 64: 4 ranks share 2 cores, so compute dominates),
 # REANALYZE (1 = redo analyses whose JSON exists).
 set -euo pipefail
-
-root="$(cd "$(dirname "$0")/.." && pwd)"
-build="${1:-$root/build}"
-data="${DATA:-$root/../shared/data}"
+source "$(dirname "$0")/lib.sh"
+use_build_dir "${1:-}"
 work="${WORK:-/tmp/loom-bench-cache}"
 threads="${THREADS:-2}"
 nodes="${NODES:-2500000}"
 epochs="${EPOCHS:-5}"
 e2e="${E2E:-1}"
 e2e_epochs="${E2E_EPOCHS:-2}"
-loom="$build/loom"
 export OMP_NUM_THREADS="$threads"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
-[[ -x "$loom" ]] || { echo "bench_cache: $loom not built (ninja -C $build loom)" >&2; exit 1; }
-mkdir -p "$work" "$root/bench/results"
+require_loom || exit 1
+mkdir -p "$work" bench/results
 
 analyze() {  # name parts (kept from an earlier run unless REANALYZE=1)
   [[ -f "$work/analysis-$1.json" && "${REANALYZE:-0}" != 1 ]] && return
@@ -40,12 +37,10 @@ partition() {  # store k out
   [[ -f "$3/meta.json" ]] || "$loom" --log-level warn partition "$1" -k "$2" --method metis --seed 1 -o "$3" --overwrite
 }
 
-if [[ -d "$data/graphs/facebook" ]]; then
+if require_data "$data/graphs/facebook"; then
   [[ -f "$work/facebook/meta.json" ]] || "$loom" --log-level warn import ogb "$data/graphs/facebook" -o "$work/facebook" --overwrite
   partition "$work/facebook" 4 "$work/facebook-k4"
   analyze facebook-k4 "$work/facebook-k4"
-else
-  echo "bench_cache: no Facebook graph under $data/graphs (set DATA); skipping it" >&2
 fi
 
 if [[ "$nodes" -gt 0 ]]; then
@@ -72,5 +67,5 @@ if [[ "$nodes" -gt 0 ]]; then
   fi
 fi
 
-python3 "$root/bench/cache_report.py" "$work" "$root/bench/results/cache.md"
-cat "$root/bench/results/cache.md"
+"$python" bench/cache_report.py "$work" bench/results/cache.md
+cat bench/results/cache.md

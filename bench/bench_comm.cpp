@@ -45,19 +45,24 @@ int main(int argc, char** argv) {
   for (std::size_t bytes = 1024; bytes <= (std::size_t{16} << 20); bytes *= 8) sizes.push_back(bytes);
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string flag = argv[i];
-    if (flag == "--net-bandwidth") bandwidth = argv[i + 1];
-    else if (flag == "--net-latency") latency = argv[i + 1];
-    else if (flag == "--net-host-bandwidth") host_bandwidth = argv[i + 1];
-    else if (flag == "--net-host-latency") host_latency = argv[i + 1];
-    else if (flag == "--sizes") sizes = parse_sizes(argv[i + 1]);
+    if (flag == "--net-bandwidth")
+      bandwidth = argv[i + 1];
+    else if (flag == "--net-latency")
+      latency = argv[i + 1];
+    else if (flag == "--net-host-bandwidth")
+      host_bandwidth = argv[i + 1];
+    else if (flag == "--net-host-latency")
+      host_latency = argv[i + 1];
+    else if (flag == "--sizes")
+      sizes = parse_sizes(argv[i + 1]);
   }
   return loom::comm::run_job([&](Communicator& world) {
     world.set_link_model(loom::comm::parse_link_model(bandwidth, latency, host_bandwidth, host_latency));
     const int p = world.size();
     if (world.rank() == 0) {
-      std::printf("ranks %d, link %s %s\n%-10s %12s %14s %12s %14s\n", p, bandwidth.empty() ? "unlimited" : bandwidth.c_str(),
-                  latency.empty() ? "0" : latency.c_str(), "bytes/peer", "a2av us", "a2av MB/s/rank", "allreduce us",
-                  "allreduce MB/s");
+      std::printf("ranks %d, link %s %s\n%-10s %12s %14s %12s %14s\n", p,
+                  bandwidth.empty() ? "unlimited" : bandwidth.c_str(), latency.empty() ? "0" : latency.c_str(),
+                  "bytes/peer", "a2av us", "a2av MB/s/rank", "allreduce us", "allreduce MB/s");
     }
     for (const std::size_t bytes : sizes) {
       const int reps = bytes >= (std::size_t{1} << 20) ? 5 : 50;

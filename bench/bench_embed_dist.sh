@@ -5,24 +5,24 @@
 # time and bytes exchanged; then the same three runs of Word2Vec on the Gutenberg corpus with
 # analogy accuracy and wordsim353 Spearman (WORD2VEC=0 skips them). Writes
 # bench/results/embed_distributed.md.
-# Usage: bench/bench_embed_dist.sh [BUILD_DIR]. Environment: DATA, WORK (default /tmp/loom-bench-embed),
+# Usage: bench/bench_embed_dist.sh [BUILD_DIR]. Environment: LOOM_DATA (or DATA), WORK (default /tmp/loom-bench-embed),
 # ROUNDS (default 512), GRAPH (default blogcatalog), HALF (default 1: row updates sent as float16,
 # --half-updates; 0 sends float32).
 set -euo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
-build="${1:-$root/build}"
-data="${DATA:-$root/../shared/data}"
+source "$(dirname "$0")/lib.sh"
+use_build_dir "${1:-}"
 work="${WORK:-/tmp/loom-bench-embed}"
 rounds="${ROUNDS:-512}"
 graph="${GRAPH:-blogcatalog}"
 half=()
 [[ "${HALF:-1}" == 1 ]] && half=(--half-updates)
-loom="$build/loom"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-mkdir -p "$work" "$root/bench/results"
+require_loom || exit 1
+require_data "$data/graphs/$graph" || exit 0
+mkdir -p "$work" bench/results
 [[ -f "$work/$graph/meta.json" ]] || "$loom" --log-level warn import ogb "$data/graphs/$graph" -o "$work/$graph"
 common=(--quiet --json --seed 1)
-get() { /usr/bin/python3 -c "import json,sys; j=json.loads(sys.argv[1]); print(eval(sys.argv[2], {}, {'j': j}))" "$1" "$2"; }
+get() { "$python" -c "import json,sys; j=json.loads(sys.argv[1]); print(eval(sys.argv[2], {}, {'j': j}))" "$1" "$2"; }
 rows=""
 run() {  # label threads launcher... (launcher may be empty)
   local label="$1" threads="$2"; shift 2
@@ -44,7 +44,7 @@ done
 w2v_rows=""
 tok="$work/gutenberg.tok.txt"
 if [[ -f "$data/corpus/gutenberg.txt.gz" && "${WORD2VEC:-1}" == 1 ]]; then
-  [[ -s "$tok" ]] || /usr/bin/python3 "$root/bench/w2v_tokenize.py" "$data/corpus/gutenberg.txt.gz" "$tok" "$work/gutenberg.vocab"
+  [[ -s "$tok" ]] || "$python" bench/w2v_tokenize.py "$data/corpus/gutenberg.txt.gz" "$tok" "$work/gutenberg.vocab"
   w2v=(embed text "$tok" --format binary --tokenize raw --dim 100 --window 5 --negative 5 --sample 1e-4 --epochs 5
        --min-count 5 --quiet --json)
   w2v_run() {  # label threads launcher...
@@ -64,7 +64,7 @@ if [[ -f "$data/corpus/gutenberg.txt.gz" && "${WORD2VEC:-1}" == 1 ]]; then
   done
 fi
 
-cat > "$root/bench/results/embed_distributed.md" <<MD
+cat > bench/results/embed_distributed.md <<MD
 # Distributed DeepWalk (GraphAny2Vec combiners)
 
 \`bench/bench_embed_dist.sh\` ($(date -I)), $graph, \`loom embed deepwalk\` defaults (seed 1); 4 ranks = \`mpirun -np 4\`,
@@ -82,4 +82,4 @@ analogy over the 30,000 most frequent words, wordsim353 Spearman; MB per epoch e
 |---|---|---|---|---|
 $w2v_rows
 MD
-cat "$root/bench/results/embed_distributed.md"
+cat bench/results/embed_distributed.md

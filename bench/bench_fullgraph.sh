@@ -20,11 +20,11 @@
 #            continues each from where it stopped (a run longer than one sitting)
 #   THREADS  threads per rank (default 0: Loom's choice, the cores shared among the ranks, and a
 #            pipeline stage that computes while the others wait takes their cores)
+#   WORK     scratch (default bench/work/fullgraph); LOOM, LOOM_DATA, LOOM_PYTHON: see bench/lib.sh
 set -euo pipefail
-cd "$(dirname "$0")/.."
-data=${LOOM_DATA:-../shared/data}
+source "$(dirname "$0")/lib.sh"
 work=${WORK:-bench/work/fullgraph}
-loom=./build/loom
+require_loom || exit 1
 mkdir -p "$work/runs"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 mpirun=(mpirun -np 4 --oversubscribe --bind-to none -q)
@@ -36,16 +36,17 @@ prepare() {  # graph parts -> $work/<graph>-<parts>
   [[ -f "$work/$g-$k/meta.json" ]] && return
   if [[ ! -f "$work/$g/meta.json" ]]; then
     case $g in
-      facebook) $loom --log-level warn import ogb "$data/graphs/facebook" -o "$work/facebook" --overwrite ;;
-      fmnist) $loom --log-level warn import fashion-mnist /usr/share/datasets/fashion-mnist -o "$work/fmnist" --k 10 --overwrite ;;
+      facebook) "$loom" --log-level warn import ogb "$data/graphs/facebook" -o "$work/facebook" --overwrite ;;
+      fmnist) "$loom" --log-level warn import fashion-mnist /usr/share/datasets/fashion-mnist -o "$work/fmnist" \
+        --k 10 --overwrite ;;
       dense | dense20k)
         local nodes=100000
         [[ $g == dense20k ]] && nodes=20000
-        $loom --log-level warn generate sbm --nodes $nodes --classes 10 --avg-degree 400 --homophily 0.3 \
+        "$loom" --log-level warn generate sbm --nodes $nodes --classes 10 --avg-degree 400 --homophily 0.3 \
           --feat-dim 64 --feat-noise 1.0 --train 0.3 --valid 0.1 --seed 7 -o "$work/$g" --overwrite ;;
     esac
   fi
-  $loom --log-level warn partition "$work/$g" -k "$k" --method metis -o "$work/$g-$k" --overwrite > /dev/null
+  "$loom" --log-level warn partition "$work/$g" -k "$k" --method metis -o "$work/$g-$k" --overwrite > /dev/null
 }
 
 # graph model mode[:cross-grad] layers epochs tag parts [eval-every]
@@ -65,10 +66,11 @@ run() {
   else
     rm -f "$out"
   fi
-  "${mpirun[@]}" $loom --log-level warn fullgraph "$work/$g-$parts" --mode "$mode" --model "$model" --layers "$layers" \
-    --hidden 100 --epochs "$epochs" --eval-every "$eval_every" --lr "${LR:-0.005}" --lr-schedule "${LR_SCHEDULE:-none}" \
-    --dropout 0.5 --threads "${THREADS:-0}" --net-bandwidth 10Gbit --metrics "$out" "${extra[@]}"
-  python3 - "$out" <<'PY'
+  "${mpirun[@]}" "$loom" --log-level warn fullgraph "$work/$g-$parts" --mode "$mode" --model "$model" \
+    --layers "$layers" --hidden 100 --epochs "$epochs" --eval-every "$eval_every" --lr "${LR:-0.005}" \
+    --lr-schedule "${LR_SCHEDULE:-none}" --dropout 0.5 --threads "${THREADS:-0}" --net-bandwidth 10Gbit \
+    --metrics "$out" "${extra[@]}"
+  "$python" - "$out" <<'PY'
 import json, sys
 recs = [json.loads(l) for l in open(sys.argv[1])]
 s, e = recs[0], list({r["epoch"]: r for r in recs[1:] if "epoch" in r}.values())
@@ -105,5 +107,5 @@ for g in $sweep; do
     for mode in graph pipe; do run "$g" gcnii "$mode" "$layers" 1 sweep 4 -1; done
   done
 done
-python3 bench/fullgraph_report.py "$work/runs" > bench/results/fullgraph.md
+"$python" bench/fullgraph_report.py "$work/runs" > bench/results/fullgraph.md
 echo "wrote bench/results/fullgraph.md"

@@ -20,20 +20,19 @@
 #   LOOM_BENCH_OUT  where gpu.md goes                      WORK         run folder (default bench/work/gpu)
 #   CPU_THREADS  threads of Loom's CPU rows (default nproc)  PRODUCTS_NODES  (default 2500000)
 set -uo pipefail
-cd "$(dirname "$0")/.."
+source "$(dirname "$0")/lib.sh"
 start=$SECONDS
-loom=${LOOM:-build/loom}
-python_bin=${LOOM_PYTHON:-/usr/bin/python3}
 budget=${LOOM_BENCH_SECONDS:-1800}
 out=${LOOM_BENCH_OUT:-bench/results}
 work=${WORK:-bench/work/gpu}
 cpu_threads=${CPU_THREADS:-$(nproc)}
 products_nodes=${PRODUCTS_NODES:-2500000}
 sections=${BENCH_SECTIONS:-facebook fullgraph products tiers workers}
-facebook=${LOOM_DATA:-../shared/data}/graphs/facebook
+facebook=$data/graphs/facebook
 [ -d "$facebook" ] || facebook=.device/data/facebook
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 mpirun=(mpirun -np 2 --oversubscribe --allow-run-as-root --bind-to none -q)
+require_loom || exit 1
 mkdir -p "$work" "$out"
 rm -f "$work"/*.jsonl "$work"/skipped.txt
 
@@ -52,14 +51,14 @@ run() {
 }
 
 # The peer's Python runs without the library path a relocated build may need (scripts/device-check).
-python=(env -u LD_LIBRARY_PATH "$python_bin")
-gpu=$("${python[@]}" -c 'import torch; print(int(torch.cuda.is_available()))' 2>/dev/null || echo 0)
-[[ $gpu == 1 ]] || echo "bench_gpu: no GPU for $python_bin torch: the GPU rows are skipped" | tee -a "$work/skipped.txt"
+py=(env -u LD_LIBRARY_PATH "$python")
+gpu=$("${py[@]}" -c 'import torch; print(int(torch.cuda.is_available()))' 2>/dev/null || echo 0)
+[[ $gpu == 1 ]] || echo "bench_gpu: no GPU for $python torch: the GPU rows are skipped" | tee -a "$work/skipped.txt"
 {
   echo "date: $(date -u +%FT%TZ)"
   echo "cpu: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
   nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>/dev/null | sed 's/^/gpu: /'
-  "${python[@]}" -c 'import torch; print("peer torch:", torch.__version__)' 2>/dev/null
+  "${py[@]}" -c 'import torch; print("peer torch:", torch.__version__)' 2>/dev/null
   echo "loom cpu threads: $cpu_threads"
   echo "products nodes: $products_nodes"
 } > "$work/facts.txt"
@@ -91,7 +90,7 @@ facebook_section() {
   run fb-loom-cpu 60 "$loom" train "$work/facebook" "${recipe[@]}" --epochs 10 --threads "$cpu_threads" \
     --metrics "$work/fb-loom-cpu.jsonl"
   if [[ $gpu == 1 ]]; then
-    run fb-peer-gpu 40 sh -c "${python[*]} bench/peers/pytorch_sage.py '$work/facebook' --device cuda --sampler torch \
+    run fb-peer-gpu 40 sh -c "${py[*]} bench/peers/pytorch_sage.py '$work/facebook' --device cuda --sampler torch \
       --epochs 10 > '$work/fb-peer-gpu.jsonl'"
   fi
 }
@@ -110,7 +109,7 @@ products_section() {
   if [[ $gpu == 1 ]]; then
     run sbm-loom-gpu 90 "$loom" train "$sbm" "${products[@]}" --device cuda --device-rows 1 \
       --metrics "$work/sbm-loom-gpu.jsonl"
-    run sbm-peer-gpu 60 sh -c "${python[*]} bench/peers/pytorch_sage.py '$sbm' --device cuda --sampler torch --epochs 1 \
+    run sbm-peer-gpu 60 sh -c "${py[*]} bench/peers/pytorch_sage.py '$sbm' --device cuda --sampler torch --epochs 1 \
       --max-steps 60 --no-test > '$work/sbm-peer-gpu.jsonl'"
   fi
   run sbm-loom-cpu 90 "$loom" train "$sbm" "${products[@]}" --threads "$cpu_threads" --max-steps 10 \
@@ -142,5 +141,5 @@ for section in $sections; do
   esac
 done
 
-"${python[@]}" bench/gpu_report.py "$work" "$out/gpu.md"
+"${py[@]}" bench/gpu_report.py "$work" "$out/gpu.md"
 echo "bench_gpu: $out/gpu.md in $((SECONDS - start)) s"

@@ -6,26 +6,24 @@
 # All runs: dim 128, 10 walks of length 80 per node, window 10, 5 negatives, 1 epoch.
 # node2vec p, q: the paper's best per graph (BlogCatalog 0.25/0.25, PPI 4/1); Facebook FB_P/FB_Q.
 # Node classification runs beside the reference implementation (bench/peers/node2vec_reference.py,
-# needs python3-gensim and python3-networkx), SEEDS seeds each.
+# needs python3-gensim and python3-networkx: installed as root, else its runs skipped), SEEDS seeds each.
 # Records bench/results/graph_embed.md. Usage: bench/bench_graph_embed.sh [BUILD_DIR].
 # Environment: THREADS (2), REPEATS (splits per evaluation, 5), SEEDS (5), SEED (1, link prediction), FB_P (1), FB_Q (0.5),
-# DATA (../shared/data), WORK (/tmp/loom-bench-graphs; imported stores are reused).
+# LOOM_DATA (or DATA; ../shared/data), WORK (/tmp/loom-bench-graphs; imported stores are reused).
 set -euo pipefail
-
-root="$(cd "$(dirname "$0")/.." && pwd)"
-build="${1:-$root/build}"
+source "$(dirname "$0")/lib.sh"
+use_build_dir "${1:-}"
 threads="${THREADS:-2}"
 repeats="${REPEATS:-5}"
 seed="${SEED:-1}"
 seeds="${SEEDS:-5}"
 fb_p="${FB_P:-1}"
 fb_q="${FB_Q:-0.5}"
-data="${DATA:-$root/../shared/data}"
 work="${WORK:-/tmp/loom-bench-graphs}"
-loom="$build/loom"
-result="$root/bench/results/graph_embed.md"
-[[ -x "$loom" ]] || { echo "bench_graph_embed: $loom not built (ninja -C $build loom)" >&2; exit 1; }
-mkdir -p "$work" "$root/bench/results"
+result=bench/results/graph_embed.md
+require_loom || exit 1
+require_data "$data"/graphs/{blogcatalog,ppi} "$data/edgelists/facebook_combined.txt.gz" || exit 0
+mkdir -p "$work" bench/results
 
 for g in blogcatalog ppi; do
   [[ -d "$work/$g" ]] || "$loom" import ogb "$data/graphs/$g" -o "$work/$g" >/dev/null
@@ -35,14 +33,14 @@ done
   -o "$work/facebook-snap" --bad-lines skip >/dev/null
 
 common=(--dim 128 --walks 10 --length 80 --window 10 --negative 5 --epochs 1 --threads "$threads" --quiet)
-get() { /usr/bin/python3 -c "import json,sys; j=json.loads(sys.argv[1]); print(eval(sys.argv[2], {}, {'j': j}))" "$1" "$2"; }
+get() { "$python" -c "import json,sys; j=json.loads(sys.argv[1]); print(eval(sys.argv[2], {}, {'j': j}))" "$1" "$2"; }
 
 # Node classification, Loom beside the reference node2vec/DeepWalk (bench/peers/node2vec_reference.py:
 # networkx, alias tables, gensim), SEEDS seeds each, both evaluated by `loom eval nodeclass`.
 runs="$work/nodeclass-runs.jsonl"
 : > "$runs"
 record() {  # system graph method seed embedding-json eval-json
-  /usr/bin/python3 - "$@" >> "$runs" <<'PY'
+  "$python" - "$@" >> "$runs" <<'PY'
 import json, sys
 system, graph, method, seed, emb, ev = sys.argv[1:7]
 e, v = json.loads(emb), json.loads(ev)["ratios"][0]
@@ -63,9 +61,9 @@ run_nodeclass() {  # graph method p q
     ej="$("$loom" embed "$method" "$work/$g" -o "$emb" "${common[@]}" --seed "$s" "${extra[@]}" --kernel hogwild --json)"
     record loom-hogwild "$g" "$label" "$s" "$ej" "$(eval_json "$emb" "$work/$g")"
   done
-  if [[ $have_gensim == 1 ]]; then
+  if [[ $have_reference == 1 ]]; then
     local lines="$work/$g-$method-ref.jsonl" line
-    /usr/bin/python3 "$root/bench/peers/node2vec_reference.py" "$work/$g" -o "$work/$g-$method-ref-{seed}.emb" \
+    "$python" bench/peers/node2vec_reference.py "$work/$g" -o "$work/$g-$method-ref-{seed}.emb" \
       --p "$p" --q "$q" --dim 128 --walks 10 --length 80 --window 10 --negative 5 --epochs 1 \
       --workers "$threads" --seeds "$(seq -s, 1 "$seeds")" > "$lines"
     while read -r line; do
@@ -73,13 +71,14 @@ run_nodeclass() {  # graph method p q
     done < "$lines"
   fi
 }
-have_gensim=1
-/usr/bin/python3 -c "import gensim, networkx" 2>/dev/null || { have_gensim=0; echo "bench_graph_embed: python3-gensim or python3-networkx missing: no reference runs"; }
+have_reference=1
+require_python_modules gensim networkx numpy ||
+  { have_reference=0; echo "bench_graph_embed: no reference runs (bench/peers/node2vec_reference.py)" >&2; }
 run_nodeclass ppi deepwalk 1 1
 run_nodeclass ppi node2vec 4 1
 run_nodeclass blogcatalog deepwalk 1 1
 run_nodeclass blogcatalog node2vec 0.25 0.25
-nodeclass_table="$(/usr/bin/python3 "$root/bench/graph_embed_report.py" "$runs")"
+nodeclass_table="$("$python" bench/graph_embed_report.py "$runs")"
 
 linkpred_rows=""
 run_linkpred() {  # method p q

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Times `loom import edgelist` on a products-scale edge list (default 2.5M nodes, 31M edges,
 # gzip, sparse 64-bit ids) made by bench/make_edgelist, and records edges/s and peak RSS in
-# bench/results/import.md. Usage: bench/bench_import.sh [BUILD_DIR] (default: build).
+# bench/results/import.md. Usage: bench/bench_import.sh [BUILD_DIR] (runs BUILD_DIR/loom and
+# BUILD_DIR/bench/make_edgelist; default $LOOM and the folder it is in, else build/).
 # Environment: NODES, EDGES, SEED, THREADS (OMP_NUM_THREADS for the import, default 2),
 # WORK (scratch folder, default /tmp/loom-bench-import; the input is reused when present).
 set -euo pipefail
-
-root="$(cd "$(dirname "$0")/.." && pwd)"
-build="${1:-$root/build}"
+source "$(dirname "$0")/lib.sh"
+use_build_dir "${1:-}"
+build=$(dirname "$loom")  # the build folder: bench/make_edgelist is in it
 nodes="${NODES:-2500000}"
 edges="${EDGES:-31000000}"
 seed="${SEED:-1}"
@@ -15,13 +16,13 @@ threads="${THREADS:-2}"
 work="${WORK:-/tmp/loom-bench-import}"
 input="$work/edges-${nodes}-${edges}-${seed}.txt.gz"
 store="$work/store"
-result="$root/bench/results/import.md"
+result=bench/results/import.md
 
 [[ -x /usr/bin/time ]] || { echo "bench_import: /usr/bin/time is missing (apt-get install time)" >&2; exit 1; }
-for program in "$build/loom" "$build/bench/make_edgelist"; do
-  [[ -x "$program" ]] || { echo "bench_import: $program not built (ninja -C $build loom make_edgelist)" >&2; exit 1; }
-done
-mkdir -p "$work" "$root/bench/results"
+require_loom || exit 1
+[[ -x "$build/bench/make_edgelist" ]] ||
+  { echo "bench_import: $build/bench/make_edgelist not built (ninja -C $build make_edgelist)" >&2; exit 1; }
+mkdir -p "$work" bench/results
 
 if [[ ! -f "$input" ]]; then
   SECONDS=0
@@ -31,7 +32,7 @@ if [[ ! -f "$input" ]]; then
 fi
 
 load_before="$(cut -d' ' -f1 /proc/loadavg)"
-OMP_NUM_THREADS="$threads" /usr/bin/time -v "$build/loom" import edgelist "$input" -o "$store" --overwrite \
+OMP_NUM_THREADS="$threads" /usr/bin/time -v "$loom" import edgelist "$input" -o "$store" --overwrite \
   2> "$work/time.txt" || { cat "$work/time.txt" >&2; exit 1; }
 
 field() { grep -F "$1" "$work/time.txt" | sed 's/.*: //'; }
@@ -40,7 +41,7 @@ seconds="$(echo "$elapsed" | awk -F: '{ s = 0; for (i = 1; i <= NF; i++) s = s *
 rss_kib="$(field 'Maximum resident set size')"
 cpu_s="$(awk -v u="$(field 'User time')" -v s="$(field 'System time')" 'BEGIN { printf "%.2f", u + s }')"
 cpu_pct="$(field 'Percent of CPU this job got')"
-read -r input_edges stored undirected num_nodes dups loops < <(python3 - "$store/meta.json" <<'EOF'
+read -r input_edges stored undirected num_nodes dups loops < <("$python" - "$store/meta.json" <<'EOF'
 import json, sys
 m = json.load(open(sys.argv[1]))
 c = m["provenance"]["counts"]

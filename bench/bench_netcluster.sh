@@ -21,18 +21,19 @@
 # Env: RATES ("1gbit 10gbit"), DELAYS ("0.1ms 1ms"), ROUNDS (3), LOOM_DATA, WORK (bench/work/python), LOOM,
 # BENCH_COMM (build/bench/bench_comm). Writes bench/results/netcluster.md.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-data=${LOOM_DATA:-../shared/data}
+source "$(dirname "$0")/lib.sh"
 work=${WORK:-bench/work/python}
-loom=${LOOM:-./build/loom}
 bench_comm=${BENCH_COMM:-./build/bench/bench_comm}
 rates=${RATES:-1gbit 10gbit}
 delays=${DELAYS:-0.1ms 1ms}
 rounds=${ROUNDS:-3}
-[ -d "$data/graphs/facebook" ] || { echo "bench_netcluster: no $data/graphs/facebook: skipping"; exit 0; }
+require_loom || exit 1
+require_data "$data/graphs/facebook" || exit 0
+require_python_modules numpy || exit 0
 mkdir -p "$work/net" bench/results
-[ -d "$work/facebook" ] || $loom --log-level warn import ogb "$data/graphs/facebook" -o "$work/facebook"
-[ -d "$work/facebook-4" ] || $loom --log-level warn partition "$work/facebook" -k 4 --method metis -o "$work/facebook-4" > /dev/null
+[ -d "$work/facebook" ] || "$loom" --log-level warn import ogb "$data/graphs/facebook" -o "$work/facebook"
+[ -d "$work/facebook-4" ] || "$loom" --log-level warn partition "$work/facebook" -k 4 \
+  --method metis -o "$work/facebook-4" > /dev/null
 args=(train "$work/facebook-4" --model sage --layers 3 --fanouts 15,10,5 --batch-size 256 --hidden 256 --epochs 4
       --threads 1 --eval-every 0 --no-exact-eval --quiet)
 shm=(mpirun -np 4 --oversubscribe --allow-run-as-root --bind-to none -q --mca btl self,vader)
@@ -59,7 +60,7 @@ while True:
 busy() {  # busy COMMAND...: runs it beside `extra` spinning processes
   local spinners=() status=0 whole=${extra%.*} fraction=0.${extra#*.}
   for ((i = 0; i < whole; i++)); do (while :; do :; done) & spinners+=($!); done
-  [ "$fraction" = 0.00 ] || { /usr/bin/python3 -c "$spin_fraction" "$fraction" & spinners+=($!); }
+  [ "$fraction" = 0.00 ] || { "$python" -c "$spin_fraction" "$fraction" & spinners+=($!); }
   "$@" || status=$?
   if [ ${#spinners[@]} -gt 0 ]; then
     kill "${spinners[@]}"
@@ -72,7 +73,7 @@ host_cost() {
   scripts/netcluster up 4 --rate 100gbit "$@" > /dev/null
   for run in 1 2 3; do busy scripts/netcluster mpirun -q $bench_comm --sizes $sizes 2> /dev/null; done > "$work/net/comm-$name.txt"
   scripts/netcluster down
-  read -r latency bandwidth < <(/usr/bin/python3 - "$work/net" "$name" <<'PY'
+  read -r latency bandwidth < <("$python" - "$work/net" "$name" <<'PY'
 import sys
 import numpy as np
 d, name = sys.argv[1:]
@@ -105,19 +106,21 @@ compare() {
   for ((round = 1; round <= rounds; round++)); do
     scripts/netcluster up 4 --rate "$rate" ${delay:+--delay "$delay"} > /dev/null
     [ -z "$delay" ] || ((round > 1)) || scripts/netcluster rtt > "$work/net/rtt-$name.txt"
-    scripts/netcluster mpirun -q $loom --log-level warn "${args[@]}" --metrics "$work/net/tcp-$name-r$round.jsonl" 2> /dev/null
+    scripts/netcluster mpirun -q "$loom" --log-level warn "${args[@]}" \
+      --metrics "$work/net/tcp-$name-r$round.jsonl" 2> /dev/null
     scripts/netcluster down
-    "${shm[@]}" $loom --log-level warn "${args[@]}" "${wire[@]}" --metrics "$work/net/emulated-$name-r$round.jsonl"
-    "${shm[@]}" $loom --log-level warn "${args[@]}" "${wire[@]}" "${host[@]}" --metrics "$work/net/emulated-host-$name-r$round.jsonl"
+    "${shm[@]}" "$loom" --log-level warn "${args[@]}" "${wire[@]}" --metrics "$work/net/emulated-$name-r$round.jsonl"
+    "${shm[@]}" "$loom" --log-level warn "${args[@]}" "${wire[@]}" "${host[@]}" \
+      --metrics "$work/net/emulated-host-$name-r$round.jsonl"
   done
 }
 
 rm -f "$work"/net/*.jsonl
-/usr/bin/python3 bench/thread_load.py loom-torch "$work/net/shm-r1.jsonl" > "$work/net/load.txt" &
-"${shm[@]}" $loom --log-level warn "${args[@]}" --metrics "$work/net/shm-r1.jsonl"
+"$python" bench/thread_load.py loom-torch "$work/net/shm-r1.jsonl" > "$work/net/load.txt" &
+"${shm[@]}" "$loom" --log-level warn "${args[@]}" --metrics "$work/net/shm-r1.jsonl"
 wait $!
 load=$(< "$work/net/load.txt")
-extra=$(/usr/bin/python3 -c "print(f'{max(0.0, $load - $ranks):.2f}')")
+extra=$("$python" -c "print(f'{max(0.0, $load - $ranks):.2f}')")
 echo "bench_netcluster: training keeps $load threads runnable; calibrating beside $extra spinning"
 for run in 1 2 3; do busy "${shm[@]}" $bench_comm --sizes $sizes; done > "$work/net/comm-shm.txt"
 host_cost tcp
@@ -132,11 +135,12 @@ done
 first_rate=${rates%% *}
 loss_rows=
 if scripts/netcluster up 4 --rate "$first_rate" --loss 1% > /dev/null; then
-  scripts/netcluster mpirun -q $loom --log-level warn "${args[@]}" --metrics "$work/net/tcp-loss-$first_rate-r1.jsonl"
+  scripts/netcluster mpirun -q "$loom" --log-level warn "${args[@]}" \
+    --metrics "$work/net/tcp-loss-$first_rate-r1.jsonl"
   loss_rows=$first_rate
 fi
 scripts/netcluster down
-/usr/bin/python3 - "$work/net" "$rates" "$delays" "$plain_host" "$relay_host" "$loss_rows" "$rounds" "$load" "$extra" \
+"$python" - "$work/net" "$rates" "$delays" "$plain_host" "$relay_host" "$loss_rows" "$rounds" "$load" "$extra" \
   > bench/results/netcluster.md <<'PY'
 import glob, json, statistics, sys
 d, rates, delays, plain_host, relay_host, loss_rates = sys.argv[1], sys.argv[2].split(), sys.argv[3].split(), *sys.argv[4:6], sys.argv[6].split()

@@ -4,27 +4,24 @@
 # (`loom generate sbm --nodes 2500000 --avg-degree 25 --feat-dim 100 --classes 47`), records
 # edge cut, halo sizes, balance (max/mean of nodes, stored edges, training nodes), wall time and
 # peak RSS (/usr/bin/time -v) in bench/results/partition.md.
-# Usage: bench/bench_partition.sh [BUILD_DIR] (default: build).
-# Environment: DATA (shared data folder, default ../shared/data), WORK (scratch, default
+# Usage: bench/bench_partition.sh [BUILD_DIR] (runs BUILD_DIR/loom; default $LOOM, else build/loom).
+# Environment: LOOM_DATA (shared data folder, default ../shared/data; DATA also works), WORK (scratch, default
 # /tmp/loom-bench-partition; imported/generated stores are reused), THREADS (default 2),
 # NODES (SBM nodes, default 2500000; 0 skips the large graph), KS (default "2 4 8"),
 # METHODS (default "metis random hash").
 set -euo pipefail
-
-root="$(cd "$(dirname "$0")/.." && pwd)"
-build="${1:-$root/build}"
-data="${DATA:-$root/../shared/data}"
+source "$(dirname "$0")/lib.sh"
+use_build_dir "${1:-}"
 work="${WORK:-/tmp/loom-bench-partition}"
 threads="${THREADS:-2}"
 nodes="${NODES:-2500000}"
 ks="${KS:-2 4 8}"
 methods="${METHODS:-metis random hash}"
-result="$root/bench/results/partition.md"
-loom="$build/loom"
+result=bench/results/partition.md
 
 [[ -x /usr/bin/time ]] || { echo "bench_partition: /usr/bin/time is missing (apt-get install time)" >&2; exit 1; }
-[[ -x "$loom" ]] || { echo "bench_partition: $loom not built (ninja -C $build loom)" >&2; exit 1; }
-mkdir -p "$work" "$root/bench/results"
+require_loom || exit 1
+mkdir -p "$work" bench/results
 rows="$work/rows.md"
 : > "$rows"
 
@@ -44,7 +41,7 @@ partition_graph() {  # name store
     for method in $methods; do
       local out="$work/parts-$name-$method-$k"
       timed "$loom" --log-level warn partition "$store" -k "$k" --method "$method" --seed 1 -o "$out" --overwrite
-      python3 - "$out/meta.json" "$name" "$method" "$k" "$(wall_s)" "$(rss_gib)" >> "$rows" <<'EOF'
+      "$python" - "$out/meta.json" "$name" "$method" "$k" "$(wall_s)" "$(rss_gib)" >> "$rows" <<'EOF'
 import json, sys
 m = json.load(open(sys.argv[1]))
 q = m["quality"]
@@ -61,11 +58,9 @@ EOF
 }
 
 facebook="$work/facebook"
-if [[ -d "$data/graphs/facebook" ]]; then
+if require_data "$data/graphs/facebook"; then
   [[ -f "$facebook/meta.json" ]] || timed "$loom" import ogb "$data/graphs/facebook" -o "$facebook" --overwrite
   partition_graph facebook "$facebook"
-else
-  echo "bench_partition: $data/graphs/facebook not found; skipping Facebook" >&2
 fi
 
 sbm="$work/sbm-$nodes"
@@ -79,7 +74,14 @@ if [[ "$nodes" != 0 ]]; then
 fi
 
 cpu="$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')"
-describe() { [[ -f "$1/meta.json" ]] && python3 -c "import json,sys; m=json.load(open(sys.argv[1])); print(f\"{m['num_nodes']:,} nodes, {m['num_edges']:,} stored edges, {m['feat_dim']}-dim {m['feat_dtype']} features, train {m['splits'].get('train', 0):,}\")" "$1/meta.json"; }
+describe() {
+  [[ -f "$1/meta.json" ]] && "$python" - "$1/meta.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+print(f"{m['num_nodes']:,} nodes, {m['num_edges']:,} stored edges, {m['feat_dim']}-dim {m['feat_dtype']} features, "
+      f"train {m['splits'].get('train', 0):,}")
+PY
+}
 {
   cat <<EOF
 # Partitioning benchmark

@@ -7,25 +7,24 @@
 # keeps the fetched rows the next 4 sampled minibatches use). Records epoch time,
 # remote rows and bytes, hit rate, decisions and test accuracy in bench/results/prefetch.md, with the
 # bound on any controller (`loom analyze prefetch`: best static buffer and Belady's MIN).
-# Usage: bench/bench_prefetch.sh [BUILD_DIR]. Environment: DATA (shared data), WORK (scratch,
+# Usage: bench/bench_prefetch.sh [BUILD_DIR]. Environment: LOOM_DATA (or DATA: shared data), WORK (scratch,
 # default /tmp/loom-bench-prefetch), EPOCHS (default 6), CHANGE_EPOCH (default 3),
 # PRODUCTS_PARTS (optional: also run a products-scale store), FACEBOOK (0 skips the Facebook runs).
 set -euo pipefail
-
-root="$(cd "$(dirname "$0")/.." && pwd)"
-build="${1:-$root/build}"
-data="${DATA:-$root/../shared/data}"
+source "$(dirname "$0")/lib.sh"
+use_build_dir "${1:-}"
 work="${WORK:-/tmp/loom-bench-prefetch}"
 epochs="${EPOCHS:-6}"
 change_epoch="${CHANGE_EPOCH:-3}"
-loom="$build/loom"
 port=18434
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1
-mkdir -p "$work" "$root/bench/results"
+require_loom || exit 1
+require_data "$data/graphs/facebook" || exit 0
+mkdir -p "$work" bench/results
 [[ -f "$work/facebook/meta.json" ]] || "$loom" --log-level warn import ogb "$data/graphs/facebook" -o "$work/facebook" --overwrite
 [[ -f "$work/facebook-k4/meta.json" ]] || "$loom" --log-level warn partition "$work/facebook" -k 4 --seed 1 -o "$work/facebook-k4" --overwrite
 
-/usr/bin/python3 "$root/bench/peers/scripted_llm.py" --port "$port" --delay 0.2 &
+"$python" bench/peers/scripted_llm.py --port "$port" --delay 0.2 &
 agent=$!
 trap 'kill $agent 2>/dev/null' EXIT
 sleep 1
@@ -70,5 +69,5 @@ if [[ -n "${PRODUCTS_PARTS:-}" ]]; then
   "$loom" --log-level warn analyze prefetch "$PRODUCTS_PARTS" --fanouts 15,10,5 --batch-size 1024 --epochs 1 --seed 1 \
     --prefetch 0.25 --json "$work/bound-products.json"
 fi
-/usr/bin/python3 "$root/bench/prefetch_report.py" "$work" "$root/bench/results/prefetch.md"
-cat "$root/bench/results/prefetch.md"
+"$python" bench/prefetch_report.py "$work" bench/results/prefetch.md
+cat bench/results/prefetch.md

@@ -8,54 +8,55 @@
 # (pyg_sage_loom_mpi.py) on 2 METIS parts of each graph, and the lines each port changes. Then the
 # exit and differing-parameters reproducers of issue 39, RUNS times each, counting crashes.
 # Writes bench/results/python-pyg.md. Env: CORA_SEEDS (30), FACEBOOK_SEEDS (3), EPOCHS (10), RUNS (200),
-# LOOM_DATA, WORK, LOOM,
+# LOOM_DATA, WORK, LOOM, LOOM_PYTHON (bench/lib.sh),
 # LOOM_PYG (default ../shared/peers/pyg).
 set -euo pipefail
-cd "$(dirname "$0")/.."
-data=${LOOM_DATA:-../shared/data}
+source "$(dirname "$0")/lib.sh"
 work=${WORK:-bench/work/pyg_port}
-loom=${LOOM:-./build/loom}
 pyg=${LOOM_PYG:-../shared/peers/pyg}
 declare -A seeds=([cora]=${CORA_SEEDS:-30} [facebook]=${FACEBOOK_SEEDS:-3})
 epochs=${EPOCHS:-10} runs=${RUNS:-200}
-python=/usr/bin/python3
 export PYTHONPATH=$PWD/build/python:$(cd "$pyg" 2> /dev/null && pwd || echo "$pyg")
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+require_loom || exit 1
 [ -d "$pyg/torch_geometric" ] || { echo "bench_pyg_port: no PyG at $pyg (LOOM_PYG): skipping"; exit 0; }
-$python -c "import loom" 2> /dev/null || { echo "bench_pyg_port: the Python package is not built (scripts/setup)"; exit 1; }
+require_python_modules torch numpy || exit 0
+"$python" -c "import loom" 2> /dev/null ||
+  { echo "bench_pyg_port: the Python package is not built (scripts/setup)"; exit 1; }
 mkdir -p "$work" bench/results
 # One file of results per graph and one for the reproducers: a part run with 0 seeds or runs
 # keeps the file of an earlier run.
 for graph in cora facebook; do
-  [ -d "$data/graphs/$graph" ] || { echo "bench_pyg_port: no $data/graphs/$graph: skipping it"; continue; }
+  require_data "$data/graphs/$graph" || continue
   ((${seeds[$graph]} > 0)) || continue
   rows=$work/rows-$graph.txt
   : > "$rows"
-  [ -d "$work/$graph" ] || $loom --log-level warn import ogb "$data/graphs/$graph" -o "$work/$graph" \
+  [ -d "$work/$graph" ] || "$loom" --log-level warn import ogb "$data/graphs/$graph" -o "$work/$graph" \
     $([ $graph = cora ] && echo --split planetoid)
-  [ -d "$work/$graph-2" ] || $loom --log-level warn partition "$work/$graph" -k 2 --method metis -o "$work/$graph-2" > /dev/null
+  [ -d "$work/$graph-2" ] || "$loom" --log-level warn partition "$work/$graph" -k 2 \
+    --method metis -o "$work/$graph-2" > /dev/null
   for ((s = 0; s < ${seeds[$graph]}; s++)); do
     for script in pyg_sage_neighbor_loader pyg_sage_loom; do
       echo "== $graph seed $s $script"
-      $python examples/python/$script.py "$work/$graph" --epochs "$epochs" --seed "$s" | tail -1 |
+      "$python" examples/python/$script.py "$work/$graph" --epochs "$epochs" --seed "$s" | tail -1 |
         sed "s/^/$graph $s $script /" >> "$rows"
     done
   done
   echo "== $graph mpirun -np 2"
-  mpirun -np 2 --oversubscribe --bind-to none -q -x PYTHONPATH $python examples/python/pyg_sage_loom_mpi.py \
+  mpirun -np 2 --oversubscribe --bind-to none -q -x PYTHONPATH "$python" examples/python/pyg_sage_loom_mpi.py \
     "$work/$graph-2" --epochs "$epochs" --seed 0 | tail -1 | sed "s/^/$graph 0 pyg_sage_loom_mpi /" >> "$rows"
 done
 
 # Crash reproducers (RUNS times): an epoch left early then exit, and parameters that differ between 2 ranks.
-[ -d "$work/cora" ] || $loom --log-level warn generate sbm -o "$work/cora" --nodes 2000 --classes 7 --feat-dim 32
+[ -d "$work/cora" ] || "$loom" --log-level warn generate sbm -o "$work/cora" --nodes 2000 --classes 7 --feat-dim 32
 early=0 mismatch=0
 for ((r = 0; r < runs; r++)); do
-  $python -c "import loom, sys
+  "$python" -c "import loom, sys
 it = loom.Loader('$work/cora', fanouts=[10, 5], batch_size=64).epoch(0)
 next(it)
 sys.exit(0)" > /dev/null 2>&1 || early=$((early + 1))
   status=0
-  mpirun -np 2 --oversubscribe --bind-to none -q -x PYTHONPATH $python -c "import loom, torch
+  mpirun -np 2 --oversubscribe --bind-to none -q -x PYTHONPATH "$python" -c "import loom, torch
 loom.comm.GradientSync(list(torch.nn.Linear(4 + loom.comm.rank(), 2).parameters()))" > "$work/mismatch.out" 2>&1 ||
     status=$?
   { [[ $status == 1 ]] && grep -q "the parameters differ between ranks" "$work/mismatch.out"; } || mismatch=$((mismatch + 1))
@@ -63,7 +64,7 @@ done
 ((runs == 0)) || echo "reproducers $runs $early $mismatch" > "$work/rows-reproducers.txt"
 
 cat "$work"/rows-*.txt > "$work/rows.txt"
-$python - "$work/rows.txt" "$epochs" <<'PY' > bench/results/python-pyg.md
+"$python" - "$work/rows.txt" "$epochs" <<'PY' > bench/results/python-pyg.md
 import collections, difflib, statistics, sys
 rows, epochs = sys.argv[1], sys.argv[2]
 def changed(a, b):

@@ -7,41 +7,41 @@
 # SEEDS seeds each, interleaved (loom, python, loom, ...), so that both see the same machine.
 # Then 4 ranks on the METIS parts with a VIP cache (alpha 0.2) and lookahead prefetch: the remote
 # rows per epoch of both, which must be equal (same options and seed).
-# Writes bench/results/python.md. Env: SEEDS (3), EPOCHS (10), LOOM_DATA, WORK, LOOM.
+# Writes bench/results/python.md. Env: SEEDS (3), EPOCHS (10), LOOM_DATA, WORK, LOOM, LOOM_PYTHON (bench/lib.sh).
 set -euo pipefail
-cd "$(dirname "$0")/.."
-data=${LOOM_DATA:-../shared/data}
+source "$(dirname "$0")/lib.sh"
 work=${WORK:-bench/work/python}
-loom=${LOOM:-./build/loom}
 seeds=${SEEDS:-3}
 epochs=${EPOCHS:-10}
-python=/usr/bin/python3
 export PYTHONPATH=$PWD/build/python OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-[ -d "$data/graphs/facebook" ] || { echo "bench_python: no $data/graphs/facebook: skipping"; exit 0; }
-$python -c "import loom" 2> /dev/null || { echo "bench_python: the Python package is not built (scripts/setup)"; exit 1; }
+require_loom || exit 1
+require_data "$data/graphs/facebook" || exit 0
+require_python_modules torch numpy || exit 0
+"$python" -c "import loom" 2> /dev/null ||
+  { echo "bench_python: the Python package is not built (scripts/setup)"; exit 1; }
 mkdir -p "$work/runs" bench/results
-[ -d "$work/facebook" ] || $loom --log-level warn import ogb "$data/graphs/facebook" -o "$work/facebook"
-[ -d "$work/facebook-4" ] || $loom --log-level warn partition "$work/facebook" -k 4 --method metis \
+[ -d "$work/facebook" ] || "$loom" --log-level warn import ogb "$data/graphs/facebook" -o "$work/facebook"
+[ -d "$work/facebook-4" ] || "$loom" --log-level warn partition "$work/facebook" -k 4 --method metis \
   -o "$work/facebook-4" > /dev/null
 recipe=(--fanouts 15,10,5 --batch-size 1024 --hidden 256 --lr 0.003 --dropout 0.5)
 
 for ((s = 0; s < seeds; s++)); do
   echo "== seed $s"
-  $loom --log-level warn train "$work/facebook" --model sage --layers 3 "${recipe[@]}" --epochs "$epochs" \
+  "$loom" --log-level warn train "$work/facebook" --model sage --layers 3 "${recipe[@]}" --epochs "$epochs" \
     --threads 2 --seed "$s" --eval-every 0 --quiet --metrics "$work/runs/loom.$s.jsonl"
-  $python examples/python/sage_custom_model.py "$work/facebook" --model sage "${recipe[@]}" --epochs "$epochs" \
+  "$python" examples/python/sage_custom_model.py "$work/facebook" --model sage "${recipe[@]}" --epochs "$epochs" \
     --threads 2 --seed "$s" --metrics "$work/runs/python.$s.jsonl" > /dev/null
 done
 
 echo "== 4 ranks, VIP cache alpha 0.2, lookahead prefetch"
 four=(--fanouts 15,10,5 --batch-size 256 --hidden 256 --cache vip --alpha 0.2 --controller lookahead --threads 1)
-mpirun -np 4 --oversubscribe --bind-to none -q $loom --log-level warn train "$work/facebook-4" --model sage \
+mpirun -np 4 --oversubscribe --bind-to none -q "$loom" --log-level warn train "$work/facebook-4" --model sage \
   --layers 3 "${four[@]}" --epochs 2 --seed 0 --eval-every 0 --quiet --metrics "$work/runs/loom.np4.jsonl"
-mpirun -np 4 --oversubscribe --bind-to none -q -x PYTHONPATH $python examples/python/sage_custom_model.py \
+mpirun -np 4 --oversubscribe --bind-to none -q -x PYTHONPATH "$python" examples/python/sage_custom_model.py \
   "$work/facebook-4" --model sage "${four[@]}" --epochs 2 --seed 0 --metrics "$work/runs/python.np4.jsonl" \
   > /dev/null 2>&1
 
-$python - "$work/runs" "$seeds" "$(cut -d' ' -f1-3 /proc/loadavg)" > bench/results/python.md <<'PY'
+"$python" - "$work/runs" "$seeds" "$(cut -d' ' -f1-3 /proc/loadavg)" > bench/results/python.md <<'PY'
 import json, statistics, sys
 runs, seeds, load = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 

@@ -6,23 +6,24 @@
 # side opens the store, takes every array as a tensor (indptr, indices, features, labels, splits)
 # and reads indptr; its RSS growth over `import loom`. Then Python gathers 100k random feature rows:
 # private (anonymous) memory grows by the gathered copy only; the features stay mapped.
-# Writes bench/results/python_memory.md. Env: WORK (bench/work/python), LOOM.
+# Writes bench/results/python_memory.md. Env: WORK (bench/work/python), LOOM, LOOM_PYTHON (bench/lib.sh).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+source "$(dirname "$0")/lib.sh"
 work=${WORK:-bench/work/python}
-loom=${LOOM:-./build/loom}
 export PYTHONPATH=$PWD/build/python
+require_loom || exit 1
+require_python_modules torch || exit 0
 [[ -x /usr/bin/time ]] || { echo "bench_python_memory: /usr/bin/time is missing (apt-get install time)" >&2; exit 1; }
 mkdir -p "$work" bench/results
-[ -d "$work/products" ] || $loom --log-level warn generate sbm --nodes 2500000 --avg-degree 25 --feat-dim 100 \
+[ -d "$work/products" ] || "$loom" --log-level warn generate sbm --nodes 2500000 --avg-degree 25 --feat-dim 100 \
   --classes 47 --seed 1 -o "$work/products"
-[ -d "$work/tiny" ] || $loom --log-level warn generate sbm --nodes 100 --avg-degree 4 --feat-dim 4 --classes 2 \
+[ -d "$work/tiny" ] || "$loom" --log-level warn generate sbm --nodes 100 --avg-degree 4 --feat-dim 4 --classes 2 \
   -o "$work/tiny"
 peak_kib() { /usr/bin/time -f %M "$@" 2>&1 > /dev/null | tail -1; }
-cli_tiny=$(peak_kib $loom info "$work/tiny")
-cli_products=$(peak_kib $loom info "$work/products")
+cli_tiny=$(peak_kib "$loom" info "$work/tiny")
+cli_products=$(peak_kib "$loom" info "$work/products")
 
-/usr/bin/python3 - "$work/products" "$cli_tiny" "$cli_products" "$(du -sb "$work/products" | cut -f1)" \
+"$python" - "$work/products" "$cli_tiny" "$cli_products" "$(du -sb "$work/products" | cut -f1)" \
   > bench/results/python_memory.md <<'PY'
 import sys
 

@@ -61,17 +61,16 @@ BenchGraph rmat(int scale) {
   options.seed = 1;
   graph::GraphData data = graph::generate::generate_rmat(options);
   const std::int64_t n = data.num_rows();
-  return {"rmat scale " + std::to_string(scale), graph::Csr::from_vectors(std::move(data.indptr), data.indices, n), {},
-          4};
+  return {
+      "rmat scale " + std::to_string(scale), graph::Csr::from_vectors(std::move(data.indptr), data.indices, n), {}, 4};
 }
 
 BenchGraph from_store(const std::string& dir) {
   const auto store = graph::GraphStore::open(dir);
   const auto& csr = store.csr();
   std::vector<std::int64_t> indptr(csr.indptr().begin(), csr.indptr().end());
-  std::vector<std::int64_t> indices = csr.visit([](auto view) {
-    return std::vector<std::int64_t>(view.indices.begin(), view.indices.end());
-  });
+  std::vector<std::int64_t> indices =
+      csr.visit([](auto view) { return std::vector<std::int64_t>(view.indices.begin(), view.indices.end()); });
   BenchGraph g{dir, graph::Csr::from_vectors(std::move(indptr), indices, csr.num_cols()), {}, 4};
   if (store.has_feat() && store.feat().dtype() == core::DType::kFloat32) {
     const auto f = store.feat().span<float>();
@@ -188,12 +187,13 @@ void bench_sage_step(const BenchGraph& g, int threads) {
   for (const auto& [name, s] : t.totals()) total += s;
   for (const auto& [name, s] : cpu.totals()) total_cpu += s;
   auto ms = [&](const core::TimeAccumulator& acc, const char* name) { return 1e3 * acc.get(name) / measured; };
-  std::printf("| %d | %lld | %.0f | %.0f | %.1f (%.1f) | %.1f (%.1f) | %.1f (%.1f) | %.1f (%.1f) | %.1f (%.1f) | "
-              "%.1f (%.1f) | %.2f |\n",
-              threads, static_cast<long long>(steps), input_rows / measured, edges / measured, ms(t, "sample"),
-              ms(cpu, "sample"), ms(t, "gather"), ms(cpu, "gather"), ms(t, "forward"), ms(cpu, "forward"),
-              ms(t, "backward"), ms(cpu, "backward"), ms(t, "optimizer"), ms(cpu, "optimizer"), 1e3 * total / measured,
-              1e3 * total_cpu / measured, total / measured * steps);
+  std::printf(
+      "| %d | %lld | %.0f | %.0f | %.1f (%.1f) | %.1f (%.1f) | %.1f (%.1f) | %.1f (%.1f) | %.1f (%.1f) | "
+      "%.1f (%.1f) | %.2f |\n",
+      threads, static_cast<long long>(steps), input_rows / measured, edges / measured, ms(t, "sample"),
+      ms(cpu, "sample"), ms(t, "gather"), ms(cpu, "gather"), ms(t, "forward"), ms(cpu, "forward"), ms(t, "backward"),
+      ms(cpu, "backward"), ms(t, "optimizer"), ms(cpu, "optimizer"), 1e3 * total / measured, 1e3 * total_cpu / measured,
+      total / measured * steps);
 }
 
 }  // namespace
@@ -205,7 +205,8 @@ int main() {
   const BenchGraph fb = store ? from_store(store) : facebook_like();
 
   std::printf("## Sampler throughput (fanouts 15,10,5, batch 1024)\n\n");
-  std::printf("| graph | nodes | edges (directed) | threads | batches | ms/batch wall (cpu) | M sampled edges/s (wall) |\n");
+  std::printf(
+      "| graph | nodes | edges (directed) | threads | batches | ms/batch wall (cpu) | M sampled edges/s (wall) |\n");
   std::printf("|---|---|---|---|---|---|---|\n");
   bench_sampler(fb);
   if (scale > 0) bench_sampler(rmat(scale));
@@ -214,8 +215,9 @@ int main() {
   std::printf("\n## 3-layer SAGE training step on %s (hidden 256, fanouts 15,10,5, batch 1024)\n\n", fb.name.c_str());
   describe_blocks(fb);
   std::printf("Per step, ms wall (ms process CPU); epoch s = wall step time x steps.\n\n");
-  std::printf("| threads | steps/epoch | input rows/step | edges/step | sample | gather | forward | "
-              "backward | adam | step | epoch s |\n");
+  std::printf(
+      "| threads | steps/epoch | input rows/step | edges/step | sample | gather | forward | "
+      "backward | adam | step | epoch s |\n");
   std::printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
   for (const int threads : thread_counts()) bench_sage_step(fb, threads);
   return 0;

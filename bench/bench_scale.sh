@@ -26,8 +26,8 @@
 # others' rows are kept from an earlier run; " " for none), QUALITY (0 skips `loom analyze cache`,
 # keeping an earlier run's remote rows).
 set -uo pipefail
-cd "$(dirname "$0")/.."
-loom=${LOOM:-build/loom}
+source "$(dirname "$0")/lib.sh"
+require_loom || exit 1
 work=${WORK:-bench/work/scale}
 sizes=${SIZES:-"products 25m"}
 build_memory=${BUILD_MEMORY:-4G}
@@ -60,7 +60,7 @@ record() {
   local status=$?
   rm -f "$work/anonymous.run"
   wait $!
-  /usr/bin/python3 - "$work/time.txt" "$size" "$stage" "$name" "$status" "${DISK_OF:-}" "$*" "$(cat "$work/anonymous.txt")" >> "$rows" <<'PY'
+  "$python" - "$work/time.txt" "$size" "$stage" "$name" "$status" "${DISK_OF:-}" "$*" "$(cat "$work/anonymous.txt")" >> "$rows" <<'PY'
 import json, os, sys
 path, size, stage, name, status, disk_of, command, anonymous = sys.argv[1:9]
 t = {}
@@ -150,4 +150,4 @@ for size in $sizes; do
   [[ ${KEEP:-0} == 1 ]] || rm -rf "$src" "$src"-*-8
 done
 
-/usr/bin/python3 bench/scale_report.py "$work" bench/results/scale.md
+"$python" bench/scale_report.py "$work" bench/results/scale.md

@@ -3,40 +3,55 @@
 # (bench/peers/pytorch_sage.py) on Facebook, same store, same settings (3-layer SAGE, hidden 256,
 # fanouts 15,10,5, batch 1024, 10 epochs, 2 threads), then Loom on 4 ranks with and without link
 # emulation at 10 Gbit/s. Prints epoch times, the speed ratio and test accuracy; writes
-# bench/results/train.md. Needs python3-torch for the peer (scripts/setup does not install it:
-# apt-get install python3-torch).
+# bench/results/train.md. The peer needs python3-torch (installed here as root, else skipped).
+# Env: LOOM, LOOM_DATA, LOOM_PYTHON (bench/lib.sh).
 set -euo pipefail
-cd "$(dirname "$0")/.."
-data=${LOOM_DATA:-../shared/data}
+source "$(dirname "$0")/lib.sh"
 work=bench/work/train
-loom=./build/loom
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+require_loom || exit 1
+require_data "$data/graphs/facebook" || exit 0
 mkdir -p "$work" bench/results
-[ -d "$work/facebook" ] || $loom import ogb "$data/graphs/facebook" -o "$work/facebook"
-[ -d "$work/facebook-4" ] || $loom partition "$work/facebook" -k 4 --method metis -o "$work/facebook-4"
+[ -d "$work/facebook" ] || "$loom" import ogb "$data/graphs/facebook" -o "$work/facebook"
+[ -d "$work/facebook-4" ] || "$loom" partition "$work/facebook" -k 4 --method metis -o "$work/facebook-4"
 common=(--model sage --layers 3 --hidden 256 --fanouts 15,10,5 --epochs 10 --lr 0.003 --dropout 0.5)
 load=$(cut -d' ' -f1-3 /proc/loadavg)
 
-mean_epoch() { /usr/bin/python3 -c "import json,sys; r=[json.loads(l) for l in open(sys.argv[1]) if 'epoch_seconds' in l]; t=[x['epoch_seconds'] for x in r[1:]] or [r[0]['epoch_seconds']]; print(f'{sum(t)/len(t):.3f}')" "$1"; }
-last_field() { /usr/bin/python3 -c "import json,sys; r=[json.loads(l) for l in open(sys.argv[1])]; print(f\"{[x for x in r if sys.argv[2] in x][-1][sys.argv[2]]:.4f}\")" "$1" "$2"; }
+mean_epoch() {
+  "$python" - "$1" <<'PY'
+import json, sys
+r = [json.loads(l) for l in open(sys.argv[1]) if "epoch_seconds" in l]
+t = [x["epoch_seconds"] for x in r[1:]] or [r[0]["epoch_seconds"]]
+print(f"{sum(t) / len(t):.3f}")
+PY
+}
+last_field() {
+  "$python" - "$1" "$2" <<'PY'
+import json, sys
+r = [json.loads(l) for l in open(sys.argv[1])]
+print(f"{[x for x in r if sys.argv[2] in x][-1][sys.argv[2]]:.4f}")
+PY
+}
 
-$loom --log-level warn train "$work/facebook" "${common[@]}" --batch-size 1024 --threads 2 --metrics "$work/loom-1.jsonl"
+"$loom" --log-level warn train "$work/facebook" "${common[@]}" --batch-size 1024 --threads 2 \
+  --metrics "$work/loom-1.jsonl"
 loom_epoch=$(mean_epoch "$work/loom-1.jsonl")
 loom_acc=$(last_field "$work/loom-1.jsonl" test_accuracy)
 
 peer_epoch=NA; peer_acc=NA; ratio=NA; peer_omp_epoch=NA; peer_omp_acc=NA; ratio_omp=NA
-if /usr/bin/python3 -c "import torch" 2>/dev/null; then
-  /usr/bin/python3 bench/peers/pytorch_sage.py "$work/facebook" --threads 2 > "$work/peer.jsonl"
+if require_python_modules torch numpy; then
+  "$python" bench/peers/pytorch_sage.py "$work/facebook" --threads 2 > "$work/peer.jsonl"
   peer_epoch=$(mean_epoch "$work/peer.jsonl")
   peer_acc=$(last_field "$work/peer.jsonl" test_accuracy)
-  ratio=$(/usr/bin/python3 -c "print(f'{$peer_epoch/$loom_epoch:.2f}')")
+  ratio=$("$python" -c "print(f'{$peer_epoch/$loom_epoch:.2f}')")
   # The peer again with the BLAS flavour Loom loads (OpenMP OpenBLAS), so the ratio is not a BLAS choice.
   omp_blas=/usr/lib/x86_64-linux-gnu/openblas-openmp
   if [ -d "$omp_blas" ]; then
-    LD_LIBRARY_PATH=$omp_blas /usr/bin/python3 bench/peers/pytorch_sage.py "$work/facebook" --threads 2 > "$work/peer-omp.jsonl"
+    LD_LIBRARY_PATH=$omp_blas "$python" bench/peers/pytorch_sage.py "$work/facebook" --threads 2 \
+      > "$work/peer-omp.jsonl"
     peer_omp_epoch=$(mean_epoch "$work/peer-omp.jsonl")
     peer_omp_acc=$(last_field "$work/peer-omp.jsonl" test_accuracy)
-    ratio_omp=$(/usr/bin/python3 -c "print(f'{$peer_omp_epoch/$loom_epoch:.2f}')")
+    ratio_omp=$("$python" -c "print(f'{$peer_omp_epoch/$loom_epoch:.2f}')")
   fi
 fi
 
@@ -44,9 +59,9 @@ runs4=""
 for link in "" "--net-bandwidth 10Gbit --net-latency 20us"; do
   for depth in 0 4; do
     out="$work/loom-4-d$depth${link:+-link}.jsonl"
-    mpirun -np 4 --oversubscribe --allow-run-as-root --bind-to none $loom --log-level warn train "$work/facebook-4" \
+    mpirun -np 4 --oversubscribe --allow-run-as-root --bind-to none "$loom" --log-level warn train "$work/facebook-4" \
       "${common[@]}" --batch-size 256 --threads 1 --pipeline-depth $depth $link --metrics "$out"
-    summary=$(/usr/bin/python3 - "$out" <<'PY'
+    summary=$("$python" - "$out" <<'PY'
 import json, sys
 r = [json.loads(l) for l in open(sys.argv[1])]
 ep = [x for x in r if 'epoch_seconds' in x]

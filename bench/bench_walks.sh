@@ -2,21 +2,19 @@
 # Random-walk generation throughput (steps/s) of `loom walk` for DeepWalk (uniform) and node2vec
 # (p=0.25,q=4 and p=4,q=0.25), 10 walks of length 80 per node, on BlogCatalog and on a larger
 # R-MAT graph (1 walk per node there), at 1 and THREADS threads; records bench/results/walks.md.
-# Usage: bench/bench_walks.sh [BUILD_DIR] (default: build).
-# Environment: THREADS (default 2), RMAT_SCALE (default 20; 0 skips it), DATA (default
+# Usage: bench/bench_walks.sh [BUILD_DIR] (runs BUILD_DIR/loom; default $LOOM, else build/loom).
+# Environment: THREADS (default 2), RMAT_SCALE (default 20; 0 skips it), LOOM_DATA (or DATA; default
 # ../shared/data), WORK (scratch, default /tmp/loom-bench-graphs; imported stores are reused).
 set -euo pipefail
-
-root="$(cd "$(dirname "$0")/.." && pwd)"
-build="${1:-$root/build}"
+source "$(dirname "$0")/lib.sh"
+use_build_dir "${1:-}"
 threads="${THREADS:-2}"
 scale="${RMAT_SCALE:-20}"
-data="${DATA:-$root/../shared/data}"
 work="${WORK:-/tmp/loom-bench-graphs}"
-loom="$build/loom"
-result="$root/bench/results/walks.md"
-[[ -x "$loom" ]] || { echo "bench_walks: $loom not built (ninja -C $build loom)" >&2; exit 1; }
-mkdir -p "$work" "$root/bench/results"
+result=bench/results/walks.md
+require_loom || exit 1
+require_data "$data/graphs/blogcatalog" || exit 0
+mkdir -p "$work" bench/results
 
 if [[ ! -d "$work/blogcatalog" ]]; then
   "$loom" import ogb "$data/graphs/blogcatalog" -o "$work/blogcatalog" >/dev/null
@@ -33,12 +31,14 @@ rows=""
 for entry in "${graphs[@]}"; do
   name="${entry%%:*}"
   walks="${entry##*:}"
-  read -r nodes edges < <(python3 -c "import json,sys; m=json.load(open(sys.argv[1])); print(m['num_nodes'], m['num_edges'])" "$work/$name/meta.json")
+  read -r nodes edges < <("$python" -c \
+    "import json,sys; m=json.load(open(sys.argv[1])); print(m['num_nodes'], m['num_edges'])" "$work/$name/meta.json")
   for pq in "1 1" "0.25 4" "4 0.25"; do
     read -r p q <<<"$pq"
     for t in 1 "$threads"; do
       json="$("$loom" walk "$work/$name" --walks "$walks" --length 80 --p "$p" --q "$q" --threads "$t" --json)"
-      read -r steps seconds rate < <(python3 -c "import json,sys; j=json.loads(sys.argv[1]); print(j['steps'], j['seconds'], j['steps_per_second'])" "$json")
+      read -r steps seconds rate < <("$python" -c \
+        "import json,sys; j=json.loads(sys.argv[1]); print(j['steps'], j['seconds'], j['steps_per_second'])" "$json")
       kind="node2vec p=$p q=$q"; [[ "$p $q" == "1 1" ]] && kind="deepwalk (uniform)"
       line="| $name | $nodes | $edges | $kind | $walks x 80 | $t | $steps | $(printf '%.3f' "$seconds") | $(awk -v r="$rate" 'BEGIN { printf "%.1f", r / 1e6 }') |"
       echo "$line"

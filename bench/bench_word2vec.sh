@@ -7,30 +7,32 @@
 # Spearman), and cross-checked with gensim's own evaluation. Results: bench/results/word2vec.md.
 #
 # usage: bench/bench_word2vec.sh [REPS]
-#   env: LOOM=path/to/loom, THREADS=2, KERNELS="batched hogwild" (Loom kernels to run), LOOM_DATA=...
+#   env: LOOM=path/to/loom, THREADS=2, KERNELS="batched hogwild" (Loom kernels to run), LOOM_DATA=...,
+#        LOOM_PYTHON (bench/lib.sh)
 set -euo pipefail
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-DATA=${LOOM_DATA:-$ROOT/../shared/data}
-LOOM=${LOOM:-$ROOT/build/loom}
+source "$(dirname "$0")/lib.sh"
 THREADS=${THREADS:-2}
 KERNELS=${KERNELS:-batched hogwild}
 REPS=${1:-1}
-WORK=$ROOT/bench/work/w2v
-PY=/usr/bin/python3
-mkdir -p "$WORK" "$ROOT/bench/results"
-[ -x "$LOOM" ] || { echo "loom binary not found at $LOOM (set LOOM=...)" >&2; exit 1; }
+WORK=$PWD/bench/work/w2v
+require_loom || exit 1
+require_data "$data"/{corpus/gutenberg.txt.gz,words/questions-words.txt,words/wordsim353.tsv} || exit 0
 
 # Peers: gensim from Debian, word2vec.c compiled from the npm package `word2vec`.
-$PY -c "import gensim" 2>/dev/null || apt-get install -y python3-gensim
+require_python_modules gensim || exit 0
+mkdir -p "$WORK" bench/results
 W2C=$WORK/node_modules/word2vec/src
-if [ ! -f "$W2C/word2vec.c" ]; then (cd "$WORK" && npm install --no-audit --no-fund word2vec); fi
+if [ ! -f "$W2C/word2vec.c" ]; then
+  command -v npm > /dev/null || { echo "$bench: skipped, word2vec.c needs npm (apt-get install npm)" >&2; exit 0; }
+  (cd "$WORK" && npm install --no-audit --no-fund word2vec)
+fi
 if [ ! -x "$W2C/word2vec.loom-built" ]; then make -B -C "$W2C" word2vec >/dev/null && touch "$W2C/word2vec.loom-built" && chmod +x "$W2C/word2vec.loom-built"; fi
 
 TOK=$WORK/gutenberg.tok.txt
 VOCAB=$WORK/gutenberg.w2c.vocab
-[ -s "$TOK" ] || $PY "$ROOT/bench/w2v_tokenize.py" "$DATA/corpus/gutenberg.txt.gz" "$TOK" "$VOCAB"
-Q=$DATA/words/questions-words.txt
-WS=$DATA/words/wordsim353.tsv
+[ -s "$TOK" ] || "$python" bench/w2v_tokenize.py "$data/corpus/gutenberg.txt.gz" "$TOK" "$VOCAB"
+Q=$data/words/questions-words.txt
+WS=$data/words/wordsim353.tsv
 COMMON="--dim 100 --window 5 --negative 5 --sample 1e-4 --epochs 5 --min-count 5 --threads $THREADS"
 LOG=$WORK/runs.jsonl
 : > "$LOG"
@@ -41,15 +43,16 @@ LOAD_BEFORE=$(uptime)
 for rep in $(seq 1 "$REPS"); do
   for kernel in $KERNELS; do
     out=$WORK/loom-$kernel.bin
-    json=$("$LOOM" embed text "$TOK" -o "$out" --format binary --tokenize raw --kernel $kernel $COMMON --quiet --json)
+    json=$("$loom" embed text "$TOK" -o "$out" --format binary --tokenize raw --kernel $kernel $COMMON --quiet --json)
     record "{\"tool\":\"loom-$kernel\",\"rep\":$rep,\"emb\":\"$out\",\"run\":$json}"
   done
   t0=$(now)
   "$W2C/word2vec" -train "$TOK" -read-vocab "$VOCAB" -output "$WORK/w2c.bin" -cbow 0 -size 100 -window 5 -negative 5 \
     -hs 0 -sample 1e-4 -threads "$THREADS" -binary 1 -iter 5 -min-count 5 -alpha 0.025 >/dev/null
   t1=$(now)
-  record "{\"tool\":\"word2vec.c\",\"rep\":$rep,\"emb\":\"$WORK/w2c.bin\",\"run\":{\"train_seconds\":$($PY -c "print($t1 - $t0)")}}"
-  json=$($PY "$ROOT/bench/w2v_gensim.py" train "$TOK" "$WORK/gensim.bin" "$THREADS")
+  seconds=$("$python" -c "print($t1 - $t0)")
+  record "{\"tool\":\"word2vec.c\",\"rep\":$rep,\"emb\":\"$WORK/w2c.bin\",\"run\":{\"train_seconds\":$seconds}}"
+  json=$("$python" bench/w2v_gensim.py train "$TOK" "$WORK/gensim.bin" "$THREADS")
   record "{\"tool\":\"gensim\",\"rep\":$rep,\"emb\":\"$WORK/gensim.bin\",\"run\":$json}"
 done
 LOAD_AFTER=$(uptime)
@@ -59,10 +62,10 @@ QUALITY_TOOLS="w2c gensim"
 for kernel in $KERNELS; do QUALITY_TOOLS="loom-$kernel $QUALITY_TOOLS"; done
 for tool in $QUALITY_TOOLS; do
   emb=$WORK/$tool.bin
-  a=$("$LOOM" eval analogy "$emb" --questions "$Q" --top 30000 --json)
-  s=$("$LOOM" eval similarity "$emb" --pairs "$WS" --json)
-  g=$($PY "$ROOT/bench/w2v_gensim.py" check "$emb" "$Q" "$WS")
+  a=$("$loom" eval analogy "$emb" --questions "$Q" --top 30000 --json)
+  s=$("$loom" eval similarity "$emb" --pairs "$WS" --json)
+  g=$("$python" bench/w2v_gensim.py check "$emb" "$Q" "$WS")
   record "{\"quality\":\"$tool\",\"analogy\":$a,\"similarity\":$s,\"gensim_check\":$g}"
 done
-$PY "$ROOT/bench/w2v_report.py" "$LOG" "$LOAD_BEFORE" "$LOAD_AFTER" "$THREADS" > "$ROOT/bench/results/word2vec.md"
-cat "$ROOT/bench/results/word2vec.md"
+"$python" bench/w2v_report.py "$LOG" "$LOAD_BEFORE" "$LOAD_AFTER" "$THREADS" > bench/results/word2vec.md
+cat bench/results/word2vec.md

@@ -8,49 +8,52 @@
 # >= the mean of gensim's and word2vec.c's means, at Loom's usual speed.
 # Results: bench/results/word2vec_heldout.md.
 #
-# usage: bench/bench_word2vec_heldout.sh     env: SEEDS (3), THREADS (2), LOOM, LOOM_DATA
+# usage: bench/bench_word2vec_heldout.sh     env: SEEDS (3), THREADS (2), LOOM, LOOM_DATA, LOOM_PYTHON
 set -euo pipefail
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-DATA=${LOOM_DATA:-$ROOT/../shared/data}
-LOOM=${LOOM:-$ROOT/build/loom}
+source "$(dirname "$0")/lib.sh"
 THREADS=${THREADS:-2}
 SEEDS=${SEEDS:-3}
-WORK=$ROOT/bench/work/w2v-heldout
-PY=/usr/bin/python3
-mkdir -p "$WORK" "$ROOT/bench/results"
-[ -x "$LOOM" ] || { echo "loom binary not found at $LOOM (set LOOM=...)" >&2; exit 1; }
+WORK=$PWD/bench/work/w2v-heldout
+require_loom || exit 1
+require_data "$data/corpus/gutenberg.txt.gz" "$data/words/questions-words.txt" || exit 0
 
-$PY -c "import gensim" 2>/dev/null || apt-get install -y python3-gensim
-W2C=$ROOT/bench/work/w2v/node_modules/word2vec/src
-if [ ! -f "$W2C/word2vec.c" ]; then mkdir -p "$ROOT/bench/work/w2v" && (cd "$ROOT/bench/work/w2v" && npm install --no-audit --no-fund word2vec); fi
+require_python_modules gensim || exit 0
+mkdir -p "$WORK" bench/results
+W2C=$PWD/bench/work/w2v/node_modules/word2vec/src
+if [ ! -f "$W2C/word2vec.c" ]; then
+  command -v npm > /dev/null || { echo "$bench: skipped, word2vec.c needs npm (apt-get install npm)" >&2; exit 0; }
+  mkdir -p bench/work/w2v && (cd bench/work/w2v && npm install --no-audit --no-fund word2vec)
+fi
 if [ ! -x "$W2C/word2vec.loom-built" ]; then make -B -C "$W2C" word2vec >/dev/null && touch "$W2C/word2vec.loom-built" && chmod +x "$W2C/word2vec.loom-built"; fi
 
-[ -s "$WORK/half-b.txt" ] || $PY "$ROOT/bench/w2v_split_books.py" "$DATA/corpus/gutenberg.txt.gz" "$WORK/half-a.txt" "$WORK/half-b.txt"
-Q=$DATA/words/questions-words.txt
+[ -s "$WORK/half-b.txt" ] ||
+  "$python" bench/w2v_split_books.py "$data/corpus/gutenberg.txt.gz" "$WORK/half-a.txt" "$WORK/half-b.txt"
+Q=$data/words/questions-words.txt
 LOG=$WORK/runs.jsonl
 : > "$LOG"
 LOAD_BEFORE=$(uptime)
 for half in a b; do
   tok=$WORK/half-$half.tok.txt
-  [ -s "$tok" ] || $PY "$ROOT/bench/w2v_tokenize.py" "$WORK/half-$half.txt" "$tok" "$WORK/half-$half.vocab"
+  [ -s "$tok" ] || "$python" bench/w2v_tokenize.py "$WORK/half-$half.txt" "$tok" "$WORK/half-$half.vocab"
   for seed in $(seq 1 "$SEEDS"); do
     out=$WORK/loom-$half-$seed.bin
-    run=$("$LOOM" embed text "$tok" -o "$out" --format binary --tokenize raw --dim 100 --window 5 --negative 5 \
+    run=$("$loom" embed text "$tok" -o "$out" --format binary --tokenize raw --dim 100 --window 5 --negative 5 \
       --sample 1e-4 --epochs 5 --min-count 5 --threads "$THREADS" --seed "$seed" --quiet --json)
     echo "{\"tool\":\"loom\",\"half\":\"$half\",\"seed\":$seed,\"emb\":\"$out\",\"run\":$run}" >> "$LOG"
     out=$WORK/gensim-$half-$seed.bin
-    run=$($PY "$ROOT/bench/w2v_gensim.py" train "$tok" "$out" "$THREADS" "$seed")
+    run=$("$python" bench/w2v_gensim.py train "$tok" "$out" "$THREADS" "$seed")
     echo "{\"tool\":\"gensim\",\"half\":\"$half\",\"seed\":$seed,\"emb\":\"$out\",\"run\":$run}" >> "$LOG"
     out=$WORK/w2c-$half-$seed.bin
     t0=$(date +%s.%N)
     "$W2C/word2vec" -train "$tok" -read-vocab "$WORK/half-$half.vocab" -output "$out" -cbow 0 -size 100 -window 5 \
       -negative 5 -hs 0 -sample 1e-4 -threads "$THREADS" -binary 1 -iter 5 -min-count 5 -alpha 0.025 >/dev/null
     t1=$(date +%s.%N)
-    echo "{\"tool\":\"word2vec.c\",\"half\":\"$half\",\"seed\":$seed,\"emb\":\"$out\",\"run\":{\"train_seconds\":$($PY -c "print($t1 - $t0)")}}" >> "$LOG"
+    run="{\"train_seconds\":$("$python" -c "print($t1 - $t0)")}"
+    echo "{\"tool\":\"word2vec.c\",\"half\":\"$half\",\"seed\":$seed,\"emb\":\"$out\",\"run\":$run}" >> "$LOG"
   done
 done
 LOAD_AFTER=$(uptime)
-$PY - "$LOG" "$Q" "$LOOM" "$LOAD_BEFORE" "$LOAD_AFTER" > "$ROOT/bench/results/word2vec_heldout.md" <<'PY'
+"$python" - "$LOG" "$Q" "$loom" "$LOAD_BEFORE" "$LOAD_AFTER" > bench/results/word2vec_heldout.md <<'PY'
 import json, statistics, subprocess, sys
 log, questions, loom, before, after = sys.argv[1:6]
 runs = [json.loads(l) for l in open(log)]
@@ -87,4 +90,4 @@ print()
 print("Target (Loom's mean >= the mean of gensim's and word2vec.c's means): " + "; ".join(verdicts) + ".")
 print("Half B is the held-out one; half A is shown for comparison (neither was used to choose anything).")
 PY
-cat "$ROOT/bench/results/word2vec_heldout.md"
+cat bench/results/word2vec_heldout.md

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Markdown report of bench_fullgraph.sh runs (one JSON-lines metrics file per run)."""
-import glob, json, os, sys
+import argparse, glob, json, os
 from collections import defaultdict
 
-MiB = 2 ** 20
+MiB = 2**20
 
 
 def load(path):
@@ -17,10 +17,17 @@ def load(path):
     times = sorted(r["epoch_seconds"] for r in later)
     evals = [r for r in epochs if "valid_accuracy" in r]
     best = max(evals, key=lambda r: r["valid_accuracy"]) if evals else epochs[-1]
-    return {"setup": setup, "last": epochs[-1], "best": best, "seconds": times[len(times) // 2], "evals": evals,
-            "bubble": sorted(r["bubble_seconds"] for r in later)[len(later) // 2],
-            "graph": os.path.basename(path).split("-")[0], "tag": os.path.basename(path).split("-")[1],
-            "epochs": len(epochs)}
+    return {
+        "setup": setup,
+        "last": epochs[-1],
+        "best": best,
+        "seconds": times[len(times) // 2],
+        "evals": evals,
+        "bubble": sorted(r["bubble_seconds"] for r in later)[len(later) // 2],
+        "graph": os.path.basename(path).split("-")[0],
+        "tag": os.path.basename(path).split("-")[1],
+        "epochs": len(epochs),
+    }
 
 
 def label(run):
@@ -50,14 +57,25 @@ def measured(run):
     return b["halo"] if run["setup"]["mode"] == "graph" else stage_bytes(b)
 
 
-runs = [r for r in (load(p) for p in sorted(glob.glob(os.path.join(sys.argv[1], "*.jsonl")))) if r]
+parser = argparse.ArgumentParser(description=__doc__)
+parser.add_argument(
+    "runs",
+    metavar="RUNS_DIR",
+    help="folder of the runs' metrics, one JSON-lines file per run (bench/work/fullgraph/runs)",
+)
+args = parser.parse_args()
+runs = [r for r in (load(p) for p in sorted(glob.glob(os.path.join(args.runs, "*.jsonl")))) if r]
 main = defaultdict(list)
 sweep = defaultdict(dict)
 for r in runs:
     s = r["setup"]
     if r["tag"] != "sweep":
         schedule = s.get("lr_schedule", "none")
-        kind = "" if r["tag"] == "main" else " (convergence run" + ("" if schedule == "none" else f", {schedule} schedule") + ")"
+        kind = (
+            ""
+            if r["tag"] == "main"
+            else " (convergence run" + ("" if schedule == "none" else f", {schedule} schedule") + ")"
+        )
         main[r["graph"] + kind].append(r)
     else:
         sweep[r["graph"]][(s["mode"], s["layers"])] = r
@@ -74,13 +92,19 @@ print("`2*4*(S-1)*|V|*H` over the stage boundaries.\n")
 for g, rs in main.items():
     s0 = rs[0]["setup"]
     epochs = max(r["epochs"] for r in rs)
-    print(f"## {g}: {s0['nodes']} nodes, {s0['features']} features, {epochs} epochs, "
-          f"lr {next((r['setup']['lr'] for r in rs if 'lr' in r['setup']), 0.005)}\n")
-    print("| model | mode | s/epoch | bubble s | MiB/epoch total | stage act+grad | halo | weights | formula (issue) | "
-          "formula (stack) | measured / formula | test acc | vs graph | test at best valid (epoch) | vs graph |")
+    print(
+        f"## {g}: {s0['nodes']} nodes, {s0['features']} features, {epochs} epochs, "
+        f"lr {next((r['setup']['lr'] for r in rs if 'lr' in r['setup']), 0.005)}\n"
+    )
+    print(
+        "| model | mode | s/epoch | bubble s | MiB/epoch total | stage act+grad | halo | weights | formula (issue) | "
+        "formula (stack) | measured / formula | test acc | vs graph | test at best valid (epoch) | vs graph |"
+    )
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     ref = {r["setup"]["model"]: r for r in rs if r["setup"]["mode"] == "graph"}
-    for r in sorted(rs, key=lambda r: (r["setup"]["model"], ["graph", "pipe", "hybrid"].index(r["setup"]["mode"]), label(r))):
+    for r in sorted(
+        rs, key=lambda r: (r["setup"]["model"], ["graph", "pipe", "hybrid"].index(r["setup"]["mode"]), label(r))
+    ):
         s, b = r["setup"], r["last"]["bytes"]
         fi, fs = formula(r)
         acc = r["last"].get("test_accuracy", float("nan"))
@@ -90,16 +114,21 @@ for g, rs in main.items():
         best_delta = best - g_ref["best"].get("test_accuracy", float("nan")) if g_ref else float("nan")
         speed = f" ({g_ref['seconds'] / r['seconds']:.2f}x)" if g_ref and r is not g_ref else ""
         unfinished = f" ({r['epochs']} epochs so far)" if r["epochs"] < epochs else ""
-        print(f"| {s['model']} | {label(r)}{unfinished} | {r['seconds']:.2f}{speed} | {r['bubble']:.2f} | {b['total'] / MiB:.1f} | "
-              f"{stage_bytes(b) / MiB:.1f} | {b['halo'] / MiB:.1f} | {b['weights'] / MiB:.1f} | {fi / MiB:.1f} | "
-              f"{fs / MiB:.1f} | {measured(r) / fs:.3f} | {acc:.4f} | {delta:+.4f} | {best:.4f} ({r['best']['epoch']}) | "
-              f"{best_delta:+.4f} |")
+        print(
+            f"| {s['model']} | {label(r)}{unfinished} | {r['seconds']:.2f}{speed} | {r['bubble']:.2f} | {b['total'] / MiB:.1f} | "
+            f"{stage_bytes(b) / MiB:.1f} | {b['halo'] / MiB:.1f} | {b['weights'] / MiB:.1f} | {fi / MiB:.1f} | "
+            f"{fs / MiB:.1f} | {measured(r) / fs:.3f} | {acc:.4f} | {delta:+.4f} | {best:.4f} ({r['best']['epoch']}) | "
+            f"{best_delta:+.4f} |"
+        )
     graph_bytes = {r["setup"]["model"]: r["last"]["bytes"]["total"] for r in rs if r["setup"]["mode"] == "graph"}
     for r in rs:
         s = r["setup"]
         if s["mode"] != "graph" and s["model"] in graph_bytes:
-            print(f"\n{s['model']} {label(r)}: {graph_bytes[s['model']] / max(1, r['last']['bytes']['total']):.1f}x "
-                  f"fewer bytes than graph parallelism (all channels)", end="")
+            print(
+                f"\n{s['model']} {label(r)}: {graph_bytes[s['model']] / max(1, r['last']['bytes']['total']):.1f}x "
+                f"fewer bytes than graph parallelism (all channels)",
+                end="",
+            )
     print("\n")
     if any(len(r["evals"]) > 2 for r in rs):  # a convergence run: test accuracy along the way
         by_epoch = defaultdict(dict)
@@ -121,7 +150,9 @@ for g, cells in sweep.items():
         continue
     any_run = next(iter(cells.values()))["setup"]
     print(f"## Depth sweep on {g}: bytes per epoch (GCNII, 1 epoch)\n")
-    print("| layers | graph halo MiB | formula (issue) | formula (stack) | pipe act+grad MiB | formula | graph / pipe |")
+    print(
+        "| layers | graph halo MiB | formula (issue) | formula (stack) | pipe act+grad MiB | formula | graph / pipe |"
+    )
     print("|---|---|---|---|---|---|---|")
     crossover = None
     for l in depths:
@@ -130,8 +161,10 @@ for g, cells in sweep.items():
             continue
         gb, pb = measured(gr), measured(pr)
         fi, fs = formula(gr)
-        print(f"| {l} | {gb / MiB:.1f} | {fi / MiB:.1f} | {fs / MiB:.1f} | {pb / MiB:.1f} | {formula(pr)[0] / MiB:.1f} | "
-              f"{gb / pb:.2f} |")
+        print(
+            f"| {l} | {gb / MiB:.1f} | {fi / MiB:.1f} | {fs / MiB:.1f} | {pb / MiB:.1f} | {formula(pr)[0] / MiB:.1f} | "
+            f"{gb / pb:.2f} |"
+        )
         if crossover is None and pb < gb:
             crossover = l
     s = any_run
@@ -140,11 +173,15 @@ for g, cells in sweep.items():
     if m > 0:
         lstack = (stages - 1) * v / m
         lissue = 1 + ((stages - 1) * v * h / m - f) / h
-        print(f"\nMirrors sum_p M_p = {m} of |V| = {v}: pipe overtakes graph from L = {lstack:.1f} (stack formula), "
-              f"{lissue:.1f} (issue formula); measured: "
-              + (f"from {crossover} layers of those swept." if crossover else "not within the swept depths.") + "\n")
+        print(
+            f"\nMirrors sum_p M_p = {m} of |V| = {v}: pipe overtakes graph from L = {lstack:.1f} (stack formula), "
+            f"{lissue:.1f} (issue formula); measured: "
+            + (f"from {crossover} layers of those swept." if crossover else "not within the swept depths.")
+            + "\n"
+        )
 
-print("""Earlier measurements (other builds, other settings): `fullgraph-history.md`.
+print(
+    """Earlier measurements (other builds, other settings): `fullgraph-history.md`.
 
 ## Reading the numbers
 
@@ -176,4 +213,5 @@ print("""Earlier measurements (other builds, other settings): `fullgraph-history
   with the trained weights (no historical value is read), so the columns compare the models, not
   their training approximations. "Test at best valid" is the test accuracy at the evaluation
   with the best validation accuracy (`EVAL_EVERY` sets how often).
-""")
+"""
+)

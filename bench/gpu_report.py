@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""Markdown report of bench/bench_gpu.sh: gpu_report.py WORK OUT.md. Reads each run's JSON-lines
+"""Markdown report of bench/bench_gpu.sh. Reads each run's JSON-lines
 metrics in WORK (Loom's --metrics, the peer's output), facts.txt and skipped.txt, and writes the
 tables of bench/results/gpu.md with the issue's targets checked against the numbers."""
+import argparse
 import json
 import os
-import sys
 
-GiB = 2 ** 30
+GiB = 2**30
 
 
 def records(work, name):
@@ -47,19 +47,50 @@ def event(recs, name):
     return next((r for r in recs if r.get("event") == name), {})
 
 
+def speed_targets(what, epoch, prefix):
+    """The two speed targets of a workload: the GPU epoch against Loom's on the CPU cores (5x) and
+    against the plain-PyTorch peer's on the GPU (1x); `epoch` maps run names to epoch seconds."""
+    gpu = epoch[f"{prefix}-loom-gpu"]
+    targets = []
+    for text, other, least, pattern in (
+        ("at least 5x faster than Loom on the CPU cores", "loom-cpu", 5, "{:.1f}x"),
+        ("no slower than plain PyTorch on the GPU", "peer-gpu", 1, "{:.2f}x"),
+    ):
+        value = ratio(epoch.get(f"{prefix}-{other}"), gpu)
+        targets.append((f"{what}: GPU epoch {text}", value, value is not None and value >= least, pattern))
+    return targets
+
+
 def main(work, out):
     lines = ["# GPU (issue 40)", ""]
-    facts = open(os.path.join(work, "facts.txt")).read().strip() if os.path.exists(os.path.join(work, "facts.txt")) else ""
-    lines += ["Command: `bench/bench_gpu.sh` (run by `scripts/device-check` on the device machine).", "", "```", facts, "```", ""]
+    facts = (
+        open(os.path.join(work, "facts.txt")).read().strip() if os.path.exists(os.path.join(work, "facts.txt")) else ""
+    )
+    lines += [
+        "Command: `bench/bench_gpu.sh` (run by `scripts/device-check` on the device machine).",
+        "",
+        "```",
+        facts,
+        "```",
+        "",
+    ]
     targets = []
     nodes = next((line.split(":")[1].strip() for line in facts.splitlines() if line.startswith("products nodes")), "?")
 
     fb = {name: records(work, name) for name in ("fb-loom-gpu", "fb-loom-cpu", "fb-peer-gpu")}
-    lines += ["## Facebook, SAGE recipe (3 layers, hidden 256, fanouts 15,10,5, batch 1024, 10 epochs, seed 0)", "",
-              "Mean epoch over epochs 2-10; test accuracy by exact layer-wise inference (Loom) or sampled 20,20,20 (peer).", "",
-              "| system | device | epoch (s) | test accuracy |", "|---|---|---|---|"]
-    labels = {"fb-loom-gpu": ("Loom", "GPU"), "fb-loom-cpu": ("Loom", "all CPU cores"),
-              "fb-peer-gpu": ("plain PyTorch peer, tensor sampler", "GPU")}
+    lines += [
+        "## Facebook, SAGE recipe (3 layers, hidden 256, fanouts 15,10,5, batch 1024, 10 epochs, seed 0)",
+        "",
+        "Mean epoch over epochs 2-10; test accuracy by exact layer-wise inference (Loom) or sampled 20,20,20 (peer).",
+        "",
+        "| system | device | epoch (s) | test accuracy |",
+        "|---|---|---|---|",
+    ]
+    labels = {
+        "fb-loom-gpu": ("Loom", "GPU"),
+        "fb-loom-cpu": ("Loom", "all CPU cores"),
+        "fb-peer-gpu": ("plain PyTorch peer, tensor sampler", "GPU"),
+    }
     epoch, acc = {}, {}
     for name, recs in fb.items():
         if recs is None:
@@ -68,19 +99,27 @@ def main(work, out):
         lines.append(f"| {labels[name][0]} | {labels[name][1]} | {fmt(epoch[name])} | {fmt(acc[name], '{:.4f}')} |")
     lines.append("")
     if "fb-loom-gpu" in epoch:
-        speedup = ratio(epoch.get("fb-loom-cpu"), epoch["fb-loom-gpu"])
-        vs_peer = ratio(epoch.get("fb-peer-gpu"), epoch["fb-loom-gpu"])
         gap = None if acc.get("fb-loom-cpu") is None else abs(acc["fb-loom-gpu"] - acc["fb-loom-cpu"])
-        targets += [("Facebook: GPU epoch at least 5x faster than Loom on the CPU cores", speedup, speedup is not None and speedup >= 5, "{:.1f}x"),
-                    ("Facebook: GPU epoch no slower than plain PyTorch on the GPU", vs_peer, vs_peer is not None and vs_peer >= 1, "{:.2f}x"),
-                    ("Facebook: test accuracy on GPU within 0.5 point of CPU", None if gap is None else 100 * gap,
-                     gap is not None and gap <= 0.005, "{:.2f} points")]
+        targets += speed_targets("Facebook", epoch, "fb")
+        targets += [
+            (
+                "Facebook: test accuracy on GPU within 0.5 point of CPU",
+                None if gap is None else 100 * gap,
+                gap is not None and gap <= 0.005,
+                "{:.2f} points",
+            ),
+        ]
 
     fg = {mode: records(work, f"fg-{mode}") for mode in ("graph", "pipe")}
     if any(fg.values()):
-        lines += ["## Full-graph 32-layer GCNII on Facebook, 2 ranks sharing the GPU", "",
-                  "METIS, 2 parts; hidden 100, 100 epochs; median epoch after the first; bytes per epoch between the ranks.", "",
-                  "| mode | epoch (s) | activations | gradients | halo | weights | test accuracy |", "|---|---|---|---|---|---|---|"]
+        lines += [
+            "## Full-graph 32-layer GCNII on Facebook, 2 ranks sharing the GPU",
+            "",
+            "METIS, 2 parts; hidden 100, 100 epochs; median epoch after the first; bytes per epoch between the ranks.",
+            "",
+            "| mode | epoch (s) | activations | gradients | halo | weights | test accuracy |",
+            "|---|---|---|---|---|---|---|",
+        ]
         for mode, recs in fg.items():
             if recs is None:
                 continue
@@ -88,19 +127,26 @@ def main(work, out):
             times = sorted(r["epoch_seconds"] for r in (eps[1:] or eps))
             b = eps[-1]["bytes"]
             mib = lambda c: f"{b[c] / 2 ** 20:.1f} MiB"
-            lines.append(f"| {mode} | {times[len(times) // 2]:.3f} | {mib('activations')} | {mib('gradients')} | {mib('halo')} | "
-                         f"{mib('weights')} | {fmt(test_accuracy(recs), '{:.4f}')} |")
+            lines.append(
+                f"| {mode} | {times[len(times) // 2]:.3f} | {mib('activations')} | {mib('gradients')} | {mib('halo')} | "
+                f"{mib('weights')} | {fmt(test_accuracy(recs), '{:.4f}')} |"
+            )
         lines.append("")
 
     tiers = [(rows, records(work, f"tier-{rows}")) for rows in ("0", "0.25", "1")]
     tiers = [(rows, recs) for rows, recs in tiers if recs]
     if tiers:
-        lines += ["## SALIENT++ storage tiers on the products-scale SBM (GPU, 1 rank, 40 steps, epoch projected)", "",
-                  "`--device-rows F`: the hottest F of the rows by VIP in GPU memory, the rest pinned on the host. "
-                  "Bytes copied to the device per epoch (Channel::device, projected from the steps run); "
-                  "read share = rows read from the tier / own rows read; VIP's share = the tier's share of the VIP scores "
-                  "(what VIP predicts the read share to be).", "",
-                  "| --device-rows | tier | epoch (s) | to device per epoch | read share | VIP's share |", "|---|---|---|---|---|---|"]
+        lines += [
+            "## SALIENT++ storage tiers on the products-scale SBM (GPU, 1 rank, 40 steps, epoch projected)",
+            "",
+            "`--device-rows F`: the hottest F of the rows by VIP in GPU memory, the rest pinned on the host. "
+            "Bytes copied to the device per epoch (Channel::device, projected from the steps run); "
+            "read share = rows read from the tier / own rows read; VIP's share = the tier's share of the VIP scores "
+            "(what VIP predicts the read share to be).",
+            "",
+            "| --device-rows | tier | epoch (s) | to device per epoch | read share | VIP's share |",
+            "|---|---|---|---|---|---|",
+        ]
         by_rows = {}
         for rows, recs in tiers:
             last = epochs_of(recs)[-1]
@@ -109,57 +155,85 @@ def main(work, out):
             read = last["rows_device"] / max(1, last["rows_local"])  # rows_local counts the tier's rows too
             dev = event(recs, "device")
             by_rows[rows] = (mean_epoch(recs), to_device)
-            lines.append(f"| {rows} | {dev.get('tier_bytes', 0) / GiB:.2f} GiB | {mean_epoch(recs):.2f} | {to_device / GiB:.2f} GiB | "
-                         f"{read:.3f} | {dev.get('tier_vip_share', 0):.3f} |")
+            lines.append(
+                f"| {rows} | {dev.get('tier_bytes', 0) / GiB:.2f} GiB | {mean_epoch(recs):.2f} | {to_device / GiB:.2f} GiB | "
+                f"{read:.3f} | {dev.get('tier_vip_share', 0):.3f} |"
+            )
         lines.append("")
         if "0" in by_rows and len(by_rows) > 1:
-            falls = all(by_rows[a][1] > by_rows[b][1] for a, b in zip(sorted(by_rows, key=float), sorted(by_rows, key=float)[1:]))
+            falls = all(
+                by_rows[a][1] > by_rows[b][1]
+                for a, b in zip(sorted(by_rows, key=float), sorted(by_rows, key=float)[1:])
+            )
             faster = min(v[0] for k, v in by_rows.items() if k != "0")
-            targets += [("Tiers: bytes to the device fall as --device-rows grows", None, falls, ""),
-                        ("Tiers: an epoch with rows on the device faster than all rows pinned on the host",
-                         ratio(by_rows["0"][0], faster), faster < by_rows["0"][0], "{:.2f}x")]
+            targets += [
+                ("Tiers: bytes to the device fall as --device-rows grows", None, falls, ""),
+                (
+                    "Tiers: an epoch with rows on the device faster than all rows pinned on the host",
+                    ratio(by_rows["0"][0], faster),
+                    faster < by_rows["0"][0],
+                    "{:.2f}x",
+                ),
+            ]
 
     sbm = {name: records(work, name) for name in ("sbm-loom-gpu", "tier-0", "sbm-loom-cpu", "sbm-peer-gpu")}
     if any(sbm.values()):
-        lines += [f"## Products-scale SBM epoch ({nodes} nodes, average stored degree 25, 100 features, 47 classes, 1 epoch)", "",
-                  "Same SAGE recipe. Loom on the GPU with every feature row in GPU memory (`--device-rows 1`, where "
-                  "the peer keeps them too) runs the whole epoch; the other runs take part of it (--max-steps) and "
-                  "project the epoch.", "",
-                  "| system | device | steps run | epoch (s) | loss (Loom: mean of the steps; peer: last step) |", "|---|---|---|---|---|"]
-        labels = {"sbm-loom-gpu": ("Loom, features in GPU memory", "GPU"),
-                  "tier-0": ("Loom, features pinned on the host", "GPU"), "sbm-loom-cpu": ("Loom", "all CPU cores"),
-                  "sbm-peer-gpu": ("plain PyTorch peer, tensor sampler, features in GPU memory", "GPU")}
+        lines += [
+            f"## Products-scale SBM epoch ({nodes} nodes, average stored degree 25, 100 features, 47 classes, 1 epoch)",
+            "",
+            "Same SAGE recipe. Loom on the GPU with every feature row in GPU memory (`--device-rows 1`, where "
+            "the peer keeps them too) runs the whole epoch; the other runs take part of it (--max-steps) and "
+            "project the epoch.",
+            "",
+            "| system | device | steps run | epoch (s) | loss (Loom: mean of the steps; peer: last step) |",
+            "|---|---|---|---|---|",
+        ]
+        labels = {
+            "sbm-loom-gpu": ("Loom, features in GPU memory", "GPU"),
+            "tier-0": ("Loom, features pinned on the host", "GPU"),
+            "sbm-loom-cpu": ("Loom", "all CPU cores"),
+            "sbm-peer-gpu": ("plain PyTorch peer, tensor sampler, features in GPU memory", "GPU"),
+        }
         sbm_epoch = {}
         for name, recs in sbm.items():
             if recs is None:
                 continue
             last = epochs_of(recs)[-1]
             sbm_epoch[name] = mean_epoch(recs)
-            lines.append(f"| {labels[name][0]} | {labels[name][1]} | {last['steps']} of {last.get('full_steps', last['steps'])} | "
-                         f"{sbm_epoch[name]:.2f} | {last['loss']:.3f} |")
+            lines.append(
+                f"| {labels[name][0]} | {labels[name][1]} | {last['steps']} of {last.get('full_steps', last['steps'])} | "
+                f"{sbm_epoch[name]:.2f} | {last['loss']:.3f} |"
+            )
         lines.append("")
         if "sbm-loom-gpu" in sbm_epoch:
-            speedup = ratio(sbm_epoch.get("sbm-loom-cpu"), sbm_epoch["sbm-loom-gpu"])
-            vs_peer = ratio(sbm_epoch.get("sbm-peer-gpu"), sbm_epoch["sbm-loom-gpu"])
-            targets += [("Products scale: GPU epoch at least 5x faster than Loom on the CPU cores", speedup, speedup is not None and speedup >= 5, "{:.1f}x"),
-                        ("Products scale: GPU epoch no slower than plain PyTorch on the GPU", vs_peer, vs_peer is not None and vs_peer >= 1, "{:.2f}x")]
+            targets += speed_targets("Products scale", sbm_epoch, "sbm")
 
     workers = [(w, records(work, name)) for w, name in (("2", "workers-2"), ("4", "sbm-loom-gpu"), ("8", "workers-8"))]
     if sum(recs is not None for _, recs in workers) > 1:
-        lines += ["## Sampling threads on the GPU (products-scale SBM, features in GPU memory)", "",
-                  "`--sample-workers W` (default 4): W threads sample batches ahead; they and the producer (which "
-                  "gathers and queues the copies) share the cores. Milliseconds per step: sample = one batch's "
-                  "sampling on its thread, fetch = the producer's gather, compute = training, wait = the training "
-                  "thread waiting for a batch.", "",
-                  "| W | steps run | epoch (s) | sample | fetch | compute | wait |", "|---|---|---|---|---|---|---|"]
+        lines += [
+            "## Sampling threads on the GPU (products-scale SBM, features in GPU memory)",
+            "",
+            "`--sample-workers W` (default 4): W threads sample batches ahead; they and the producer (which "
+            "gathers and queues the copies) share the cores. Milliseconds per step: sample = one batch's "
+            "sampling on its thread, fetch = the producer's gather, compute = training, wait = the training "
+            "thread waiting for a batch.",
+            "",
+            "| W | steps run | epoch (s) | sample | fetch | compute | wait |",
+            "|---|---|---|---|---|---|---|",
+        ]
         for w, recs in workers:
             if recs is None:
                 continue
             last = epochs_of(recs)[-1]
             phases = last.get("phases_seconds", {})
-            lines.append(f"| {w} | {last['steps']} | {mean_epoch(recs):.2f} | " +
-                         " | ".join(fmt(1000 * phases[k] / last["steps"] if k in phases else None, "{:.1f}")
-                                    for k in ("sample", "fetch", "compute", "wait")) + " |")
+            lines.append(
+                f"| {w} | {last['steps']} | {mean_epoch(recs):.2f} | "
+                + " | ".join(
+                    fmt(1000 * phases[k] / last["steps"] if k in phases else None, "{:.1f}")
+                    for k in ("sample", "fetch", "compute", "wait")
+                )
+                + " |"
+            )
         lines.append("")
 
     if targets:
@@ -175,6 +249,10 @@ def main(work, out):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 3:
-        sys.exit("usage: gpu_report.py WORK OUT.md")
-    main(sys.argv[1], sys.argv[2])
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument(
+        "work", metavar="WORK", help="bench_gpu.sh's run folder (its WORK: metrics, facts.txt, skipped.txt)"
+    )
+    parser.add_argument("out", metavar="OUT.md", help="the Markdown file to write (gpu.md)")
+    args = parser.parse_args()
+    main(args.work, args.out)

@@ -2,19 +2,29 @@
 binary vectors; prints a JSON line with the training seconds (build_vocab excluded).
 Also `check EMB QUESTIONS WORDSIM`: gensim's own analogy (restrict_vocab=30000) and wordsim353
 evaluation of any word2vec binary file, to cross-check `loom eval`.
-
-usage: w2v_gensim.py train CORPUS OUT.bin THREADS [SEED] | check EMB.bin QUESTIONS WORDSIM
 """
+import argparse
 import json
 import logging
-import sys
 import time
 
 
 def train(corpus, out, threads, seed=1):
     from gensim.models import Word2Vec
-    model = Word2Vec(vector_size=100, window=5, negative=5, sample=1e-4, min_count=5, sg=1, hs=0,
-                     workers=threads, epochs=5, alpha=0.025, seed=seed)
+
+    model = Word2Vec(
+        vector_size=100,
+        window=5,
+        negative=5,
+        sample=1e-4,
+        min_count=5,
+        sg=1,
+        hs=0,
+        workers=threads,
+        epochs=5,
+        alpha=0.025,
+        seed=seed,
+    )
     t0 = time.time()
     model.build_vocab(corpus_file=corpus)
     vocab_seconds = time.time() - t0
@@ -22,12 +32,16 @@ def train(corpus, out, threads, seed=1):
     model.train(corpus_file=corpus, total_words=model.corpus_total_words, epochs=5)
     seconds = time.time() - t0
     model.wv.save_word2vec_format(out, binary=True)
-    print(json.dumps({"tool": "gensim", "train_seconds": seconds, "vocab_seconds": vocab_seconds,
-                      "vocab_size": len(model.wv)}))
+    print(
+        json.dumps(
+            {"tool": "gensim", "train_seconds": seconds, "vocab_seconds": vocab_seconds, "vocab_size": len(model.wv)}
+        )
+    )
 
 
 def check(emb, questions, wordsim):
     from gensim.models import KeyedVectors
+
     kv = KeyedVectors.load_word2vec_format(emb, binary=True)
     score, _ = kv.evaluate_word_analogies(questions, restrict_vocab=30000)
     pearson, spearman, oov = kv.evaluate_word_pairs(wordsim, restrict_vocab=10**9)
@@ -35,8 +49,20 @@ def check(emb, questions, wordsim):
 
 
 if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    commands = parser.add_subparsers(dest="command", required=True)
+    p = commands.add_parser("train", help="train skip-gram on CORPUS, save OUT, print the seconds as JSON")
+    p.add_argument("corpus", metavar="CORPUS", help="tokenised corpus, one sentence per line")
+    p.add_argument("out", metavar="OUT.bin", help="the word2vec binary file to write")
+    p.add_argument("threads", metavar="THREADS", type=int, help="gensim's workers")
+    p.add_argument("seed", metavar="SEED", type=int, nargs="?", default=1, help="gensim's seed (default 1)")
+    p = commands.add_parser("check", help="gensim's analogy and wordsim353 scores of EMB, as JSON")
+    p.add_argument("emb", metavar="EMB.bin", help="a word2vec binary file")
+    p.add_argument("questions", metavar="QUESTIONS", help="questions-words.txt")
+    p.add_argument("wordsim", metavar="WORDSIM", help="wordsim353.tsv")
+    args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)
-    if sys.argv[1] == "train":
-        train(sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]) if len(sys.argv) > 5 else 1)
+    if args.command == "train":
+        train(args.corpus, args.out, args.threads, args.seed)
     else:
-        check(sys.argv[2], sys.argv[3], sys.argv[4])
+        check(args.emb, args.questions, args.wordsim)

@@ -3,16 +3,19 @@ starts at its "*** START OF" line (what precedes the first one belongs to the fi
 even-numbered books (0, 2, ...) go to half A, odd-numbered ones to half B, so both halves mix the
 authors and genres of the file's order. Writes the two raw texts and prints the book and line
 counts as JSON.
-
-usage: w2v_split_books.py GUTENBERG(.gz) HALF_A.txt HALF_B.txt
 """
+import argparse
 import gzip
 import json
-import sys
 
 
 def main():
-    src, out_a, out_b = sys.argv[1:4]
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("src", metavar="GUTENBERG", help="the Gutenberg corpus (gzip if it ends in .gz)")
+    parser.add_argument("out_a", metavar="HALF_A.txt", help="half A: the even-numbered books")
+    parser.add_argument("out_b", metavar="HALF_B.txt", help="half B: the odd-numbered books")
+    args = parser.parse_args()
+    src, out_a, out_b = args.src, args.out_a, args.out_b
     opener = gzip.open if src.endswith(".gz") else open
     books, lines = -1, [0, 0]
     with opener(src, "rb") as f, open(out_a, "wb") as a, open(out_b, "wb") as b:

@@ -3,24 +3,28 @@ rule as `loom embed text --tokenize lower-letters`), and writes one paragraph (l
 line) per output line, so that word2vec.c, gensim and Loom read the same tokens and sentences.
 Also writes a word2vec.c vocabulary file ("</s>" first, then "word count") so word2vec.c can skip
 its own counting pass (-read-vocab) and be timed on training alone.
-
-usage: w2v_tokenize.py INPUT(.gz) OUTPUT_TXT OUTPUT_VOCAB
 """
+import argparse
 import collections
 import gzip
 import re
-import sys
 
 WORD = re.compile(rb"[a-z]+")
 
 
 def main():
-    src, out_path, vocab_path = sys.argv[1:4]
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("src", metavar="INPUT", help="the raw text (gzip if it ends in .gz)")
+    parser.add_argument("out_path", metavar="OUTPUT_TXT", help="the tokenised text to write, one paragraph per line")
+    parser.add_argument("vocab_path", metavar="OUTPUT_VOCAB", help="the word2vec.c vocabulary file to write")
+    args = parser.parse_args()
+    src, out_path, vocab_path = args.src, args.out_path, args.vocab_path
     opener = gzip.open if src.endswith(".gz") else open
     counts = collections.Counter()
     lines = 0
     with opener(src, "rb") as f, open(out_path, "wb") as out:
         paragraph = []
+
         def flush():
             nonlocal lines
             if paragraph:
@@ -28,6 +32,7 @@ def main():
                 counts.update(paragraph)
                 lines += 1
                 paragraph.clear()
+
         for line in f:
             words = WORD.findall(line.lower())
             if not line.strip():

@@ -10,10 +10,15 @@ import sys
 import loom  # noqa: F401 (loads torch first)
 from loom import _loom
 
-TYPES = [(r"\bat::Tensor\b", "torch.Tensor"), (r"\bloom\._loom\.", ""), (r"\bos\.PathLike\b", "os.PathLike[str] | str"),
-         (r"\bnumpy\.ndarray\b", "typing.Any"), (r"\bc10::Device\b", "typing.Any"),
-         (r"\b(List|Dict|Tuple|Set)\[", lambda m: m.group(1).lower() + "["),
-         (r"\b(Optional|Union|Callable|Iterator|Sequence)\[", r"typing.\1[")]
+TYPES = [
+    (r"\bat::Tensor\b", "torch.Tensor"),
+    (r"\bloom\._loom\.", ""),
+    (r"\bos\.PathLike\b", "os.PathLike[str] | str"),
+    (r"\bnumpy\.ndarray\b", "typing.Any"),
+    (r"\bc10::Device\b", "typing.Any"),
+    (r"\b(List|Dict|Tuple|Set)\[", lambda m: m.group(1).lower() + "["),
+    (r"\b(Optional|Union|Callable|Iterator|Sequence)\[", r"typing.\1["),
+]
 
 
 def clean(signature):
@@ -26,15 +31,21 @@ def signatures(obj):
     """pybind11's signature lines of a function (several when it is overloaded)."""
     lines = (obj.__doc__ or "").splitlines()
     name = obj.__name__
-    found = [clean(line.split(". ", 1)[-1] if re.match(r"^\d+\. ", line) else line)
-             for line in lines if re.match(rf"^(\d+\. )?{re.escape(name)}\(", line)]
+    found = [
+        clean(line.split(". ", 1)[-1] if re.match(r"^\d+\. ", line) else line)
+        for line in lines
+        if re.match(rf"^(\d+\. )?{re.escape(name)}\(", line)
+    ]
     return found or [f"{name}(*args, **kwargs) -> typing.Any"]
 
 
 def summary(obj):
     """The first line of a docstring's text after the signatures."""
-    text = [line for line in (obj.__doc__ or "").splitlines()
-            if line.strip() and not re.match(r"^(\d+\. )?\w+\(", line) and line != "Overloaded function."]
+    text = [
+        line
+        for line in (obj.__doc__ or "").splitlines()
+        if line.strip() and not re.match(r"^(\d+\. )?\w+\(", line) and line != "Overloaded function."
+    ]
     return text[0].strip() if text else ""
 
 
@@ -82,8 +93,16 @@ def module_stub(module, lines, prefix=""):
 
 
 def main(out):
-    lines = ['"""Type stubs of loom._loom, written by scripts/python_stubs.py from pybind11\'s signatures."""',
-             "import os", "import typing", "", "import torch", "", "__version__: str", ""]
+    lines = [
+        '"""Type stubs of loom._loom, written by scripts/python_stubs.py from pybind11\'s signatures."""',
+        "import os",
+        "import typing",
+        "",
+        "import torch",
+        "",
+        "__version__: str",
+        "",
+    ]
     module_stub(_loom, lines)
     for name, sub in sorted(vars(_loom).items()):
         if inspect.ismodule(sub):
@@ -103,5 +122,8 @@ def main(out):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else
-         os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "python", "loom", "_loom.pyi"))
+    main(
+        sys.argv[1]
+        if len(sys.argv) > 1
+        else os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "python", "loom", "_loom.pyi")
+    )

@@ -19,11 +19,15 @@ import argparse
 import json
 import os
 import random
+import sys
 import time
 
-import networkx as nx
-import numpy as np
-from gensim.models import Word2Vec
+try:
+    import networkx as nx
+    import numpy as np
+    from gensim.models import Word2Vec
+except ImportError as e:  # bench_graph_embed.sh checks first; run alone, say what is missing
+    sys.exit(f"node2vec_reference.py: skipped, python module {e.name} missing (apt-get install python3-{e.name})")
 
 
 def read_graph(store):
@@ -132,14 +136,35 @@ def main():
         walks = model.simulate(args.walks, args.length)
         t2 = time.perf_counter()
         sentences = [[names[v] for v in w] for w in walks]
-        w2v = Word2Vec(sentences, vector_size=args.dim, window=args.window, min_count=0, sg=1, negative=args.negative,
-                       workers=args.workers, epochs=args.epochs, seed=seed)
+        w2v = Word2Vec(
+            sentences,
+            vector_size=args.dim,
+            window=args.window,
+            min_count=0,
+            sg=1,
+            negative=args.negative,
+            workers=args.workers,
+            epochs=args.epochs,
+            seed=seed,
+        )
         t3 = time.perf_counter()
         output = args.output.replace("{seed}", str(seed))
         w2v.wv.save_word2vec_format(output)
-        print(json.dumps({"seed": seed, "output": output, "preprocess_seconds": preprocess, "walk_seconds": t2 - t1,
-                          "train_seconds": t3 - t2, "total_seconds": preprocess + t3 - t1, "walks": len(walks),
-                          "steps": sum(len(w) - 1 for w in walks)}), flush=True)
+        print(
+            json.dumps(
+                {
+                    "seed": seed,
+                    "output": output,
+                    "preprocess_seconds": preprocess,
+                    "walk_seconds": t2 - t1,
+                    "train_seconds": t3 - t2,
+                    "total_seconds": preprocess + t3 - t1,
+                    "walks": len(walks),
+                    "steps": sum(len(w) - 1 for w in walks),
+                }
+            ),
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

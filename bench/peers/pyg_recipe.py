@@ -118,8 +118,15 @@ def run(seed, r, data):
         if patience and epoch - best[2] >= patience:
             break
     seconds = time.perf_counter() - start
-    return {"seed": seed, "valid_accuracy": best[0], "test_accuracy": best[3], "best_epoch": best[2],
-            "epochs_run": epoch, "seconds": seconds, "epoch_seconds": seconds / max(1, epoch)}
+    return {
+        "seed": seed,
+        "valid_accuracy": best[0],
+        "test_accuracy": best[3],
+        "best_epoch": best[2],
+        "epochs_run": epoch,
+        "seconds": seconds,
+        "epoch_seconds": seconds / max(1, epoch),
+    }
 
 
 def main():

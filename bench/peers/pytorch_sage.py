@@ -23,9 +23,15 @@ import torch.nn.functional as F
 
 def load(store):
     a = lambda name: np.load(os.path.join(store, name + ".npy"), mmap_mode="r")
-    return (np.asarray(a("indptr")), np.asarray(a("indices")).astype(np.int64), torch.from_numpy(np.array(a("feat"), dtype=np.float32)),
-            torch.from_numpy(np.array(a("label"), dtype=np.int64)), np.array(a("train_idx")), np.array(a("valid_idx")),
-            np.array(a("test_idx")))
+    return (
+        np.asarray(a("indptr")),
+        np.asarray(a("indices")).astype(np.int64),
+        torch.from_numpy(np.array(a("feat"), dtype=np.float32)),
+        torch.from_numpy(np.array(a("label"), dtype=np.int64)),
+        np.array(a("train_idx")),
+        np.array(a("valid_idx")),
+        np.array(a("test_idx")),
+    )
 
 
 def sample_hop(indptr, indices, nodes, fanout, rng):
@@ -35,12 +41,14 @@ def sample_hop(indptr, indices, nodes, fanout, rng):
     for i, (v, d) in enumerate(zip(nodes, deg)):
         start = indptr[v]
         if d <= fanout:
-            pick = indices[start:start + d]
+            pick = indices[start : start + d]
         else:
             pick = indices[start + rng.choice(d, fanout, replace=False)]
         rows.append(np.full(len(pick), i, dtype=np.int64))
         cols.append(pick)
-    return np.concatenate(rows) if rows else np.zeros(0, np.int64), np.concatenate(cols) if cols else np.zeros(0, np.int64)
+    return np.concatenate(rows) if rows else np.zeros(0, np.int64), np.concatenate(cols) if cols else np.zeros(
+        0, np.int64
+    )
 
 
 def sample_blocks(indptr, indices, seeds, fanouts, rng):
@@ -164,7 +172,7 @@ def main():
         sample_time = 0.0
         order = rng.permutation(train)
         for step in range(steps):
-            seeds = order[step * a.batch_size:(step + 1) * a.batch_size]
+            seeds = order[step * a.batch_size : (step + 1) * a.batch_size]
             s0 = time.time()
             inputs, blocks, labels = batch(seeds, fanouts)
             sample_time += time.time() - s0
@@ -174,8 +182,13 @@ def main():
             opt.step()
         sync()
         seconds = time.time() - t0
-        record = {"epoch": epoch + 1, "epoch_seconds": seconds, "sample_seconds": sample_time, "loss": float(loss),
-                  "steps": steps}
+        record = {
+            "epoch": epoch + 1,
+            "epoch_seconds": seconds,
+            "sample_seconds": sample_time,
+            "loss": float(loss),
+            "steps": steps,
+        }
         if steps < full_steps:
             record.update(full_steps=full_steps, projected_epoch_seconds=seconds * full_steps / steps)
         print(json.dumps(record), flush=True)
@@ -185,7 +198,7 @@ def main():
     correct = 0
     with torch.no_grad():
         for b in range(0, len(test), 4096):
-            seeds = test[b:b + 4096]
+            seeds = test[b : b + 4096]
             inputs, blocks, labels = batch(seeds, [20] * len(fanouts))
             correct += int((model(inputs, blocks).argmax(1) == labels).sum())
     print(json.dumps({"final": True, "test_accuracy": correct / len(test)}), flush=True)

@@ -35,7 +35,7 @@ class Handler(BaseHTTPRequestHandler):
     def do_POST(self):
         body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))
         text = body["messages"][-1]["content"]
-        state = json.loads(text[text.index("\n") + 1:text.rindex("}") + 1])
+        state = json.loads(text[text.index("\n") + 1 : text.rindex("}") + 1])
         decision, why, impact = decide(state)
         content = json.dumps({"decision": decision, "explanation": why, "expected_impact": impact})
         time.sleep(self.server.delay)

@@ -33,18 +33,21 @@ def parse_arguments():
 def main():
     args = parse_arguments()
     start = time.perf_counter()
-    ids, vectors = loom.embed.node2vec(args.store, p=args.p, q=args.q, walks=args.walks, length=args.length,
-                                       dim=args.dim, threads=args.threads, seed=args.seed)
-    print(f"node2vec: {len(ids)} nodes x {vectors.shape[1]} in {time.perf_counter() - start:.1f}s; "
-          f"mean vector norm {vectors.norm(dim=1).mean():.3f}")
+    # The walks and training of both runs below (embedding, and link prediction's own embedding).
+    walk_options = dict(
+        p=args.p, q=args.q, walks=args.walks, length=args.length, dim=args.dim, threads=args.threads, seed=args.seed
+    )
+    ids, vectors = loom.embed.node2vec(args.store, **walk_options)
+    print(
+        f"node2vec: {len(ids)} nodes x {vectors.shape[1]} in {time.perf_counter() - start:.1f}s; "
+        f"mean vector norm {vectors.norm(dim=1).mean():.3f}"
+    )
     ratios = [float(r) for r in args.ratios.split(",")]
     scores = loom.eval.nodeclass(ids, vectors, args.store, ratios=ratios, seed=args.seed)
     for row in scores["ratios"]:
         print(f"train ratio {row['train_ratio']:.0%}: macro-F1 {row['macro_f1']:.4f} micro-F1 {row['micro_f1']:.4f}")
     if args.linkpred:
-        result = loom.eval.linkpred(args.store, p=args.p, q=args.q, walks=args.walks, length=args.length,
-                                    dim=args.dim, threads=args.threads, seed=args.seed,
-                                    operators=["hadamard", "average", "l1", "l2"])
+        result = loom.eval.linkpred(args.store, **walk_options, operators=["hadamard", "average", "l1", "l2"])
         for name, figures in result["auc"].items():
             print(f"link prediction, {name}: ROC-AUC {figures['auc']:.4f}")
     # vectors[i] is node i's (the store's row; ids[i] its original id): e.g. the nearest node to

@@ -33,16 +33,19 @@ class GCN(torch.nn.Module):
 
     def parameter_groups(self, weight_decay):
         """Kipf & Welling decay the first layer's weights only."""
-        return [{"params": self.conv1.parameters(), "weight_decay": weight_decay},
-                {"params": self.conv2.parameters(), "weight_decay": 0.0}]
+        return [
+            {"params": self.conv1.parameters(), "weight_decay": weight_decay},
+            {"params": self.conv2.parameters(), "weight_decay": 0.0},
+        ]
 
 
 class GAT(torch.nn.Module):
     def __init__(self, in_features, hidden, heads, classes, output_heads, dropout):
         super().__init__()
         self.conv1 = loom.nn.GATConv(in_features, hidden, heads=heads, attention_dropout=dropout)
-        self.conv2 = loom.nn.GATConv(hidden * heads, classes, heads=output_heads, concat=False,
-                                     attention_dropout=dropout)
+        self.conv2 = loom.nn.GATConv(
+            hidden * heads, classes, heads=output_heads, concat=False, attention_dropout=dropout
+        )
         self.dropout = dropout
 
     def forward(self, x, blocks):
@@ -86,8 +89,16 @@ def main():
     args = parse_arguments()
     lr = args.lr if args.lr is not None else (0.01 if args.model == "gcn" else 0.005)
     full_batch = len(loom.GraphStore(args.store).split("train"))
-    loader = loom.Loader(args.store, fanouts=[-1, -1], batch_size=full_batch, seed=args.seed, threads=args.threads,
-                         normalize_features="row", gcn_norm=args.model == "gcn", eval_fanouts=[-1])
+    loader = loom.Loader(
+        args.store,
+        fanouts=[-1, -1],
+        batch_size=full_batch,
+        seed=args.seed,
+        threads=args.threads,
+        normalize_features="row",
+        gcn_norm=args.model == "gcn",
+        eval_fanouts=[-1],
+    )
     model = make_model(args, loader)
     optimizer = torch.optim.Adam(model.parameter_groups(args.weight_decay), lr=lr)
     best_valid, best_state, best_epoch = -1.0, None, 0
@@ -98,8 +109,10 @@ def main():
             best_valid, best_state, best_epoch = valid, copy.deepcopy(model.state_dict()), epoch + 1
     model.load_state_dict(best_state)
     test = loader.evaluate(model, "test")["accuracy"]
-    print(f"{args.model} on {args.store}: test accuracy {test:.4f} at epoch {best_epoch} "
-          f"(best validation accuracy {best_valid:.4f})")
+    print(
+        f"{args.model} on {args.store}: test accuracy {test:.4f} at epoch {best_epoch} "
+        f"(best validation accuracy {best_valid:.4f})"
+    )
 
 
 if __name__ == "__main__":

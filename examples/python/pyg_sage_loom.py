@@ -30,7 +30,9 @@ train_loader = loom.Loader(args.store, fanouts=[25, 10], batch_size=256, seed=ar
 class SAGE(torch.nn.Module):
     def __init__(self, in_channels, hidden_channels, out_channels):
         super().__init__()
-        self.convs = torch.nn.ModuleList([SAGEConv(in_channels, hidden_channels), SAGEConv(hidden_channels, out_channels)])
+        self.convs = torch.nn.ModuleList(
+            [SAGEConv(in_channels, hidden_channels), SAGEConv(hidden_channels, out_channels)]
+        )
 
     def forward(self, x, edge_index):
         for i, conv in enumerate(self.convs):

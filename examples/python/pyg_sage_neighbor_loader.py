@@ -25,14 +25,17 @@ torch.manual_seed(args.seed)
 
 store = loom.GraphStore(args.store)
 data = Data(x=store.features, edge_index=store.edge_index(), y=store.labels, num_nodes=store.num_nodes)
-train_loader = NeighborLoader(data, input_nodes=store.split("train"), num_neighbors=[25, 10], batch_size=256,
-                              shuffle=True)
+train_loader = NeighborLoader(
+    data, input_nodes=store.split("train"), num_neighbors=[25, 10], batch_size=256, shuffle=True
+)
 
 
 class SAGE(torch.nn.Module):
     def __init__(self, in_channels, hidden_channels, out_channels):
         super().__init__()
-        self.convs = torch.nn.ModuleList([SAGEConv(in_channels, hidden_channels), SAGEConv(hidden_channels, out_channels)])
+        self.convs = torch.nn.ModuleList(
+            [SAGEConv(in_channels, hidden_channels), SAGEConv(hidden_channels, out_channels)]
+        )
 
     def forward(self, x, edge_index):
         for i, conv in enumerate(self.convs):

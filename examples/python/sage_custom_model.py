@@ -89,9 +89,11 @@ def train_epoch(model, loader, optimizer, gradients, epoch):
 
 def log_epoch(stats, log):
     features = stats["comm"]["sum"].get("features", {}).get("bytes_received", 0)
-    print(f"epoch {stats['epoch']}: {stats['epoch_seconds']:.2f}s loss {stats['loss']:.4f} "
-          f"remote rows {stats['rows_remote']} cached {stats['rows_cached']} features {features / 2**20:.1f} MiB",
-          flush=True)
+    print(
+        f"epoch {stats['epoch']}: {stats['epoch_seconds']:.2f}s loss {stats['loss']:.4f} "
+        f"remote rows {stats['rows_remote']} cached {stats['rows_cached']} features {features / 2**20:.1f} MiB",
+        flush=True,
+    )
     if log:
         log.write(json.dumps(stats) + "\n")
 
@@ -99,9 +101,19 @@ def log_epoch(stats, log):
 def main():
     args = parse_arguments()
     fanouts = [int(f) for f in args.fanouts.split(",")]
-    loader = loom.Loader(args.store, fanouts=fanouts, batch_size=args.batch_size, seed=args.seed, cache=args.cache,
-                         alpha=args.alpha, controller=args.controller, prefetch=args.prefetch,
-                         lookahead=args.lookahead, threads=args.threads, eval_fanouts=[-1])
+    loader = loom.Loader(
+        args.store,
+        fanouts=fanouts,
+        batch_size=args.batch_size,
+        seed=args.seed,
+        cache=args.cache,
+        alpha=args.alpha,
+        controller=args.controller,
+        prefetch=args.prefetch,
+        lookahead=args.lookahead,
+        threads=args.threads,
+        eval_fanouts=[-1],
+    )
     model = make_model(args, loader, len(fanouts))
     optimizer = torch.optim.Adam(model.parameters(), lr=args.lr)
     gradients = loom.comm.GradientSync(list(model.parameters()))

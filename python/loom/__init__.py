@@ -33,8 +33,26 @@ from . import nn
 for _public in (AgreedError, Batch, Block, Error, GraphStore, PartitionedStore):
     _public.__module__ = "loom"  # tracebacks and help() name loom.Error, not loom._loom.Error
 
-__all__ = ["AgreedError", "Batch", "Block", "Error", "GraphStore", "Loader", "PartitionedStore", "comm", "embed",
-           "eval", "from_pyg", "generate", "import_graph", "nn", "ops", "partition", "run", "set_log_level"]
+__all__ = [
+    "AgreedError",
+    "Batch",
+    "Block",
+    "Error",
+    "GraphStore",
+    "Loader",
+    "PartitionedStore",
+    "comm",
+    "embed",
+    "eval",
+    "from_pyg",
+    "generate",
+    "import_graph",
+    "nn",
+    "ops",
+    "partition",
+    "run",
+    "set_log_level",
+]
 
 
 def _end_every_rank(kind, value, traceback):

@@ -25,8 +25,12 @@ def prefer_openmp_openblas():
         return
     if "torch" in sys.modules:
         if any("openblas-pthread" in path for path in loaded_libraries()):
-            warnings.warn("torch was imported before loom, with the pthreads OpenBLAS, whose threads compete with "
-                          "OpenMP's (slower epochs): import loom first", RuntimeWarning, stacklevel=3)
+            warnings.warn(
+                "torch was imported before loom, with the pthreads OpenBLAS, whose threads compete with "
+                "OpenMP's (slower epochs): import loom first",
+                RuntimeWarning,
+                stacklevel=3,
+            )
         return
     for name in ("libopenblas.so.0", "libblas.so.3", "liblapack.so.3"):
         ctypes.CDLL(os.path.join(OPENMP_DIR, name), mode=ctypes.RTLD_GLOBAL)

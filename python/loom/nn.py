@@ -27,8 +27,10 @@ def _glorot(shape, fan_in, fan_out):
 def _aggregate_first(block, in_features, out_features):
     """True when aggregating the input first costs fewer flops than transforming it first."""
     e = block.num_edges
-    return e * in_features + block.num_dst * in_features * out_features <= \
-        block.num_src * in_features * out_features + e * out_features
+    return (
+        e * in_features + block.num_dst * in_features * out_features
+        <= block.num_src * in_features * out_features + e * out_features
+    )
 
 
 class SAGEConv(nn.Module):
@@ -83,8 +85,9 @@ class GATConv(nn.Module):
         h = (x @ self.weight.t()).view(block.num_src, self.heads, self.out_features)
         a_src = (h * self.att_src).sum(-1)
         a_dst = (h[: block.num_dst] * self.att_dst).sum(-1)
-        out = _loom.ops.gat_aggregate(block, h, a_src, a_dst, self.negative_slope, True, self.attention_dropout,
-                                      self.training)
+        out = _loom.ops.gat_aggregate(
+            block, h, a_src, a_dst, self.negative_slope, True, self.attention_dropout, self.training
+        )
         if self.concat:
             return out.reshape(block.num_dst, self.heads * self.out_features) + self.bias
         return out.mean(1) + self.bias

@@ -40,7 +40,9 @@ def from_pyg(data, path, directed=False, overwrite=False, **options):
         np.save(os.path.join(arrays, "dst.npy"), edges[1])
         if getattr(data, "x", None) is not None:
             x = _array(data.x, "x")
-            np.save(os.path.join(arrays, "feat.npy"), x if x.dtype in (np.float16, np.float32) else x.astype(np.float32))
+            np.save(
+                os.path.join(arrays, "feat.npy"), x if x.dtype in (np.float16, np.float32) else x.astype(np.float32)
+            )
         if getattr(data, "y", None) is not None:
             y = _array(data.y, "y")
             np.save(os.path.join(arrays, "label.npy"), y.reshape(-1) if y.ndim == 2 and y.shape[1] == 1 else y)
@@ -49,8 +51,11 @@ def from_pyg(data, path, directed=False, overwrite=False, **options):
             if value is None:
                 continue
             if value.dim() != 1 or value.dtype != torch.bool:
-                raise _loom.Error(f"from_pyg: data.{mask} must be a 1-D bool tensor (one split), got "
-                                  f"{value.dtype} of shape {list(value.shape)}")
+                raise _loom.Error(
+                    f"from_pyg: data.{mask} must be a 1-D bool tensor (one split), got "
+                    f"{value.dtype} of shape {list(value.shape)}"
+                )
             np.save(os.path.join(arrays, file), value.nonzero().view(-1).cpu().numpy())
-        return import_graph("npy", arrays, os.fspath(path), num_nodes=num_nodes, directed=directed,
-                            overwrite=overwrite, **options)
+        return import_graph(
+            "npy", arrays, os.fspath(path), num_nodes=num_nodes, directed=directed, overwrite=overwrite, **options
+        )

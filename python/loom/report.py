@@ -97,7 +97,9 @@ def lines_figure(runs, keys, title, ylabel):
         for key in keys(run):
             xs, ys = run.series(key)
             if xs:
-                ax.plot(xs, ys, marker="o" if len(xs) < 30 else None, label=f"{run.name}: {key}" if len(runs) > 1 else key)
+                ax.plot(
+                    xs, ys, marker="o" if len(xs) < 30 else None, label=f"{run.name}: {key}" if len(runs) > 1 else key
+                )
                 drawn += 1
     if not drawn:
         plt.close(fig)
@@ -127,8 +129,9 @@ def bars_figure(runs, values, title, ylabel, stacked):
     else:
         width = 0.8 / len(runs)
         for i, (name, d) in enumerate(zip(names, data)):
-            ax.bar([j + i * width for j in range(len(labels))], [d.get(label, 0.0) for label in labels], width,
-                   label=name)
+            ax.bar(
+                [j + i * width for j in range(len(labels))], [d.get(label, 0.0) for label in labels], width, label=name
+            )
         ax.set_xticks([j + width * (len(runs) - 1) / 2 for j in range(len(labels))], labels)
     ax.set(title=title, ylabel=ylabel)
     ax.grid(axis="y", alpha=0.3)
@@ -137,17 +140,23 @@ def bars_figure(runs, values, title, ylabel, stacked):
 
 
 def summary_table(runs):
-    rows = ["<table><tr><th>run</th><th>epochs</th><th>mean epoch s</th><th>last loss</th>"
-            "<th>final valid</th><th>final test</th><th>bytes per epoch</th></tr>"]
+    rows = [
+        "<table><tr><th>run</th><th>epochs</th><th>mean epoch s</th><th>last loss</th>"
+        "<th>final valid</th><th>final test</th><th>bytes per epoch</th></tr>"
+    ]
     for run in runs:
         final = run.final_event() or run.epochs[-1]
-        score = lambda prefix: next((f"{v:.4f}" for k, v in final.items() if k.startswith(prefix) and "topk" not in k
-                                     and isinstance(v, float)), "-")
+        score = lambda prefix: next(
+            (f"{v:.4f}" for k, v in final.items() if k.startswith(prefix) and "topk" not in k and isinstance(v, float)),
+            "-",
+        )
         bytes_per_epoch = sum(run.channel_bytes().values())
-        rows.append(f"<tr><td>{html.escape(run.name)}</td><td>{len(run.epochs)}</td>"
-                    f"<td>{run.mean(lambda r: r.get('epoch_seconds')) or 0:.3f}</td>"
-                    f"<td>{run.epochs[-1].get('loss', float('nan')):.4f}</td><td>{score('valid_')}</td>"
-                    f"<td>{score('test_')}</td><td>{bytes_per_epoch / 2**20:.1f} MiB</td></tr>")
+        rows.append(
+            f"<tr><td>{html.escape(run.name)}</td><td>{len(run.epochs)}</td>"
+            f"<td>{run.mean(lambda r: r.get('epoch_seconds')) or 0:.3f}</td>"
+            f"<td>{run.epochs[-1].get('loss', float('nan')):.4f}</td><td>{score('valid_')}</td>"
+            f"<td>{score('test_')}</td><td>{bytes_per_epoch / 2**20:.1f} MiB</td></tr>"
+        )
     rows.append("</table>")
     return "\n".join(rows)
 
@@ -157,22 +166,53 @@ def build_report(runs, title):
         ("Loss per epoch", lines_figure(runs, lambda r: ["loss"], "loss", "loss")),
         ("Accuracy per epoch", lines_figure(runs, Run.score_keys, "scores", "score")),
         ("Epoch time by phase", bars_figure(runs, Run.phase_seconds, "mean seconds per epoch", "seconds", True)),
-        ("Bytes per channel", bars_figure(runs, lambda r: {c: b / 2**20 for c, b in r.channel_bytes().items()},
-                                          "mean MiB sent per epoch, all ranks", "MiB", False)),
-        ("Where feature rows came from", bars_figure(
-            runs, lambda r: {k: r.mean(lambda e, k=k: e.get(f"rows_{k}")) or 0.0
-                             for k in ("local", "cached", "remote") if any(f"rows_{k}" in e for e in r.epochs)},
-            "mean rows per epoch, all ranks", "rows", True)),
-        ("Prefetch hit rate", lines_figure(runs, lambda r: ["prefetch_hit_rate"] if any("prefetch" in e for e in r.epochs)
-                                           else [], "prefetch buffer hit rate", "hit rate")),
+        (
+            "Bytes per channel",
+            bars_figure(
+                runs,
+                lambda r: {c: b / 2**20 for c, b in r.channel_bytes().items()},
+                "mean MiB sent per epoch, all ranks",
+                "MiB",
+                False,
+            ),
+        ),
+        (
+            "Where feature rows came from",
+            bars_figure(
+                runs,
+                lambda r: {
+                    k: r.mean(lambda e, k=k: e.get(f"rows_{k}")) or 0.0
+                    for k in ("local", "cached", "remote")
+                    if any(f"rows_{k}" in e for e in r.epochs)
+                },
+                "mean rows per epoch, all ranks",
+                "rows",
+                True,
+            ),
+        ),
+        (
+            "Prefetch hit rate",
+            lines_figure(
+                runs,
+                lambda r: ["prefetch_hit_rate"] if any("prefetch" in e for e in r.epochs) else [],
+                "prefetch buffer hit rate",
+                "hit rate",
+            ),
+        ),
     ]
-    sections = [f'<section><h2>{html.escape(name)}</h2><img alt="{html.escape(name)}" '
-                f'src="data:image/png;base64,{png}"></section>' for name, png in figures if png]
-    return (f"<!DOCTYPE html>\n<html><head><meta charset='utf-8'><title>{html.escape(title)}</title><style>"
-            "body{font-family:sans-serif;margin:2em;max-width:60em}table{border-collapse:collapse}"
-            "td,th{border:1px solid #ccc;padding:0.2em 0.6em;text-align:right}td:first-child{text-align:left}"
-            "img{max-width:100%}</style></head><body>"
-            f"<h1>{html.escape(title)}</h1>{summary_table(runs)}\n" + "\n".join(sections) + "</body></html>\n")
+    sections = [
+        f'<section><h2>{html.escape(name)}</h2><img alt="{html.escape(name)}" '
+        f'src="data:image/png;base64,{png}"></section>'
+        for name, png in figures
+        if png
+    ]
+    return (
+        f"<!DOCTYPE html>\n<html><head><meta charset='utf-8'><title>{html.escape(title)}</title><style>"
+        "body{font-family:sans-serif;margin:2em;max-width:60em}table{border-collapse:collapse}"
+        "td,th{border:1px solid #ccc;padding:0.2em 0.6em;text-align:right}td:first-child{text-align:left}"
+        "img{max-width:100%}</style></head><body>"
+        f"<h1>{html.escape(title)}</h1>{summary_table(runs)}\n" + "\n".join(sections) + "</body></html>\n"
+    )
 
 
 def main(argv=None):

@@ -48,7 +48,8 @@ double gradient_sync_seconds();
 template <class T>
 torch::Tensor view_tensor(std::span<const T> data, std::vector<std::int64_t> shape, std::shared_ptr<const void> owner) {
   auto* ptr = const_cast<T*>(data.data());
-  return torch::from_blob(ptr, shape, [owner](void*) {}, torch::TensorOptions().dtype(torch::CppTypeToScalarType<T>()));
+  return torch::from_blob(
+      ptr, shape, [owner](void*) {}, torch::TensorOptions().dtype(torch::CppTypeToScalarType<T>()));
 }
 
 // The same for an .npy array of any dtype the store uses (float32, float16, int32, int64, uint8).

@@ -38,10 +38,11 @@ void finalize_world() {
   stop_every_loader();
   const double timeout = comm::watchdog_timeout();
   if (g_world && g_world->size() > 1 && timeout > 0 && !g_world->barrier_within(timeout))
-    comm::abort_job(fmt::format("waited {:g} s at exit for the other ranks: some rank is still in a collective that "
-                                "this rank did not call (e.g. evaluate() or a barrier on some ranks only), or still "
-                                "working (loom.comm.set_timeout)",
-                                timeout));
+    comm::abort_job(
+        fmt::format("waited {:g} s at exit for the other ranks: some rank is still in a collective that "
+                    "this rank did not call (e.g. evaluate() or a barrier on some ranks only), or still "
+                    "working (loom.comm.set_timeout)",
+                    timeout));
   g_watchdog.reset();
   g_world.reset();
   g_session.reset();
@@ -57,7 +58,8 @@ void check_same_parameters(const comm::Communicator& world, const std::vector<to
     for (const auto d : p.sizes()) shape_hash = shape_hash * 1000003u + static_cast<std::uint64_t>(d) + 1;
     shape_hash = shape_hash * 1000003u + 7;
   }
-  const std::vector<std::int64_t> mine = {static_cast<std::int64_t>(parameters.size()), static_cast<std::int64_t>(values),
+  const std::vector<std::int64_t> mine = {static_cast<std::int64_t>(parameters.size()),
+                                          static_cast<std::int64_t>(values),
                                           static_cast<std::int64_t>(shape_hash >> 1)};
   std::vector<std::int64_t> lowest = mine, highest = mine;
   world.allreduce_min(lowest, comm::Channel::control);
@@ -109,13 +111,15 @@ void bind_comm(py::module_& m) {
         return values;
       },
       py::arg("values"), "element-wise sum over all ranks (control channel)");
-  c.def("stats", [] { return to_python(python_world().stats().to_json()); },
-        "this rank's bytes and messages sent and received per channel since start");
+  c.def(
+      "stats", [] { return to_python(python_world().stats().to_json()); },
+      "this rank's bytes and messages sent and received per channel since start");
   c.def(
       "global_stats", [] { return to_python(python_world().global_stats(python_world().stats()).to_json()); },
       "collective: the counters summed and maxed over all ranks (and per rank on rank 0)");
-  c.def("abort", [](const std::string& message) { comm::abort_job(message); }, py::arg("message"),
-        "prints the message and ends every rank of the job");
+  c.def(
+      "abort", [](const std::string& message) { comm::abort_job(message); }, py::arg("message"),
+      "prints the message and ends every rank of the job");
 
   py::class_<train::GradientSync>(c, "GradientSync",
                                   "Averages parameter gradients over all ranks in flat buckets (gradients channel)")

@@ -23,7 +23,8 @@ torch::Tensor view_npy(const core::NpyArray& array, std::shared_ptr<const void> 
     case core::DType::kBFloat16: {
       auto* ptr = const_cast<void*>(array.data());
       const auto type = array.dtype() == core::DType::kFloat16 ? torch::kHalf : torch::kBFloat16;
-      return torch::from_blob(ptr, shape, [owner](void*) {}, torch::TensorOptions().dtype(type));
+      return torch::from_blob(
+          ptr, shape, [owner](void*) {}, torch::TensorOptions().dtype(type));
     }
     default: throw Error::in_file(array.path(), 0, "dtype " + core::dtype_name(array.dtype()) + " has no tensor view");
   }
@@ -38,9 +39,8 @@ Store open_store(const PathArg& path) {
 }
 
 torch::Tensor indices_of(const Store& s) {
-  return s->csr().visit([&](auto view) {
-    return view_tensor(view.indices, {static_cast<std::int64_t>(view.indices.size())}, s);
-  });
+  return s->csr().visit(
+      [&](auto view) { return view_tensor(view.indices, {static_cast<std::int64_t>(view.indices.size())}, s); });
 }
 
 // [2, E] (source, destination) pairs: row i of the CSR lists the sources whose messages i aggregates.
@@ -72,8 +72,9 @@ void bind_data(py::module_& m) {
       .def_property_readonly("feat_dim", [](const Store& s) { return s->meta().feat_dim; })
       .def_property_readonly("num_classes", [](const Store& s) { return s->meta().num_classes; })
       .def_property_readonly("multi_label", [](const Store& s) { return s->meta().multi_label; })
-      .def_property_readonly("indptr", [](const Store& s) { return view_tensor(s->csr().indptr(), {s->num_nodes() + 1}, s); },
-                             "int64 [num_nodes + 1]: node i's neighbours are indices[indptr[i]:indptr[i+1]]")
+      .def_property_readonly(
+          "indptr", [](const Store& s) { return view_tensor(s->csr().indptr(), {s->num_nodes() + 1}, s); },
+          "int64 [num_nodes + 1]: node i's neighbours are indices[indptr[i]:indptr[i+1]]")
       .def_property_readonly("indices", &indices_of, "int32 or int64 [num_edges]: neighbour ids, CSR order")
       .def("edge_index", &edge_index_of, "int64 [2, num_edges] (source, destination), PyG's layout (a copy)")
       .def_property_readonly(
@@ -123,22 +124,21 @@ void bind_data(py::module_& m) {
       .def_property_readonly("path", &partition::PartitionedStore::dir)
       .def_property_readonly("num_parts", &partition::PartitionedStore::num_parts)
       .def_property_readonly("num_nodes", [](const Parts& p) { return p->meta().num_nodes; })
-      .def_property_readonly("node_offsets",
-                             [](const Parts& p) { return copy_tensor(p->book().offsets()); },
-                             "int64 [num_parts + 1]: part k owns global ids node_offsets[k] .. node_offsets[k+1]-1")
+      .def_property_readonly(
+          "node_offsets", [](const Parts& p) { return copy_tensor(p->book().offsets()); },
+          "int64 [num_parts + 1]: part k owns global ids node_offsets[k] .. node_offsets[k+1]-1")
       .def_property_readonly(
           "topology", [](const Parts& p) { return std::make_shared<graph::GraphStore>(p->topology()); },
           "the whole graph in the partition's global ids (structure only)")
       .def_property_readonly(
-          "new_to_source",
-          [](const Parts& p) { return view_tensor(p->new_to_source(), {p->meta().num_nodes}, p); },
+          "new_to_source", [](const Parts& p) { return view_tensor(p->new_to_source(), {p->meta().num_nodes}, p); },
           "int64: global id -> row of the source store")
       .def(
           "part",
           [](const Parts& p, int k) {
             if (k < 0 || k >= p->num_parts())
-              throw Error::in_argument("part", "part " + std::to_string(k) + " outside 0.." +
-                                                   std::to_string(p->num_parts() - 1));
+              throw Error::in_argument(
+                  "part", "part " + std::to_string(k) + " outside 0.." + std::to_string(p->num_parts() - 1));
             return std::make_shared<graph::GraphStore>(p->part(k).store());
           },
           py::arg("k"), "part k's own store: its rows, their features, labels and local splits");

@@ -151,20 +151,22 @@ void bind_embed(py::module_& m) {
   v.def(
       "analogy",
       [](std::vector<std::string> words, const torch::Tensor& vectors, const PathArg& questions, std::int64_t top) {
-        return json_to_python(embed::to_json(embed::evaluate_analogy(embeddings_of(std::move(words), vectors), questions.string(), top)));
+        return json_to_python(
+            embed::to_json(embed::evaluate_analogy(embeddings_of(std::move(words), vectors), questions.string(), top)));
       },
       py::arg("words"), py::arg("vectors"), py::arg("questions"), py::arg("top") = 30000,
       "word analogy accuracy (questions-words.txt format), overall and per section");
   v.def(
       "similarity",
       [](std::vector<std::string> words, const torch::Tensor& vectors, const PathArg& pairs) {
-        return json_to_python(embed::to_json(embed::evaluate_similarity(embeddings_of(std::move(words), vectors), pairs.string())));
+        return json_to_python(
+            embed::to_json(embed::evaluate_similarity(embeddings_of(std::move(words), vectors), pairs.string())));
       },
       py::arg("words"), py::arg("vectors"), py::arg("pairs"), "Spearman and Pearson correlation with human scores");
   v.def(
       "nodeclass",
-      [](const py::object& keys, const torch::Tensor& vectors, const PathArg& store_path,
-         std::vector<double> ratios, int repeats, std::uint64_t seed) {
+      [](const py::object& keys, const torch::Tensor& vectors, const PathArg& store_path, std::vector<double> ratios,
+         int repeats, std::uint64_t seed) {
         const auto store = graph::GraphStore::open(store_path.string());
         const auto aligned = embed::eval::align_to_store(embeddings_of(keys_of(keys), vectors), store);
         embed::eval::NodeClassOptions o;
@@ -187,7 +189,8 @@ void bind_embed(py::module_& m) {
          const std::string& kernel, const std::vector<std::string>& operators, double remove_fraction) {
         embed::eval::LinkPredProtocolOptions o;
         o.store = store.string();
-        o.graph = graph_embed_options(p, q, walks, length, dim, window, negative, sample, epochs, threads, seed, kernel);
+        o.graph =
+            graph_embed_options(p, q, walks, length, dim, window, negative, sample, epochs, threads, seed, kernel);
         o.split.remove_fraction = remove_fraction;
         o.split.seed = seed;
         o.operators.clear();

@@ -73,9 +73,9 @@ Batch& with_edge_index(Batch& b) {
     covered = hi;
   }
   const torch::Device device = b.blocks.empty() ? torch::Device(torch::kCPU) : b.blocks.front().device();
-  b.edge_index = (sources.empty() ? torch::empty({2, 0}, torch::kInt64)
-                                  : torch::stack({torch::cat(sources), torch::cat(targets)}))
-                     .to(device);
+  b.edge_index =
+      (sources.empty() ? torch::empty({2, 0}, torch::kInt64) : torch::stack({torch::cat(sources), torch::cat(targets)}))
+          .to(device);
   return b;
 }
 
@@ -226,18 +226,18 @@ class Loader {
   // graphs); score() sums them over the ranks (an empty list: this rank counted nothing).
   py::list count(const torch::Tensor& logits, const torch::Tensor& labels) const {
     const train::ScoreCounts c = train::count_scores(logits.detach().to(torch::kCPU), labels, data().multi_label);
-    return py::cast(std::vector<double>(c.values.begin(), c.values.end()));
+    const auto values = c.pack();
+    return py::cast(std::vector<double>(values.begin(), values.end()));
   }
   py::dict score(const std::vector<double>& counts) const {
-    train::ScoreCounts c;
-    LOOM_CHECK_ARG(counts.empty() || counts.size() == c.values.size(), "counts",
-                   "want {} values (from count()) or none, got {}", c.values.size(), counts.size());
-    std::copy(counts.begin(), counts.end(), c.values.begin());
-    world_->allreduce_sum(c.values, comm::Channel::control);
+    LOOM_CHECK_ARG(counts.empty() || counts.size() == train::ScoreCounts::kFields, "counts",
+                   "want {} values (from count()) or none, got {}", train::ScoreCounts::kFields, counts.size());
+    const train::ScoreCounts c =
+        train::sum_over_ranks(counts.empty() ? train::ScoreCounts{} : train::ScoreCounts::unpack(counts), *world_);
     py::dict d;
     d[data().multi_label ? "micro_f1" : "accuracy"] = train::score(c, data().multi_label);
     d["loss"] = train::mean_loss(c);
-    d["nodes"] = c.values.back();
+    d["nodes"] = c.nodes;
     return d;
   }
 
@@ -291,10 +291,12 @@ void bind_loader(py::module_& m) {
       .def_readonly("original_ids", &Batch::original_ids,
                     "the user's ids of the seeds: int64 tensor, or a list of str where the graph names its nodes")
       .def_property_readonly("num_seeds", [](const Batch& b) { return b.seeds.size(0); })
-      .def_property_readonly("batch_size", [](const Batch& b) { return b.seeds.size(0); },
-                             "PyG's name: the seeds are the first batch_size nodes (out[:batch.batch_size])")
-      .def_property_readonly("n_id", [](const Batch& b) { return b.input_nodes; },
-                             "PyG's name for input_nodes: the global id of each row of x, seeds first")
+      .def_property_readonly(
+          "batch_size", [](const Batch& b) { return b.seeds.size(0); },
+          "PyG's name: the seeds are the first batch_size nodes (out[:batch.batch_size])")
+      .def_property_readonly(
+          "n_id", [](const Batch& b) { return b.input_nodes; },
+          "PyG's name for input_nodes: the global id of each row of x, seeds first")
       .def_property_readonly(
           "edge_index", [](Batch& b) { return with_edge_index(b).edge_index; },
           "int64 [2, E] local ids (row 0 source, row 1 target): every sampled node's in-edges from the hop that "
@@ -306,7 +308,10 @@ void bind_loader(py::module_& m) {
           "num_sampled_edges", [](Batch& b) { return with_edge_index(b).num_sampled_edges; },
           "edges per hop, the seeds' first (PyG's)")
       .def(
-          "to", [](const Batch& b, const py::object& device) { return b.to(torch::Device(py::str(device).cast<std::string>())); },
+          "to",
+          [](const Batch& b, const py::object& device) {
+            return b.to(torch::Device(py::str(device).cast<std::string>()));
+          },
           py::arg("device"), "the batch with every tensor and block on `device` (a torch.device or its name)")
       .def(
           "to_pyg",
@@ -328,11 +333,11 @@ void bind_loader(py::module_& m) {
   py::class_<Loader>(m, "Loader", "Loom's mini-batch data path (what `loom train` runs) for a Python model")
       .def(py::init([](const PathArg& store, std::vector<std::int32_t> fanouts, std::int64_t batch_size,
                        std::uint64_t seed, int threads, int pipeline_depth, const std::string& cache, double alpha,
-                       const std::string& cache_dtype, const std::string& controller, double prefetch,
-                       int lookahead, const std::string& wire_dtype, const std::string& net_bandwidth,
-                       const std::string& net_latency, const std::string& normalize_features, bool gcn_norm,
-                       const std::string& device, std::vector<std::int32_t> eval_fanouts,
-                       const std::string& net_host_bandwidth, const std::string& net_host_latency) {
+                       const std::string& cache_dtype, const std::string& controller, double prefetch, int lookahead,
+                       const std::string& wire_dtype, const std::string& net_bandwidth, const std::string& net_latency,
+                       const std::string& normalize_features, bool gcn_norm, const std::string& device,
+                       std::vector<std::int32_t> eval_fanouts, const std::string& net_host_bandwidth,
+                       const std::string& net_host_latency) {
              train::MinibatchOptions o;
              o.store = store.string();
              o.fanouts = std::move(fanouts);
@@ -368,9 +373,12 @@ void bind_loader(py::module_& m) {
       .def_property_readonly("num_classes", [](const Loader& l) { return l.data().num_classes; })
       .def_property_readonly("multi_label", [](const Loader& l) { return l.data().multi_label; })
       .def("steps", &Loader::steps, py::arg("epoch") = 0, "steps of an epoch (the same on every rank)")
-      .def("split",
-           [](const Loader& l, const std::string& name) { return copy_tensor(std::span<const std::int64_t>(l.split(name))); },
-           py::arg("name"), "global ids of this rank's nodes in a split")
+      .def(
+          "split",
+          [](const Loader& l, const std::string& name) {
+            return copy_tensor(std::span<const std::int64_t>(l.split(name)));
+          },
+          py::arg("name"), "global ids of this rank's nodes in a split")
       .def("eval_steps", &Loader::eval_steps, py::arg("split"), py::arg("batch_size"),
            "steps of evaluating a split (the most any rank needs; collective)")
       .def("eval_batch", &Loader::eval_batch, py::arg("split"), py::arg("step"), py::arg("batch_size"),

@@ -40,11 +40,14 @@ void bind_ops(py::module_& m) {
       .def_property_readonly("indices", &nn::MessageGraph::indices)
       .def(
           "edge_index",
-          [](const nn::MessageGraph& g) { return torch::stack({g.indices().to(torch::kLong), g.edge_dst()}); },
+          [](const nn::MessageGraph& g) {
+            return torch::stack({g.indices().to(torch::kLong), g.edge_dst()});
+          },
           "int64 [2, num_edges] (local source, local destination): PyG's layout for a bipartite layer "
           "(x = (x_src, x_src[:num_dst]))")
-      .def("to", [](const nn::MessageGraph& g, const std::string& device) { return g.to(torch::Device(device)); },
-           py::arg("device"))
+      .def(
+          "to", [](const nn::MessageGraph& g, const std::string& device) { return g.to(torch::Device(device)); },
+          py::arg("device"))
       .def("__repr__", [](const nn::MessageGraph& g) {
         return "<loom.Block " + std::to_string(g.num_src()) + " -> " + std::to_string(g.num_dst()) + ", " +
                std::to_string(g.num_edges()) + " edges>";

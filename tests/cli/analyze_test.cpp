@@ -16,7 +16,9 @@ class CliAnalyze : public ::testing::Test {
   static void SetUpTestSuite() {
     dir_ = new ScratchDir();
     ASSERT_EQ(run_loom("generate sbm --nodes 3000 --classes 6 --avg-degree 10 --feat-dim 4 --train 0.2 --seed 2 -o " +
-                       *dir_ / "sbm").status, 0);
+                       *dir_ / "sbm")
+                  .status,
+              0);
     ASSERT_EQ(run_loom("partition " + *dir_ / "sbm" + " -k 4 -o " + *dir_ / "parts").status, 0);
   }
   static void TearDownTestSuite() { delete dir_; }
@@ -27,7 +29,8 @@ ScratchDir* CliAnalyze::dir_ = nullptr;
 TEST_F(CliAnalyze, CachePrintsRemoteRowsPerPolicyAndAlpha) {
   const auto r = run_loom("analyze cache " + *dir_ / "parts" +
                           " --fanouts 10,5 --batch-size 128 --alpha 0,0.1,0.5 --policies vip,degree,oracle --epochs 2"
-                          " --json " + *dir_ / "cache.json");
+                          " --json " +
+                          *dir_ / "cache.json");
   ASSERT_EQ(r.status, 0) << r.output;
   for (const char* word : {"vip", "degree", "oracle", "a=0.1", "a=0.5", "4 parts"})
     EXPECT_NE(r.output.find(word), std::string::npos) << word << "\n" << r.output;
@@ -42,8 +45,10 @@ TEST_F(CliAnalyze, CachePrintsRemoteRowsPerPolicyAndAlpha) {
 
 TEST_F(CliAnalyze, PrefetchBoundIsBelowTheBestStaticBuffer) {
   const std::string parts = *dir_ / "parts";
-  const auto r = run_loom("analyze prefetch " + parts + " --fanouts 10,5 --batch-size 128 --prefetch 0.1,0.5 --epochs 2"
-                          " --json " + *dir_ / "prefetch.json");
+  const auto r = run_loom("analyze prefetch " + parts +
+                          " --fanouts 10,5 --batch-size 128 --prefetch 0.1,0.5 --epochs 2"
+                          " --json " +
+                          *dir_ / "prefetch.json");
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("Belady"), std::string::npos) << r.output;
   std::ifstream in(*dir_ / "prefetch.json");
@@ -57,8 +62,12 @@ TEST_F(CliAnalyze, PrefetchBoundIsBelowTheBestStaticBuffer) {
   }
   EXPECT_LT(belady[1].get<double>(), belady[0].get<double>());
   // The same sampled minibatches as the cache analysis (and the trainer): the same rows without a buffer.
-  ASSERT_EQ(run_loom("analyze cache " + parts + " --fanouts 10,5 --batch-size 128 --alpha 0 --policies none --epochs 2"
-                     " --json " + *dir_ / "none.json").status, 0);
+  ASSERT_EQ(run_loom("analyze cache " + parts +
+                     " --fanouts 10,5 --batch-size 128 --alpha 0 --policies none --epochs 2"
+                     " --json " +
+                     *dir_ / "none.json")
+                .status,
+            0);
   std::ifstream none_in(*dir_ / "none.json");
   EXPECT_DOUBLE_EQ(nlohmann::json::parse(none_in)["remote_rows_per_epoch_no_cache"].get<double>(), none);
 

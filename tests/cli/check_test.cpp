@@ -114,8 +114,10 @@ TEST(CliCheck, DamagedPartitionedStoresAreNamedByCheckTrainAndAnalyze) {
       << check.output;
   for (const std::string command : {"train " + parts + " --epochs 1 --layers 2 --fanouts 5,5 --quiet",
                                     "analyze cache " + parts + " --fanouts 5,5 --epochs 1"}) {
-    const auto r = run_command("OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun -np 2 --oversubscribe "
-                               "--allow-run-as-root -q " + loom_binary() + " " + command + " 2>&1");
+    const auto r = run_command(
+        "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun -np 2 --oversubscribe "
+        "--allow-run-as-root -q " +
+        loom_binary() + " " + command + " 2>&1");
     EXPECT_NE(r.status, 0) << command << "\n" << r.output;
     EXPECT_FALSE(contains(r.output, "Segmentation fault") || contains(r.output, "signal 11")) << r.output;
     EXPECT_TRUE(contains(r.output, "topology/indices.npy: entry 5")) << command << "\n" << r.output;

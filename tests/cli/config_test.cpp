@@ -110,7 +110,8 @@ TEST_F(CliConfig, LinkEmulationOptionsComeFromTheFileOrTheCommandLine) {
                                   "net-host-latency = \"50us\"\nnet-host-bandwidth = \"1GB/s\"\n");
   auto r = test::run_loom("train " + store() + " --model gcn --layers 2 --fanouts 5,5 --quiet --config " + link);
   EXPECT_EQ(r.status, 0) << r.output;
-  for (const std::string bad : {"--net-bandwidth fast", "--net-latency 20", "--net-host-bandwidth 0", "--net-host-latency -1ms"}) {
+  for (const std::string bad :
+       {"--net-bandwidth fast", "--net-latency 20", "--net-host-bandwidth 0", "--net-host-latency -1ms"}) {
     r = test::run_loom("train " + store() + " --model gcn --layers 2 --fanouts 5,5 --epochs 1 " + bad);
     EXPECT_EQ(r.status, 2) << bad << ": " << r.output;
     EXPECT_TRUE(contains(r.output, bad.substr(0, bad.find(' ')))) << r.output;

@@ -18,7 +18,8 @@ std::string community_edges() {
   for (int c = 0; c < 2; ++c)
     for (int u = 0; u < 30; ++u)
       for (int v = u + 1; v < 30; ++v)
-        if (rng.uniform() < 0.3) text += std::to_string(100 + 3 * (c * 30 + u)) + " " + std::to_string(100 + 3 * (c * 30 + v)) + "\n";
+        if (rng.uniform() < 0.3)
+          text += std::to_string(100 + 3 * (c * 30 + u)) + " " + std::to_string(100 + 3 * (c * 30 + v)) + "\n";
   text += "100 190\n130 220\n";
   return text;
 }
@@ -30,7 +31,8 @@ TEST(EmbedGraph, WalkEmbedAndLinkPredictionRunEndToEnd) {
   write_file(dir / "edges.txt", community_edges());
   ASSERT_EQ(run_loom("import edgelist " + dir / "edges.txt" + " -o " + dir / "g").status, 0);
 
-  const auto walk = run_loom("walk " + dir / "g" + " --walks 2 --length 10 --p 0.5 --q 2 -o " + dir / "w.npy" + " --json");
+  const auto walk =
+      run_loom("walk " + dir / "g" + " --walks 2 --length 10 --p 0.5 --q 2 -o " + dir / "w.npy" + " --json");
   ASSERT_EQ(walk.status, 0) << walk.output;
   EXPECT_NE(walk.output.find("\"steps\":1080"), std::string::npos) << walk.output;  // 60 * 2 * 9
   EXPECT_TRUE(std::filesystem::exists(dir / "w.npy"));
@@ -42,7 +44,8 @@ TEST(EmbedGraph, WalkEmbedAndLinkPredictionRunEndToEnd) {
   }
   EXPECT_NE(core::read_text_file(dir / "emb.txt").find("\n277 "), std::string::npos);  // keyed by original id
 
-  const auto lp = run_loom("eval linkpred " + dir / "g" + " --method node2vec --q 2 --operator hadamard,l2" + kSmallWalkRun);
+  const auto lp =
+      run_loom("eval linkpred " + dir / "g" + " --method node2vec --q 2 --operator hadamard,l2" + kSmallWalkRun);
   ASSERT_EQ(lp.status, 0) << lp.output;
   EXPECT_NE(lp.output.find("hadamard: AUC"), std::string::npos) << lp.output;
   EXPECT_NE(lp.output.find("l2: AUC"), std::string::npos) << lp.output;

@@ -32,7 +32,8 @@ TEST(EmbedText, WritesEveryFormatAndEvalReadsThem) {
   write_file(dir / "q.txt", ": t\nking queen cat dog\nking queen nosuch dog\n");
   for (const std::string format : {"text", "binary", "npy"}) {
     const std::string out = dir / ("emb." + format);
-    const auto r = run_loom("embed text " + dir / "corpus.txt.gz" + " -o " + out + " --format " + format + kSmallTextRun);
+    const auto r =
+        run_loom("embed text " + dir / "corpus.txt.gz" + " -o " + out + " --format " + format + kSmallTextRun);
     ASSERT_EQ(r.status, 0) << r.output;
     EXPECT_NE(r.output.find("wrote 15 vectors of dimension 8"), std::string::npos) << r.output;
     const auto sim = run_loom("eval similarity " + out + " --pairs " + dir / "pairs.tsv" + " --json");

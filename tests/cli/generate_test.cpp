@@ -78,7 +78,8 @@ TEST(GenerateCli, BFloat16FeaturesAreWidenedOnGatherAndTrainLikeFloat32) {
   }
   const auto wide = graph::GraphStore::open(dir / "float32"), narrow = graph::GraphStore::open(dir / "bfloat16");
   EXPECT_EQ(narrow.meta().feat_dtype, core::DType::kBFloat16);
-  const auto a = core::read_npy_as<float>(dir / "float32/feat.npy"), b = core::read_npy_as<float>(dir / "bfloat16/feat.npy");
+  const auto a = core::read_npy_as<float>(dir / "float32/feat.npy"),
+             b = core::read_npy_as<float>(dir / "bfloat16/feat.npy");
   ASSERT_EQ(a.size(), b.size());
   for (std::size_t i = 0; i < a.size(); ++i) ASSERT_NEAR(b[i], a[i], std::abs(a[i]) / 256 + 1e-6) << "value " << i;
   EXPECT_EQ(core::read_text_file(dir / "float32/indices.npy"), core::read_text_file(dir / "bfloat16/indices.npy"));
@@ -86,8 +87,10 @@ TEST(GenerateCli, BFloat16FeaturesAreWidenedOnGatherAndTrainLikeFloat32) {
   double accuracy[2];
   int i = 0;
   for (const char* dtype : {"float32", "bfloat16"}) {
-    const auto r = test::run_loom("train " + dir / dtype + " --layers 2 --fanouts 5,5 --hidden 32 --epochs 8 --lr 0.01 --threads 2 "
-                                  "--seed 1 --quiet --metrics " + dir / (std::string(dtype) + ".jsonl"));
+    const auto r = test::run_loom("train " + dir / dtype +
+                                  " --layers 2 --fanouts 5,5 --hidden 32 --epochs 8 --lr 0.01 --threads 2 "
+                                  "--seed 1 --quiet --metrics " +
+                                  dir / (std::string(dtype) + ".jsonl"));
     ASSERT_EQ(r.status, 0) << r.output;
     accuracy[i++] = exact_test_accuracy(dir / (std::string(dtype) + ".jsonl"));
   }

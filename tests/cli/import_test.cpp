@@ -76,7 +76,8 @@ TEST(CliImport, EdgeListWithSparseIdsStoresOriginalIds) {
   const auto again = test::run_loom("import edgelist " + s / "e.txt" + " -o " + s / "store");
   EXPECT_EQ(again.status, 1);
   EXPECT_TRUE(contains(again.output, "--overwrite"));
-  EXPECT_EQ(test::run_loom("import edgelist " + s / "e.txt" + " -o " + s / "store --overwrite --self-loops keep").status, 0);
+  EXPECT_EQ(
+      test::run_loom("import edgelist " + s / "e.txt" + " -o " + s / "store --overwrite --self-loops keep").status, 0);
 }
 
 TEST(CliImport, EdgeListWithStringIdsKeepsNames) {
@@ -110,7 +111,8 @@ TEST(CliImport, BadInputFailsCleanly) {
   test::write_file(s / "e.txt", "0 1\n1 two\n");
   expect_clean_failure("import edgelist --numeric-ids " + s / "e.txt", s / "out", s / "e.txt" + ":2: field 2: 'two'");
   test::write_file(s / "e.txt", "0 1\n1 9\n");
-  expect_clean_failure("import edgelist --num-nodes 5 " + s / "e.txt", s / "out", s / "e.txt" + ":2: field 2: id 9 is outside [0, 5)");
+  expect_clean_failure("import edgelist --num-nodes 5 " + s / "e.txt", s / "out",
+                       s / "e.txt" + ":2: field 2: id 9 is outside [0, 5)");
   // An empty file.
   test::write_file(s / "empty.txt", "");
   expect_clean_failure("import edgelist " + s / "empty.txt", s / "out", "no edges");
@@ -121,7 +123,8 @@ TEST(CliImport, BadInputFailsCleanly) {
   // OGB: a feature row of the wrong width, a label count mismatch, a missing split file.
   make_ogb(s / "ogb");
   write_gz(s / "ogb/raw/node-feat.csv.gz", "1,2\n3\n5,6\n");
-  expect_clean_failure("import ogb " + s / "ogb", s / "out", "node-feat.csv.gz:2: feature row has 1 values, expected 2");
+  expect_clean_failure("import ogb " + s / "ogb", s / "out",
+                       "node-feat.csv.gz:2: feature row has 1 values, expected 2");
   make_ogb(s / "ogb");
   write_gz(s / "ogb/raw/node-label.csv.gz", "0\n1\n");
   expect_clean_failure("import ogb " + s / "ogb", s / "out", "has 2 label rows");

@@ -32,7 +32,8 @@ TEST(CliMultiLabel, FeaturesFromEmbeddingsMatchNodesByOriginalId) {
   const auto meta = nlohmann::json::parse(core::read_text_file(s / "store/meta.json"));
   EXPECT_EQ(meta["feat_dim"], 2);
   EXPECT_EQ(meta["provenance"]["features"]["unknown_keys"], 1);
-  EXPECT_EQ(meta["splits"]["train"].get<int>() + meta["splits"]["valid"].get<int>() + meta["splits"]["test"].get<int>(), 3);
+  EXPECT_EQ(meta["splits"]["train"].get<int>() + meta["splits"]["valid"].get<int>() + meta["splits"]["test"].get<int>(),
+            3);
 
   // Vectors of another graph, and impossible split fractions: clear errors, nothing written.
   test::write_file(s / "w.txt", "1 2\n7 1 2\n");
@@ -53,12 +54,13 @@ TEST(CliMultiLabel, PpiDeepWalkFeaturesTrainMultiLabelSage) {
   const auto emb = test::run_loom("embed deepwalk " + s / "plain" + " -o " + s / "dw.npy" +
                                   " --format npy --walks 4 --length 40 --dim 64 --seed 1 --quiet");
   ASSERT_EQ(emb.status, 0) << emb.output;
-  const auto imp = test::run_loom("import ogb " + ppi + " -o " + s / "store --features " + s / "dw.npy" +
-                                  " --random-split 0.5,0.1");
+  const auto imp =
+      test::run_loom("import ogb " + ppi + " -o " + s / "store --features " + s / "dw.npy" + " --random-split 0.5,0.1");
   ASSERT_EQ(imp.status, 0) << imp.output;
   const auto train = test::run_loom("train " + s / "store" +
                                     " --layers 2 --fanouts 10,5 --hidden 128 --batch-size 256 --epochs 10 --lr 0.005"
-                                    " --threads 2 --seed 1 --quiet --metrics " + s / "m.jsonl");
+                                    " --threads 2 --seed 1 --quiet --metrics " +
+                                    s / "m.jsonl");
   ASSERT_EQ(train.status, 0) << train.output;
   nlohmann::json exact;
   std::istringstream lines(core::read_text_file(s / "m.jsonl"));
@@ -67,8 +69,8 @@ TEST(CliMultiLabel, PpiDeepWalkFeaturesTrainMultiLabelSage) {
     if (j.value("event", "") == "exact_eval") exact = j;
   }
   ASSERT_TRUE(exact.contains("test_topk_micro_f1")) << exact.dump();
-  std::printf("PPI multi-label SAGE: test micro-F1 %.4f, top-k micro-F1 %.4f\n",
-              exact["test_micro_f1"].get<double>(), exact["test_topk_micro_f1"].get<double>());
+  std::printf("PPI multi-label SAGE: test micro-F1 %.4f, top-k micro-F1 %.4f\n", exact["test_micro_f1"].get<double>(),
+              exact["test_topk_micro_f1"].get<double>());
   EXPECT_GE(exact["test_topk_micro_f1"].get<double>(), 0.132);
 }
 

@@ -106,11 +106,13 @@ struct CliBadInput : ::testing::Test {
 
 TEST_F(CliBadInput, KOutOfRange) {
   expect_error(scratch / "g" + " -k 0 -o " + scratch / "p", "argument -k: number of parts must be at least 1");
-  expect_error(scratch / "g" + " -k 11 -o " + scratch / "p", "argument -k: number of parts 11 exceeds the number of nodes 10");
+  expect_error(scratch / "g" + " -k 11 -o " + scratch / "p",
+               "argument -k: number of parts 11 exceeds the number of nodes 10");
 }
 
 TEST_F(CliBadInput, UnknownMethod) {
-  expect_error(scratch / "g" + " -k 2 --method spectral -o " + scratch / "p", "argument --method: unknown partitioning method 'spectral'");
+  expect_error(scratch / "g" + " -k 2 --method spectral -o " + scratch / "p",
+               "argument --method: unknown partitioning method 'spectral'");
 }
 
 TEST_F(CliBadInput, SourceNotAStore) {
@@ -120,7 +122,8 @@ TEST_F(CliBadInput, SourceNotAStore) {
 
 TEST_F(CliBadInput, OutputExistsWithoutOverwrite) {
   fs::create_directory(scratch / "p");
-  expect_error(scratch / "g" + " -k 2 -o " + scratch / "p", "argument -o: output '" + scratch / "p" + "' already exists");
+  expect_error(scratch / "g" + " -k 2 -o " + scratch / "p",
+               "argument -o: output '" + scratch / "p" + "' already exists");
   EXPECT_EQ(run_loom("partition " + scratch / "g" + " -k 2 --overwrite -o " + scratch / "p").status, 0);
   EXPECT_TRUE(fs::exists(scratch / "p/part-1/halo_ids.npy"));
 }
@@ -141,7 +144,8 @@ TEST(CliPartition, FacebookMetisBeatsRandom) {
   double cut[2] = {0, 0};
   const std::string methods[2] = {"metis", "random"};
   for (int m = 0; m < 2; ++m) {
-    const auto r = run_loom("partition " + (scratch / "g") + " -k 4 --method " + methods[m] + " -o " + (scratch / methods[m]));
+    const auto r =
+        run_loom("partition " + (scratch / "g") + " -k 4 --method " + methods[m] + " -o " + (scratch / methods[m]));
     ASSERT_EQ(r.status, 0) << r.output;
     const auto store = partition::PartitionedStore::open(scratch / methods[m]);
     cut[m] = store.meta().quality.edge_cut.fraction();

@@ -12,8 +12,8 @@ namespace {
 TEST(Channel, EveryChannelHasADistinctName) {
   std::vector<std::string> names;
   for (Channel c : kAllChannels) names.emplace_back(channel_name(c));
-  EXPECT_EQ(names, (std::vector<std::string>{"features", "gradients", "activations", "embeddings", "control",
-                                             "halo", "weights", "partition", "device"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"features", "gradients", "activations", "embeddings", "control", "halo",
+                                             "weights", "partition", "device"}));
 }
 
 TEST(CommStats, TheTotalCountsTrafficBetweenRanksNotCopiesToTheDevice) {

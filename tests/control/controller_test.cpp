@@ -38,7 +38,11 @@ TEST(PeriodicController, EvictsEveryPeriodMinibatches) {
   c = window_at(8, 0.5, 1, 0.2);
   EXPECT_TRUE(p.decide(c).evict);
   c.recent.push_back(eviction_at(8));
-  c = [&] { auto d = window_at(12, 0.5, 1, 0.2); d.recent = c.recent; return d; }();
+  c = [&] {
+    auto d = window_at(12, 0.5, 1, 0.2);
+    d.recent = c.recent;
+    return d;
+  }();
   EXPECT_FALSE(p.decide(c).evict);
 }
 
@@ -81,7 +85,8 @@ TEST(LogisticController, LearnsThatEvictionsHurtAndStopsEvicting) {
 }
 
 TEST(LlmAnswer, ParsesDecisionsAndRejectsAnythingElse) {
-  const auto d = parse_llm_answer(R"({"decision": "Evict", "explanation": "idle rows", "expected_impact": "+5% hits"})");
+  const auto d =
+      parse_llm_answer(R"({"decision": "Evict", "explanation": "idle rows", "expected_impact": "+5% hits"})");
   EXPECT_TRUE(d.evict);
   EXPECT_EQ(d.explanation, "idle rows");
   EXPECT_EQ(d.expected_impact, "+5% hits");

@@ -35,15 +35,22 @@ class FakeLlmServer {
         res.set_content("overloaded", "text/plain");
         return;
       }
-      const std::string content = m == Mode::kMalformed ? "sure! evict." : R"({"decision": "evict", "explanation": "idle rows", "expected_impact": "more hits"})";
-      const nlohmann::json reply = openai ? nlohmann::json{{"choices", {{{"message", {{"role", "assistant"}, {"content", content}}}}}}}
-                                          : nlohmann::json{{"message", {{"role", "assistant"}, {"content", content}}}};
+      const std::string content =
+          m == Mode::kMalformed
+              ? "sure! evict."
+              : R"({"decision": "evict", "explanation": "idle rows", "expected_impact": "more hits"})";
+      const nlohmann::json reply =
+          openai ? nlohmann::json{{"choices", {{{"message", {{"role", "assistant"}, {"content", content}}}}}}}
+                 : nlohmann::json{{"message", {{"role", "assistant"}, {"content", content}}}};
       res.set_content(reply.dump(), "application/json");
     };
     server_.Post("/api/chat", [answer](const httplib::Request& q, httplib::Response& r) { answer(q, r, false); });
-    server_.Post("/v1/chat/completions", [answer](const httplib::Request& q, httplib::Response& r) { answer(q, r, true); });
-    server_.Get("/api/tags", [](const httplib::Request&, httplib::Response& r) { r.set_content("{}", "application/json"); });
-    server_.Get("/v1/models", [](const httplib::Request&, httplib::Response& r) { r.set_content("{}", "application/json"); });
+    server_.Post("/v1/chat/completions",
+                 [answer](const httplib::Request& q, httplib::Response& r) { answer(q, r, true); });
+    server_.Get("/api/tags",
+                [](const httplib::Request&, httplib::Response& r) { r.set_content("{}", "application/json"); });
+    server_.Get("/v1/models",
+                [](const httplib::Request&, httplib::Response& r) { r.set_content("{}", "application/json"); });
     port_ = server_.bind_to_any_port("127.0.0.1");
     thread_ = std::thread([this] { server_.listen_after_bind(); });
     while (!server_.is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));

@@ -76,7 +76,8 @@ TEST(Npy, BFloat16RoundsToNearestEvenAndIsStoredAsTwoByteVoids) {
   test::ScratchDir dir;
   std::vector<BFloat16> b = {float_to_bfloat16(1.5f), float_to_bfloat16(-2.0f), float_to_bfloat16(70000.0f)};
   write_npy(dir / "b.npy", b);
-  EXPECT_NE(read_text_file(dir / "b.npy").find("'descr': '<V2'"), std::string::npos) << "numpy reads it as 2-byte voids";
+  EXPECT_NE(read_text_file(dir / "b.npy").find("'descr': '<V2'"), std::string::npos)
+      << "numpy reads it as 2-byte voids";
   EXPECT_EQ(NpyArray::map(dir / "b.npy").dtype(), DType::kBFloat16);
   EXPECT_EQ(read_npy_as<float>(dir / "b.npy"), (std::vector<float>{1.5f, -2.0f, 70144.0f}));
 }

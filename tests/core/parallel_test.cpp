@@ -11,9 +11,13 @@ namespace loom::core {
 namespace {
 
 TEST(ParallelFor, ExceptionInsideRegionReachesCaller) {
-  EXPECT_THROW(parallel_for(100000, [](std::int64_t i) {
-    if (i == 5000) throw Error("boom");
-  }, 16), Error);
+  EXPECT_THROW(parallel_for(
+                   100000,
+                   [](std::int64_t i) {
+                     if (i == 5000) throw Error("boom");
+                   },
+                   16),
+               Error);
 }
 
 TEST(ParallelForBlocks, CoversRangeOnce) {

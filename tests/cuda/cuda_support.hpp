@@ -6,9 +6,9 @@
 #include <torch/cuda.h>
 #include <torch/torch.h>
 
-#define LOOM_REQUIRE_GPU()                                                                                \
-  do {                                                                                                     \
-    if (!torch::cuda::is_available())                                                                      \
+#define LOOM_REQUIRE_GPU()                                                                                  \
+  do {                                                                                                      \
+    if (!torch::cuda::is_available())                                                                       \
       GTEST_SKIP() << "no GPU: this LibTorch has no CUDA or sees no device (scripts/device-check runs it)"; \
   } while (0)
 

@@ -34,7 +34,12 @@ graph::Csr random_graph(std::int64_t n, std::int64_t edges, std::uint64_t seed) 
 }
 
 ModelOptions options_of(ModelKind kind) {
-  return {.kind = kind, .num_layers = 3, .in_features = 24, .hidden = 32, .num_classes = 5, .dropout = 0,
+  return {.kind = kind,
+          .num_layers = 3,
+          .in_features = 24,
+          .hidden = 32,
+          .num_classes = 5,
+          .dropout = 0,
           .heads = kind == ModelKind::kGat ? 2 : 0};
 }
 
@@ -43,7 +48,8 @@ class CudaModels : public ::testing::TestWithParam<ModelKind> {};
 TEST_P(CudaModels, ForwardAndGradientsEqualTheCpus) {
   LOOM_REQUIRE_GPU();
   const graph::Csr csr = random_graph(2000, 16000, 7);
-  const auto batch = sample::NeighborSampler(csr, {10, 5, 3}).sample(std::vector<std::int64_t>{1, 5, 9, 200, 777, 1500}, 3);
+  const auto batch =
+      sample::NeighborSampler(csr, {10, 5, 3}).sample(std::vector<std::int64_t>{1, 5, 9, 200, 777, 1500}, 3);
   std::vector<MessageGraph> cpu_graphs, gpu_graphs;
   for (const auto& block : batch.blocks) {
     cpu_graphs.push_back(MessageGraph::from_block(block));

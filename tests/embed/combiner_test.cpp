@@ -33,7 +33,8 @@ TEST(Combiner, GcAddsOnlyTheOrthogonalPart) {
 }
 
 TEST(Combiner, GcCombinesPairsInRankOrder) {
-  // ((g0 g1) (g2 g3)): (1,0)+(0,1) = (1,1); (1,0)+(1,0) -> (1,0); then (1,1) with (1,0): (1,0)-(0.5,0.5) + (1,1) = (1.5, 0.5).
+  // ((g0 g1) (g2 g3)): (1,0)+(0,1) = (1,1); (1,0)+(1,0) -> (1,0); then (1,1) with (1,0): (1,0)-(0.5,0.5) + (1,1) =
+  // (1.5, 0.5).
   EXPECT_EQ(combine(Combiner::kGc, {{1, 0}, {0, 1}, {1, 0}, {1, 0}}), (std::vector<float>{1.5f, 0.5f}));
 }
 

@@ -17,9 +17,9 @@ Embeddings toy() {
   Embeddings e;
   e.dim = 4;
   const std::vector<std::pair<std::string, std::vector<float>>> rows = {
-      {"man", {1, 0, 0, 0}},   {"woman", {1, 1, 0, 0}}, {"king", {1, 0, 1, 0}},  {"queen", {1, 1, 1, 0}},
-      {"france", {0, 0, 0, 1}}, {"paris", {0, 0.2f, 0.3f, 1}}, {"italy", {0.3f, 0, 0, 1}}, {"rome", {0.3f, 0.2f, 0.3f, 1}},
-      {"rare", {0.5f, 0.5f, 0.5f, 0.5f}}};
+      {"man", {1, 0, 0, 0}},      {"woman", {1, 1, 0, 0}},         {"king", {1, 0, 1, 0}},
+      {"queen", {1, 1, 1, 0}},    {"france", {0, 0, 0, 1}},        {"paris", {0, 0.2f, 0.3f, 1}},
+      {"italy", {0.3f, 0, 0, 1}}, {"rome", {0.3f, 0.2f, 0.3f, 1}}, {"rare", {0.5f, 0.5f, 0.5f, 0.5f}}};
   for (const auto& [w, v] : rows) {
     e.words.push_back(w);
     e.values.insert(e.values.end(), v.begin(), v.end());
@@ -29,9 +29,10 @@ Embeddings toy() {
 
 TEST(Analogy, CountsCorrectCoveredAndMissingPerSection) {
   test::ScratchDir dir;
-  test::write_file(dir / "q.txt",
-                   ": family\nMan Woman King Queen\nman woman king nosuchword\n: gram-capital\nFrance Paris Italy Rome\n"
-                   "man woman rare queen\n");
+  test::write_file(
+      dir / "q.txt",
+      ": family\nMan Woman King Queen\nman woman king nosuchword\n: gram-capital\nFrance Paris Italy Rome\n"
+      "man woman rare queen\n");
   const auto report = evaluate_analogy(toy(), dir / "q.txt", 8);  // "rare" is outside the top 8
   ASSERT_EQ(report.sections.size(), 2u);
   EXPECT_EQ(report.sections[0].questions, 2);
@@ -73,8 +74,12 @@ TEST(Similarity, SpearmanMatchesHandComputedValues) {
 TEST(Similarity, ReadsWordsimSimlexAndMenLayouts) {
   test::ScratchDir dir;
   const auto e = toy();
-  test::write_file(dir / "ws.tsv", "# comment\n# Word 1\tWord 2\tHuman\nking\tqueen\t9\nman\tparis\t1\nking\tpizza\t5\nking\twoman\t5\n");
-  test::write_file(dir / "simlex.txt", "word1\tword2\tPOS\tSimLex999\tconc\nking\tqueen\tN\t9\t1\nman\tparis\tN\t1\t1\nking\twoman\tN\t5\t1\n");
+  test::write_file(
+      dir / "ws.tsv",
+      "# comment\n# Word 1\tWord 2\tHuman\nking\tqueen\t9\nman\tparis\t1\nking\tpizza\t5\nking\twoman\t5\n");
+  test::write_file(
+      dir / "simlex.txt",
+      "word1\tword2\tPOS\tSimLex999\tconc\nking\tqueen\tN\t9\t1\nman\tparis\tN\t1\t1\nking\twoman\tN\t5\t1\n");
   test::write_file(dir / "men.txt", "word1 word2 score\nking queen 9\nman paris 1\nking woman 5\n");
   for (const auto* name : {"ws.tsv", "simlex.txt", "men.txt"}) {
     const auto r = evaluate_similarity(e, dir / name);

@@ -102,7 +102,8 @@ Outcome reference_hogwild(const std::vector<std::int32_t>& sentence, const Negat
 
 // Each window with contexts, with its one set of negatives (drawn after the window's shrink).
 template <class F>
-void for_each_window(const std::vector<std::int32_t>& sentence, const NegativeSampler& negatives, core::Rng& rng, F&& f) {
+void for_each_window(const std::vector<std::int32_t>& sentence, const NegativeSampler& negatives, core::Rng& rng,
+                     F&& f) {
   for (std::size_t i = 0; i < sentence.size(); ++i) {
     const auto contexts = window_of(sentence, i, rng);
     if (!contexts.empty()) f(contexts, targets_of(sentence[i], negatives, rng));
@@ -160,8 +161,10 @@ void expect_kernel_matches(Kernel kernel, const Reference& reference, std::int64
   EmbeddingMatrix input(kVocabulary, dim), output(kVocabulary, dim);
   for (int w = 0; w < kVocabulary; ++w)
     for (std::int64_t d = 0; d < dim; ++d) {
-      input.row(w)[d] = model.input[static_cast<std::size_t>(w)][static_cast<std::size_t>(d)] = rng.uniform_float() - 0.5f;
-      output.row(w)[d] = model.output[static_cast<std::size_t>(w)][static_cast<std::size_t>(d)] = rng.uniform_float() - 0.5f;
+      input.row(w)[d] = model.input[static_cast<std::size_t>(w)][static_cast<std::size_t>(d)] =
+          rng.uniform_float() - 0.5f;
+      output.row(w)[d] = model.output[static_cast<std::size_t>(w)][static_cast<std::size_t>(d)] =
+          rng.uniform_float() - 0.5f;
     }
 
   const core::Rng draws(99);
@@ -184,8 +187,10 @@ void expect_kernel_matches(Kernel kernel, const Reference& reference, std::int64
   float worst = 0;
   for (int w = 0; w < kVocabulary; ++w)
     for (std::int64_t d = 0; d < dim; ++d) {
-      worst = std::max(worst, std::abs(input.row(w)[d] - model.input[static_cast<std::size_t>(w)][static_cast<std::size_t>(d)]));
-      worst = std::max(worst, std::abs(output.row(w)[d] - model.output[static_cast<std::size_t>(w)][static_cast<std::size_t>(d)]));
+      worst = std::max(
+          worst, std::abs(input.row(w)[d] - model.input[static_cast<std::size_t>(w)][static_cast<std::size_t>(d)]));
+      worst = std::max(
+          worst, std::abs(output.row(w)[d] - model.output[static_cast<std::size_t>(w)][static_cast<std::size_t>(d)]));
     }
   EXPECT_LT(worst, 2e-4) << "largest difference from the reference, dim " << dim;
   for (int w = 0; w < kVocabulary; ++w)  // the padding stays zero

@@ -19,7 +19,8 @@ Corpus grouped_corpus(int sentences) {
   core::Rng rng(11);
   for (int s = 0; s < sentences; ++s) {
     const auto group = static_cast<std::int32_t>(rng.below(kGroups));
-    for (int i = 0; i < 12; ++i) corpus.tokens.push_back(group * kGroupWords + static_cast<std::int32_t>(rng.below(kGroupWords)));
+    for (int i = 0; i < 12; ++i)
+      corpus.tokens.push_back(group * kGroupWords + static_cast<std::int32_t>(rng.below(kGroupWords)));
     corpus.offsets.push_back(static_cast<std::int64_t>(corpus.tokens.size()));
   }
   return corpus;

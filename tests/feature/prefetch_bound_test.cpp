@@ -36,7 +36,10 @@ std::int64_t lru_fetches(const Trace& trace, std::int64_t capacity) {
   for (const auto& step : trace) {
     for (const auto id : step) {
       const auto it = std::find(order.begin(), order.end(), id);
-      if (it == order.end()) ++fetched; else order.erase(it);
+      if (it == order.end())
+        ++fetched;
+      else
+        order.erase(it);
       order.push_front(id);
     }
     while (static_cast<std::int64_t>(order.size()) > capacity) order.pop_back();

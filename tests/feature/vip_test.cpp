@@ -15,9 +15,7 @@ namespace loom::feature {
 namespace {
 
 // A star: centre 0, leaves 1..4.
-graph::Csr star() {
-  return graph::Csr::from_vectors({0, 4, 5, 6, 7, 8}, {1, 2, 3, 4, 0, 0, 0, 0}, 5);
-}
+graph::Csr star() { return graph::Csr::from_vectors({0, 4, 5, 6, 7, 8}, {1, 2, 3, 4, 0, 0, 0, 0}, 5); }
 
 TEST(Vip, MatchesHandComputedProbabilitiesOnAStar) {
   const auto g = star();

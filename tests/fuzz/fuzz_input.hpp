@@ -41,7 +41,8 @@ inline const std::string& scratch_dir() {
 inline std::string write_input(const std::string& name, std::string_view bytes) {
   const std::string path = scratch_dir() + "/" + name;
   std::filesystem::create_directories(std::filesystem::path(path).parent_path());
-  std::ofstream(path, std::ios::binary | std::ios::trunc).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  std::ofstream(path, std::ios::binary | std::ios::trunc)
+      .write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
   return path;
 }
 
@@ -50,8 +51,7 @@ template <class F>
 void expect_parse_or_error(F&& parse) {
   try {
     parse();
-  } catch (const loom::Error&) {
-  }
+  } catch (const loom::Error&) {}
 }
 
 // The first byte picks a mode among `modes`; the rest is the input.

@@ -9,8 +9,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::filesystem::remove_all(dir);
   loom::fuzz::write_input("store/meta.json", input.bytes);
   loom::fuzz::expect_parse_or_error([&] {
-    if (input.mode == 0) loom::graph::GraphStore::open(dir);
-    else loom::partition::PartitionedStore::open(dir);
+    if (input.mode == 0)
+      loom::graph::GraphStore::open(dir);
+    else
+      loom::partition::PartitionedStore::open(dir);
   });
   return 0;
 }

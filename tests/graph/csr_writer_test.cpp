@@ -21,12 +21,12 @@ EdgeList random_edges(std::int64_t n, std::int64_t m, bool weighted, std::uint64
   for (std::int64_t i = 0; i < m; ++i) {
     const auto u = static_cast<std::int64_t>(rng.below(static_cast<std::uint64_t>(n)));
     auto v = i % 7 == 0 ? 0 : static_cast<std::int64_t>(rng.below(static_cast<std::uint64_t>(n)));
-    if (i % 11 == 0) v = u;                                    // self-loop
+    if (i % 11 == 0) v = u;  // self-loop
     e.src.push_back(u);
     e.dst.push_back(v);
-    if (weighted) e.weight.push_back(static_cast<float>(i));   // tells which duplicate survived
+    if (weighted) e.weight.push_back(static_cast<float>(i));  // tells which duplicate survived
   }
-  for (std::int64_t i = 0; i < m / 5; ++i) {                   // repeats of earlier edges
+  for (std::int64_t i = 0; i < m / 5; ++i) {  // repeats of earlier edges
     e.src.push_back(e.src[i * 3 % m]);
     e.dst.push_back(e.dst[i * 3 % m]);
     if (weighted) e.weight.push_back(static_cast<float>(m + i));
@@ -58,7 +58,8 @@ TEST(CsrWriter, FilesAreByteIdenticalToBuildCsrAtEveryMemoryAndChunkSize) {
     test::ScratchDir dir;
     const EdgeList edges = random_edges(300, 2000, c.weighted, 9);
     write_reference(edges, c.options, dir.path());
-    for (const std::int64_t memory : {std::int64_t{1}, std::int64_t{700}, std::int64_t{16} << 10, std::int64_t{1} << 30}) {
+    for (const std::int64_t memory :
+         {std::int64_t{1}, std::int64_t{700}, std::int64_t{16} << 10, std::int64_t{1} << 30}) {
       for (const std::int64_t chunk : {std::int64_t{1}, std::int64_t{37}, std::int64_t{1} << 20}) {
         SCOPED_TRACE(::testing::Message() << "weighted " << c.weighted << ", memory " << memory << ", chunk " << chunk);
         const EdgeListStream stream(edges, chunk);

@@ -28,7 +28,9 @@ long voluntary_switches() {
 
 // Uneven sizes, some zero: what rank `from` sends to rank `to`.
 std::size_t pair_size(int from, int to) { return static_cast<std::size_t>((from * 7 + to * 3 + 1) % 5) * 3; }
-std::int64_t pair_value(int from, int to, std::size_t i) { return from * 1'000'000 + to * 1000 + static_cast<std::int64_t>(i); }
+std::int64_t pair_value(int from, int to, std::size_t i) {
+  return from * 1'000'000 + to * 1000 + static_cast<std::int64_t>(i);
+}
 
 // Restores the world's link model, clock and message size limit after a test changes them.
 class WorldSettings {
@@ -353,8 +355,8 @@ TEST(Comm, AgreePropagatesTheFailingRanksErrorToEveryRank) {
   } catch (const AgreedError& e) {
     const int lowest = comm.size() - 2;
     EXPECT_EQ(e.failing_rank(), lowest);
-    EXPECT_EQ(std::string(e.what()), "rank " + std::to_string(lowest) + ": rank " + std::to_string(lowest) +
-                                         " cannot open its part");
+    EXPECT_EQ(std::string(e.what()),
+              "rank " + std::to_string(lowest) + ": rank " + std::to_string(lowest) + " cannot open its part");
   }
   // The communicator stays usable afterwards.
   EXPECT_EQ(comm.allreduce_sum(1, Channel::control), comm.size());

@@ -89,8 +89,7 @@ TEST(FeatureSource, HotTierRowsAreListedAndTheOthersComePacked) {
   }
   EXPECT_EQ(tier_rows.positions, hot);
   EXPECT_EQ(tier_rows.staged, staged);
-  for (std::size_t k = 0; k < hot.size(); ++k)
-    EXPECT_EQ(tier.rows()[tier_rows.slots[k]], ids[hot[k]] - mine.begin);
+  for (std::size_t k = 0; k < hot.size(); ++k) EXPECT_EQ(tier.rows()[tier_rows.slots[k]], ids[hot[k]] - mine.begin);
   for (std::size_t j = 0; j < staged.size(); ++j)
     for (std::int64_t d = 0; d < kDim; ++d) EXPECT_EQ(out[j * kDim + d], value(ids[staged[j]], d));
 }

@@ -15,7 +15,8 @@ class SharedScratch {
  public:
   SharedScratch(const comm::Communicator& world, const std::string& name) : world_(&world) {
     if (world.rank() == 0) {
-      path_ = (std::filesystem::temp_directory_path() / ("loom-mpi-" + name + "-" + std::to_string(::getpid()))).string();
+      path_ =
+          (std::filesystem::temp_directory_path() / ("loom-mpi-" + name + "-" + std::to_string(::getpid()))).string();
       std::filesystem::remove_all(path_);
       std::filesystem::create_directories(path_);
     }

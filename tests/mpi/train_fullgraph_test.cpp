@@ -91,7 +91,8 @@ TEST(FullGraphMpi, GraphParallelismEqualsOneProcess) {
     // Every layer moves each partition's mirrors forward and their gradients back.
     const auto mirrors = parallel.setup["mirrors"].get<std::int64_t>();
     EXPECT_GT(mirrors, 0);
-    EXPECT_EQ(bytes(parallel, "halo"), static_cast<std::uint64_t>(2 * 4 * mirrors * o.model.num_layers * o.model.hidden));
+    EXPECT_EQ(bytes(parallel, "halo"),
+              static_cast<std::uint64_t>(2 * 4 * mirrors * o.model.num_layers * o.model.hidden));
     EXPECT_EQ(bytes(parallel, "activations"), 0u);
   }
 }
@@ -317,8 +318,8 @@ TEST(FullGraphMpi, ResumedTrainingContinuesIdenticallyInEveryMode) {
     CrossGrad cross_grad;
   };
   const CrossGrad unbiased = CrossGrad::kUnbiased, stale = CrossGrad::kStale;
-  const std::vector<Case> cases = {{FullGraphMode::kGraph, false, unbiased}, {FullGraphMode::kGraph, true, unbiased},
-                                   {FullGraphMode::kPipe, false, unbiased},  {FullGraphMode::kPipe, false, stale},
+  const std::vector<Case> cases = {{FullGraphMode::kGraph, false, unbiased},  {FullGraphMode::kGraph, true, unbiased},
+                                   {FullGraphMode::kPipe, false, unbiased},   {FullGraphMode::kPipe, false, stale},
                                    {FullGraphMode::kHybrid, false, unbiased}, {FullGraphMode::kHybrid, false, stale}};
   for (std::size_t i = 0; i < cases.size(); ++i) {
     const Case& c = cases[i];

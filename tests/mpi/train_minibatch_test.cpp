@@ -208,7 +208,8 @@ TEST(MinibatchMpi, ConditionsChangeAtTheGivenEpoch) {
   EXPECT_FALSE(report.epochs[0].contains("changed_conditions"));
   EXPECT_TRUE(report.epochs[1]["changed_conditions"].get<bool>());
   // Half the seeds in batches of half the size: about as many steps, fewer sampled edges.
-  EXPECT_LT(report.epochs[1]["sampled_edges"].get<std::int64_t>(), report.epochs[0]["sampled_edges"].get<std::int64_t>());
+  EXPECT_LT(report.epochs[1]["sampled_edges"].get<std::int64_t>(),
+            report.epochs[0]["sampled_edges"].get<std::int64_t>());
   options.change_fanouts = {5};
   EXPECT_THROW(run_minibatch(options, world), Error);
 }

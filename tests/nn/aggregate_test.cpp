@@ -42,9 +42,7 @@ torch::Tensor dense_adjacency(const sample::Block& b, torch::ScalarType dtype) {
 }
 
 // Adjacency plus one self-loop per destination.
-torch::Tensor with_self_loops(const torch::Tensor& a) {
-  return a + torch::eye(a.size(0), a.size(1), a.options());
-}
+torch::Tensor with_self_loops(const torch::Tensor& a) { return a + torch::eye(a.size(0), a.size(1), a.options()); }
 
 torch::Tensor dense_aggregate(const torch::Tensor& a, const torch::Tensor& x, Aggregation kind) {
   if (kind == Aggregation::kSum) return a.mm(x);
@@ -281,12 +279,12 @@ TEST(MessageGraph, WholeGraphGcnNormIsTheGlobalDegreeNorm) {
 
 TEST(MessageGraph, RejectsInconsistentTensors) {
   const auto ptr = torch::tensor({0, 2, 3}, torch::kLong);
-  EXPECT_THROW(MessageGraph(ptr, torch::tensor({0, 5, 1}, torch::kInt), 3), Error);        // id out of range
-  EXPECT_THROW(MessageGraph(ptr, torch::tensor({0, 1}, torch::kInt), 3), Error);           // edge count
-  EXPECT_THROW(MessageGraph(ptr, torch::tensor({0, 1, 2}, torch::kInt), 1), Error);        // num_src < num_dst
-  EXPECT_THROW(MessageGraph(ptr, torch::tensor({0.0, 1.0, 2.0}), 3), Error);               // dtype
+  EXPECT_THROW(MessageGraph(ptr, torch::tensor({0, 5, 1}, torch::kInt), 3), Error);  // id out of range
+  EXPECT_THROW(MessageGraph(ptr, torch::tensor({0, 1}, torch::kInt), 3), Error);     // edge count
+  EXPECT_THROW(MessageGraph(ptr, torch::tensor({0, 1, 2}, torch::kInt), 1), Error);  // num_src < num_dst
+  EXPECT_THROW(MessageGraph(ptr, torch::tensor({0.0, 1.0, 2.0}), 3), Error);         // dtype
   const MessageGraph ok(ptr, torch::tensor({0, 1, 2}, torch::kInt), 3);
-  EXPECT_THROW(aggregate(ok, torch::randn({4, 2}), Aggregation::kSum), Error);             // rows != num_src
+  EXPECT_THROW(aggregate(ok, torch::randn({4, 2}), Aggregation::kSum), Error);  // rows != num_src
   EXPECT_THROW(gat_aggregate(ok, torch::randn({3, 2, 2}), torch::randn({3, 1}), torch::randn({2, 2}), 0.2, true),
                Error);
 }

@@ -29,7 +29,7 @@ Planted planted(std::int64_t n, std::int64_t features, std::uint64_t seed) {
   for (std::int64_t e = 0; e < n * 6; ++e) {
     const auto u = static_cast<std::int64_t>(rng.below(static_cast<std::uint64_t>(n)));
     auto v = static_cast<std::int64_t>(rng.below(static_cast<std::uint64_t>(n / 2))) * 2 + u % 2;  // same class
-    if (e % 10 == 0) v = static_cast<std::int64_t>(rng.below(static_cast<std::uint64_t>(n)));     // noise edge
+    if (e % 10 == 0) v = static_cast<std::int64_t>(rng.below(static_cast<std::uint64_t>(n)));      // noise edge
     list.src.push_back(u);
     list.dst.push_back(v);
   }
@@ -129,7 +129,8 @@ TEST_P(ModelKinds, LearnsAPlantedCommunityTask) {
   }
   model.eval();
   torch::NoGradGuard no_grad;
-  const double accuracy = run(test, 999).argmax(1).eq(p.labels.slice(0, 200, 400)).to(torch::kFloat).mean().item<double>();
+  const double accuracy =
+      run(test, 999).argmax(1).eq(p.labels.slice(0, 200, 400)).to(torch::kFloat).mean().item<double>();
   EXPECT_GE(accuracy, 0.9);
 }
 
@@ -170,12 +171,13 @@ TEST(GnnModel, FullNeighbourhoodSampledBatchMatchesLayerwiseInference) {
   for (const auto& b : batch.blocks) blocks.push_back(MessageGraph::from_block(b));
   model.eval();
   torch::NoGradGuard no_grad;
-  const auto sampled = model.forward(p.features.index_select(0, torch::tensor(batch.input_nodes, torch::kLong)), blocks);
-  const auto exact = layerwise_inference(
-      model, p.csr, [&](std::span<const std::int64_t> ids) {
-        return p.features.index_select(0, torch::tensor(std::vector<std::int64_t>(ids.begin(), ids.end()), torch::kLong));
-      });
-  EXPECT_LE((sampled - exact.logits.index_select(0, torch::tensor(seeds, torch::kLong))).abs().max().item<double>(), 1e-5);
+  const auto sampled =
+      model.forward(p.features.index_select(0, torch::tensor(batch.input_nodes, torch::kLong)), blocks);
+  const auto exact = layerwise_inference(model, p.csr, [&](std::span<const std::int64_t> ids) {
+    return p.features.index_select(0, torch::tensor(std::vector<std::int64_t>(ids.begin(), ids.end()), torch::kLong));
+  });
+  EXPECT_LE((sampled - exact.logits.index_select(0, torch::tensor(seeds, torch::kLong))).abs().max().item<double>(),
+            1e-5);
 }
 
 TEST(ReluDropout, KeepsOneMinusPScalesAndPassesGradientsThroughTheMask) {
@@ -223,8 +225,8 @@ TEST(GnnModel, RejectsBadOptions) {
   EXPECT_THROW(GnnModel(options(ModelKind::kGcn, 2, 5, 8, 0, 0.5, 0)), Error);
   GnnModel model(options(ModelKind::kSage, 2, 5, 8, 2, 0.5, 0));
   const auto block = MessageGraph(torch::tensor({0, 1}, torch::kLong), torch::tensor({1}, torch::kInt), 2);
-  EXPECT_THROW(model.forward(torch::randn({2, 5}), {block}), Error);                 // 1 block, 2 layers
-  EXPECT_THROW(model.forward(torch::randn({2, 4}), {block, block}), Error);          // wrong width
+  EXPECT_THROW(model.forward(torch::randn({2, 5}), {block}), Error);         // 1 block, 2 layers
+  EXPECT_THROW(model.forward(torch::randn({2, 4}), {block, block}), Error);  // wrong width
 }
 
 // An option only GAT has, set on another model, is an error naming it.

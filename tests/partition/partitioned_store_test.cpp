@@ -199,7 +199,8 @@ TEST(PartitionStore, StringNamesAreWrittenPerPart) {
     const auto part = p->store.part(q);
     const auto names = part.store().original_names();
     ASSERT_EQ(static_cast<std::int64_t>(names.size()), part.range().size());
-    for (std::int64_t r = 0; r < part.range().size(); ++r) EXPECT_EQ(names[r], "node-" + std::to_string(n2s[part.range().begin + r]));
+    for (std::int64_t r = 0; r < part.range().size(); ++r)
+      EXPECT_EQ(names[r], "node-" + std::to_string(n2s[part.range().begin + r]));
   }
 }
 

@@ -14,7 +14,8 @@
 namespace loom::partition {
 namespace {
 
-graph::GraphStore write_and_open(const graph::GraphData& d, const test::ScratchDir& scratch, const std::string& name = "g") {
+graph::GraphStore write_and_open(const graph::GraphData& d, const test::ScratchDir& scratch,
+                                 const std::string& name = "g") {
   graph::write_graph_store(d, scratch / name, {});
   return graph::GraphStore::open(scratch / name);
 }
@@ -105,7 +106,8 @@ TEST(StreamPartitioner, KeepsCommunitiesTogetherWithinTheBalanceCaps) {
   EXPECT_EQ(stream, assign_parts(*make_stream_partitioner(), store, 4, 3)) << "deterministic";
   BalanceLoads loads(store, 4);
   for (std::int64_t v = 0; v < store.num_nodes(); ++v) loads.add(stream[v], v);
-  for (int p = 0; p < 4; ++p) EXPECT_TRUE(loads.within_caps(p)) << "part " << p << " within the caps of nodes, edges and training nodes";
+  for (int p = 0; p < 4; ++p)
+    EXPECT_TRUE(loads.within_caps(p)) << "part " << p << " within the caps of nodes, edges and training nodes";
   expect_argument_error([] { make_stream_partitioner(0); }, "--stream-passes");
 }
 

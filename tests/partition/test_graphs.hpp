@@ -48,7 +48,8 @@ inline graph::GraphData two_cliques(std::int64_t size = 6) {
 
 // A random undirected graph (seeded, deterministic) with the same decorations, some
 // self-loops kept, and positive edge weights when `weighted`.
-inline graph::GraphData random_graph(std::int64_t nodes, std::int64_t edges, std::uint64_t seed, bool weighted = false) {
+inline graph::GraphData random_graph(std::int64_t nodes, std::int64_t edges, std::uint64_t seed,
+                                     bool weighted = false) {
   core::Rng rng(seed);
   graph::EdgeList list;
   list.num_nodes = nodes;

@@ -19,8 +19,22 @@ def loom_cli(*args):
 def sbm(tmp_path_factory):
     """A 1,200-node planted-partition graph with weak features: the graph has to help."""
     path = str(tmp_path_factory.mktemp("data") / "sbm")
-    loom_cli("generate", "sbm", "-o", path, "--nodes", "1200", "--classes", "4", "--avg-degree", "12",
-             "--feat-dim", "16", "--seed", "3")
+    loom_cli(
+        "generate",
+        "sbm",
+        "-o",
+        path,
+        "--nodes",
+        "1200",
+        "--classes",
+        "4",
+        "--avg-degree",
+        "12",
+        "--feat-dim",
+        "16",
+        "--seed",
+        "3",
+    )
     return path
 
 

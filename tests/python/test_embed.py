@@ -26,7 +26,7 @@ def test_graph_embeddings_classify_the_planted_communities(sbm):
     assert scores["ratios"][0]["micro_f1"] > 0.8  # four planted communities, homophilous edges
     # The rows are the nodes': a node's vector is nearer its neighbours' than a random node's.
     unit = torch.nn.functional.normalize(vectors, dim=1)
-    neighbours = (unit[store.indices[store.indptr[0]:store.indptr[1]].long()] @ unit[0]).mean()
+    neighbours = (unit[store.indices[store.indptr[0] : store.indptr[1]].long()] @ unit[0]).mean()
     assert neighbours > (unit @ unit[0]).mean()
     ids_dw, vectors_dw = loom.embed.deepwalk(sbm, walks=2, length=10, dim=8, threads=1)
     assert torch.equal(ids_dw, ids) and vectors_dw.shape == (1200, 8)

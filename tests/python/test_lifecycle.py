@@ -23,7 +23,9 @@ EXITS = {
 
 @pytest.mark.parametrize("case", sorted(EXITS))
 def test_leaving_an_epoch_early_ends_the_process_with_its_own_status(sbm, case):
-    script = f"import os, sys, loom\nloader = loom.Loader({sbm!r}, fanouts=[10, 5], batch_size=64, seed=1)\n{EXITS[case]}\n"
+    script = (
+        f"import os, sys, loom\nloader = loom.Loader({sbm!r}, fanouts=[10, 5], batch_size=64, seed=1)\n{EXITS[case]}\n"
+    )
     expected = 1 if "exception" in case else 0
     for run in range(RUNS):
         done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)

@@ -60,8 +60,25 @@ def test_python_model_trains_on_the_loader(sbm):
 def test_same_batches_as_loom_train(sbm, tmp_path):
     """The loader samples what `loom train` samples with the same options and seed."""
     metrics = tmp_path / "m.jsonl"
-    loom_cli("train", sbm, "--layers", "2", "--fanouts", "10,5", "--batch-size", "128", "--epochs", "1", "--seed", "7",
-             "--eval-every", "0", "--no-exact-eval", "--metrics", str(metrics))
+    loom_cli(
+        "train",
+        sbm,
+        "--layers",
+        "2",
+        "--fanouts",
+        "10,5",
+        "--batch-size",
+        "128",
+        "--epochs",
+        "1",
+        "--seed",
+        "7",
+        "--eval-every",
+        "0",
+        "--no-exact-eval",
+        "--metrics",
+        str(metrics),
+    )
     record = [json.loads(line) for line in open(metrics) if "epoch" in line][0]
     loader = loom.Loader(sbm, fanouts=[10, 5], batch_size=128, seed=7)
     for _ in loader.epoch(0):

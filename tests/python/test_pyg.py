@@ -37,7 +37,7 @@ def test_edge_index_is_each_nodes_neighbourhood_from_the_hop_that_reached_it(sbm
     # Every edge is an edge of the graph, from source (row 0) to target (row 1).
     for s, t in edge_index.t().tolist()[:500]:
         target = int(n_id[t])
-        assert int(n_id[s]) in store.indices[store.indptr[target]:store.indptr[target + 1]].tolist()
+        assert int(n_id[s]) in store.indices[store.indptr[target] : store.indptr[target + 1]].tolist()
     data = batch.to_pyg()
     assert isinstance(data, Data) and data.batch_size == 50
     assert torch.equal(data.edge_index, edge_index) and torch.equal(data.x, batch.x) and torch.equal(data.n_id, n_id)
@@ -78,16 +78,23 @@ def test_from_pyg_writes_the_data_as_a_store(tmp_path):
     n = 40
     ring = torch.arange(n)
     edge_index = torch.stack([torch.cat([ring, (ring + 1) % n]), torch.cat([(ring + 1) % n, ring])])
-    data = Data(x=torch.randn(n, 5), edge_index=edge_index, y=torch.arange(n) % 3,
-                train_mask=ring < 20, val_mask=(ring >= 20) & (ring < 30), test_mask=ring >= 30)
+    data = Data(
+        x=torch.randn(n, 5),
+        edge_index=edge_index,
+        y=torch.arange(n) % 3,
+        train_mask=ring < 20,
+        val_mask=(ring >= 20) & (ring < 30),
+        test_mask=ring >= 30,
+    )
     store = loom.from_pyg(data, tmp_path / "ring")
     assert store.num_nodes == n and store.num_edges == 2 * n
     assert torch.equal(store.features, data.x) and torch.equal(store.labels, data.y)
     assert torch.equal(store.split("valid"), torch.arange(20, 30))
-    assert torch.equal(store.indices[store.indptr[0]:store.indptr[1]].sort().values, torch.tensor([1, n - 1]))
+    assert torch.equal(store.indices[store.indptr[0] : store.indptr[1]].sort().values, torch.tensor([1, n - 1]))
     assert not any(p.name.startswith(".from_pyg") for p in tmp_path.iterdir()), "the arrays are removed"
     with pytest.raises(loom.Error, match="edge_index"):
         loom.from_pyg(Data(x=data.x), tmp_path / "no-edges")
     with pytest.raises(loom.Error, match="train_mask must be a 1-D bool"):
-        loom.from_pyg(Data(x=data.x, edge_index=edge_index, train_mask=torch.ones(n, 2, dtype=torch.bool)),
-                      tmp_path / "bad-mask")
+        loom.from_pyg(
+            Data(x=data.x, edge_index=edge_index, train_mask=torch.ones(n, 2, dtype=torch.bool)), tmp_path / "bad-mask"
+        )

@@ -21,9 +21,12 @@ def test_errors_are_loom_errors_naming_the_keyword(sbm):
         loom.Loader(sbm, fanouts=[10, 5], batch_size=0)
     assert "batch_size" in str(caught.value) and "--" not in str(caught.value)
     assert issubclass(loom.AgreedError, loom.Error) and issubclass(loom.Error, RuntimeError)
-    done = subprocess.run([sys.executable, "-c", f"import loom; loom.Loader({sbm!r}, fanouts=[0])"],
-                          capture_output=True, text=True)
-    assert done.returncode == 1 and "\nloom.AgreedError: " in done.stderr or "\nloom.Error: " in done.stderr, done.stderr
+    done = subprocess.run(
+        [sys.executable, "-c", f"import loom; loom.Loader({sbm!r}, fanouts=[0])"], capture_output=True, text=True
+    )
+    assert (
+        done.returncode == 1 and "\nloom.AgreedError: " in done.stderr or "\nloom.Error: " in done.stderr
+    ), done.stderr
 
 
 def test_version_and_docstrings():
@@ -34,7 +37,11 @@ def test_version_and_docstrings():
 
 def test_the_type_stubs_are_current(tmp_path):
     root = pathlib.Path(__file__).resolve().parents[2]
-    subprocess.run([sys.executable, str(root / "scripts" / "python_stubs.py"), str(tmp_path / "_loom.pyi")], check=True,
-                   env=dict(os.environ))
-    assert (tmp_path / "_loom.pyi").read_text() == (root / "python" / "loom" / "_loom.pyi").read_text(), \
-        "python/loom/_loom.pyi is stale: run scripts/python_stubs.py"
+    subprocess.run(
+        [sys.executable, str(root / "scripts" / "python_stubs.py"), str(tmp_path / "_loom.pyi")],
+        check=True,
+        env=dict(os.environ),
+    )
+    assert (tmp_path / "_loom.pyi").read_text() == (
+        root / "python" / "loom" / "_loom.pyi"
+    ).read_text(), "python/loom/_loom.pyi is stale: run scripts/python_stubs.py"

@@ -25,7 +25,8 @@ graph::Csr random_graph(std::int64_t nodes, std::int64_t edges, std::uint64_t se
     const auto u = static_cast<std::int64_t>(rng.below(static_cast<std::uint64_t>(nodes)));
     // Half the edges go to the first 1% of nodes: those become hubs.
     const auto hub_range = static_cast<std::uint64_t>(std::max<std::int64_t>(1, nodes / 100));
-    const auto v = static_cast<std::int64_t>(e % 2 == 0 ? rng.below(hub_range) : rng.below(static_cast<std::uint64_t>(nodes)));
+    const auto v =
+        static_cast<std::int64_t>(e % 2 == 0 ? rng.below(hub_range) : rng.below(static_cast<std::uint64_t>(nodes)));
     list.src.push_back(u);
     list.dst.push_back(v);
   }
@@ -212,7 +213,8 @@ TEST(NeighborSampler, ParsesFanouts) {
 
 TEST(NeighborSampler, ChecksParsedFanoutsNamingTheArgument) {
   check_fanouts(std::vector<std::int32_t>{25, -1}, "--fanouts");
-  for (const auto& bad : {std::vector<std::int32_t>{}, std::vector<std::int32_t>{0}, std::vector<std::int32_t>{5, -3}}) {
+  for (const auto& bad :
+       {std::vector<std::int32_t>{}, std::vector<std::int32_t>{0}, std::vector<std::int32_t>{5, -3}}) {
     try {
       check_fanouts(bad, "--eval-fanouts");
       ADD_FAILURE() << "accepted " << bad.size() << " fanouts";

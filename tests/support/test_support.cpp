@@ -30,7 +30,8 @@ bool exists(const std::string& path) { return fs::exists(path); }
 
 ScratchDir::ScratchDir() {
   static std::atomic<int> counter{0};
-  path_ = (fs::temp_directory_path() / ("loom-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++))).string();
+  path_ = (fs::temp_directory_path() / ("loom-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++)))
+              .string();
   core::remove_tree(path_);
   fs::create_directories(path_);
 }

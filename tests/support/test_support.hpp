@@ -13,10 +13,9 @@ namespace loom::test {
 std::string data_dir();
 // Declares `std::string var` = data_dir()/relative, or skips the calling test (GTEST_SKIP)
 // with a message when it is absent: LOOM_REQUIRE_DATA(cora, "graphs/cora");
-#define LOOM_REQUIRE_DATA(var, relative)                                                        \
-  const std::string var = ::loom::test::data_dir() + "/" + (relative);                          \
-  if (!::loom::test::exists(var))                                                               \
-  GTEST_SKIP() << "shared data not found at " << var << " (set LOOM_DATA to its folder)"
+#define LOOM_REQUIRE_DATA(var, relative)                               \
+  const std::string var = ::loom::test::data_dir() + "/" + (relative); \
+  if (!::loom::test::exists(var)) GTEST_SKIP() << "shared data not found at " << var << " (set LOOM_DATA to its folder)"
 bool exists(const std::string& path);
 
 // A fresh directory under the system temp dir, removed (recursively) on destruction.
@@ -34,7 +33,7 @@ class ScratchDir {
 };
 
 struct CommandResult {
-  int status = 0;  // exit status
+  int status = 0;      // exit status
   std::string output;  // stdout and stderr together
 };
 // Runs `loom ARGS` (a shell-quoted argument string) and captures its output.

@@ -47,8 +47,7 @@ TEST(Checkpoint, MidEpochCheckpointsOrderBetweenTheirEpochAndTheNext) {
   EXPECT_EQ(state.epoch_totals, (std::vector<std::vector<double>>{{1.5, 2.0}}));
   save_checkpoint(dir, 3, *model, optimizer, {}, {}, 2);  // keeps epoch 3 and the mid-epoch one
   EXPECT_EQ(newest_intact_checkpoint(dir), CheckpointId(3));
-  EXPECT_EQ(newest_intact_checkpoint(dir, CheckpointId(2, 99)),
-            CheckpointId(2, 17));
+  EXPECT_EQ(newest_intact_checkpoint(dir, CheckpointId(2, 99)), CheckpointId(2, 17));
   EXPECT_TRUE(std::filesystem::exists(dir + "/epoch-2-step-17"));
   EXPECT_FALSE(std::filesystem::exists(dir + "/epoch-2"));
   // Names that only look like checkpoints are not.
@@ -61,7 +60,7 @@ TEST(Checkpoint, MidEpochCheckpointsOrderBetweenTheirEpochAndTheNext) {
 TEST(EpochTotals, PackedTotalsComeBackExactly) {
   EpochTotals t;
   t.loss_sum = 0.1 + 0.2;
-  t.train.values = {3, 4, 0, 0, 0, 1.25, 4};
+  t.train.correct = 3, t.train.labelled = 4, t.train.loss_sum = 1.25, t.train.nodes = 4;
   t.phases.fetch = 1e-7;
   t.fetched.remote_rows = 123456789012;
   t.fetched.seconds = 2.5;
@@ -70,7 +69,7 @@ TEST(EpochTotals, PackedTotalsComeBackExactly) {
   const std::vector<double> packed = pack_totals(t);
   const EpochTotals back = unpack_totals(packed, "state.json");
   EXPECT_EQ(back.loss_sum, t.loss_sum);
-  EXPECT_EQ(back.train.values, t.train.values);
+  EXPECT_EQ(back.train.pack(), t.train.pack());
   EXPECT_EQ(back.phases.fetch, t.phases.fetch);
   EXPECT_EQ(back.fetched.remote_rows, t.fetched.remote_rows);
   EXPECT_EQ(back.fetched.seconds, t.fetched.seconds);

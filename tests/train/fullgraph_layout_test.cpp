@@ -116,8 +116,8 @@ TEST(ChunkSet, ChunkedLayersWithCurrentOutsideRowsEqualTheWholeGraph) {
     const auto whole_graph = nn::MessageGraph::from_csr(csr);
     const auto whole = model.layer(1, whole_graph, x, h0);
     // Pipe layout on one rank: 4 chunks; hybrid-like: 2 ways of 2 chunks (way 1 here).
-    for (const auto& layout : {make_layout(FullGraphMode::kPipe, 1, 0, 4, 0, 0, 2),
-                               make_layout(FullGraphMode::kHybrid, 2, 1, 4, 2, 0, 2)}) {
+    for (const auto& layout :
+         {make_layout(FullGraphMode::kPipe, 1, 0, 4, 0, 0, 2), make_layout(FullGraphMode::kHybrid, 2, 1, 4, 2, 0, 2)}) {
       const ChunkSet chunks(csr, book, layout);
       std::int64_t rows = 0;
       for (const Chunk& c : chunks.chunks()) {

@@ -84,7 +84,8 @@ TEST(MemoryPlan, SizesParseWithBinaryUnits) {
 
 TEST(MemoryPlan, AnEstimateOverTheLimitNamesItsPartsAndWhatToLower) {
   MemoryPlan plan;
-  plan.parts = {{"runtime", 100 << 20, ""}, {"batches in flight", 300 << 20, "--batch-size, --fanouts"},
+  plan.parts = {{"runtime", 100 << 20, ""},
+                {"batches in flight", 300 << 20, "--batch-size, --fanouts"},
                 {"static cache", 50 << 20, "--alpha"}};
   EXPECT_NO_THROW(check_memory_plan(plan, 500 << 20, 1));
   try {

@@ -12,8 +12,8 @@ TEST(PipelineThreads, AStageAloneOnItsMachineTakesTheIdleCores) {
   const auto layout = [](int rank) { return make_layout(FullGraphMode::kPipe, 4, rank, 4, 0, 0, 8); };
   const std::vector<int> one_machine = {0, 0, 0, 0};
   const PipelineThreads first(layout(0), one_machine, 0, 2, 1, false);
-  EXPECT_EQ(first.forward(0), 2);   // fill: stage 0 alone
-  EXPECT_EQ(first.forward(1), 1);   // stages 0 and 1
+  EXPECT_EQ(first.forward(0), 2);  // fill: stage 0 alone
+  EXPECT_EQ(first.forward(1), 1);  // stages 0 and 1
   EXPECT_EQ(first.forward(3), 1);
   EXPECT_EQ(first.backward(3), 2);  // drain: stage 0 alone at the last backward step
   EXPECT_EQ(first.backward(0), 1);  // backward step 3: all four stages busy

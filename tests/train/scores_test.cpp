@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "loom/core/error.hpp"
+
 namespace loom::train {
 namespace {
 
@@ -21,15 +23,27 @@ TEST(Scores, MultiLabelThresholdAndTopK) {
   const auto labels = torch::tensor({{1.0f, 0.0f, 1.0f, 0.0f}, {0.0f, 0.0f, 0.0f, 1.0f}});
   const auto c = count_scores(logits, labels, /*multi_label=*/true);
   // Threshold: tp = 2 (row 0: 2; row 1: 3), fp = 2 (row 0: 1; row 1: 0), fn = 1 (row 0: 0).
-  EXPECT_DOUBLE_EQ(c.values[0], 2);
-  EXPECT_DOUBLE_EQ(c.values[1], 2);
-  EXPECT_DOUBLE_EQ(c.values[2], 1);
+  EXPECT_DOUBLE_EQ(c.true_positives, 2);
+  EXPECT_DOUBLE_EQ(c.false_positives, 2);
+  EXPECT_DOUBLE_EQ(c.false_negatives, 1);
   EXPECT_DOUBLE_EQ(score(c, true), 4.0 / 7.0);
   EXPECT_DOUBLE_EQ(topk_micro_f1(c), 2.0 / 3.0);
   ScoreCounts twice = c;
   twice += c;
   EXPECT_DOUBLE_EQ(topk_micro_f1(twice), 2.0 / 3.0);
   EXPECT_DOUBLE_EQ(topk_micro_f1(ScoreCounts{}), 0.0);
+}
+
+TEST(Scores, PackedCountsUnpackToTheSameFields) {
+  ScoreCounts c;
+  const auto fields = ScoreCounts::fields(c);
+  for (std::size_t i = 0; i < fields.size(); ++i) *fields[i] = static_cast<double>(i + 1);
+  const auto packed = c.pack();
+  EXPECT_EQ(packed.front(), 1.0);
+  EXPECT_EQ(packed.back(), static_cast<double>(ScoreCounts::kFields));
+  EXPECT_EQ(ScoreCounts::unpack(packed).pack(), packed);
+  EXPECT_EQ(ScoreCounts::unpack(packed).nodes, c.nodes);
+  EXPECT_THROW(ScoreCounts::unpack(std::span<const double>(packed).first(3)), Error);
 }
 
 }  // namespace

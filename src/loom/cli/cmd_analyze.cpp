@@ -40,7 +40,8 @@ int print_result(const Result& result, const std::string& json_path) {
 void add_analyze_prefetch(CLI::App& analyze, Action& action) {
   auto flags = std::make_shared<PrefetchFlags>();
   auto& o = flags->options;
-  auto* sub = analyze.add_subcommand("prefetch", "Fewest remote rows a prefetch buffer could leave (Belady bound, Rudder)");
+  auto* sub =
+      analyze.add_subcommand("prefetch", "Fewest remote rows a prefetch buffer could leave (Belady bound, Rudder)");
   sub->add_option("store", o.store, "Partitioned store (one part per rank of the training it models)")->required();
   add_fanouts_option(*sub, "--fanouts", o.fanouts, "Neighbours sampled per layer, hop from the seeds first");
   sub->add_option("--batch-size", o.batch_size, "Seeds per step and rank")->capture_default_str();
@@ -49,7 +50,8 @@ void add_analyze_prefetch(CLI::App& analyze, Action& action) {
       ->capture_default_str();
   sub->add_option("--epochs", o.epochs, "Epochs replayed")->capture_default_str();
   sub->add_option("--seed", o.seed, "Seed of the training run being modelled")->capture_default_str();
-  sub->add_option("--lookahead", o.lookahead, "Minibatches the online lookahead policy sees ahead")->capture_default_str();
+  sub->add_option("--lookahead", o.lookahead, "Minibatches the online lookahead policy sees ahead")
+      ->capture_default_str();
   sub->add_option("--json", flags->json_path, "Also write the results as JSON here");
   sub->callback([&action, flags] {
     action = [flags] { return print_result(feature::analyze_prefetch_bound(flags->options), flags->json_path); };

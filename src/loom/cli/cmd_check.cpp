@@ -22,7 +22,8 @@ int run_check(const std::string& dir, bool as_json) {
   }
   for (const auto& problem : report.problems) fmt::print(stderr, "loom: problem: {}\n", problem);
   for (const auto& folder : report.undigested)
-    fmt::print(stderr, "loom: note: {}/meta.json records no digests (written before they were); its files were not verified\n",
+    fmt::print(stderr,
+               "loom: note: {}/meta.json records no digests (written before they were); its files were not verified\n",
                folder);
   fmt::print("{}: {} ({} files, {} digested, {:.1f} s)\n", dir,
              report.ok() ? "ok, every digest and invariant holds"

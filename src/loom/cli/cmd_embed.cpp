@@ -47,18 +47,25 @@ int run_embed_text_on(EmbedTextArgs& args, comm::Communicator& world) {
   if (r.train.stopped_by != 0) return 128 + r.train.stopped_by;
   if (world.rank() != 0) return 0;
   if (args.as_json) {
-    nlohmann::json j = {{"output", o.output},          {"vocab_size", r.vocab_size},
-                              {"tokens", r.tokens},          {"sentences", r.sentences},
-                              {"read_seconds", r.read_seconds}, {"train_seconds", r.train.seconds},
-                              {"words", r.train.words},      {"words_per_second", r.train.words_per_second},
-                              {"loss", r.train.loss},        {"write_seconds", r.write_seconds}};
+    nlohmann::json j = {{"output", o.output},
+                        {"vocab_size", r.vocab_size},
+                        {"tokens", r.tokens},
+                        {"sentences", r.sentences},
+                        {"read_seconds", r.read_seconds},
+                        {"train_seconds", r.train.seconds},
+                        {"words", r.train.words},
+                        {"words_per_second", r.train.words_per_second},
+                        {"loss", r.train.loss},
+                        {"write_seconds", r.write_seconds}};
     if (world.size() > 1) j["embeddings_bytes_sent"] = traffic["sum"]["embeddings"]["bytes_sent"];
     fmt::print("{}\n", j.dump());
   } else {
     if (world.size() > 1) fmt::print("embeddings channel, all ranks: {}\n", traffic["sum"]["embeddings"].dump());
-    fmt::print("wrote {} vectors of dimension {} to {} | corpus {} tokens, read {:.2f}s | train {:.2f}s, {:.0f} words/s, loss {:.4f}\n",
-               r.vocab_size, o.sgns.dim, o.output, r.tokens, r.read_seconds, r.train.seconds, r.train.words_per_second,
-               r.train.loss);
+    fmt::print(
+        "wrote {} vectors of dimension {} to {} | corpus {} tokens, read {:.2f}s | train {:.2f}s, {:.0f} words/s, loss "
+        "{:.4f}\n",
+        r.vocab_size, o.sgns.dim, o.output, r.tokens, r.read_seconds, r.train.seconds, r.train.words_per_second,
+        r.train.loss);
   }
   return 0;
 }
@@ -79,7 +86,8 @@ void add_embed_command(CLI::App& app, Action& action) {
   add_config_option(*sub);
   sub->add_option("corpus", o.corpus, "Text corpus")->required();
   sub->add_option("-o,--output", o.output, "Output embedding file")->required();
-  sub->add_option("--format", args->format, "text|binary|npy (npy also writes <stem>.vocab.txt)")->capture_default_str();
+  sub->add_option("--format", args->format, "text|binary|npy (npy also writes <stem>.vocab.txt)")
+      ->capture_default_str();
   sub->add_option("--tokenize", args->tokenize, "lower-letters|lower|raw")->capture_default_str();
   sub->add_option("--min-count", o.text.min_count, "Drop words seen fewer times")->capture_default_str();
   sub->add_option("--dim", o.sgns.dim, "Embedding dimension")->capture_default_str();
@@ -90,7 +98,9 @@ void add_embed_command(CLI::App& app, Action& action) {
   sub->add_option("--alpha", args->alpha, "Starting learning rate (default 0.025, 0.05 with --cbow)");
   sub->add_option("--init-range", o.sgns.init_range, "Input vectors start uniform in +-R/dim")->capture_default_str();
   sub->add_option("--threads", o.sgns.threads, "Worker threads")->capture_default_str();
-  sub->add_option("--kernel", args->kernel, "batched (shared negatives, pWord2Vec) | shared (shared negatives, sequential updates) | hogwild (word2vec.c)")
+  sub->add_option(
+         "--kernel", args->kernel,
+         "batched (shared negatives, pWord2Vec) | shared (shared negatives, sequential updates) | hogwild (word2vec.c)")
       ->capture_default_str();
   sub->add_flag("--cbow", o.sgns.cbow, "CBOW instead of skip-gram");
   sub->add_option("--seed", o.sgns.seed, "Random seed")->capture_default_str();

@@ -41,22 +41,23 @@ int embed_graph_on(EmbedGraphArgs& args, comm::Communicator& world) {
   if (world.rank() != 0) return 0;
   if (args.as_json) {
     nlohmann::json j = {{"output", o.output},
-                              {"nodes", r.nodes},
-                              {"vectors", r.vectors},
-                              {"walk_steps", r.walk_steps},
-                              {"walk_seconds", r.walk_seconds},
-                              {"walk_steps_per_second", r.walk_steps_per_second},
-                              {"train_seconds", r.train.seconds},
-                              {"words_per_second", r.train.words_per_second},
-                              {"loss", r.train.loss}};
+                        {"nodes", r.nodes},
+                        {"vectors", r.vectors},
+                        {"walk_steps", r.walk_steps},
+                        {"walk_seconds", r.walk_seconds},
+                        {"walk_steps_per_second", r.walk_steps_per_second},
+                        {"train_seconds", r.train.seconds},
+                        {"words_per_second", r.train.words_per_second},
+                        {"loss", r.train.loss}};
     if (world.size() > 1) j["embeddings_bytes_sent"] = traffic["sum"]["embeddings"]["bytes_sent"];
     fmt::print("{}\n", j.dump());
   } else {
     if (world.size() > 1) fmt::print("embeddings channel, all ranks: {}\n", traffic["sum"]["embeddings"].dump());
-    fmt::print("wrote {} vectors of dimension {} to {} | walks {} steps in {:.2f}s ({:.3g} steps/s) | train {:.2f}s, "
-               "{:.0f} words/s, loss {:.4f}\n",
-               r.vectors, o.graph.sgns.dim, o.output, r.walk_steps, r.walk_seconds, r.walk_steps_per_second,
-               r.train.seconds, r.train.words_per_second, r.train.loss);
+    fmt::print(
+        "wrote {} vectors of dimension {} to {} | walks {} steps in {:.2f}s ({:.3g} steps/s) | train {:.2f}s, "
+        "{:.0f} words/s, loss {:.4f}\n",
+        r.vectors, o.graph.sgns.dim, o.output, r.walk_steps, r.walk_seconds, r.walk_steps_per_second, r.train.seconds,
+        r.train.words_per_second, r.train.loss);
   }
   return 0;
 }
@@ -67,13 +68,11 @@ int run_embed_graph(EmbedGraphArgs args) {
 
 void add_one(CLI::App& embed_cmd, Action& action, const std::string& name, bool biased) {
   auto args = std::make_shared<EmbedGraphArgs>();
-  auto* sub = embed_cmd.add_subcommand(
-      name, biased ? "node2vec: biased second-order random walks (p, q) + skip-gram"
-                   : "DeepWalk: uniform random walks + skip-gram");
+  auto* sub = embed_cmd.add_subcommand(name, biased ? "node2vec: biased second-order random walks (p, q) + skip-gram"
+                                                    : "DeepWalk: uniform random walks + skip-gram");
   add_config_option(*sub);
   sub->add_option("store", args->store, "Graph store directory")->required();
-  sub->add_option("-o,--output", args->output, "Output embedding file (keys are the store's original ids)")
-      ->required();
+  sub->add_option("-o,--output", args->output, "Output embedding file (keys are the store's original ids)")->required();
   sub->add_option("--format", args->format, "text|binary|npy (npy also writes <stem>.vocab.txt)")
       ->capture_default_str();
   add_graph_embed_options(*sub, args->graph, biased);

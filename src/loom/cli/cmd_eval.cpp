@@ -56,7 +56,8 @@ void add_eval_command(CLI::App& app, Action& action) {
 
   auto analogy = std::make_shared<AnalogyArgs>();
   auto* a = eval_cmd->add_subcommand("analogy", "Word analogies (3CosAdd), per section and total");
-  a->add_option("embeddings", analogy->embeddings, "Embedding file (word2vec text/binary, or .npy + .vocab.txt)")->required();
+  a->add_option("embeddings", analogy->embeddings, "Embedding file (word2vec text/binary, or .npy + .vocab.txt)")
+      ->required();
   a->add_option("--questions", analogy->questions, "Questions file (questions-words.txt format)")->required();
   a->add_option("--top", analogy->top, "Restrict to the most frequent words")->capture_default_str();
   a->add_flag("--json", analogy->as_json, "Print JSON");

@@ -84,7 +84,8 @@ void add_eval_graph_commands(CLI::App& app, Action& action) {
   auto* eval_cmd = app.get_subcommand("eval");
 
   auto nc = std::make_shared<NodeClassArgs>();
-  auto* n = eval_cmd->add_subcommand("nodeclass", "Node classification: one-vs-rest logistic regression, micro/macro-F1");
+  auto* n =
+      eval_cmd->add_subcommand("nodeclass", "Node classification: one-vs-rest logistic regression, micro/macro-F1");
   n->add_option("embeddings", nc->embeddings, "Embedding file keyed by the store's original ids")->required();
   n->add_option("--store", nc->store, "Graph store with labels")->required();
   n->add_option("--ratios", nc->options.train_ratios, "Train ratios")->delimiter(',')->capture_default_str();

@@ -68,10 +68,11 @@ void add_common_options(CLI::App* sub, CommonImportOptions& c, const std::string
   add_enum_option(*sub, "--normalize-features", c.normalize, graph::kFeatureNormNames,
                   "Normalise the stored features (row: by their L1 norms; standard: columns by the training "
                   "nodes' mean and variance)");
-  add_parsed_option(*sub, "--build-memory", c.build_memory,
-                    [](const std::string& text) { return core::parse_memory_size(text, "--build-memory"); },
-                    "Memory for the edges in flight, e.g. 4G (default 1G): edges are spilled to the output folder as "
-                    "they are read and the graph built in passes over them")
+  add_parsed_option(
+      *sub, "--build-memory", c.build_memory,
+      [](const std::string& text) { return core::parse_memory_size(text, "--build-memory"); },
+      "Memory for the edges in flight, e.g. 4G (default 1G): edges are spilled to the output folder as "
+      "they are read and the graph built in passes over them")
       ->option_text("SIZE");
 }
 
@@ -128,7 +129,8 @@ int run_import(const CommonImportOptions& c, const std::function<graph::io::Impo
 void add_import_ogb(CLI::App& import_cmd, Action& action) {
   auto c = std::make_shared<CommonImportOptions>();
   auto split = std::make_shared<std::string>();
-  auto* sub = import_cmd.add_subcommand("ogb", "Import an OGB node-property raw directory (raw/*.csv.gz, split/<kind>/)");
+  auto* sub =
+      import_cmd.add_subcommand("ogb", "Import an OGB node-property raw directory (raw/*.csv.gz, split/<kind>/)");
   add_common_options(sub, *c, "OGB dataset directory (holding raw/ and optionally split/)");
   sub->add_option("--split", *split, "Split kind to import (folder under split/), required when there are several");
   sub->callback([&action, c, split] {
@@ -151,7 +153,8 @@ void add_import_edgelist(CLI::App& import_cmd, Action& action) {
   auto numeric_ids = std::make_shared<bool>(false);
   auto* sub = import_cmd.add_subcommand("edgelist", "Import a SNAP/CSV edge list (gzip or plain)");
   add_common_options(sub, *c, "Edge list file (.gz or plain)");
-  sub->add_option("--delimiter", o->delimiter, "auto|whitespace|tab|comma or one separator character")->capture_default_str();
+  sub->add_option("--delimiter", o->delimiter, "auto|whitespace|tab|comma or one separator character")
+      ->capture_default_str();
   sub->add_flag("--weighted", o->weighted, "Read field 3 as a float edge weight");
   auto* s = sub->add_flag("--string-ids", *string_ids, "Treat every id as a string (kept in names.txt)");
   sub->add_flag("--numeric-ids", *numeric_ids, "Require integer ids (a non-integer id is an error)")->excludes(s);
@@ -177,7 +180,8 @@ void add_import_edgelist(CLI::App& import_cmd, Action& action) {
 void add_import_npy(CLI::App& import_cmd, Action& action) {
   auto c = std::make_shared<CommonImportOptions>();
   auto num_nodes = std::make_shared<std::int64_t>(-1);
-  auto* sub = import_cmd.add_subcommand("npy", "Import a directory of .npy arrays (src/dst or indptr/indices, feat, label, splits)");
+  auto* sub = import_cmd.add_subcommand(
+      "npy", "Import a directory of .npy arrays (src/dst or indptr/indices, feat, label, splits)");
   add_common_options(sub, *c, "Directory of .npy arrays");
   sub->add_option("--num-nodes", *num_nodes, "Node count (default: from the arrays)");
   sub->callback([&action, c, num_nodes] {

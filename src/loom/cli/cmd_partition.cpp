@@ -40,9 +40,10 @@ int run_ptscotch(const partition::PartitionOptions& options) {
 int run_partition(const partition::PartitionOptions& options) {
   if (options.method == "ptscotch") return run_ptscotch(options);
   if (const int ranks = comm::launched_ranks(); ranks > 1)
-    throw Error::in_argument("--method", fmt::format("{} runs in one process, but mpirun started {}: run `loom partition` "
-                                                     "without mpirun, or use --method ptscotch",
-                                                     options.method, ranks));
+    throw Error::in_argument("--method",
+                             fmt::format("{} runs in one process, but mpirun started {}: run `loom partition` "
+                                         "without mpirun, or use --method ptscotch",
+                                         options.method, ranks));
   print_written(options, partition::partition_store(options));
   return 0;
 }
@@ -59,9 +60,10 @@ void add_partition_command(CLI::App& app, Action& action) {
       ->capture_default_str();
   sub->add_option("-o,--output", options->output, "Partitioned store to write")->required();
   sub->add_option("--seed", options->seed, "Random seed (metis, stream, random and ptscotch)")->capture_default_str();
-  add_parsed_option(*sub, "--build-memory", options->memory_bytes,
-                    [](const std::string& text) { return core::parse_memory_size(text, "--build-memory"); },
-                    "Memory for the topology's rows in flight, e.g. 4G (default 1G)")
+  add_parsed_option(
+      *sub, "--build-memory", options->memory_bytes,
+      [](const std::string& text) { return core::parse_memory_size(text, "--build-memory"); },
+      "Memory for the topology's rows in flight, e.g. 4G (default 1G)")
       ->option_text("SIZE");
   auto features = std::make_shared<std::string>("copy");
   sub->add_option("--features", *features,
@@ -71,7 +73,8 @@ void add_partition_command(CLI::App& app, Action& action) {
       ->capture_default_str()
       ->each([options](const std::string& value) { options->map_features = value == "map"; });
   sub->add_option("--stream-passes", options->stream_passes,
-                  "--method stream: passes over the nodes (1 = the label-propagation clusters placed whole; each more restreams the nodes)")
+                  "--method stream: passes over the nodes (1 = the label-propagation clusters placed whole; each more "
+                  "restreams the nodes)")
       ->capture_default_str();
   sub->add_flag("--overwrite", options->overwrite, "Replace the output if it exists");
   sub->callback([&action, options] { action = [options] { return run_partition(*options); }; });

@@ -63,7 +63,8 @@ void add_train_command(CLI::App& app, Action& action) {
                   "training nodes' mean and variance)");
   add_lr_schedule_options(*sub, o.lr_schedule);
   sub->add_option("--seed", o.seed, "Random seed (samples, shuffles, initialisation)")->capture_default_str();
-  sub->add_option("--threads", o.threads, "Threads per rank (0 = cores / ranks on this machine)")->capture_default_str();
+  sub->add_option("--threads", o.threads, "Threads per rank (0 = cores / ranks on this machine)")
+      ->capture_default_str();
   sub->add_option("--pipeline-depth", o.pipeline_depth, "Batches prepared ahead (0 = synchronous fetch)")
       ->capture_default_str();
   sub->add_option("--sample-workers", o.sample_workers,
@@ -74,19 +75,23 @@ void add_train_command(CLI::App& app, Action& action) {
                   "Fraction of the rank's own feature rows held in device memory, hottest by VIP first "
                   "(the rest in host memory, pinned under cuda)")
       ->capture_default_str();
-  add_parsed_option(*sub, "--device-memory-limit", o.device_memory_limit,
-                    [](const std::string& text) { return core::parse_memory_size(text, "--device-memory-limit"); },
-                    "GPU memory one rank may use, e.g. 8G (default: its share of the GPU's free memory); the run "
-                    "stops at start-up where its device estimate does not fit")
+  add_parsed_option(
+      *sub, "--device-memory-limit", o.device_memory_limit,
+      [](const std::string& text) { return core::parse_memory_size(text, "--device-memory-limit"); },
+      "GPU memory one rank may use, e.g. 8G (default: its share of the GPU's free memory); the run "
+      "stops at start-up where its device estimate does not fit")
       ->option_text("SIZE");
   add_enum_option(*sub, "--wire-dtype", o.wire_dtype, feature::kWireDTypeNames, "Feature rows on the wire");
-  sub->add_option("--cache", o.cache, "Static cache of remote rows: none | vip | simulation | degree | halo | random | oracle")
+  sub->add_option("--cache", o.cache,
+                  "Static cache of remote rows: none | vip | simulation | degree | halo | random | oracle")
       ->capture_default_str();
   sub->add_option("--alpha", o.alpha, "Cache rows per rank = alpha * N / K")->capture_default_str();
-  sub->add_option("--cache-epochs", o.cache_epochs, "Epochs the simulation cache policy samples")->capture_default_str();
+  sub->add_option("--cache-epochs", o.cache_epochs, "Epochs the simulation cache policy samples")
+      ->capture_default_str();
   add_enum_option(*sub, "--cache-dtype", o.cache_dtype, core::kFloatDTypeNames, "Cache rows stored as");
-  sub->add_option("--controller", o.control.name,
-                  "Prefetch buffer controller: none (no buffer) | never | lookahead | periodic | rules | logistic | llm")
+  sub->add_option(
+         "--controller", o.control.name,
+         "Prefetch buffer controller: none (no buffer) | never | lookahead | periodic | rules | logistic | llm")
       ->capture_default_str();
   sub->add_option("--prefetch", o.prefetch.fraction, "Prefetch buffer size as a fraction of the rank's halo")
       ->capture_default_str();
@@ -127,7 +132,8 @@ void add_train_command(CLI::App& app, Action& action) {
                   "Weights evaluated and written at the end: the last epoch's or the best validation epoch's");
   sub->add_option("--patience", o.patience, "Stop after N epochs without a better validation score (0 = never)")
       ->capture_default_str();
-  add_fanouts_option(*sub, "--eval-fanouts", o.eval_fanouts, "Fanouts of sampled evaluation (one value or one per layer)");
+  add_fanouts_option(*sub, "--eval-fanouts", o.eval_fanouts,
+                     "Fanouts of sampled evaluation (one value or one per layer)");
   sub->add_option("--eval-batch-size", o.eval_batch_size, "Seeds per evaluation step")->capture_default_str();
   sub->add_flag("!--no-exact-eval", o.exact_eval, "Skip exact layer-wise inference after training");
   sub->add_option("--metrics", o.metrics_path, "JSON-lines metrics file (one record per epoch)");

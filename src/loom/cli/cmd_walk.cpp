@@ -31,13 +31,12 @@ int run_walk(WalkArgs args) {
   core::set_num_threads(opt.sgns.threads);
   const auto store = graph::GraphStore::open(args.store);
   const auto walks = sample::walk::generate_walks(store.csr(), opt.walks);
-  if (!args.output.empty())
-    core::write_npy(args.output, walks.nodes, {walks.num_walks, walks.length});
+  if (!args.output.empty()) core::write_npy(args.output, walks.nodes, {walks.num_walks, walks.length});
   if (args.as_json) {
-    const nlohmann::json j = {{"store", args.store},         {"p", opt.walks.p},
-                              {"q", opt.walks.q},            {"walks", walks.num_walks},
-                              {"length", walks.length},      {"steps", walks.steps},
-                              {"seconds", walks.seconds},    {"steps_per_second", walks.steps_per_second()},
+    const nlohmann::json j = {{"store", args.store},        {"p", opt.walks.p},
+                              {"q", opt.walks.q},           {"walks", walks.num_walks},
+                              {"length", walks.length},     {"steps", walks.steps},
+                              {"seconds", walks.seconds},   {"steps_per_second", walks.steps_per_second()},
                               {"threads", opt.sgns.threads}};
     fmt::print("{}\n", j.dump());
   } else {

@@ -22,7 +22,8 @@ void add_commands(CLI::App& app, Action& action);
 void add_base_commands(CLI::App& app, Action& action);
 
 // One-line summaries of the LibTorch commands, shared by them and by their entries in `loom`.
-inline constexpr const char* kTrainSummary = "Sampled mini-batch GNN training (one process, or mpirun -np K on K parts)";
+inline constexpr const char* kTrainSummary =
+    "Sampled mini-batch GNN training (one process, or mpirun -np K on K parts)";
 inline constexpr const char* kFullgraphSummary =
     "Full-graph training of deep GNNs: graph parallelism, GNNPipe pipelining, or hybrid (mpirun -np P)";
 

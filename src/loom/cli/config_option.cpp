@@ -91,7 +91,8 @@ void apply_entry(CLI::App& sub, const std::string& path, const ConfigEntry& entr
   std::replace(key.begin(), key.end(), '_', '-');
   CLI::Option* opt = key == "help" || key == "config" ? nullptr : sub.get_option_no_throw("--" + key);
   if (opt == nullptr)
-    fail(path, entry, fmt::format("not an option of `loom {}`{}", command_path(sub), did_you_mean(key, config_keys(sub))));
+    fail(path, entry,
+         fmt::format("not an option of `loom {}`{}", command_path(sub), did_you_mean(key, config_keys(sub))));
   if (!kind_fits(*opt, entry.kind))
     fail(path, entry,
          fmt::format("wants {}, got {} {}", wanted_kind(*opt), core::config_kind_name(entry.kind),
@@ -127,7 +128,8 @@ void apply_config(CLI::App& sub, const std::string& path) {
 
 void add_config_option(CLI::App& sub) {
   auto path = std::make_shared<std::string>();
-  sub.add_option("--config", *path, "TOML file of options (keys are the long option names; command-line flags override it)");
+  sub.add_option("--config", *path,
+                 "TOML file of options (keys are the long option names; command-line flags override it)");
   sub.parse_complete_callback([&sub, path] {
     if (!path->empty()) apply_config(sub, *path);
   });

@@ -57,7 +57,8 @@ inline void add_graph_embed_options(CLI::App& sub, GraphEmbedArgs& args, bool bi
   sub.add_option("--epochs", s.epochs, "Passes over the walks")->capture_default_str();
   sub.add_option("--alpha", s.alpha, "Starting learning rate")->capture_default_str();
   sub.add_option("--init-range", s.init_range, "Input vectors start uniform in +-R/dim")->capture_default_str();
-  sub.add_option("--kernel", args.kernel, "shared | hogwild | batched (SGNS kernel; see docs/embeddings.md)")->capture_default_str();
+  sub.add_option("--kernel", args.kernel, "shared | hogwild | batched (SGNS kernel; see docs/embeddings.md)")
+      ->capture_default_str();
   sub.add_flag("--quiet", args.quiet, "No progress bar");
   add_sync_options(sub, args.combiner, args.options.sync);
 }

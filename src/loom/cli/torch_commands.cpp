@@ -17,8 +17,8 @@ namespace {
 int exec_torch_binary(char** argv) {
   const std::filesystem::path torch = std::filesystem::read_symlink("/proc/self/exe").parent_path() / "loom-torch";
   ::execv(torch.c_str(), argv);
-  throw Error(fmt::format("cannot start {} (where loom runs train and fullgraph): {}", torch.string(),
-                          std::strerror(errno)));
+  throw Error(
+      fmt::format("cannot start {} (where loom runs train and fullgraph): {}", torch.string(), std::strerror(errno)));
 }
 
 void add_entry(CLI::App& app, Action& action, char** argv, const char* name, const char* summary) {

@@ -22,10 +22,11 @@ inline void add_lr_schedule_options(CLI::App& sub, train::LrSchedule& schedule) 
 }
 
 inline void add_memory_limit_option(CLI::App& sub, std::int64_t& limit) {
-  add_parsed_option(sub, "--memory-limit", limit,
-                    [](const std::string& text) { return core::parse_memory_size(text, "--memory-limit"); },
-                    "Memory one rank may use, e.g. 4G (default: what the machine has available); the run stops at "
-                    "start-up where its estimate does not fit")
+  add_parsed_option(
+      sub, "--memory-limit", limit,
+      [](const std::string& text) { return core::parse_memory_size(text, "--memory-limit"); },
+      "Memory one rank may use, e.g. 4G (default: what the machine has available); the run stops at "
+      "start-up where its estimate does not fit")
       ->option_text("SIZE");
 }
 

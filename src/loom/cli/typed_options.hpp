@@ -59,26 +59,31 @@ CLI::Option* add_parsed_option(CLI::App& sub, const std::string& name, T& value,
 inline CLI::Option* add_fanouts_option(CLI::App& sub, const std::string& name, std::vector<std::int32_t>& fanouts,
                                        const std::string& help) {
   const std::string shown = fmt::format("{}", fmt::join(fanouts, ","));
-  return add_parsed_option(sub, name, fanouts, [name](const std::string& text) { return sample::parse_fanouts(text, name); },
-                           help + (shown.empty() ? "" : " (default " + shown + ")"))
+  return add_parsed_option(
+             sub, name, fanouts, [name](const std::string& text) { return sample::parse_fanouts(text, name); },
+             help + (shown.empty() ? "" : " (default " + shown + ")"))
       ->option_text("LIST");
 }
 
 inline void add_link_options(CLI::App& sub, comm::LinkModel& link) {
-  add_parsed_option(sub, "--net-bandwidth", link.bandwidth, [](const std::string& t) { return comm::parse_bandwidth(t); },
-                    "Link emulation bandwidth, e.g. 10Gbit (off by default)")
+  add_parsed_option(
+      sub, "--net-bandwidth", link.bandwidth, [](const std::string& t) { return comm::parse_bandwidth(t); },
+      "Link emulation bandwidth, e.g. 10Gbit (off by default)")
       ->option_text("RATE");
-  add_parsed_option(sub, "--net-latency", link.latency, [](const std::string& t) { return comm::parse_duration(t); },
-                    "Link emulation latency per message, e.g. 20us")
+  add_parsed_option(
+      sub, "--net-latency", link.latency, [](const std::string& t) { return comm::parse_duration(t); },
+      "Link emulation latency per message, e.g. 20us")
       ->option_text("TIME");
-  add_parsed_option(sub, "--net-host-bandwidth", link.host_bandwidth,
-                    [](const std::string& t) { return comm::parse_bandwidth(t, "--net-host-bandwidth"); },
-                    "Link emulation, host cost: the rate this host's network stack moves a rank's bytes, sent "
-                    "plus received, e.g. 1GB/s (bench/bench_netcluster.sh measures it)")
+  add_parsed_option(
+      sub, "--net-host-bandwidth", link.host_bandwidth,
+      [](const std::string& t) { return comm::parse_bandwidth(t, "--net-host-bandwidth"); },
+      "Link emulation, host cost: the rate this host's network stack moves a rank's bytes, sent "
+      "plus received, e.g. 1GB/s (bench/bench_netcluster.sh measures it)")
       ->option_text("RATE");
-  add_parsed_option(sub, "--net-host-latency", link.host_latency,
-                    [](const std::string& t) { return comm::parse_duration(t, "--net-host-latency"); },
-                    "Link emulation, host cost: time per message sent or received, e.g. 50us")
+  add_parsed_option(
+      sub, "--net-host-latency", link.host_latency,
+      [](const std::string& t) { return comm::parse_duration(t, "--net-host-latency"); },
+      "Link emulation, host cost: time per message sent or received, e.g. 50us")
       ->option_text("TIME");
 }
 

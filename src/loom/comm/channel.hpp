@@ -13,13 +13,23 @@
 
 namespace loom::comm {
 
-enum class Channel : std::uint8_t { features, gradients, activations, embeddings, control, halo, weights, partition, device };
+enum class Channel : std::uint8_t {
+  features,
+  gradients,
+  activations,
+  embeddings,
+  control,
+  halo,
+  weights,
+  partition,
+  device
+};
 
 inline constexpr std::size_t kNumChannels = 9;
 
 inline constexpr std::array<Channel, kNumChannels> kAllChannels = {
-    Channel::features, Channel::gradients, Channel::activations, Channel::embeddings,
-    Channel::control,  Channel::halo,      Channel::weights,     Channel::partition, Channel::device};
+    Channel::features, Channel::gradients, Channel::activations, Channel::embeddings, Channel::control,
+    Channel::halo,     Channel::weights,   Channel::partition,   Channel::device};
 
 // False for Channel::device only.
 constexpr bool between_ranks(Channel channel) { return channel != Channel::device; }

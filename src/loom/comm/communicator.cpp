@@ -13,8 +13,10 @@ namespace loom::comm {
 namespace detail {
 
 void Shared::finish(Channel channel, const Traffic& traffic, double start_time) {
-  if (traffic.bytes_out > 0 || traffic.messages_out > 0) counters.add_sent(channel, traffic.bytes_out, traffic.messages_out);
-  if (traffic.bytes_in > 0 || traffic.messages_in > 0) counters.add_received(channel, traffic.bytes_in, traffic.messages_in);
+  if (traffic.bytes_out > 0 || traffic.messages_out > 0)
+    counters.add_sent(channel, traffic.bytes_out, traffic.messages_out);
+  if (traffic.bytes_in > 0 || traffic.messages_in > 0)
+    counters.add_received(channel, traffic.bytes_in, traffic.messages_in);
   if (!model.enabled()) return;
   counters.add_link_seconds(channel, model.seconds(traffic));
   emulate(model, *clock, start_time, traffic);
@@ -187,8 +189,10 @@ std::vector<int> Communicator::machine_of_ranks() const {
 CommStats Communicator::stats() const { return impl_->shared->counters.snapshot(); }
 void Communicator::reset_stats() { impl_->shared->counters.reset(); }
 void Communicator::count_device(std::uint64_t bytes, bool to_device) const {
-  if (to_device) impl_->shared->counters.add_sent(Channel::device, bytes, 1);
-  else impl_->shared->counters.add_received(Channel::device, bytes, 1);
+  if (to_device)
+    impl_->shared->counters.add_sent(Channel::device, bytes, 1);
+  else
+    impl_->shared->counters.add_received(Channel::device, bytes, 1);
 }
 void Communicator::set_link_model(const LinkModel& model) { impl_->shared->model = model; }
 LinkModel Communicator::link_model() const { return impl_->shared->model; }
@@ -199,8 +203,8 @@ void Communicator::set_clock(std::shared_ptr<Clock> clock) {
 }
 
 void Communicator::set_max_message_bytes(std::size_t bytes) {
-  LOOM_CHECK(bytes > 0 && bytes <= static_cast<std::size_t>(INT_MAX),
-             "set_max_message_bytes: {} outside [1, 2^31)", bytes);
+  LOOM_CHECK(bytes > 0 && bytes <= static_cast<std::size_t>(INT_MAX), "set_max_message_bytes: {} outside [1, 2^31)",
+             bytes);
   impl_->shared->max_message_bytes = bytes;
 }
 
@@ -217,7 +221,8 @@ GlobalCommStats Communicator::global_stats(const CommStats& local, int root) con
   GlobalCommStats out;
   out.sum = unflatten(sum.data());
   out.max = unflatten(max.data());
-  for (std::size_t p = 0; p < table.size() / mine.size(); ++p) out.per_rank.push_back(unflatten(&table[p * mine.size()]));
+  for (std::size_t p = 0; p < table.size() / mine.size(); ++p)
+    out.per_rank.push_back(unflatten(&table[p * mine.size()]));
   return out;
 }
 
@@ -230,9 +235,9 @@ void Communicator::allreduce_raw(void* data, std::size_t count, DType type, Redu
   auto* bytes = static_cast<std::byte*>(data);
   for (std::size_t done = 0; done < count; done += chunk) {
     const std::size_t n = std::min(chunk, count - done);
-    detail::check(MPI_Allreduce(MPI_IN_PLACE, bytes + done * elem, static_cast<int>(n), mpi_type(t), mpi_op(op),
-                                impl_->comm),
-                  "MPI_Allreduce");
+    detail::check(
+        MPI_Allreduce(MPI_IN_PLACE, bytes + done * elem, static_cast<int>(n), mpi_type(t), mpi_op(op), impl_->comm),
+        "MPI_Allreduce");
   }
   Traffic traffic;
   const std::uint64_t p = static_cast<std::uint64_t>(size());
@@ -306,8 +311,7 @@ void Communicator::exchange(const std::vector<std::span<const std::byte>>& send,
     traffic.bytes_in += in.size();
     for (std::size_t done = 0; done < in.size(); done += chunk) {
       const int n = static_cast<int>(std::min(chunk, in.size() - done));
-      detail::check(MPI_Irecv(in.data() + done, n, MPI_BYTE, from, kExchangeTag, impl_->comm,
-                              &requests.emplace_back()),
+      detail::check(MPI_Irecv(in.data() + done, n, MPI_BYTE, from, kExchangeTag, impl_->comm, &requests.emplace_back()),
                     "MPI_Irecv");
     }
   }
@@ -319,8 +323,7 @@ void Communicator::exchange(const std::vector<std::span<const std::byte>>& send,
     traffic.bytes_out += out.size();
     for (std::size_t done = 0; done < out.size(); done += chunk) {
       const int n = static_cast<int>(std::min(chunk, out.size() - done));
-      detail::check(MPI_Isend(out.data() + done, n, MPI_BYTE, to, kExchangeTag, impl_->comm,
-                              &requests.emplace_back()),
+      detail::check(MPI_Isend(out.data() + done, n, MPI_BYTE, to, kExchangeTag, impl_->comm, &requests.emplace_back()),
                     "MPI_Isend");
     }
   }

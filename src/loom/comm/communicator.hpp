@@ -49,13 +49,13 @@ concept Wire = std::is_trivially_copyable_v<T>;
 // Element types the all-reduce operations accept.
 template <class T>
 concept Reducible = std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, std::int32_t> ||
-                    std::is_same_v<T, std::int64_t> || std::is_same_v<T, std::uint64_t>;
+    std::is_same_v<T, std::int64_t> || std::is_same_v<T, std::uint64_t>;
 
 // A writable contiguous range of Reducible elements (std::vector<float>&, std::span<double>, ...).
 template <class R>
-concept ReducibleRange = std::ranges::contiguous_range<R> && std::ranges::sized_range<R> &&
-                         Reducible<std::ranges::range_value_t<R>> &&
-                         !std::is_const_v<std::remove_reference_t<std::ranges::range_reference_t<R>>>;
+concept ReducibleRange =
+    std::ranges::contiguous_range<R> && std::ranges::sized_range<R> && Reducible<std::ranges::range_value_t<R>> &&
+    !std::is_const_v<std::remove_reference_t<std::ranges::range_reference_t<R>>>;
 
 enum class ReduceOp : std::uint8_t { sum, max, min };
 
@@ -129,17 +129,29 @@ class Communicator {
     allreduce_raw(std::ranges::data(data), std::ranges::size(data), dtype_of<T>(), op, channel);
   }
   template <ReducibleRange R>
-  void allreduce_sum(R&& data, Channel channel) const { allreduce(data, ReduceOp::sum, channel); }
+  void allreduce_sum(R&& data, Channel channel) const {
+    allreduce(data, ReduceOp::sum, channel);
+  }
   template <ReducibleRange R>
-  void allreduce_max(R&& data, Channel channel) const { allreduce(data, ReduceOp::max, channel); }
+  void allreduce_max(R&& data, Channel channel) const {
+    allreduce(data, ReduceOp::max, channel);
+  }
   template <ReducibleRange R>
-  void allreduce_min(R&& data, Channel channel) const { allreduce(data, ReduceOp::min, channel); }
+  void allreduce_min(R&& data, Channel channel) const {
+    allreduce(data, ReduceOp::min, channel);
+  }
   template <Reducible T>
-  T allreduce_sum(T value, Channel channel) const { return reduce_one(value, ReduceOp::sum, channel); }
+  T allreduce_sum(T value, Channel channel) const {
+    return reduce_one(value, ReduceOp::sum, channel);
+  }
   template <Reducible T>
-  T allreduce_max(T value, Channel channel) const { return reduce_one(value, ReduceOp::max, channel); }
+  T allreduce_max(T value, Channel channel) const {
+    return reduce_one(value, ReduceOp::max, channel);
+  }
   template <Reducible T>
-  T allreduce_min(T value, Channel channel) const { return reduce_one(value, ReduceOp::min, channel); }
+  T allreduce_min(T value, Channel channel) const {
+    return reduce_one(value, ReduceOp::min, channel);
+  }
 
   // root's data to every rank; the size must already agree on all ranks.
   template <Wire T>
@@ -203,11 +215,16 @@ class Communicator {
   enum class DType : std::uint8_t { f32, f64, i32, i64, u64 };
   template <class T>
   static constexpr DType dtype_of() {
-    if constexpr (std::is_same_v<T, float>) return DType::f32;
-    else if constexpr (std::is_same_v<T, double>) return DType::f64;
-    else if constexpr (std::is_same_v<T, std::int32_t>) return DType::i32;
-    else if constexpr (std::is_same_v<T, std::int64_t>) return DType::i64;
-    else return DType::u64;
+    if constexpr (std::is_same_v<T, float>)
+      return DType::f32;
+    else if constexpr (std::is_same_v<T, double>)
+      return DType::f64;
+    else if constexpr (std::is_same_v<T, std::int32_t>)
+      return DType::i32;
+    else if constexpr (std::is_same_v<T, std::int64_t>)
+      return DType::i64;
+    else
+      return DType::u64;
   }
   template <Reducible T>
   T reduce_one(T value, ReduceOp op, Channel channel) const {
@@ -223,8 +240,8 @@ class Communicator {
   std::vector<std::int64_t> exchange_counts(const std::vector<std::int64_t>& send_counts) const;
   std::vector<std::int64_t> allgather_counts(std::int64_t count) const;
   // send[p] to rank p and recv[p] from rank p (sizes already agreed; self entries empty).
-  void exchange(const std::vector<std::span<const std::byte>>& send,
-                const std::vector<std::span<std::byte>>& recv, Channel channel) const;
+  void exchange(const std::vector<std::span<const std::byte>>& send, const std::vector<std::span<std::byte>>& recv,
+                Channel channel) const;
   void send_raw(std::span<const std::byte> data, int dest, int tag, Channel channel) const;
   void recv_raw(std::span<std::byte> out, int source, int tag, Channel channel) const;
   // Receives one message of unknown size into the buffer allocate(bytes) returns.
@@ -249,11 +266,10 @@ class AgreedError : public Error {
 // ---- template definitions ----
 
 template <Wire T>
-std::vector<std::vector<T>> Communicator::alltoallv(const std::vector<std::vector<T>>& send,
-                                                     Channel channel) const {
+std::vector<std::vector<T>> Communicator::alltoallv(const std::vector<std::vector<T>>& send, Channel channel) const {
   const int p_count = size();
-  LOOM_CHECK(send.size() == static_cast<std::size_t>(p_count), "alltoallv: {} send buffers for {} ranks",
-             send.size(), p_count);
+  LOOM_CHECK(send.size() == static_cast<std::size_t>(p_count), "alltoallv: {} send buffers for {} ranks", send.size(),
+             p_count);
   std::vector<std::int64_t> counts(send.size());
   for (std::size_t p = 0; p < send.size(); ++p) counts[p] = static_cast<std::int64_t>(send[p].size());
   const std::vector<std::int64_t> recv_counts = exchange_counts(counts);
@@ -331,8 +347,8 @@ template <Wire T>
 std::vector<T> Communicator::recv(int source, int tag, Channel channel) const {
   std::vector<T> out;
   recv_any_raw(source, tag, channel, [&](std::size_t bytes) {
-    LOOM_CHECK(bytes % sizeof(T) == 0, "recv from rank {}: {} bytes is not a whole number of {}-byte elements",
-               source, bytes, sizeof(T));
+    LOOM_CHECK(bytes % sizeof(T) == 0, "recv from rank {}: {} bytes is not a whole number of {}-byte elements", source,
+               bytes, sizeof(T));
     out.resize(bytes / sizeof(T));
     return reinterpret_cast<std::byte*>(out.data());
   });

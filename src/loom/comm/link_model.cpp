@@ -40,8 +40,7 @@ class SystemClock final : public Clock {
     if (wait > 0) std::this_thread::sleep_for(std::chrono::duration<double>(wait));
   }
   void busy_until(double seconds) override {
-    while (now() < seconds) {
-    }
+    while (now() < seconds) {}
   }
 };
 
@@ -97,12 +96,10 @@ double parse_bandwidth(const std::string& text, const std::string& name) {
     double bytes_per_second;
   };
   static constexpr Unit kUnits[] = {
-      {"", 1},          {"b", 1},           {"kb", 1e3},           {"mb", 1e6},
-      {"gb", 1e9},      {"tb", 1e12},       {"kib", 1024.0},       {"mib", 1048576.0},
-      {"gib", 1073741824.0}, {"tib", 1099511627776.0},
-      {"bit", 0.125},   {"kbit", 125.0},    {"mbit", 125e3},       {"gbit", 125e6},
-      {"tbit", 125e9},  {"bps", 0.125},     {"kbps", 125.0},       {"mbps", 125e3},
-      {"gbps", 125e6},  {"tbps", 125e9}};
+      {"", 1},        {"b", 1},        {"kb", 1e3},        {"mb", 1e6},           {"gb", 1e9},
+      {"tb", 1e12},   {"kib", 1024.0}, {"mib", 1048576.0}, {"gib", 1073741824.0}, {"tib", 1099511627776.0},
+      {"bit", 0.125}, {"kbit", 125.0}, {"mbit", 125e3},    {"gbit", 125e6},       {"tbit", 125e9},
+      {"bps", 0.125}, {"kbps", 125.0}, {"mbps", 125e3},    {"gbps", 125e6},       {"tbps", 125e9}};
   for (const Unit& u : kUnits) {
     if (unit == u.name) {
       const double bytes = value * u.bytes_per_second;
@@ -112,8 +109,8 @@ double parse_bandwidth(const std::string& text, const std::string& name) {
       return bytes;
     }
   }
-  throw Error::in_argument(name, "unknown bandwidth unit '" + std::string(unit_view) + "' in '" + text +
-                                     "' (expected " + what + ")");
+  throw Error::in_argument(
+      name, "unknown bandwidth unit '" + std::string(unit_view) + "' in '" + text + "' (expected " + what + ")");
 }
 
 double parse_duration(const std::string& text, const std::string& name) {
@@ -121,13 +118,20 @@ double parse_duration(const std::string& text, const std::string& name) {
   auto [value, unit_view] = split_number(text, name, what);
   const std::string unit = lower(unit_view);
   double scale = 0;
-  if (unit == "s") scale = 1;
-  else if (unit == "ms") scale = 1e-3;
-  else if (unit == "us" || unit_view == "\xC2\xB5s") scale = 1e-6;
-  else if (unit == "ns") scale = 1e-9;
-  else if (unit.empty() && value == 0) scale = 1;
-  else if (unit.empty()) throw Error::in_argument(name, "missing unit in '" + text + "' (expected " + what + ")");
-  else throw Error::in_argument(name, "unknown duration unit '" + std::string(unit_view) + "' in '" + text + "'");
+  if (unit == "s")
+    scale = 1;
+  else if (unit == "ms")
+    scale = 1e-3;
+  else if (unit == "us" || unit_view == "\xC2\xB5s")
+    scale = 1e-6;
+  else if (unit == "ns")
+    scale = 1e-9;
+  else if (unit.empty() && value == 0)
+    scale = 1;
+  else if (unit.empty())
+    throw Error::in_argument(name, "missing unit in '" + text + "' (expected " + what + ")");
+  else
+    throw Error::in_argument(name, "unknown duration unit '" + std::string(unit_view) + "' in '" + text + "'");
   if (value < 0) throw Error::in_argument(name, "duration must not be negative, got '" + text + "'");
   return value * scale;
 }

@@ -15,8 +15,8 @@
 // a 10 Gbit/s link both ~0.95 s an epoch slower than the wire terms alone);
 // bench/bench_netcluster.sh measures both terms with bench_comm. emulate() then delays the caller until
 // start + seconds, so real transfer time is not paid twice: the host's part busy (it is CPU work,
-// which takes a core from the other threads and ranks as the real stack does), the wire's asleep. Concurrent operations on dup()ed
-// communicators are modeled as independent (no contention between them).
+// which takes a core from the other threads and ranks as the real stack does), the wire's asleep. Concurrent operations
+// on dup()ed communicators are modeled as independent (no contention between them).
 #pragma once
 
 #include <cstdint>
@@ -34,8 +34,8 @@ struct Traffic {
 };
 
 struct LinkModel {
-  double bandwidth = 0;  // bytes per second; 0 = unlimited
-  double latency = 0;    // seconds per message
+  double bandwidth = 0;       // bytes per second; 0 = unlimited
+  double latency = 0;         // seconds per message
   double host_bandwidth = 0;  // bytes per second the host's stack moves (out + in); 0 = free
   double host_latency = 0;    // seconds of the host's per message (sent or received)
   bool enabled() const { return bandwidth > 0 || latency > 0 || host_bandwidth > 0 || host_latency > 0; }
@@ -49,7 +49,7 @@ struct LinkModel {
 class Clock {
  public:
   virtual ~Clock() = default;
-  virtual double now() = 0;                     // seconds, monotonic
+  virtual double now() = 0;                      // seconds, monotonic
   virtual void sleep_until(double seconds) = 0;  // returns at once when already past
   // Keeps the core busy until then (default: sleeps, for clocks that only count).
   virtual void busy_until(double seconds) { sleep_until(seconds); }

@@ -91,8 +91,10 @@ void abort_job(const std::string& message) {
     int rank = 0, size = 1;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    if (size > 1) std::fprintf(stderr, "loom: error: rank %d: %s\n", rank, message.c_str());
-    else std::fprintf(stderr, "loom: error: %s\n", message.c_str());
+    if (size > 1)
+      std::fprintf(stderr, "loom: error: rank %d: %s\n", rank, message.c_str());
+    else
+      std::fprintf(stderr, "loom: error: %s\n", message.c_str());
     std::fflush(stderr);
     MPI_Abort(MPI_COMM_WORLD, 1);
   } else {

@@ -30,7 +30,7 @@ namespace loom::comm {
 
 class MpiSession {
  public:
-  MpiSession();  // throws Error when MPI lacks MPI_THREAD_MULTIPLE
+  MpiSession();   // throws Error when MPI lacks MPI_THREAD_MULTIPLE
   ~MpiSession();  // finalizes (if it initialized); see the unwinding rule in mpi_session.cpp
   MpiSession(const MpiSession&) = delete;
   MpiSession& operator=(const MpiSession&) = delete;

@@ -19,8 +19,10 @@ void check_peer(const Communicator& comm, int peer, int tag, const char* what) {
 Traffic one_message(bool is_send, bool crosses_ranks, std::size_t bytes) {
   Traffic t;
   if (!crosses_ranks) return t;
-  if (is_send) t = {1, bytes, 0, 0};
-  else t = {0, 0, 1, bytes};
+  if (is_send)
+    t = {1, bytes, 0, 0};
+  else
+    t = {0, 0, 1, bytes};
   return t;
 }
 
@@ -47,9 +49,9 @@ void Communicator::recv_raw(std::span<std::byte> out, int source, int tag, Chann
   detail::Shared& shared = *impl_->shared;
   const double start = shared.start();
   MPI_Status status;
-  detail::check(MPI_Recv(out.data(), detail::message_count(out.size(), "recv"), MPI_BYTE, source, tag, impl_->comm,
-                         &status),
-                "MPI_Recv");
+  detail::check(
+      MPI_Recv(out.data(), detail::message_count(out.size(), "recv"), MPI_BYTE, source, tag, impl_->comm, &status),
+      "MPI_Recv");
   check_received(status, out.size(), source);
   shared.finish(channel, one_message(false, source != rank(), out.size()), start);
 }

@@ -47,19 +47,22 @@ std::vector<std::int64_t> slice_starts(std::span<const std::int64_t> indptr, int
 // The checks every rank makes before partitioning, so that all fail together. Its first collective
 // is an agree(), which also meets a rank 0 that failed before it got here (partition_store_ptscotch).
 void check_world(const Communicator& world, const graph::GraphStore& store, int num_parts) {
-  world.agree(ptscotch_available(), "--method ptscotch: this Loom was built without PT-Scotch (apt-get install "
-                                    "libptscotch-dev, then rebuild)");
+  world.agree(ptscotch_available(),
+              "--method ptscotch: this Loom was built without PT-Scotch (apt-get install "
+              "libptscotch-dev, then rebuild)");
   const std::int64_t n = store.num_nodes();
   const std::int64_t low = world.allreduce_min(n, Channel::control), high = world.allreduce_max(n, Channel::control);
   world.agree_on([&] {
     if (low != high)
-      throw Error(fmt::format("--method ptscotch: the ranks opened different stores ({} to {} nodes); every rank must "
-                              "read the same store",
-                              low, high));
+      throw Error(
+          fmt::format("--method ptscotch: the ranks opened different stores ({} to {} nodes); every rank must "
+                      "read the same store",
+                      low, high));
     if (world.size() > n)
-      throw Error(fmt::format("--method ptscotch: {} ranks for a graph of {} nodes; each rank needs a slice of at "
-                              "least one node, so run at most {} ranks (mpirun -np)",
-                              world.size(), n, n));
+      throw Error(
+          fmt::format("--method ptscotch: {} ranks for a graph of {} nodes; each rank needs a slice of at "
+                      "least one node, so run at most {} ranks (mpirun -np)",
+                      world.size(), n, n));
     partition::check_num_parts(num_parts, n);
   });
 }
@@ -93,7 +96,8 @@ LocalGraph local_graph(const Communicator& world, const graph::Csr& csr, bool di
       for (std::int64_t u = begin; u < end; ++u)
         for (const auto v : view.neighbors(u)) {
           if (v == u) continue;
-          const auto owner = std::upper_bound(starts.begin(), starts.end(), static_cast<std::int64_t>(v)) - starts.begin() - 1;
+          const auto owner =
+              std::upper_bound(starts.begin(), starts.end(), static_cast<std::int64_t>(v)) - starts.begin() - 1;
           reverse[static_cast<std::size_t>(owner)].push_back({static_cast<std::int64_t>(v), u});
         }
     });
@@ -120,13 +124,16 @@ LocalGraph local_graph(const Communicator& world, const graph::Csr& csr, bool di
   LocalGraph g;
   g.vertloctab.resize(static_cast<std::size_t>(rows) + 1);
   std::vector<std::int64_t> kept(static_cast<std::size_t>(rows));
-  core::parallel_for(rows, [&](std::int64_t i) {
-    auto first = entries.begin() + count[i], last = entries.begin() + count[i + 1];
-    std::sort(first, last);
-    last = std::unique(first, last);
-    last = std::remove(first, last, static_cast<SCOTCH_Num>(begin + i));
-    kept[i] = last - first;
-  }, 256);
+  core::parallel_for(
+      rows,
+      [&](std::int64_t i) {
+        auto first = entries.begin() + count[i], last = entries.begin() + count[i + 1];
+        std::sort(first, last);
+        last = std::unique(first, last);
+        last = std::remove(first, last, static_cast<SCOTCH_Num>(begin + i));
+        kept[i] = last - first;
+      },
+      256);
   std::int64_t out = 0;
   for (std::int64_t i = 0; i < rows; ++i) {
     std::copy(entries.begin() + count[i], entries.begin() + count[i] + kept[i], entries.begin() + out);
@@ -190,14 +197,15 @@ std::vector<SCOTCH_Num> scotch_partition(const Communicator& world, LocalGraph& 
   check_scotch(SCOTCH_contextInit(&s.context), "SCOTCH_contextInit");
   ++s.made;
   check_scotch(SCOTCH_contextOptionSetNum(&s.context, SCOTCH_OPTIONNUMDETERMINISTIC, 1), "SCOTCH_contextOptionSetNum");
-  check_scotch(SCOTCH_contextOptionSetNum(&s.context, SCOTCH_OPTIONNUMRANDOMFIXEDSEED, 1), "SCOTCH_contextOptionSetNum");
+  check_scotch(SCOTCH_contextOptionSetNum(&s.context, SCOTCH_OPTIONNUMRANDOMFIXEDSEED, 1),
+               "SCOTCH_contextOptionSetNum");
   SCOTCH_contextRandomSeed(&s.context, static_cast<SCOTCH_Num>(seed & 0x7fffffffffffffffULL));
   check_scotch(SCOTCH_contextBindDgraph(&s.context, &s.graph, &s.bound), "SCOTCH_contextBindDgraph");
   check_scotch(SCOTCH_stratInit(&s.strategy), "SCOTCH_stratInit");
   ++s.made;
-  check_scotch(SCOTCH_stratDgraphMapBuild(&s.strategy, SCOTCH_STRATSPEED, world.size(), num_parts,
-                                          partition::kBalanceSlack - 1),
-               "SCOTCH_stratDgraphMapBuild");
+  check_scotch(
+      SCOTCH_stratDgraphMapBuild(&s.strategy, SCOTCH_STRATSPEED, world.size(), num_parts, partition::kBalanceSlack - 1),
+      "SCOTCH_stratDgraphMapBuild");
   std::vector<SCOTCH_Num> part(static_cast<std::size_t>(rows));
   check_scotch(SCOTCH_dgraphPart(&s.bound, num_parts, &s.strategy, part.data()), "SCOTCH_dgraphPart");
   return part;
@@ -241,7 +249,8 @@ std::vector<std::int32_t> ptscotch_parts(const Communicator& world, const graph:
 #endif
 }
 
-partition::PartitionedMeta partition_store_ptscotch(const Communicator& world, const partition::PartitionOptions& options) {
+partition::PartitionedMeta partition_store_ptscotch(const Communicator& world,
+                                                    const partition::PartitionOptions& options) {
   partition::PartitionedMeta meta;
   if (world.rank() == 0) {
     world.agree_on([&] {

@@ -70,9 +70,10 @@ void Watchdog::run() {
         sends[i] = comm_.isend(std::span(&beat, 1), peers_[i], kHeartbeatTag, Channel::control);
       const double silent = std::chrono::duration<double>(now - heard[i]).count();
       if (silent > timeout_)
-        abort_job(fmt::format("no heartbeat from rank {} (host {}) for {:.0f} s: its link, host or process is gone "
-                              "(loom --comm-timeout {:g})",
-                              peers_[i], hosts_[static_cast<std::size_t>(peers_[i])], silent, timeout_));
+        abort_job(
+            fmt::format("no heartbeat from rank {} (host {}) for {:.0f} s: its link, host or process is gone "
+                        "(loom --comm-timeout {:g})",
+                        peers_[i], hosts_[static_cast<std::size_t>(peers_[i])], silent, timeout_));
     }
     lock.lock();
     wake_.wait_for(lock, std::chrono::duration<double>(period_), [this] { return stop_; });

@@ -10,8 +10,12 @@
 namespace loom::control {
 
 nlohmann::json WindowSummary::to_json() const {
-  return {{"hit_rate", hit_rate},         {"remote_rows", remote_rows}, {"fetch_seconds", fetch_seconds},
-          {"step_seconds", step_seconds}, {"occupancy", occupancy},     {"candidate_share", candidate_share},
+  return {{"hit_rate", hit_rate},
+          {"remote_rows", remote_rows},
+          {"fetch_seconds", fetch_seconds},
+          {"step_seconds", step_seconds},
+          {"occupancy", occupancy},
+          {"candidate_share", candidate_share},
           {"epoch_progress", epoch_progress}};
 }
 
@@ -38,8 +42,11 @@ WindowSummary summarize(const std::deque<StepStats>& steps) {
 }
 
 nlohmann::json DecisionRecord::to_json() const {
-  nlohmann::json j = {{"step", step}, {"decision", evict ? "evict" : "keep"}, {"source", source},
-                      {"explanation", explanation}, {"before", before.to_json()}};
+  nlohmann::json j = {{"step", step},
+                      {"decision", evict ? "evict" : "keep"},
+                      {"source", source},
+                      {"explanation", explanation},
+                      {"before", before.to_json()}};
   if (measured) j["after"] = after.to_json();
   return j;
 }

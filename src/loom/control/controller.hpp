@@ -28,9 +28,9 @@ struct StepStats {
   std::int64_t hits = 0;         // of which served by it
   std::int64_t remote_rows = 0;  // rows fetched from other ranks (misses + replacements)
   double fetch_seconds = 0;
-  double step_seconds = 0;       // the latest training step's compute time
-  double occupancy = 0;          // buffered rows / capacity
-  double candidate_share = 0;    // eviction candidates / capacity
+  double step_seconds = 0;     // the latest training step's compute time
+  double occupancy = 0;        // buffered rows / capacity
+  double candidate_share = 0;  // eviction candidates / capacity
   double hit_rate() const { return lookups > 0 ? static_cast<double>(hits) / lookups : 0; }
 };
 
@@ -46,11 +46,11 @@ WindowSummary summarize(const std::deque<StepStats>& steps);
 struct DecisionRecord {
   std::int64_t step = 0;
   bool evict = false;
-  std::string source;       // the controller that decided (e.g. "llm", or "rules" as a fallback)
+  std::string source;  // the controller that decided (e.g. "llm", or "rules" as a fallback)
   std::string explanation;
   WindowSummary before;
   bool measured = false;
-  WindowSummary after;      // the window that followed
+  WindowSummary after;  // the window that followed
   nlohmann::json to_json() const;
 };
 
@@ -79,9 +79,9 @@ inline Decision pending_decision() {
 }
 
 struct ControlContext {
-  std::deque<StepStats> window;             // the last `window_size` minibatches, oldest first
-  std::vector<DecisionRecord> recent;       // the last decisions (at most 5), oldest first
-  nlohmann::json facts;                     // static facts: graph, partition, batch size, capacity
+  std::deque<StepStats> window;        // the last `window_size` minibatches, oldest first
+  std::vector<DecisionRecord> recent;  // the last decisions (at most 5), oldest first
+  nlohmann::json facts;                // static facts: graph, partition, batch size, capacity
 };
 
 class Controller {
@@ -97,8 +97,8 @@ class Controller {
 
 struct ControllerOptions {
   std::string name = "rules";
-  int period = 32;          // periodic: minibatches between evictions
-  std::uint64_t seed = 0;   // logistic: exploration
+  int period = 32;         // periodic: minibatches between evictions
+  std::uint64_t seed = 0;  // logistic: exploration
   // llm
   std::string llm_url = "http://localhost:11434";
   std::string llm_model = "llama3.2";

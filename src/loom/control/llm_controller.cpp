@@ -45,7 +45,8 @@ Decision parse_llm_answer(const std::string& text) {
   } catch (const nlohmann::json::exception&) {
     throw Error("the answer is not JSON: '" + text.substr(0, 200) + "'");
   }
-  if (!j.is_object() || !j.contains("decision")) throw Error("the answer has no \"decision\": " + j.dump().substr(0, 200));
+  if (!j.is_object() || !j.contains("decision"))
+    throw Error("the answer has no \"decision\": " + j.dump().substr(0, 200));
   Decision d;
   const auto& decision = j["decision"];
   if (decision.is_boolean()) {
@@ -53,7 +54,8 @@ Decision parse_llm_answer(const std::string& text) {
   } else if (decision.is_string()) {
     std::string value = decision.get<std::string>();
     std::transform(value.begin(), value.end(), value.begin(), [](unsigned char c) { return std::tolower(c); });
-    if (value != "evict" && value != "keep") throw Error("\"decision\" must be \"evict\" or \"keep\", got '" + value + "'");
+    if (value != "evict" && value != "keep")
+      throw Error("\"decision\" must be \"evict\" or \"keep\", got '" + value + "'");
     d.evict = value == "evict";
   } else {
     throw Error("\"decision\" must be \"evict\" or \"keep\", got " + decision.dump());

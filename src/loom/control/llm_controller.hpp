@@ -48,7 +48,7 @@ class LlmController : public Controller {
   std::condition_variable wake_;
   std::optional<ControlContext> request_;  // waiting to be sent
   bool in_flight_ = false;
-  ControlContext asked_;                   // the context of the request in flight
+  ControlContext asked_;  // the context of the request in flight
   std::optional<Decision> answer_;
   std::string failure_;
   std::int64_t answers_ = 0, failures_ = 0;

@@ -10,7 +10,8 @@ Decision PeriodicController::decide(const ControlContext& context) {
   for (const auto& r : context.recent)
     if (r.evict) last = r.step;
   const std::int64_t since = context.window.back().step - last;
-  if (since >= period_) return make_decision(true, name(), fmt::format("{} minibatches since the last eviction", since));
+  if (since >= period_)
+    return make_decision(true, name(), fmt::format("{} minibatches since the last eviction", since));
   return make_decision(false, name(), fmt::format("{} of {} minibatches", since, period_));
 }
 

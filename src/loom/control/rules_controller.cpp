@@ -17,11 +17,14 @@ Decision RulesController::decide(const ControlContext& context) {
   if (now.occupancy < 0.999 && now.hit_rate < 1.0)
     return make_decision(true, name(), fmt::format("buffer {:.0f}% full while rows are missed", 100 * now.occupancy));
   if (now.candidate_share >= idle_needed)
-    return make_decision(true, name(), fmt::format("{:.0f}% of rows idle (threshold {:.0f}%)",
-                                                   100 * now.candidate_share, 100 * idle_needed));
+    return make_decision(
+        true, name(),
+        fmt::format("{:.0f}% of rows idle (threshold {:.0f}%)", 100 * now.candidate_share, 100 * idle_needed));
   if (last != nullptr && now.candidate_share > 0 && now.hit_rate < last->after.hit_rate - 0.02)
-    return make_decision(true, name(), fmt::format("hit rate fell from {:.3f} to {:.3f}", last->after.hit_rate, now.hit_rate));
-  return make_decision(false, name(), fmt::format("hit rate {:.3f}, {:.0f}% idle", now.hit_rate, 100 * now.candidate_share));
+    return make_decision(true, name(),
+                         fmt::format("hit rate fell from {:.3f} to {:.3f}", last->after.hit_rate, now.hit_rate));
+  return make_decision(false, name(),
+                       fmt::format("hit rate {:.3f}, {:.0f}% idle", now.hit_rate, 100 * now.candidate_share));
 }
 
 }  // namespace loom::control

@@ -161,7 +161,8 @@ std::optional<CheckpointId> newest_intact_checkpoint(const std::string& dir, Che
     spdlog::warn("checkpoint {} is damaged ({}): trying an older one", checkpoint_path(dir, id), damage);
     if (newest_damage.empty()) newest_damage = checkpoint_path(dir, id) + ": " + damage;
   }
-  if (!newest_damage.empty()) throw Error::in_argument("--resume", "no intact checkpoint in " + dir + " (" + newest_damage + ")");
+  if (!newest_damage.empty())
+    throw Error::in_argument("--resume", "no intact checkpoint in " + dir + " (" + newest_damage + ")");
   return std::nullopt;
 }
 

@@ -30,7 +30,8 @@ namespace loom::core {
 struct CheckpointId {
   int epochs = 0;
   int steps = 0;
-  CheckpointId(int epochs_done = 0, int steps_done = 0) : epochs(epochs_done), steps(steps_done) {}  // NOLINT: an int is an epoch
+  CheckpointId(int epochs_done = 0, int steps_done = 0)
+      : epochs(epochs_done), steps(steps_done) {}  // NOLINT: an int is an epoch
   auto operator<=>(const CheckpointId&) const = default;
   std::string name() const;  // epoch-<E> or epoch-<E>-step-<S>
 };
@@ -62,7 +63,8 @@ void write_checkpoint(const std::string& dir, CheckpointId id, const std::functi
 // The newest intact checkpoint of DIR not after `at_most`, or nullopt when it has none; each newer
 // damaged checkpoint is reported (a warning naming it and what is wrong). Throws Error naming
 // --resume when DIR holds checkpoints but none of them is intact.
-std::optional<CheckpointId> newest_intact_checkpoint(
-    const std::string& dir, CheckpointId at_most = {std::numeric_limits<int>::max(), std::numeric_limits<int>::max()});
+std::optional<CheckpointId> newest_intact_checkpoint(const std::string& dir,
+                                                     CheckpointId at_most = {std::numeric_limits<int>::max(),
+                                                                             std::numeric_limits<int>::max()});
 
 }  // namespace loom::core

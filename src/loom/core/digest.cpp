@@ -49,18 +49,22 @@ FileDigest file_digest(const std::string& path, ProgressBar* progress) {
   std::vector<uLong> crcs(static_cast<std::size_t>(chunks));
   std::vector<std::int64_t> lengths(static_cast<std::size_t>(chunks), 0);
   try {
-    parallel_for(chunks, [&](std::int64_t c) {
-      std::vector<unsigned char> buffer(static_cast<std::size_t>(std::min(kChunk, size - c * kChunk)));
-      std::size_t got = 0;
-      while (got < buffer.size()) {
-        const ssize_t n = ::pread(fd, buffer.data() + got, buffer.size() - got, static_cast<off_t>(c * kChunk + got));
-        if (n <= 0) throw Error::in_file(path, 0, fmt::format("read failed at byte {}", c * kChunk + got));
-        got += static_cast<std::size_t>(n);
-      }
-      crcs[c] = ::crc32(::crc32(0L, Z_NULL, 0), buffer.data(), static_cast<uInt>(buffer.size()));
-      lengths[c] = static_cast<std::int64_t>(buffer.size());
-      if (progress != nullptr) progress->update(lengths[c]);
-    }, 1);
+    parallel_for(
+        chunks,
+        [&](std::int64_t c) {
+          std::vector<unsigned char> buffer(static_cast<std::size_t>(std::min(kChunk, size - c * kChunk)));
+          std::size_t got = 0;
+          while (got < buffer.size()) {
+            const ssize_t n =
+                ::pread(fd, buffer.data() + got, buffer.size() - got, static_cast<off_t>(c * kChunk + got));
+            if (n <= 0) throw Error::in_file(path, 0, fmt::format("read failed at byte {}", c * kChunk + got));
+            got += static_cast<std::size_t>(n);
+          }
+          crcs[c] = ::crc32(::crc32(0L, Z_NULL, 0), buffer.data(), static_cast<uInt>(buffer.size()));
+          lengths[c] = static_cast<std::int64_t>(buffer.size());
+          if (progress != nullptr) progress->update(lengths[c]);
+        },
+        1);
   } catch (...) {
     ::close(fd);
     throw;

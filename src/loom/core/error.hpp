@@ -38,12 +38,12 @@ class Error : public std::runtime_error {
 
 }  // namespace loom
 
-#define LOOM_CHECK(cond, ...)                                  \
-  do {                                                         \
+#define LOOM_CHECK(cond, ...)                                     \
+  do {                                                            \
     if (!(cond)) throw ::loom::Error(::fmt::format(__VA_ARGS__)); \
   } while (0)
 
-#define LOOM_CHECK_ARG(cond, name, ...)                                          \
-  do {                                                                           \
+#define LOOM_CHECK_ARG(cond, name, ...)                                                \
+  do {                                                                                 \
     if (!(cond)) throw ::loom::Error::in_argument((name), ::fmt::format(__VA_ARGS__)); \
   } while (0)

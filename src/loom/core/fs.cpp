@@ -87,10 +87,12 @@ OutputDir::OutputDir(std::string dir, bool overwrite, std::string argument)
   const fs::path parent = fs::absolute(dir_, ec).parent_path();
   fs::create_directories(parent, ec);
   if (ec || !fs::is_directory(parent))
-    throw Error::in_argument(argument, "cannot create parent directory of '" + dir_ + "': " + (ec ? ec.message() : "not a directory"));
+    throw Error::in_argument(
+        argument, "cannot create parent directory of '" + dir_ + "': " + (ec ? ec.message() : "not a directory"));
   temp_ = dir_ + "." + temp_suffix();
   if (!fs::create_directory(temp_, ec) || ec)
-    throw Error::in_argument(argument, "cannot write output directory '" + dir_ + "': " + (ec ? ec.message() : "exists"));
+    throw Error::in_argument(argument,
+                             "cannot write output directory '" + dir_ + "': " + (ec ? ec.message() : "exists"));
 }
 
 OutputDir::~OutputDir() {
@@ -111,7 +113,8 @@ void OutputDir::commit() {
 long long directory_size(const std::string& path) {
   long long total = 0;
   std::error_code ec;
-  for (auto it = fs::recursive_directory_iterator(path, ec); !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
+  for (auto it = fs::recursive_directory_iterator(path, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec))
     if (it->is_regular_file(ec)) total += static_cast<long long>(it->file_size(ec));
   return total;
 }

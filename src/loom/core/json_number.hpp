@@ -19,8 +19,9 @@ namespace loom::core {
 template <class T>
 T json_int(const nlohmann::json& value, const std::string& where) {
   const auto bad = [&] {
-    return Error::in_file(where, 0, "expected an integer that fits " + std::to_string(sizeof(T) * 8) + " bits, found " +
-                                        value.dump().substr(0, 40));
+    return Error::in_file(where, 0,
+                          "expected an integer that fits " + std::to_string(sizeof(T) * 8) + " bits, found " +
+                              value.dump().substr(0, 40));
   };
   if (value.is_number_unsigned()) {
     const auto v = value.get<std::uint64_t>();
@@ -40,7 +41,8 @@ T json_int(const nlohmann::json& value, const std::string& where) {
 // {"name": integer, ...} as a map, each value checked as json_int does.
 template <class T>
 std::map<std::string, T> json_int_map(const nlohmann::json& value, const std::string& where) {
-  if (!value.is_object()) throw Error::in_file(where, 0, "expected an object of integers, found " + value.dump().substr(0, 40));
+  if (!value.is_object())
+    throw Error::in_file(where, 0, "expected an object of integers, found " + value.dump().substr(0, 40));
   std::map<std::string, T> out;
   for (const auto& [key, v] : value.items()) out[key] = json_int<T>(v, where);
   return out;

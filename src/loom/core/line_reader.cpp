@@ -31,7 +31,8 @@ bool LineReader::fill() {
   if (n == 0) {
     int code = 0;
     const char* msg = gzerror(gz, &code);
-    if (code != Z_OK && code != Z_STREAM_END) throw error(std::string("truncated or corrupt compressed data (") + msg + ")");
+    if (code != Z_OK && code != Z_STREAM_END)
+      throw error(std::string("truncated or corrupt compressed data (") + msg + ")");
     eof_ = true;
     return false;
   }

@@ -8,7 +8,8 @@ namespace loom::core {
 
 void init_logging(const std::string& level, int rank) {
   auto lvl = spdlog::level::from_str(level);
-  if (lvl == spdlog::level::off && level != "off") throw Error::in_argument("--log-level", "unknown level '" + level + "'");
+  if (lvl == spdlog::level::off && level != "off")
+    throw Error::in_argument("--log-level", "unknown level '" + level + "'");
   spdlog::drop("loom");
   auto logger = spdlog::stderr_color_mt("loom");
   spdlog::set_default_logger(logger);

@@ -80,7 +80,8 @@ std::int64_t parse_memory_size(const std::string& text, const std::string& argum
   if (!unit.empty() && (unit.back() == 'B' || unit.back() == 'b')) unit.pop_back();
   if (unit.size() == 2 && (unit[1] == 'i' || unit[1] == 'I')) unit.pop_back();
   const std::string units = "KMGT";
-  const auto power = unit.empty() ? 0 : units.find(static_cast<char>(std::toupper(static_cast<unsigned char>(unit[0]))));
+  const auto power =
+      unit.empty() ? 0 : units.find(static_cast<char>(std::toupper(static_cast<unsigned char>(unit[0]))));
   LOOM_CHECK_ARG(used > 0 && std::isfinite(value) && value >= 0 && unit.size() <= 1 && power != std::string::npos,
                  argument, "expected a size such as 512M, 4G or 1048576, got '{}'", text);
   return static_cast<std::int64_t>(value * std::pow(1024.0, unit.empty() ? 0 : static_cast<double>(power) + 1));

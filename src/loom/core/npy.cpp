@@ -74,11 +74,11 @@ namespace {
 
 DType parse_descr(const std::string& descr, const std::string& path) {
   static const std::pair<const char*, DType> table[] = {
-      {"|b1", DType::kBool},    {"|i1", DType::kInt8},    {"|u1", DType::kUInt8},   {"<i4", DType::kInt32},
-      {"<i8", DType::kInt64},   {"<u8", DType::kUInt64},  {"<f2", DType::kFloat16}, {"<f4", DType::kFloat32},
-      {"<f8", DType::kFloat64}, {"=i4", DType::kInt32},   {"=i8", DType::kInt64},   {"=f4", DType::kFloat32},
-      {"=f8", DType::kFloat64}, {"|?", DType::kBool},     {"<b1", DType::kBool},
-      {"<V2", DType::kBFloat16}, {"|V2", DType::kBFloat16}};
+      {"|b1", DType::kBool},    {"|i1", DType::kInt8},   {"|u1", DType::kUInt8},   {"<i4", DType::kInt32},
+      {"<i8", DType::kInt64},   {"<u8", DType::kUInt64}, {"<f2", DType::kFloat16}, {"<f4", DType::kFloat32},
+      {"<f8", DType::kFloat64}, {"=i4", DType::kInt32},  {"=i8", DType::kInt64},   {"=f4", DType::kFloat32},
+      {"=f8", DType::kFloat64}, {"|?", DType::kBool},    {"<b1", DType::kBool},    {"<V2", DType::kBFloat16},
+      {"|V2", DType::kBFloat16}};
   for (const auto& [name, dtype] : table)
     if (descr == name) return dtype;
   throw Error::in_file(path, 0, "unsupported .npy dtype '" + descr + "'");
@@ -182,7 +182,8 @@ NpyArray NpyArray::map(const std::string& path) {
   a.shape_ = parse_shape(header_field(header, "shape", path), path);
   const std::size_t expected = prefix + header_len + a.nbytes();
   if (file_size < expected)
-    throw Error::in_file(path, 0, "truncated .npy data: " + std::to_string(file_size) + " bytes, expected " + std::to_string(expected));
+    throw Error::in_file(
+        path, 0, "truncated .npy data: " + std::to_string(file_size) + " bytes, expected " + std::to_string(expected));
   a.data_ = bytes + prefix + header_len;
   a.holder_ = std::move(holder);
   return a;
@@ -192,8 +193,8 @@ NpyArray NpyArray::from_bytes(DType dtype, std::vector<std::int64_t> shape, std:
   NpyArray a;
   a.dtype_ = dtype;
   a.shape_ = std::move(shape);
-  LOOM_CHECK(bytes.size() == a.nbytes(), "NpyArray::from_bytes: {} bytes for {} elements of {}", bytes.size(),
-             a.size(), dtype_name(dtype));
+  LOOM_CHECK(bytes.size() == a.nbytes(), "NpyArray::from_bytes: {} bytes for {} elements of {}", bytes.size(), a.size(),
+             dtype_name(dtype));
   auto owned = std::make_shared<std::vector<char>>(std::move(bytes));
   a.data_ = owned->data();
   a.holder_ = std::shared_ptr<const void>(owned, owned->data());
@@ -211,12 +212,20 @@ NpyArray NpyArray::slice(std::int64_t begin, std::int64_t end) const {
 
 std::string npy_header(DType dtype, const std::vector<std::int64_t>& shape) {
   std::string dict = "{'descr': '" + dtype_descr(dtype) + "', 'fortran_order': False, 'shape': (";
-  for (std::size_t i = 0; i < shape.size(); ++i) dict += std::to_string(shape[i]) + (shape.size() == 1 ? "," : (i + 1 < shape.size() ? ", " : ""));
+  for (std::size_t i = 0; i < shape.size(); ++i)
+    dict += std::to_string(shape[i]) + (shape.size() == 1 ? "," : (i + 1 < shape.size() ? ", " : ""));
   dict += "), }";
   const std::size_t unpadded = 10 + dict.size() + 1;
   dict.append((64 - unpadded % 64) % 64, ' ');
   dict += '\n';
-  const unsigned char preamble[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0,
+  const unsigned char preamble[10] = {0x93,
+                                      'N',
+                                      'U',
+                                      'M',
+                                      'P',
+                                      'Y',
+                                      1,
+                                      0,
                                       static_cast<unsigned char>(dict.size() & 0xff),
                                       static_cast<unsigned char>(dict.size() >> 8)};
   return std::string(reinterpret_cast<const char*>(preamble), 10) + dict;
@@ -258,8 +267,8 @@ void NpyWriter::append(const void* data, std::int64_t rows) {
 
 void NpyWriter::finish() {
   const std::string header = npy_header(dtype_, shape());
-  LOOM_CHECK(header.size() == reserved_, "{}: a .npy header of {} bytes where {} were reserved", path_of(), header.size(),
-             reserved_);
+  LOOM_CHECK(header.size() == reserved_, "{}: a .npy header of {} bytes where {} were reserved", path_of(),
+             header.size(), reserved_);
   std::FILE* f = file_.stream();
   if (std::fseek(f, 0, SEEK_SET) != 0 || std::fwrite(header.data(), 1, header.size(), f) != header.size())
     throw Error::in_file(path_of(), 0, std::string("write failed: ") + std::strerror(errno));

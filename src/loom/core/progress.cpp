@@ -17,7 +17,10 @@ std::string human_rate(double per_second) {
 }  // namespace
 
 ProgressBar::ProgressBar(std::string label, std::int64_t total, std::string unit, double log_interval)
-    : label_(std::move(label)), unit_(std::move(unit)), total_(total), log_interval_(log_interval),
+    : label_(std::move(label)),
+      unit_(std::move(unit)),
+      total_(total),
+      log_interval_(log_interval),
       tty_(isatty(STDERR_FILENO) != 0) {
   next_draw_ = tty_ ? 0.2 : log_interval_;
 }
@@ -56,8 +59,8 @@ void ProgressBar::draw(std::int64_t done, const std::string& extra, bool final) 
       const int width = 24, filled = static_cast<int>(frac * width);
       bar = "[" + std::string(filled, '#') + std::string(width - filled, '.') + "] ";
     }
-    line = fmt::format("{}: {}{:5.1f}% {}/{} {} | {} {}/s | {:.1f}s{}", label_, bar, 100.0 * frac, done, total_,
-                       unit_, human_rate(rate), unit_, final ? elapsed : eta, final ? "" : " left");
+    line = fmt::format("{}: {}{:5.1f}% {}/{} {} | {} {}/s | {:.1f}s{}", label_, bar, 100.0 * frac, done, total_, unit_,
+                       human_rate(rate), unit_, final ? elapsed : eta, final ? "" : " left");
   } else {
     line = fmt::format("{}: {} {} | {} {}/s | {:.1f}s", label_, done, unit_, human_rate(rate), unit_, elapsed);
   }

@@ -37,7 +37,9 @@ class Rng {
   // Child stream number `stream`; the same (seed, stream) always gives the same child.
   Rng split(std::uint64_t stream) const { return Rng(mix_seed(seed_, stream)); }
   template <class... Ts>
-  Rng split(std::uint64_t first, Ts... rest) const { return split(first).split(static_cast<std::uint64_t>(rest)...); }
+  Rng split(std::uint64_t first, Ts... rest) const {
+    return split(first).split(static_cast<std::uint64_t>(rest)...);
+  }
 
   std::uint64_t seed() const { return seed_; }
 

@@ -25,15 +25,18 @@ struct Question {
 // Rows 0..n-1 scaled to unit length (zero rows stay zero).
 std::vector<float> normalized_rows(const Embeddings& e, std::int64_t n) {
   std::vector<float> out(e.values.begin(), e.values.begin() + n * e.dim);
-  core::parallel_for(n, [&](std::int64_t i) {
-    float* row = out.data() + i * e.dim;
-    double norm = 0;
-    for (std::int64_t k = 0; k < e.dim; ++k) norm += static_cast<double>(row[k]) * row[k];
-    if (norm > 0) {
-      const auto inv = static_cast<float>(1.0 / std::sqrt(norm));
-      for (std::int64_t k = 0; k < e.dim; ++k) row[k] *= inv;
-    }
-  }, 256);
+  core::parallel_for(
+      n,
+      [&](std::int64_t i) {
+        float* row = out.data() + i * e.dim;
+        double norm = 0;
+        for (std::int64_t k = 0; k < e.dim; ++k) norm += static_cast<double>(row[k]) * row[k];
+        if (norm > 0) {
+          const auto inv = static_cast<float>(1.0 / std::sqrt(norm));
+          for (std::int64_t k = 0; k < e.dim; ++k) row[k] *= inv;
+        }
+      },
+      256);
   return out;
 }
 
@@ -61,7 +64,8 @@ AnalogyReport evaluate_analogy(const Embeddings& embeddings, const std::string& 
     if (!fields.empty() && fields.back().empty()) fields.pop_back();
     if (fields.empty()) continue;
     if (fields[0] == ":" || fields[0].starts_with(":")) {
-      std::string name = fields[0].size() > 1 ? std::string(fields[0].substr(1)) : (fields.size() > 1 ? std::string(fields[1]) : "");
+      std::string name =
+          fields[0].size() > 1 ? std::string(fields[0].substr(1)) : (fields.size() > 1 ? std::string(fields[1]) : "");
       report.sections.push_back(AnalogyScore{name});
       continue;
     }
@@ -86,26 +90,30 @@ AnalogyReport evaluate_analogy(const Embeddings& embeddings, const std::string& 
     const std::int64_t count = std::min<std::int64_t>(kBatch, static_cast<std::int64_t>(questions.size()) - begin);
     for (std::int64_t q = 0; q < count; ++q) {
       const auto& question = questions[static_cast<std::size_t>(begin + q)];
-      const float *a = unit.data() + question.a * dim, *b = unit.data() + question.b * dim, *c = unit.data() + question.c * dim;
+      const float *a = unit.data() + question.a * dim, *b = unit.data() + question.b * dim,
+                  *c = unit.data() + question.c * dim;
       for (std::int64_t k = 0; k < dim; ++k) query[static_cast<std::size_t>(q * dim + k)] = b[k] - a[k] + c[k];
     }
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, static_cast<int>(count), static_cast<int>(n), static_cast<int>(dim),
-                1.0f, query.data(), static_cast<int>(dim), unit.data(), static_cast<int>(dim), 0.0f, scores.data(),
-                static_cast<int>(n));
-    core::parallel_for(count, [&](std::int64_t q) {
-      const auto& question = questions[static_cast<std::size_t>(begin + q)];
-      const float* row = scores.data() + q * n;
-      std::int64_t best = -1;
-      float best_score = -std::numeric_limits<float>::infinity();
-      for (std::int64_t w = 0; w < n; ++w) {
-        if (w == question.a || w == question.b || w == question.c) continue;
-        if (row[w] > best_score) {
-          best_score = row[w];
-          best = w;
-        }
-      }
-      correct[static_cast<std::size_t>(begin + q)] = best == question.d;
-    }, 8);
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, static_cast<int>(count), static_cast<int>(n),
+                static_cast<int>(dim), 1.0f, query.data(), static_cast<int>(dim), unit.data(), static_cast<int>(dim),
+                0.0f, scores.data(), static_cast<int>(n));
+    core::parallel_for(
+        count,
+        [&](std::int64_t q) {
+          const auto& question = questions[static_cast<std::size_t>(begin + q)];
+          const float* row = scores.data() + q * n;
+          std::int64_t best = -1;
+          float best_score = -std::numeric_limits<float>::infinity();
+          for (std::int64_t w = 0; w < n; ++w) {
+            if (w == question.a || w == question.b || w == question.c) continue;
+            if (row[w] > best_score) {
+              best_score = row[w];
+              best = w;
+            }
+          }
+          correct[static_cast<std::size_t>(begin + q)] = best == question.d;
+        },
+        8);
   }
   for (std::size_t i = 0; i < questions.size(); ++i)
     if (correct[i]) ++report.sections[questions[i].section].correct;
@@ -118,20 +126,27 @@ AnalogyReport evaluate_analogy(const Embeddings& embeddings, const std::string& 
 
 nlohmann::json to_json(const AnalogyReport& report) {
   const auto score = [](const AnalogyScore& s) {
-    return nlohmann::json{{"name", s.name},       {"questions", s.questions}, {"covered", s.covered},
-                          {"correct", s.correct}, {"accuracy", s.accuracy()}};
+    return nlohmann::json{{"name", s.name},
+                          {"questions", s.questions},
+                          {"covered", s.covered},
+                          {"correct", s.correct},
+                          {"accuracy", s.accuracy()}};
   };
   nlohmann::json sections = nlohmann::json::array();
   for (const auto& s : report.sections) sections.push_back(score(s));
-  return {{"top", report.top}, {"sections", sections}, {"semantic", score(report.semantic)},
-          {"syntactic", score(report.syntactic)}, {"total", score(report.total)}};
+  return {{"top", report.top},
+          {"sections", sections},
+          {"semantic", score(report.semantic)},
+          {"syntactic", score(report.syntactic)},
+          {"total", score(report.total)}};
 }
 
 std::string format_table(const AnalogyReport& report) {
   std::string out = fmt::format("analogy (3CosAdd over the {} most frequent words)\n", report.top);
   out += fmt::format("{:<28} {:>9} {:>8} {:>8} {:>9}\n", "section", "questions", "covered", "correct", "accuracy");
   const auto row = [&](const AnalogyScore& s) {
-    out += fmt::format("{:<28} {:>9} {:>8} {:>8} {:>8.2f}%\n", s.name, s.questions, s.covered, s.correct, 100.0 * s.accuracy());
+    out += fmt::format("{:<28} {:>9} {:>8} {:>8} {:>8.2f}%\n", s.name, s.questions, s.covered, s.correct,
+                       100.0 * s.accuracy());
   };
   for (const auto& s : report.sections) row(s);
   out += std::string(66, '-') + "\n";

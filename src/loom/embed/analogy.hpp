@@ -30,7 +30,8 @@ struct AnalogyReport {
   AnalogyScore semantic{"semantic"}, syntactic{"syntactic"}, total{"total"};
 };
 
-AnalogyReport evaluate_analogy(const Embeddings& embeddings, const std::string& questions_path, std::int64_t top = 30000);
+AnalogyReport evaluate_analogy(const Embeddings& embeddings, const std::string& questions_path,
+                               std::int64_t top = 30000);
 
 nlohmann::json to_json(const AnalogyReport& report);
 std::string format_table(const AnalogyReport& report);

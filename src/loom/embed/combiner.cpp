@@ -11,7 +11,9 @@ Combiner parse_combiner(const std::string& name) {
   throw Error::in_argument("--combiner", "unknown combiner '" + name + "' (expected average, sum or gc)");
 }
 
-std::string combiner_name(Combiner c) { return c == Combiner::kAverage ? "average" : c == Combiner::kSum ? "sum" : "gc"; }
+std::string combiner_name(Combiner c) {
+  return c == Combiner::kAverage ? "average" : c == Combiner::kSum ? "sum" : "gc";
+}
 
 namespace {
 

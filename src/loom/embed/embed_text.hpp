@@ -27,9 +27,9 @@ struct EmbedTextOptions {
 
 struct EmbedTextResult {
   std::int64_t vocab_size = 0;
-  std::int64_t tokens = 0;     // corpus tokens kept after min-count
+  std::int64_t tokens = 0;  // corpus tokens kept after min-count
   std::int64_t sentences = 0;
-  double read_seconds = 0;     // reading + encoding the corpus
+  double read_seconds = 0;  // reading + encoding the corpus
   double write_seconds = 0;
   SgnsStats train;
   SyncStats sync;

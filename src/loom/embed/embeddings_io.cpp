@@ -75,7 +75,9 @@ void write_npy_with_vocab(const std::string& path, const Embeddings& e) {
 void parse_header(std::string_view line, const std::string& path, std::int64_t& rows, std::int64_t& dim) {
   std::vector<std::string_view> fields;
   core::split_fields(line, " \t", true, fields);
-  if (fields.size() != 2) throw Error::in_file(path, 1, "expected a header 'VOCAB_SIZE DIM', found '" + std::string(line.substr(0, 80)) + "'");
+  if (fields.size() != 2)
+    throw Error::in_file(path, 1,
+                         "expected a header 'VOCAB_SIZE DIM', found '" + std::string(line.substr(0, 80)) + "'");
   const auto parse = [&](std::string_view f, const char* what) {
     std::int64_t v = 0;
     const auto [ptr, ec] = std::from_chars(f.data(), f.data() + f.size(), v);
@@ -87,7 +89,8 @@ void parse_header(std::string_view line, const std::string& path, std::int64_t& 
   dim = parse(fields[1], "dimension");
   if (dim < 1) throw Error::in_file(path, 1, "header dimension must be >= 1");
   if (rows > std::numeric_limits<std::int64_t>::max() / 8 / dim)
-    throw Error::in_file(path, 1, fmt::format("header announces {} vectors of dimension {}: more than memory holds", rows, dim));
+    throw Error::in_file(path, 1,
+                         fmt::format("header announces {} vectors of dimension {}: more than memory holds", rows, dim));
 }
 
 // Room reserved for what a header announces: never more than a modest start (a wrong header must
@@ -114,11 +117,14 @@ Embeddings read_text(const std::string& path) {
     if (e.size() == rows) throw reader.error(fmt::format("more vectors than the {} the header announces", rows));
     const auto values = static_cast<std::int64_t>(fields.size()) - 1;
     if (values != e.dim)
-      throw reader.error(fmt::format("inconsistent dimensions: '{}' has {} values, the header says {}", fields[0], values, e.dim));
+      throw reader.error(
+          fmt::format("inconsistent dimensions: '{}' has {} values, the header says {}", fields[0], values, e.dim));
     e.words.emplace_back(fields[0]);
-    for (std::size_t k = 1; k < fields.size(); ++k) e.values.push_back(core::parse_float(fields[k], reader, static_cast<int>(k) + 1));
+    for (std::size_t k = 1; k < fields.size(); ++k)
+      e.values.push_back(core::parse_float(fields[k], reader, static_cast<int>(k) + 1));
   }
-  if (e.size() != rows) throw Error::in_file(path, 0, fmt::format("the header announces {} vectors, found {}", rows, e.size()));
+  if (e.size() != rows)
+    throw Error::in_file(path, 0, fmt::format("the header announces {} vectors, found {}", rows, e.size()));
   return e;
 }
 
@@ -131,8 +137,10 @@ Embeddings read_binary(const std::string& path, const std::string& bytes) {
   const std::size_t vector_bytes = static_cast<std::size_t>(e.dim) * sizeof(float);
   const std::size_t body = bytes.size() - nl - 1;  // each vector takes a word, a space and its floats
   if (static_cast<std::size_t>(rows) > body / (vector_bytes + 2))
-    throw Error::in_file(path, 0, fmt::format("truncated: the header announces {} vectors of dimension {}, the file "
-                                              "holds {} bytes after it", rows, e.dim, body));
+    throw Error::in_file(path, 0,
+                         fmt::format("truncated: the header announces {} vectors of dimension {}, the file "
+                                     "holds {} bytes after it",
+                                     rows, e.dim, body));
   e.words.reserve(static_cast<std::size_t>(rows));
   e.values.resize(static_cast<std::size_t>(rows * e.dim));
   std::size_t pos = nl + 1;
@@ -140,21 +148,25 @@ Embeddings read_binary(const std::string& path, const std::string& bytes) {
     while (pos < bytes.size() && (bytes[pos] == '\n' || bytes[pos] == ' ')) ++pos;
     const auto space = bytes.find(' ', pos);
     if (space == std::string::npos || space + 1 + vector_bytes > bytes.size())
-      throw Error::in_file(path, 0, fmt::format("truncated: vector {} of {} is incomplete (dimension {})", i + 1, rows, e.dim));
+      throw Error::in_file(path, 0,
+                           fmt::format("truncated: vector {} of {} is incomplete (dimension {})", i + 1, rows, e.dim));
     e.words.emplace_back(bytes.substr(pos, space - pos));
     std::memcpy(e.values.data() + i * e.dim, bytes.data() + space + 1, vector_bytes);
     pos = space + 1 + vector_bytes;
   }
   while (pos < bytes.size() && (bytes[pos] == '\n' || bytes[pos] == ' ')) ++pos;
   if (pos != bytes.size())
-    throw Error::in_file(path, 0, fmt::format("inconsistent dimensions: {} bytes left after the {} vectors of dimension {} the header announces",
-                                              bytes.size() - pos, rows, e.dim));
+    throw Error::in_file(
+        path, 0,
+        fmt::format("inconsistent dimensions: {} bytes left after the {} vectors of dimension {} the header announces",
+                    bytes.size() - pos, rows, e.dim));
   return e;
 }
 
 Embeddings read_npy_with_vocab(const std::string& path) {
   const auto array = core::NpyArray::map(path);
-  if (array.ndim() != 2) throw Error::in_file(path, 0, fmt::format("expected a 2-D array, found {} dimensions", array.ndim()));
+  if (array.ndim() != 2)
+    throw Error::in_file(path, 0, fmt::format("expected a 2-D array, found {} dimensions", array.ndim()));
   Embeddings e;
   e.dim = array.shape()[1];
   if (e.dim < 1) throw Error::in_file(path, 0, "embedding dimension is 0");
@@ -183,11 +195,12 @@ bool looks_like_text(const std::string& bytes) {
   const auto space = bytes.find(' ', pos + 1);
   if (space == std::string::npos) return true;
   const auto line_end = bytes.find('\n', space + 1);
-  const std::size_t end = std::min({bytes.size(), space + 1 + 256, line_end == std::string::npos ? bytes.size() : line_end});
+  const std::size_t end =
+      std::min({bytes.size(), space + 1 + 256, line_end == std::string::npos ? bytes.size() : line_end});
   for (std::size_t i = space + 1; i < end; ++i) {
     const char c = bytes[i];
-    if (!((c >= '0' && c <= '9') || c == '.' || c == '-' || c == '+' || c == 'e' || c == 'E' || c == ' ' ||
-          c == '\t' || c == '\n' || c == '\r' || c == 'n' || c == 'a' || c == 'i' || c == 'f'))
+    if (!((c >= '0' && c <= '9') || c == '.' || c == '-' || c == '+' || c == 'e' || c == 'E' || c == ' ' || c == '\t' ||
+          c == '\n' || c == '\r' || c == 'n' || c == 'a' || c == 'i' || c == 'f'))
       return false;
   }
   return true;

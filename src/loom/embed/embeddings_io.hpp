@@ -32,9 +32,7 @@ struct Embeddings {
   std::vector<float> values;  // words.size() x dim
 
   std::int64_t size() const { return static_cast<std::int64_t>(words.size()); }
-  std::span<const float> row(std::int64_t i) const {
-    return {values.data() + i * dim, static_cast<std::size_t>(dim)};
-  }
+  std::span<const float> row(std::int64_t i) const { return {values.data() + i * dim, static_cast<std::size_t>(dim)}; }
 };
 
 // Dense copy of a trained matrix with its vocabulary's words and counts.

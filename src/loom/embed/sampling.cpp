@@ -41,7 +41,8 @@ NegativeSampler::NegativeSampler(std::span<const std::int64_t> counts, double po
   size_ = n;
   probability_.resize(n);
   double sum = 0;
-  for (std::size_t i = 0; i < n; ++i) sum += probability_[i] = std::pow(static_cast<double>(std::max<std::int64_t>(counts[i], 0)), power);
+  for (std::size_t i = 0; i < n; ++i)
+    sum += probability_[i] = std::pow(static_cast<double>(std::max<std::int64_t>(counts[i], 0)), power);
   LOOM_CHECK(sum > 0, "negative sampler: all counts are zero");
   for (auto& p : probability_) p /= sum;
   // Vose's alias method.

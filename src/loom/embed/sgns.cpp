@@ -145,9 +145,10 @@ void train_sentences(const SharedWork& work, WorkerState& w, int epoch, std::int
     w.pending += static_cast<std::int64_t>(sentence.size());
     if (w.pending >= kSyncWords) {
       w.alpha = work.alpha.at(work.words_done.fetch_add(w.pending, std::memory_order_relaxed) + w.pending);
-      work.bar.update(w.pending, fmt::format("loss {:.4f} lr {:.5f}",
-                                             w.window_predictions ? w.window_loss / static_cast<double>(w.window_predictions) : 0.0,
-                                             w.alpha));
+      work.bar.update(
+          w.pending,
+          fmt::format("loss {:.4f} lr {:.5f}",
+                      w.window_predictions ? w.window_loss / static_cast<double>(w.window_predictions) : 0.0, w.alpha));
       w.pending = 0;
       w.window_loss = 0;
       w.window_predictions = 0;
@@ -175,9 +176,11 @@ SgnsStats train_sgns(const Corpus& corpus, std::span<const std::int64_t> counts,
   LOOM_CHECK(vocab_size > 0, "train: empty vocabulary");
   LOOM_CHECK(corpus.num_tokens() > 0, "train: empty corpus");
   LOOM_CHECK(model.input.rows() == vocab_size && model.output.rows() == vocab_size && model.input.dim() == options.dim,
-             "train: model is {} x {}, expected {} x {}", model.input.rows(), model.input.dim(), vocab_size, options.dim);
+             "train: model is {} x {}, expected {} x {}", model.input.rows(), model.input.dim(), vocab_size,
+             options.dim);
   for (const auto token : corpus.tokens)
-    LOOM_CHECK(token >= 0 && token < vocab_size, "train: corpus token {} outside the vocabulary [0, {})", token, vocab_size);
+    LOOM_CHECK(token >= 0 && token < vocab_size, "train: corpus token {} outside the vocabulary [0, {})", token,
+               vocab_size);
   const int first_epoch = steps.start.epochs;
   LOOM_CHECK(steps.start.steps == 0 && first_epoch >= 0 && first_epoch < options.epochs,
              "train: cannot start at {} of {} epochs", steps.start.name(), options.epochs);
@@ -194,8 +197,8 @@ SgnsStats train_sgns(const Corpus& corpus, std::span<const std::int64_t> counts,
 
   // Each thread owns a slice of the sentences, so the team must have every thread asked for: no
   // more than OMP_THREAD_LIMIT allows (a batch scheduler's), whatever --threads says.
-  const int threads = static_cast<int>(std::min<std::int64_t>({options.threads, std::max<std::int64_t>(1, corpus.num_sentences()),
-                                                               omp_get_thread_limit()}));
+  const int threads = static_cast<int>(std::min<std::int64_t>(
+      {options.threads, std::max<std::int64_t>(1, corpus.num_sentences()), omp_get_thread_limit()}));
   const auto slices = thread_slices(corpus, threads);
   const AlphaSchedule alpha{options, options.epochs * corpus.num_tokens()};
   std::atomic<std::int64_t> words_done{first_epoch * corpus.num_tokens()};
@@ -206,7 +209,8 @@ SgnsStats train_sgns(const Corpus& corpus, std::span<const std::int64_t> counts,
   core::ProgressBar bar(options.label, alpha.words, "words");
   bar.set_quiet(!options.progress);
   bar.update(words_before);
-  const SharedWork work{corpus, subsampler, params, choose_kernel(options), core::Rng(options.seed), alpha, words_done, bar};
+  const SharedWork work{corpus, subsampler, params, choose_kernel(options), core::Rng(options.seed),
+                        alpha,  words_done, bar};
   core::ExceptionCarrier carrier;
   core::Timer timer;
   bool go_on = true;  // written by one thread between barriers, read by all after them
@@ -217,7 +221,8 @@ SgnsStats train_sgns(const Corpus& corpus, std::span<const std::int64_t> counts,
     WorkerState& w = workers[static_cast<std::size_t>(t)];
     for (int epoch = first_epoch; go_on; ++epoch) {
       carrier.run([&] {
-        LOOM_CHECK(omp_get_num_threads() == threads, "train: OpenMP started {} of {} threads", omp_get_num_threads(), threads);
+        LOOM_CHECK(omp_get_num_threads() == threads, "train: OpenMP started {} of {} threads", omp_get_num_threads(),
+                   threads);
         train_sentences(work, w, epoch, slices[static_cast<std::size_t>(t)], slices[static_cast<std::size_t>(t) + 1]);
       });
       words_done.fetch_add(w.pending, std::memory_order_relaxed);

@@ -38,11 +38,11 @@ std::string sgns_kernel_name(SgnsKernel kernel);
 
 struct SgnsOptions {
   std::int64_t dim = 100;
-  int window = 5;            // max distance; each centre uses a uniform window in [1, window]
-  int negative = 5;          // negative samples per prediction
-  double sample = 1e-4;      // subsampling rate (<= 0: off)
+  int window = 5;        // max distance; each centre uses a uniform window in [1, window]
+  int negative = 5;      // negative samples per prediction
+  double sample = 1e-4;  // subsampling rate (<= 0: off)
   int epochs = 5;
-  double alpha = 0.025;      // starting learning rate
+  double alpha = 0.025;  // starting learning rate
   // Input rows start uniform in [-init_range / dim, init_range / dim): 0.5 is word2vec.c's (and
   // gensim 3's) range, 1.0 gensim 4's, which node2vec's reference (gensim) trains with.
   double init_range = 0.5;
@@ -54,7 +54,7 @@ struct SgnsOptions {
   // The share [schedule_begin, schedule_end) of a longer training that this call covers, so that
   // the learning rate decays over the whole (distributed training calls this once per round).
   double schedule_begin = 0, schedule_end = 1;
-  bool progress = true;      // draw a core::ProgressBar on stderr
+  bool progress = true;  // draw a core::ProgressBar on stderr
   std::string label = "train";
 };
 
@@ -81,11 +81,11 @@ struct SgnsSteps {
 };
 
 struct SgnsStats {
-  std::int64_t words = 0;          // corpus tokens processed in this call (before subsampling)
-  double seconds = 0;              // training time
+  std::int64_t words = 0;  // corpus tokens processed in this call (before subsampling)
+  double seconds = 0;      // training time
   double words_per_second = 0;
-  double loss = 0;                 // mean negative-sampling loss per prediction, last epoch trained
-  int stopped_by = 0;              // the signal that stopped training at a step boundary, or 0
+  double loss = 0;     // mean negative-sampling loss per prediction, last epoch trained
+  int stopped_by = 0;  // the signal that stopped training at a step boundary, or 0
 };
 
 // `counts` are the vocabulary counts (size = model rows): they drive subsampling and the

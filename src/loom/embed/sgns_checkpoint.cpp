@@ -25,14 +25,15 @@ void validate(const SgnsCheckpoints& c) {
 namespace {
 
 // Everything a checkpoint's weights depend on but the seed's draws: a run resumes only from its own.
-std::string fingerprint(std::span<const std::int64_t> counts, const SgnsOptions& o, const SyncOptions& sync, int ranks) {
+std::string fingerprint(std::span<const std::int64_t> counts, const SgnsOptions& o, const SyncOptions& sync,
+                        int ranks) {
   const std::int64_t tokens = std::accumulate(counts.begin(), counts.end(), std::int64_t{0});
-  return fmt::format("sgns vocab={} tokens={} dim={} window={} negative={} sample={} epochs={} alpha={} init_range={} "
-                     "min_alpha={} kernel={} cbow={} seed={} ranks={} rounds={} combiner={} half={} local={}",
-                     counts.size(), tokens, o.dim, o.window, o.negative, o.sample, o.epochs, o.alpha, o.init_range,
-                     o.min_alpha_fraction, sgns_kernel_name(o.kernel), o.cbow, o.seed, ranks,
-                     ranks > 1 ? sync.rounds : 0, ranks > 1 ? combiner_name(sync.combiner) : "-",
-                     ranks > 1 && sync.half_updates, ranks > 1 && sync.local_corpus);
+  return fmt::format(
+      "sgns vocab={} tokens={} dim={} window={} negative={} sample={} epochs={} alpha={} init_range={} "
+      "min_alpha={} kernel={} cbow={} seed={} ranks={} rounds={} combiner={} half={} local={}",
+      counts.size(), tokens, o.dim, o.window, o.negative, o.sample, o.epochs, o.alpha, o.init_range,
+      o.min_alpha_fraction, sgns_kernel_name(o.kernel), o.cbow, o.seed, ranks, ranks > 1 ? sync.rounds : 0,
+      ranks > 1 ? combiner_name(sync.combiner) : "-", ranks > 1 && sync.half_updates, ranks > 1 && sync.local_corpus);
 }
 
 // Runs `step`; with other ranks, so that an exception on any rank throws on every rank.
@@ -51,8 +52,9 @@ void read_matrix(const std::string& path, EmbeddingMatrix& m) {
   const core::NpyArray array = core::NpyArray::map(path);
   const std::vector<std::int64_t> shape{m.rows(), m.stride()};
   if (array.shape() != shape)
-    throw Error::in_file(path, 0, fmt::format("holds a {} array, this run's weights are {}", fmt::join(array.shape(), " x "),
-                                              fmt::join(shape, " x ")));
+    throw Error::in_file(path, 0,
+                         fmt::format("holds a {} array, this run's weights are {}", fmt::join(array.shape(), " x "),
+                                     fmt::join(shape, " x ")));
   const auto values = array.span<float>();
   std::memcpy(m.data(), values.data(), values.size_bytes());
 }
@@ -69,16 +71,18 @@ core::CheckpointId load_newest(const std::string& dir, const std::string& print,
     const core::CheckpointRecord state =
         core::parse_checkpoint_record(core::read_text_file(path + "/state.json"), path + "/state.json");
     if (state.fingerprint != print)
-      throw Error::in_file(path, 0, "checkpoint was written by a run with other data or options (" +
-                                        state.fingerprint + " vs " + print + ")");
+      throw Error::in_file(
+          path, 0,
+          "checkpoint was written by a run with other data or options (" + state.fingerprint + " vs " + print + ")");
     read_matrix(path + "/input.npy", model.input);
     read_matrix(path + "/output.npy", model.output);
   };
   agreed(comm, load);
   if (comm != nullptr) {
     const std::int64_t mine = id ? (std::int64_t{id->epochs} << 32) + id->steps : -1;
-    comm->agree(comm->allreduce_max(mine, comm::Channel::control) == mine,
-                fmt::format("{}: the ranks see different newest checkpoints (a directory not shared by every rank?)", dir));
+    comm->agree(
+        comm->allreduce_max(mine, comm::Channel::control) == mine,
+        fmt::format("{}: the ranks see different newest checkpoints (a directory not shared by every rank?)", dir));
   }
   if (id && (comm == nullptr || comm->rank() == 0)) spdlog::info("resumed from {}", core::checkpoint_path(dir, *id));
   return id.value_or(core::CheckpointId{});
@@ -107,7 +111,8 @@ SgnsStats train_sgns_checkpointed(const Corpus& corpus, std::span<const std::int
         {{"fingerprint", print}}, checkpoints.keep);
   };
   steps.at_boundary = [&](core::CheckpointId reached) {
-    stopped_by = comm == nullptr ? core::stop_signal() : comm->allreduce_max(core::stop_signal(), comm::Channel::control);
+    stopped_by =
+        comm == nullptr ? core::stop_signal() : comm->allreduce_max(core::stop_signal(), comm::Channel::control);
     const bool due = checkpoints.every > 0 && reached.steps == 0 && reached.epochs % checkpoints.every == 0;
     if (!checkpoints.dir.empty() && (due || stopped_by != 0)) agreed(comm, [&] { save(reached); });
     if (stopped_by != 0 && writer)

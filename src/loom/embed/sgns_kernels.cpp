@@ -108,7 +108,7 @@ LOOM_EMBED_INLINE void dot_many(const float* x, float* const* rows, int count, s
 // kLanes), V vectors of lanes at a time so that V accumulator chains overlap.
 template <int V>
 LOOM_EMBED_INLINE void combine_block(float* y, bool accumulate, const float* coeff, const float* const* rows, int count,
-                          std::int64_t d) {
+                                     std::int64_t d) {
   Lanes acc[V] = {};
   if (accumulate)
     for (int v = 0; v < V; ++v) acc[v] = load_lanes(y + d + v * kLanes);
@@ -120,7 +120,7 @@ LOOM_EMBED_INLINE void combine_block(float* y, bool accumulate, const float* coe
 }
 
 LOOM_EMBED_INLINE void combine_rows(float* y, bool accumulate, const float* coeff, const float* const* rows, int count,
-                         std::int64_t n) {
+                                    std::int64_t n) {
   std::int64_t d = 0;
   for (; d + 4 * kLanes <= n; d += 4 * kLanes) combine_block<4>(y, accumulate, coeff, rows, count, d);
   for (; d < n; d += kLanes) combine_block<1>(y, accumulate, coeff, rows, count, d);
@@ -161,7 +161,8 @@ LOOM_EMBED_INLINE void axpy(float g, const float* __restrict x, float* __restric
 inline int gather_contexts(std::span<const std::int32_t> sentence, std::int64_t i, int window, core::Rng& rng,
                            std::int32_t* contexts) {
   const auto n = static_cast<std::int64_t>(sentence.size());
-  const auto reach = static_cast<std::int64_t>(window) - static_cast<std::int64_t>(rng.below(static_cast<std::uint64_t>(window)));
+  const auto reach =
+      static_cast<std::int64_t>(window) - static_cast<std::int64_t>(rng.below(static_cast<std::uint64_t>(window)));
   const std::int64_t lo = std::max<std::int64_t>(0, i - reach), hi = std::min<std::int64_t>(n - 1, i + reach);
   int count = 0;
   for (std::int64_t j = lo; j <= hi; ++j)

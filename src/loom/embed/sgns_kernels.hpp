@@ -31,14 +31,14 @@ class KernelScratch {
   KernelScratch(int window, int negative, std::int64_t stride);
   std::int32_t* contexts() { return contexts_.data(); }
   std::int32_t* targets() { return targets_.data(); }
-  float* gradients() { return gradients_.data(); }  // (2 window) x (negative + 1)
-  float* dots() { return dots_.data(); }            // negative + 1
-  float* column() { return column_.data(); }        // negative + 1
+  float* gradients() { return gradients_.data(); }               // (2 window) x (negative + 1)
+  float* dots() { return dots_.data(); }                         // negative + 1
+  float* column() { return column_.data(); }                     // negative + 1
   const float** context_rows() { return context_rows_.data(); }  // 2 window
-  float** target_rows() { return target_rows_.data(); }    // negative + 1
-  float* rows() { return rows_.row(0); }      // (2 window) x stride
-  float* vec_a() { return vecs_.row(0); }     // stride
-  float* vec_b() { return vecs_.row(1); }     // stride
+  float** target_rows() { return target_rows_.data(); }          // negative + 1
+  float* rows() { return rows_.row(0); }                         // (2 window) x stride
+  float* vec_a() { return vecs_.row(0); }                        // stride
+  float* vec_b() { return vecs_.row(1); }                        // stride
 
  private:
   std::vector<std::int32_t> contexts_, targets_;

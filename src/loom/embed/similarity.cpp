@@ -99,7 +99,8 @@ SimilarityReport evaluate_similarity(const Embeddings& embeddings, const std::st
       }
     }
     if (static_cast<int>(fields.size()) <= score_column)
-      throw reader.error(fmt::format("expected at least {} fields (word1 word2 ... score), found {}", score_column + 1, fields.size()));
+      throw reader.error(fmt::format("expected at least {} fields (word1 word2 ... score), found {}", score_column + 1,
+                                     fields.size()));
     const double score = core::parse_double(fields[static_cast<std::size_t>(score_column)], reader, score_column + 1);
     ++report.pairs;
     const auto a = lookup.find(fields[0]), b = lookup.find(fields[1]);
@@ -115,7 +116,8 @@ SimilarityReport evaluate_similarity(const Embeddings& embeddings, const std::st
 }
 
 nlohmann::json to_json(const SimilarityReport& r) {
-  return {{"name", r.name}, {"pairs", r.pairs}, {"covered", r.covered}, {"spearman", r.spearman}, {"pearson", r.pearson}};
+  return {
+      {"name", r.name}, {"pairs", r.pairs}, {"covered", r.covered}, {"spearman", r.spearman}, {"pearson", r.pearson}};
 }
 
 std::string format_table(const SimilarityReport& r) {

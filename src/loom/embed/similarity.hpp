@@ -19,10 +19,10 @@
 namespace loom::embed {
 
 struct SimilarityReport {
-  std::string name;             // file name
-  std::int64_t pairs = 0;       // in the file
-  std::int64_t covered = 0;     // both words found
-  double spearman = 0;          // over the covered pairs (0 if fewer than 2)
+  std::string name;          // file name
+  std::int64_t pairs = 0;    // in the file
+  std::int64_t covered = 0;  // both words found
+  double spearman = 0;       // over the covered pairs (0 if fewer than 2)
   double pearson = 0;
 };
 

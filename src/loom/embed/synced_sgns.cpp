@@ -80,19 +80,20 @@ std::int64_t synchronise(EmbeddingMatrix& current, const std::vector<float>& sna
       }
       parts[slot[r]].push_back(all_updates[k].data() + i * dim);
     }
-  core::parallel_for(static_cast<std::int64_t>(touched.size()), [&](std::int64_t t) {
-    const std::int64_t r = touched[t];
-    float* row = current.row(r);
-    combine_updates(combiner, parts[t], dim, row);
-    const float* before = snapshot.data() + r * stride;
-    for (std::int64_t d = 0; d < dim; ++d) row[d] += before[d];
-  }, 256);
+  core::parallel_for(
+      static_cast<std::int64_t>(touched.size()),
+      [&](std::int64_t t) {
+        const std::int64_t r = touched[t];
+        float* row = current.row(r);
+        combine_updates(combiner, parts[t], dim, row);
+        const float* before = snapshot.data() + r * stride;
+        for (std::int64_t d = 0; d < dim; ++d) row[d] += before[d];
+      },
+      256);
   return static_cast<std::int64_t>(changed.size());
 }
 
-std::vector<float> copy_of(const EmbeddingMatrix& m) {
-  return {m.data(), m.data() + m.rows() * m.stride()};
-}
+std::vector<float> copy_of(const EmbeddingMatrix& m) { return {m.data(), m.data() + m.rows() * m.stride()}; }
 
 }  // namespace
 
@@ -107,8 +108,9 @@ SgnsStats train_sgns_synced(const Corpus& corpus, std::span<const std::int64_t> 
   const double share_end = sync.local_corpus ? 1.0 : static_cast<double>(rank + 1) / ranks;
   const std::int64_t total_rounds = static_cast<std::int64_t>(options.epochs) * sync.rounds;
   const std::int64_t first_round = static_cast<std::int64_t>(steps.start.epochs) * sync.rounds + steps.start.steps;
-  LOOM_CHECK(steps.start.steps >= 0 && steps.start.steps < sync.rounds && first_round >= 0 && first_round < total_rounds,
-             "train: cannot start at {} of {} epochs of {} rounds", steps.start.name(), options.epochs, sync.rounds);
+  LOOM_CHECK(
+      steps.start.steps >= 0 && steps.start.steps < sync.rounds && first_round >= 0 && first_round < total_rounds,
+      "train: cannot start at {} of {} epochs of {} rounds", steps.start.name(), options.epochs, sync.rounds);
   SgnsStats stats;
   SyncStats local;
   core::Timer timer;
@@ -120,7 +122,8 @@ SgnsStats train_sgns_synced(const Corpus& corpus, std::span<const std::int64_t> 
                                                        : sentence_at(corpus, share_begin + width * (round + 1));
     SgnsOptions o = options;
     o.epochs = 1;
-    o.seed = core::mix_seed(core::mix_seed(options.seed, static_cast<std::uint64_t>(index)), static_cast<std::uint64_t>(rank));
+    o.seed = core::mix_seed(core::mix_seed(options.seed, static_cast<std::uint64_t>(index)),
+                            static_cast<std::uint64_t>(rank));
     o.schedule_begin = static_cast<double>(index) / static_cast<double>(total_rounds);
     o.schedule_end = static_cast<double>(index + 1) / static_cast<double>(total_rounds);
     o.progress = false;
@@ -137,9 +140,10 @@ SgnsStats train_sgns_synced(const Corpus& corpus, std::span<const std::int64_t> 
     ++local.rounds;
     const bool epoch_done = round + 1 == sync.rounds;
     if (epoch_done && rank == 0 && options.progress)
-      spdlog::info("{}: epoch {}/{} done on {} ranks ({} rounds, {} combiner)", options.label, epoch + 1, options.epochs,
-                   ranks, sync.rounds, combiner_name(sync.combiner));
-    const core::CheckpointId reached = epoch_done ? core::CheckpointId{epoch + 1} : core::CheckpointId{epoch, round + 1};
+      spdlog::info("{}: epoch {}/{} done on {} ranks ({} rounds, {} combiner)", options.label, epoch + 1,
+                   options.epochs, ranks, sync.rounds, combiner_name(sync.combiner));
+    const core::CheckpointId reached =
+        epoch_done ? core::CheckpointId{epoch + 1} : core::CheckpointId{epoch, round + 1};
     if (index + 1 < total_rounds && steps.at_boundary && steps.at_boundary(reached)) break;
   }
   std::array<double, 2> totals{static_cast<double>(stats.words), stats.loss};

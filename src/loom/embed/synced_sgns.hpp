@@ -18,7 +18,7 @@ namespace loom::embed {
 struct SyncOptions {
   const comm::Communicator* comm = nullptr;  // null: train in this process alone
   Combiner combiner = Combiner::kGc;
-  int rounds = 64;  // synchronisation rounds per epoch (fewer: less traffic, staler updates)
+  int rounds = 64;            // synchronisation rounds per epoch (fewer: less traffic, staler updates)
   bool half_updates = false;  // send row updates as float16 (half the bytes)
   bool local_corpus = false;  // each rank passes its own corpus (e.g. its walks), trained whole
 };
@@ -28,8 +28,8 @@ void validate(const SyncOptions& options);
 
 struct SyncStats {
   std::int64_t rounds = 0;
-  std::int64_t rows_sent = 0;   // rows this rank sent (input + output), all rounds
-  double sync_seconds = 0;      // time spent exchanging and combining
+  std::int64_t rows_sent = 0;  // rows this rank sent (input + output), all rounds
+  double sync_seconds = 0;     // time spent exchanging and combining
 };
 
 SgnsStats train_sgns_synced(const Corpus& corpus, std::span<const std::int64_t> counts, const SgnsOptions& options,

@@ -26,7 +26,8 @@ EncodedCorpus read_text_corpus(const std::string& path, const TextCorpusOptions&
     tokenize(line, options.tokenize, scratch, line_words);
     if (line_words.empty()) continue;
     for (const auto word : line_words) {
-      auto [it, inserted] = ids.try_emplace(absl::string_view(word.data(), word.size()), static_cast<std::int32_t>(words.size()));
+      auto [it, inserted] =
+          ids.try_emplace(absl::string_view(word.data(), word.size()), static_cast<std::int32_t>(words.size()));
       if (inserted) {
         LOOM_CHECK(words.size() < static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()),
                    "{}: more than 2^31 distinct words", path);
@@ -39,7 +40,8 @@ EncodedCorpus read_text_corpus(const std::string& path, const TextCorpusOptions&
     corpus.offsets.push_back(static_cast<std::int64_t>(corpus.tokens.size()));
   }
   if (corpus.tokens.empty())
-    throw Error::in_file(path, 0, "empty corpus: no words found (tokenize mode " + tokenize_mode_name(options.tokenize) + ")");
+    throw Error::in_file(path, 0,
+                         "empty corpus: no words found (tokenize mode " + tokenize_mode_name(options.tokenize) + ")");
   ids = {};
   const auto distinct = words.size();
   std::vector<std::int32_t> remap;

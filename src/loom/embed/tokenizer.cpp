@@ -7,7 +7,9 @@ namespace loom::embed {
 namespace {
 
 bool is_space(unsigned char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f'; }
-bool is_ascii_punct(unsigned char c) { return (c >= 33 && c <= 47) || (c >= 58 && c <= 64) || (c >= 91 && c <= 96) || (c >= 123 && c <= 126); }
+bool is_ascii_punct(unsigned char c) {
+  return (c >= 33 && c <= 47) || (c >= 58 && c <= 64) || (c >= 91 && c <= 96) || (c >= 123 && c <= 126);
+}
 unsigned char lower(unsigned char c) { return (c >= 'A' && c <= 'Z') ? static_cast<unsigned char>(c + 32) : c; }
 
 // Length of a UTF-8 punctuation sequence at the start (1..3 bytes), or 0: U+00A1, U+00AB,
@@ -96,10 +98,12 @@ void tokenize(std::string_view line, TokenizeMode mode, std::string& scratch, st
     return;
   }
   scratch.resize(line.size());
-  for (std::size_t i = 0; i < line.size(); ++i) scratch[i] = static_cast<char>(lower(static_cast<unsigned char>(line[i])));
+  for (std::size_t i = 0; i < line.size(); ++i)
+    scratch[i] = static_cast<char>(lower(static_cast<unsigned char>(line[i])));
   const std::string_view text(scratch);
   if (mode == TokenizeMode::kLowerLetters) {
-    split(text, [](unsigned char c) { return c < 'a' || c > 'z'; }, words);
+    split(
+        text, [](unsigned char c) { return c < 'a' || c > 'z'; }, words);
     return;
   }
   split(text, is_space, words);

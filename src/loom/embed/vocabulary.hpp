@@ -21,8 +21,8 @@ class Vocabulary {
 
   // Keeps the words with count >= min_count, sorted as above. `remap`, if given, receives for each
   // input position its new id or -1 if dropped. words.size() must equal counts.size().
-  static Vocabulary build(std::vector<std::string> words, std::span<const std::int64_t> counts,
-                          std::int64_t min_count, std::vector<std::int32_t>* remap = nullptr);
+  static Vocabulary build(std::vector<std::string> words, std::span<const std::int64_t> counts, std::int64_t min_count,
+                          std::vector<std::int32_t>* remap = nullptr);
 
   std::int32_t size() const { return static_cast<std::int32_t>(words_.size()); }
   bool empty() const { return words_.empty(); }

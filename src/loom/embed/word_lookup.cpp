@@ -14,7 +14,8 @@ std::string ascii_lower(std::string_view word) {
 WordLookup::WordLookup(const Embeddings& embeddings, std::int64_t limit) {
   const std::int64_t n = std::min(limit, embeddings.size());
   index_.reserve(static_cast<std::size_t>(n));
-  for (std::int64_t i = 0; i < n; ++i) index_.try_emplace(ascii_lower(embeddings.words[static_cast<std::size_t>(i)]), i);
+  for (std::int64_t i = 0; i < n; ++i)
+    index_.try_emplace(ascii_lower(embeddings.words[static_cast<std::size_t>(i)]), i);
 }
 
 std::int64_t WordLookup::find(std::string_view word) const {

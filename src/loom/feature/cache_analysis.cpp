@@ -43,7 +43,8 @@ CacheAnalysis analyze_cache(const CacheAnalysisOptions& options) {
   result.nodes = in.book.num_nodes();
   result.alphas = options.alphas;
   for (const double a : options.alphas) result.cache_rows.push_back(cache_capacity(a, in.book, 0));
-  for (const auto& p : options.policies) result.results.push_back({p, std::vector<double>(options.alphas.size(), 0.0), 0});
+  for (const auto& p : options.policies)
+    result.results.push_back({p, std::vector<double>(options.alphas.size(), 0.0), 0});
   const double epochs = options.epochs;
 
   for (int k = 0; k < parts; ++k) {
@@ -105,10 +106,11 @@ nlohmann::json CacheAnalysis::to_json() const {
 }
 
 std::string CacheAnalysis::table() const {
-  std::string out = fmt::format("{}: {} parts, {} nodes; input rows per epoch {:.4g}, remote rows per epoch without a "
-                                "cache {:.4g}\nremote rows per epoch (all ranks) by policy and alpha "
-                                "(cache rows per rank = alpha * N / K)\n",
-                                store, parts, nodes, input_rows, no_cache_remote_rows);
+  std::string out = fmt::format(
+      "{}: {} parts, {} nodes; input rows per epoch {:.4g}, remote rows per epoch without a "
+      "cache {:.4g}\nremote rows per epoch (all ranks) by policy and alpha "
+      "(cache rows per rank = alpha * N / K)\n",
+      store, parts, nodes, input_rows, no_cache_remote_rows);
   out += fmt::format("{:<12}", "policy");
   for (const double a : alphas) out += fmt::format(" {:>10}", fmt::format("a={:g}", a));
   out += "\n";

@@ -20,9 +20,9 @@ struct CacheAnalysisOptions {
   std::int64_t batch_size = 1024;
   std::vector<double> alphas = {0, 0.01, 0.05, 0.1, 0.2, 0.5, 1};
   std::vector<std::string> policies = {"vip", "simulation", "degree", "halo", "random", "oracle"};
-  int epochs = 5;                // measured epochs
-  int simulation_epochs = 0;     // epochs the simulation policy samples (0 = `epochs`)
-  std::uint64_t seed = 0;        // the training run's seed
+  int epochs = 5;             // measured epochs
+  int simulation_epochs = 0;  // epochs the simulation policy samples (0 = `epochs`)
+  std::uint64_t seed = 0;     // the training run's seed
 };
 
 struct PolicyResult {

@@ -48,8 +48,8 @@ const std::vector<std::string>& cache_policy_names() {
 
 void check_cache_policy(const std::string& name, const std::string& argument) {
   if (find_policy(name) == nullptr)
-    throw Error::in_argument(argument, fmt::format("unknown cache policy '{}' (one of {})", name,
-                                                   fmt::join(cache_policy_names(), ", ")));
+    throw Error::in_argument(
+        argument, fmt::format("unknown cache policy '{}' (one of {})", name, fmt::join(cache_policy_names(), ", ")));
 }
 
 std::vector<double> cache_scores(const std::string& policy, const CacheContext& context) {
@@ -64,7 +64,9 @@ std::vector<std::int64_t> select_cache(std::span<const double> scores, const par
   std::vector<std::int64_t> candidates;
   for (std::int64_t v = 0; v < static_cast<std::int64_t>(scores.size()); ++v)
     if (!mine.contains(v) && scores[v] > 0) candidates.push_back(v);
-  const auto hotter = [&](std::int64_t a, std::int64_t b) { return scores[a] > scores[b] || (scores[a] == scores[b] && a < b); };
+  const auto hotter = [&](std::int64_t a, std::int64_t b) {
+    return scores[a] > scores[b] || (scores[a] == scores[b] && a < b);
+  };
   const auto keep = std::min<std::int64_t>(std::max<std::int64_t>(capacity, 0), candidates.size());
   std::partial_sort(candidates.begin(), candidates.begin() + keep, candidates.end(), hotter);
   candidates.resize(keep);

@@ -30,8 +30,8 @@ struct CacheContext {
   std::span<const std::int64_t> train_ids;  // this rank's, global ids
   std::vector<std::int32_t> fanouts;        // fanouts[0] is the hop from the seeds
   std::int64_t batch_size = 1024;
-  std::int64_t steps = 0;                   // steps per epoch (the same on every rank)
-  EpochRange measured;                      // the epochs training runs (oracle)
+  std::int64_t steps = 0;  // steps per epoch (the same on every rank)
+  EpochRange measured;     // the epochs training runs (oracle)
   int simulation_epochs = 2;
 };
 

@@ -21,10 +21,10 @@ FetchStats FeatureSource::gather(std::span<const std::int64_t> ids, float* out, 
   const partition::IdRange mine = fetcher_->book().range(fetcher_->rank());
   const auto n = static_cast<std::int64_t>(ids.size());
   std::vector<std::int64_t> slot(static_cast<std::size_t>(n));
-  core::parallel_for(n, [&](std::int64_t i) {
-    slot[i] = mine.contains(ids[i]) ? hot_tier_->slot(ids[i] - mine.begin) : -1;
-  }, 4096);
-  const auto hot_rows = static_cast<std::size_t>(std::count_if(slot.begin(), slot.end(), [](auto s) { return s >= 0; }));
+  core::parallel_for(
+      n, [&](std::int64_t i) { slot[i] = mine.contains(ids[i]) ? hot_tier_->slot(ids[i] - mine.begin) : -1; }, 4096);
+  const auto hot_rows =
+      static_cast<std::size_t>(std::count_if(slot.begin(), slot.end(), [](auto s) { return s >= 0; }));
   tier_rows->positions.reserve(hot_rows);
   tier_rows->slots.reserve(hot_rows);
   tier_rows->staged.reserve(slot.size() - hot_rows);
@@ -56,24 +56,30 @@ FetchStats FeatureSource::gather_rows(std::span<const std::int64_t> ids, float* 
   const auto n = static_cast<std::int64_t>(ids.size());
   const partition::IdRange mine = fetcher_->book().range(fetcher_->rank());
   std::vector<std::int64_t> slot(n);  // cache row, kOwn or kRemote
-  core::parallel_for(n, [&](std::int64_t i) {
-    if (mine.contains(ids[i])) {
-      slot[i] = kOwn;
-    } else {
-      const std::int64_t row = cached ? cache_->find(ids[i]) : -1;
-      slot[i] = row >= 0 ? row : kRemote;
-    }
-  }, 4096);
+  core::parallel_for(
+      n,
+      [&](std::int64_t i) {
+        if (mine.contains(ids[i])) {
+          slot[i] = kOwn;
+        } else {
+          const std::int64_t row = cached ? cache_->find(ids[i]) : -1;
+          slot[i] = row >= 0 ? row : kRemote;
+        }
+      },
+      4096);
   std::vector<std::int64_t> remote_positions;
   for (std::int64_t i = 0; i < n; ++i)
     if (slot[i] == kRemote) remote_positions.push_back(i);
   const std::int64_t dim = fetcher_->dim();
-  core::parallel_for(n, [&](std::int64_t i) {
-    if (slot[i] >= 0)
-      cache_->rows().row(slot[i], out + i * dim);
-    else if (slot[i] == kOwn)
-      fetcher_->local().row(ids[i] - mine.begin, out + i * dim);
-  }, 256);
+  core::parallel_for(
+      n,
+      [&](std::int64_t i) {
+        if (slot[i] >= 0)
+          cache_->rows().row(slot[i], out + i * dim);
+        else if (slot[i] == kOwn)
+          fetcher_->local().row(ids[i] - mine.begin, out + i * dim);
+      },
+      256);
   FetchStats stats;
   if (buffer_ != nullptr) {
     const auto before = buffer_->hits();
@@ -110,8 +116,7 @@ FetchStats FeatureSource::fetch_with_replacements(std::span<const std::int64_t> 
   const std::int64_t dim = fetcher_->dim();
   FetchStats stats;
   const std::vector<float> rows = fetcher_->fetch_rows(request, &stats);
-  for (const std::int64_t p : positions)
-    std::copy_n(rows.data() + index.at(ids[p]) * dim, dim, out + p * dim);
+  for (const std::int64_t p : positions) std::copy_n(rows.data() + index.at(ids[p]) * dim, dim, out + p * dim);
   std::vector<float> replacement_rows(extra.size() * static_cast<std::size_t>(dim));
   for (std::size_t i = 0; i < extra.size(); ++i)
     std::copy_n(rows.data() + index.at(extra[i]) * dim, dim, replacement_rows.data() + i * dim);

@@ -4,8 +4,6 @@
 
 namespace loom::feature::policies {
 
-std::vector<double> vip(const CacheContext& c) {
-  return vip_log_miss(*c.graph, c.train_ids, c.batch_size, c.fanouts);
-}
+std::vector<double> vip(const CacheContext& c) { return vip_log_miss(*c.graph, c.train_ids, c.batch_size, c.fanouts); }
 
 }  // namespace loom::feature::policies

@@ -69,7 +69,8 @@ class BeladyReplay {
     std::set<std::pair<std::int64_t, std::int64_t>> by_next_use;  // (next use, id) of held rows
     absl::flat_hash_map<std::int64_t, std::int64_t> held;         // id -> its next use
     // The initial fill is free (as the trainer's buffer fills before the epochs): the rows used first.
-    const auto fill = std::min<std::size_t>(first_uses_.size(), static_cast<std::size_t>(std::max<std::int64_t>(0, capacity)));
+    const auto fill =
+        std::min<std::size_t>(first_uses_.size(), static_cast<std::size_t>(std::max<std::int64_t>(0, capacity)));
     for (std::size_t i = 0; i < fill; ++i) {
       by_next_use.insert(first_uses_[i]);
       held.emplace(first_uses_[i].second, first_uses_[i].first);
@@ -102,7 +103,8 @@ class BeladyReplay {
   // samples ahead of its fetches knows): every fetched row may stay (free insertion); the buffer
   // keeps first the rows the next `window` minibatches use, soonest first, then the rows used
   // most often so far. `initial` is the free initial fill, hottest first.
-  std::int64_t lookahead_fetches(std::int64_t capacity, std::int64_t window, std::span<const std::int64_t> initial) const {
+  std::int64_t lookahead_fetches(std::int64_t capacity, std::int64_t window,
+                                 std::span<const std::int64_t> initial) const {
     using Key = std::tuple<int, std::int64_t, std::int64_t>;  // (in window, priority, id): evict the smallest
     std::set<Key> by_key;
     absl::flat_hash_map<std::int64_t, std::pair<std::int64_t, Key>> held;  // id -> (next use, key)
@@ -118,7 +120,8 @@ class BeladyReplay {
       held[id] = {next, key};
     };
     if (capacity <= 0) return total_accesses();
-    for (const std::int64_t id : initial.first(std::min<std::size_t>(initial.size(), static_cast<std::size_t>(capacity)))) {
+    for (const std::int64_t id :
+         initial.first(std::min<std::size_t>(initial.size(), static_cast<std::size_t>(capacity)))) {
       const auto it = first_use_.find(id);
       hold(id, it == first_use_.end() ? kNever : it->second, -1);
     }
@@ -159,8 +162,8 @@ class BeladyReplay {
     return n;
   }
   std::span<const std::vector<std::int64_t>> accesses_;
-  std::vector<std::vector<std::int64_t>> next_use_;  // [t][i]: next minibatch using accesses[t][i]
-  absl::flat_hash_map<std::int64_t, std::int64_t> first_use_;     // id -> its first use
+  std::vector<std::vector<std::int64_t>> next_use_;                // [t][i]: next minibatch using accesses[t][i]
+  absl::flat_hash_map<std::int64_t, std::int64_t> first_use_;      // id -> its first use
   std::vector<std::pair<std::int64_t, std::int64_t>> first_uses_;  // (first use, id), sorted
 };
 
@@ -172,7 +175,8 @@ std::vector<std::int64_t> hottest_remote(const AnalysisInput& in, int k, std::in
   std::vector<std::int64_t> ids;
   for (std::int64_t v = 0; v < static_cast<std::int64_t>(score.size()); ++v)
     if (!mine.contains(v) && score[v] > 0) ids.push_back(v);
-  std::sort(ids.begin(), ids.end(), [&](std::int64_t a, std::int64_t b) { return score[a] > score[b] || (score[a] == score[b] && a < b); });
+  std::sort(ids.begin(), ids.end(),
+            [&](std::int64_t a, std::int64_t b) { return score[a] > score[b] || (score[a] == score[b] && a < b); });
   return ids;
 }
 
@@ -226,7 +230,8 @@ PrefetchBound analyze_prefetch_bound(const PrefetchBoundOptions& options) {
     r.halo += in.halo_sizes[k];
     r.no_buffer += static_cast<double>(total) / epochs;
     for (std::size_t f = 0; f < options.fractions.size(); ++f) {
-      const auto capacity = static_cast<std::int64_t>(std::floor(options.fractions[f] * static_cast<double>(in.halo_sizes[k])));
+      const auto capacity =
+          static_cast<std::int64_t>(std::floor(options.fractions[f] * static_cast<double>(in.halo_sizes[k])));
       r.capacity[f] += capacity;
       r.best_static[f] += static_cast<double>(best_static_fetches(uses, total, capacity)) / epochs;
       r.belady[f] += static_cast<double>(replay.fetches(capacity)) / epochs;
@@ -238,22 +243,30 @@ PrefetchBound analyze_prefetch_bound(const PrefetchBoundOptions& options) {
 }
 
 nlohmann::json PrefetchBound::to_json() const {
-  nlohmann::json j = {{"store", store},     {"parts", parts},
-                      {"fractions", fractions}, {"buffer_rows_all_ranks", capacity},
-                      {"halo_all_ranks", halo}, {"remote_rows_per_epoch_no_buffer", no_buffer},
-                      {"remote_rows_per_epoch_best_static", best_static}, {"remote_rows_per_epoch_belady", belady},
-                      {"lookahead", lookahead}, {"remote_rows_per_epoch_lookahead", online}};
+  nlohmann::json j = {{"store", store},
+                      {"parts", parts},
+                      {"fractions", fractions},
+                      {"buffer_rows_all_ranks", capacity},
+                      {"halo_all_ranks", halo},
+                      {"remote_rows_per_epoch_no_buffer", no_buffer},
+                      {"remote_rows_per_epoch_best_static", best_static},
+                      {"remote_rows_per_epoch_belady", belady},
+                      {"lookahead", lookahead},
+                      {"remote_rows_per_epoch_lookahead", online}};
   return j;
 }
 
 std::string PrefetchBound::table() const {
-  std::string out = fmt::format("{}: {} parts, halo {} vertices (all ranks); remote rows per epoch without a buffer {:.4g}\n",
-                                store, parts, halo, no_buffer);
+  std::string out =
+      fmt::format("{}: {} parts, halo {} vertices (all ranks); remote rows per epoch without a buffer {:.4g}\n", store,
+                  parts, halo, no_buffer);
   const std::string online_name = fmt::format("lookahead {}", lookahead);
   out += fmt::format("{:>9} {:>12} {:>14} {:>8} {:>14} {:>8} {:>14} {:>8}\n", "fraction", "buffer rows", "best static",
                      "saved", "Belady (bound)", "saved", online_name, "saved");
   for (std::size_t f = 0; f < fractions.size(); ++f) {
-    const auto saved = [&](double rows) { return no_buffer > 0 ? fmt::format("{:.1f}%", 100 * (1 - rows / no_buffer)) : "-"; };
+    const auto saved = [&](double rows) {
+      return no_buffer > 0 ? fmt::format("{:.1f}%", 100 * (1 - rows / no_buffer)) : "-";
+    };
     out += fmt::format("{:>9g} {:>12} {:>14.4g} {:>8} {:>14.4g} {:>8} {:>14.4g} {:>8}\n", fractions[f], capacity[f],
                        best_static[f], saved(best_static[f]), belady[f], saved(belady[f]), online[f], saved(online[f]));
   }

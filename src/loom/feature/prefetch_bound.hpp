@@ -46,7 +46,7 @@ struct PrefetchBound {
   std::vector<double> best_static;     // per fraction
   std::vector<double> belady;          // per fraction
   int lookahead = 0;
-  std::vector<double> online;          // per fraction: the lookahead policy
+  std::vector<double> online;  // per fraction: the lookahead policy
 
   nlohmann::json to_json() const;
   std::string table() const;

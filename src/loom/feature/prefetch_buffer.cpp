@@ -19,12 +19,14 @@ void validate(const PrefetchOptions& o) {
                  "--prefetch-init", "must be empty, degree, random or vip, got '{}'", o.initial);
 }
 
-PrefetchBuffer::PrefetchBuffer(partition::IdRange own, std::int64_t num_nodes, std::int64_t capacity,
-                               std::int64_t dim, const PrefetchOptions& options)
+PrefetchBuffer::PrefetchBuffer(partition::IdRange own, std::int64_t num_nodes, std::int64_t capacity, std::int64_t dim,
+                               const PrefetchOptions& options)
     : own_(own), dim_(dim), options_(options) {
   validate(options_);
-  LOOM_CHECK(own.begin >= 0 && own.end <= num_nodes && own.begin <= own.end, "prefetch buffer: own range [{}, {}) "
-             "outside {} nodes", own.begin, own.end, num_nodes);
+  LOOM_CHECK(own.begin >= 0 && own.end <= num_nodes && own.begin <= own.end,
+             "prefetch buffer: own range [{}, {}) "
+             "outside {} nodes",
+             own.begin, own.end, num_nodes);
   const std::int64_t remote = num_nodes - own.size();
   capacity = std::clamp<std::int64_t>(capacity, 0, remote);
   vertex_slot_.assign(static_cast<std::size_t>(remote), -1);
@@ -67,8 +69,8 @@ FetchStats PrefetchBuffer::fill(const RemoteFetcher& fetcher, std::span<const do
   return stats;
 }
 
-std::vector<std::int64_t> PrefetchBuffer::lookup(std::span<const std::int64_t> ids, std::span<const std::int64_t> positions,
-                                                 float* out) {
+std::vector<std::int64_t> PrefetchBuffer::lookup(std::span<const std::int64_t> ids,
+                                                 std::span<const std::int64_t> positions, float* out) {
   std::vector<std::int64_t> missing;
   for (const std::int64_t pos : positions) {
     const std::int64_t r = remote_index(ids[pos]);
@@ -120,8 +122,9 @@ std::vector<std::int64_t> PrefetchBuffer::replacements() {
   for (std::int64_t r = 0; r < static_cast<std::int64_t>(misses_.size()); ++r)
     if (vertex_slot_[r] < 0 && misses_[r] > 0) wanted.push_back(r);
   const auto take = std::min(wanted.size(), free_slots.size() + idle.size());
-  std::partial_sort(wanted.begin(), wanted.begin() + take, wanted.end(),
-                    [&](std::int64_t a, std::int64_t b) { return misses_[a] > misses_[b] || (misses_[a] == misses_[b] && a < b); });
+  std::partial_sort(wanted.begin(), wanted.begin() + take, wanted.end(), [&](std::int64_t a, std::int64_t b) {
+    return misses_[a] > misses_[b] || (misses_[a] == misses_[b] && a < b);
+  });
   wanted.resize(take);
   std::vector<std::int64_t> ids;
   for (std::size_t i = 0; i < take; ++i) {

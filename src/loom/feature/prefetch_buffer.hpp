@@ -2,17 +2,16 @@
 // change during training. Its capacity is a fraction of the rank's halo (the remote neighbours of
 // its own nodes), and it may hold any remote vertex: with multi-hop sampling, vertices two or
 // three hops out are fetched too, and the buffer follows whatever is missed. Per minibatch,
-// lookup() serves the buffered rows among the remote ids and counts a miss for every other one. Each buffered row's score decays by (1 - decay) per
-// minibatch and is restored to 1 on a hit, so score = (1 - decay)^(minibatches since last hit);
-// rows scoring under (1 - decay)^period (idle for more than `period` minibatches) are eviction
-// candidates. When a controller asks for an eviction, the next minibatch evicts the candidates
-// (and fills empty slots) with the remote vertices missed most often, and those rows travel in the
-// same request as the minibatch's own misses (FeatureSource does the fetch, then install()).
-// Lookahead admission (`lookahead` K > 0): a pipeline that samples K minibatches ahead of their
-// fetch tells the buffer their ids (see_ahead()); after each minibatch's fetch, admit() keeps the
-// fetched rows those minibatches use, soonest first, in place of rows out of sight (used least
-// often first) or used later. Rows already fetched move nothing more; decisions need no controller.
-// Not thread-safe: one thread (the pipeline's producer) uses it.
+// lookup() serves the buffered rows among the remote ids and counts a miss for every other one. Each buffered row's
+// score decays by (1 - decay) per minibatch and is restored to 1 on a hit, so score = (1 - decay)^(minibatches since
+// last hit); rows scoring under (1 - decay)^period (idle for more than `period` minibatches) are eviction candidates.
+// When a controller asks for an eviction, the next minibatch evicts the candidates (and fills empty slots) with the
+// remote vertices missed most often, and those rows travel in the same request as the minibatch's own misses
+// (FeatureSource does the fetch, then install()). Lookahead admission (`lookahead` K > 0): a pipeline that samples K
+// minibatches ahead of their fetch tells the buffer their ids (see_ahead()); after each minibatch's fetch, admit()
+// keeps the fetched rows those minibatches use, soonest first, in place of rows out of sight (used least often first)
+// or used later. Rows already fetched move nothing more; decisions need no controller. Not thread-safe: one thread (the
+// pipeline's producer) uses it.
 #pragma once
 
 #include <cstdint>
@@ -25,11 +24,11 @@
 namespace loom::feature {
 
 struct PrefetchOptions {
-  double fraction = 0.25;         // capacity = fraction * halo size, in (0, 1]
-  double decay = 0.05;            // a: scores decay by (1 - a) per minibatch
-  int period = 32;                // rows idle this many minibatches are eviction candidates
+  double fraction = 0.25;       // capacity = fraction * halo size, in (0, 1]
+  double decay = 0.05;          // a: scores decay by (1 - a) per minibatch
+  int period = 32;              // rows idle this many minibatches are eviction candidates
   std::string initial = "vip";  // initial fill: empty | degree | random | vip (the rows VIP ranks hottest)
-  int lookahead = 0;  // minibatches sampled ahead whose fetched rows are admitted (0 = off)
+  int lookahead = 0;            // minibatches sampled ahead whose fetched rows are admitted (0 = off)
 };
 
 // Throws Error naming --prefetch, --prefetch-decay, --prefetch-period or --prefetch-init.
@@ -92,14 +91,14 @@ class PrefetchBuffer {
   partition::IdRange own_;
   std::int64_t dim_;
   PrefetchOptions options_;
-  std::vector<std::int32_t> vertex_slot_;   // per remote vertex: its slot, or -1
-  std::vector<std::int32_t> misses_;        // per remote vertex: misses while not buffered
-  std::vector<std::int32_t> uses_;          // per remote vertex: lookups (lookahead only)
-  std::vector<std::int64_t> sight_;         // per remote vertex: clock of its next use in sight (lookahead)
-  std::vector<std::int64_t> slot_vertex_;   // per slot: remote index, or -1 (empty)
-  std::vector<std::int64_t> last_hit_;      // per slot: clock of the last hit (or install)
-  std::vector<float> rows_;                 // capacity x dim
-  std::vector<std::int64_t> pending_slots_; // slots reserved for the ids replacements() returned
+  std::vector<std::int32_t> vertex_slot_;    // per remote vertex: its slot, or -1
+  std::vector<std::int32_t> misses_;         // per remote vertex: misses while not buffered
+  std::vector<std::int32_t> uses_;           // per remote vertex: lookups (lookahead only)
+  std::vector<std::int64_t> sight_;          // per remote vertex: clock of its next use in sight (lookahead)
+  std::vector<std::int64_t> slot_vertex_;    // per slot: remote index, or -1 (empty)
+  std::vector<std::int64_t> last_hit_;       // per slot: clock of the last hit (or install)
+  std::vector<float> rows_;                  // capacity x dim
+  std::vector<std::int64_t> pending_slots_;  // slots reserved for the ids replacements() returned
   std::int64_t occupied_ = 0, clock_ = 0;
   std::int64_t hits_ = 0, misses_total_ = 0, evictions_ = 0, rows_replaced_ = 0, rows_admitted_ = 0;
   bool eviction_requested_ = false;

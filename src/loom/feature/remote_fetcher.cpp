@@ -21,9 +21,14 @@ FetchStats& FetchStats::operator+=(const FetchStats& o) {
 
 RemoteFetcher::RemoteFetcher(const comm::Communicator& comm, const partition::PartitionBook& book, RowTable local,
                              WireDType wire)
-    : comm_(&comm), book_(book), local_(std::move(local)), wire_(wire), rank_(comm.rank()),
+    : comm_(&comm),
+      book_(book),
+      local_(std::move(local)),
+      wire_(wire),
+      rank_(comm.rank()),
       offset_(book.range(comm.rank()).begin) {
-  LOOM_CHECK(book.num_parts() == comm.size(), "feature fetch: {} partitions for {} ranks", book.num_parts(), comm.size());
+  LOOM_CHECK(book.num_parts() == comm.size(), "feature fetch: {} partitions for {} ranks", book.num_parts(),
+             comm.size());
   LOOM_CHECK(local_.rows() == book.range(rank_).size(), "feature fetch: rank {} holds {} rows but owns {} ids", rank_,
              local_.rows(), book.range(rank_).size());
 }
@@ -47,8 +52,8 @@ FetchStats RemoteFetcher::fetch(std::span<const std::int64_t> ids, float* out) c
   return stats;
 }
 
-FetchStats RemoteFetcher::fetch_remote(std::span<const std::int64_t> ids, std::span<const std::int64_t> remote_positions,
-                                       float* out) const {
+FetchStats RemoteFetcher::fetch_remote(std::span<const std::int64_t> ids,
+                                       std::span<const std::int64_t> remote_positions, float* out) const {
   core::Timer timer;
   const int parts = book_.num_parts();
   std::vector<std::vector<std::int64_t>> request_ids(parts), positions(parts);
@@ -98,8 +103,9 @@ void RemoteFetcher::exchange_rows(const std::vector<std::vector<std::int64_t>>& 
   const auto rows = comm_->alltoallv(replies, comm::Channel::features);
   for (int p = 0; p < parts; ++p) {
     if (p == rank_ || positions[p].empty()) continue;
-    LOOM_CHECK(static_cast<std::int64_t>(rows[p].size()) == static_cast<std::int64_t>(positions[p].size()) * local_.dim(),
-               "rank {} answered {} values for {} rows", p, rows[p].size(), positions[p].size());
+    LOOM_CHECK(
+        static_cast<std::int64_t>(rows[p].size()) == static_cast<std::int64_t>(positions[p].size()) * local_.dim(),
+        "rank {} answered {} values for {} rows", p, rows[p].size(), positions[p].size());
     decode_rows<Wire>(rows[p], local_.dim(), positions[p], out);
     stats.bytes += static_cast<std::int64_t>(rows[p].size() * sizeof(Wire));
   }

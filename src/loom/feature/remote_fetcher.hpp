@@ -22,14 +22,14 @@ inline constexpr core::EnumNames<WireDType, 2> kWireDTypeNames{
     {{"float32", WireDType::kFloat32}, {"float16", WireDType::kFloat16}}};
 
 struct FetchStats {
-  std::int64_t local_rows = 0;   // served from this rank's own rows
-  std::int64_t device_rows = 0;  // of which left to the hot (device) tier
-  std::int64_t cached_rows = 0;  // served from this rank's static cache of remote rows
+  std::int64_t local_rows = 0;     // served from this rank's own rows
+  std::int64_t device_rows = 0;    // of which left to the hot (device) tier
+  std::int64_t cached_rows = 0;    // served from this rank's static cache of remote rows
   std::int64_t prefetch_hits = 0;  // served from this rank's prefetch buffer
-  std::int64_t remote_rows = 0;  // fetched from other ranks (including prefetch replacements)
+  std::int64_t remote_rows = 0;    // fetched from other ranks (including prefetch replacements)
   std::int64_t prefetch_rows = 0;  // of which brought into the prefetch buffer
-  std::int64_t bytes = 0;        // payload bytes this rank received for them (rows only)
-  double seconds = 0;            // wall time of the fetch
+  std::int64_t bytes = 0;          // payload bytes this rank received for them (rows only)
+  double seconds = 0;              // wall time of the fetch
   FetchStats& operator+=(const FetchStats& o);
 };
 

@@ -13,7 +13,8 @@ namespace loom::feature {
 RowTable RowTable::view(const core::NpyArray& array, const core::NpyArray& index) {
   LOOM_CHECK(array.dtype() == core::DType::kFloat32 || array.dtype() == core::DType::kFloat16 ||
                  array.dtype() == core::DType::kBFloat16,
-             "{}: feature rows must be float32, float16 or bfloat16, found {}", array.path(), core::dtype_name(array.dtype()));
+             "{}: feature rows must be float32, float16 or bfloat16, found {}", array.path(),
+             core::dtype_name(array.dtype()));
   RowTable t;
   if (index.data() == nullptr) {
     t = adopt(array.data(), array.rows(), array.cols(), array.dtype(), std::make_shared<core::NpyArray>(array));
@@ -36,9 +37,12 @@ RowTable RowTable::contiguous() const {
   if (index_ == nullptr) return *this;
   const auto row_bytes = static_cast<std::size_t>(dim_) * core::dtype_size(dtype_);
   auto copy = std::make_shared<std::vector<char>>(static_cast<std::size_t>(rows_) * row_bytes);
-  core::parallel_for(rows_, [&](std::int64_t r) {
-    std::memcpy(copy->data() + r * row_bytes, static_cast<const char*>(data_) + physical(r) * row_bytes, row_bytes);
-  }, 1024);
+  core::parallel_for(
+      rows_,
+      [&](std::int64_t r) {
+        std::memcpy(copy->data() + r * row_bytes, static_cast<const char*>(data_) + physical(r) * row_bytes, row_bytes);
+      },
+      1024);
   return adopt(copy->data(), rows_, dim_, dtype_, std::shared_ptr<const void>(copy, copy->data()));
 }
 
@@ -76,7 +80,8 @@ RowTable RowTable::owned(std::vector<core::Half> data, std::int64_t dim) {
 
 void RowTable::row(std::int64_t r, float* out) const {
   const auto row_bytes = static_cast<std::size_t>(dim_) * core::dtype_size(dtype_);
-  core::widen_floats(static_cast<const char*>(data_) + physical(r) * row_bytes, dtype_, {out, static_cast<std::size_t>(dim_)});
+  core::widen_floats(static_cast<const char*>(data_) + physical(r) * row_bytes, dtype_,
+                     {out, static_cast<std::size_t>(dim_)});
 }
 
 void RowTable::row_half(std::int64_t r, core::Half* out) const {
@@ -98,19 +103,26 @@ void RowTable::row_half(std::int64_t r, core::Half* out) const {
 }
 
 void RowTable::gather(std::span<const std::int64_t> local_rows, float* out) const {
-  for_each_row(static_cast<std::int64_t>(local_rows.size()), [&](std::int64_t i) { return local_rows[i]; },
-               [&](std::int64_t i) { row(local_rows[i], out + i * dim_); });
+  for_each_row(
+      static_cast<std::int64_t>(local_rows.size()), [&](std::int64_t i) { return local_rows[i]; },
+      [&](std::int64_t i) { row(local_rows[i], out + i * dim_); });
 }
 
 void RowTable::gather_at(std::span<const std::int64_t> local_rows, std::span<const std::int64_t> positions,
                          float* out) const {
-  for_each_row(static_cast<std::int64_t>(local_rows.size()), [&](std::int64_t i) { return local_rows[i]; },
-               [&](std::int64_t i) { row(local_rows[i], out + positions[i] * dim_); });
+  for_each_row(
+      static_cast<std::int64_t>(local_rows.size()), [&](std::int64_t i) { return local_rows[i]; },
+      [&](std::int64_t i) { row(local_rows[i], out + positions[i] * dim_); });
 }
 
 std::vector<std::int64_t> file_order(std::int64_t n, const std::function<std::int64_t(std::int64_t)>& physical_row) {
   std::vector<std::pair<std::int64_t, std::int64_t>> keyed(static_cast<std::size_t>(n));
-  core::parallel_for(n, [&](std::int64_t i) { keyed[i] = {physical_row(i), i}; }, 4096);
+  core::parallel_for(
+      n,
+      [&](std::int64_t i) {
+        keyed[i] = {physical_row(i), i};
+      },
+      4096);
   std::sort(keyed.begin(), keyed.end());
   std::vector<std::int64_t> order(static_cast<std::size_t>(n));
   for (std::int64_t k = 0; k < n; ++k) order[k] = keyed[k].second;
@@ -124,21 +136,26 @@ void encode_rows(const RowTable& table, std::span<const std::int64_t> local_rows
   if constexpr (std::is_same_v<Wire, float>) {
     table.gather(local_rows, out.data());
   } else {
-    table.for_each_row(static_cast<std::int64_t>(local_rows.size()), [&](std::int64_t i) { return local_rows[i]; },
-                       [&](std::int64_t i) { table.row_half(local_rows[i], out.data() + i * dim); });
+    table.for_each_row(
+        static_cast<std::int64_t>(local_rows.size()), [&](std::int64_t i) { return local_rows[i]; },
+        [&](std::int64_t i) { table.row_half(local_rows[i], out.data() + i * dim); });
   }
 }
 
 template <class Wire>
-void decode_rows(std::span<const Wire> wire, std::int64_t dim, std::span<const std::int64_t> out_positions, float* out) {
-  core::parallel_for(static_cast<std::int64_t>(out_positions.size()), [&](std::int64_t i) {
-    float* dst = out + out_positions[i] * dim;
-    const Wire* src = wire.data() + i * dim;
-    if constexpr (std::is_same_v<Wire, float>)
-      std::memcpy(dst, src, sizeof(float) * dim);
-    else
-      for (std::int64_t j = 0; j < dim; ++j) dst[j] = core::half_to_float(src[j]);
-  }, 256);
+void decode_rows(std::span<const Wire> wire, std::int64_t dim, std::span<const std::int64_t> out_positions,
+                 float* out) {
+  core::parallel_for(
+      static_cast<std::int64_t>(out_positions.size()),
+      [&](std::int64_t i) {
+        float* dst = out + out_positions[i] * dim;
+        const Wire* src = wire.data() + i * dim;
+        if constexpr (std::is_same_v<Wire, float>)
+          std::memcpy(dst, src, sizeof(float) * dim);
+        else
+          for (std::int64_t j = 0; j < dim; ++j) dst[j] = core::half_to_float(src[j]);
+      },
+      256);
 }
 
 template void encode_rows<float>(const RowTable&, std::span<const std::int64_t>, std::vector<float>&);

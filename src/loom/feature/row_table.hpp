@@ -1,7 +1,7 @@
 // RowTable: rows of features (or embeddings) addressed by local row id. Either a view of a
 // store's mapped feat.npy (float32 or float16, nothing copied) or an owned float32 buffer (for
-// per-layer embeddings during exact inference, or a cache's rows, float32 or float16). gather() converts to float32 rows in parallel;
-// encode() writes rows in a wire dtype (float32 or float16) for transfer to another rank.
+// per-layer embeddings during exact inference, or a cache's rows, float32 or float16). gather() converts to float32
+// rows in parallel; encode() writes rows in a wire dtype (float32 or float16) for transfer to another rank.
 #pragma once
 
 #include <cstdint>

@@ -37,8 +37,9 @@ StaticCache StaticCache::fill(const RemoteFetcher& fetcher, std::vector<std::int
   if (too_big) std::rethrow_exception(too_big);
   if (storage == core::DType::kFloat16) {
     std::vector<core::Half> half(values.size());
-    core::parallel_for(static_cast<std::int64_t>(values.size()), [&](std::int64_t i) { half[i] = core::float_to_half(values[i]); },
-                       1 << 16);
+    core::parallel_for(
+        static_cast<std::int64_t>(values.size()), [&](std::int64_t i) { half[i] = core::float_to_half(values[i]); },
+        1 << 16);
     cache.rows_ = RowTable::owned(std::move(half), dim);
   } else {
     cache.rows_ = RowTable::owned(std::move(values), dim);

@@ -26,22 +26,28 @@ std::vector<double> vip_log_miss(const graph::Csr& graph, std::span<const std::i
   std::vector<double> take(n);
   const auto indptr = graph.indptr();
   for (const std::int32_t fanout : fanouts) {
-    core::parallel_for(n, [&](std::int64_t u) {
-      const auto degree = static_cast<double>(indptr[u + 1] - indptr[u]);
-      const double pick = fanout < 0 || degree <= fanout ? 1.0 : fanout / degree;
-      take[u] = pick * previous[u];
-    }, 4096);
+    core::parallel_for(
+        n,
+        [&](std::int64_t u) {
+          const auto degree = static_cast<double>(indptr[u + 1] - indptr[u]);
+          const double pick = fanout < 0 || degree <= fanout ? 1.0 : fanout / degree;
+          take[u] = pick * previous[u];
+        },
+        4096);
     graph.visit([&](auto view) {
-      core::parallel_for(n, [&](std::int64_t v) {
-        double log_absent = 0;  // log(1 - p_h(v))
-        for (const auto u : view.neighbors(v)) {
-          const double t = take[u];
-          if (t == 0) continue;
-          log_absent += t >= 1 ? -std::numeric_limits<double>::infinity() : std::log1p(-t);
-        }
-        current[v] = -std::expm1(log_absent);
-        log_miss[v] -= log_absent;
-      }, 1024);
+      core::parallel_for(
+          n,
+          [&](std::int64_t v) {
+            double log_absent = 0;  // log(1 - p_h(v))
+            for (const auto u : view.neighbors(v)) {
+              const double t = take[u];
+              if (t == 0) continue;
+              log_absent += t >= 1 ? -std::numeric_limits<double>::infinity() : std::log1p(-t);
+            }
+            current[v] = -std::expm1(log_absent);
+            log_miss[v] -= log_absent;
+          },
+          1024);
     });
     std::swap(previous, current);
   }

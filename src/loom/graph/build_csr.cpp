@@ -55,36 +55,42 @@ BuiltCsr build_csr(EdgeList& edges, const CsrBuildOptions& options) {
     place(u, v, w);
     if (options.symmetric) place(v, u, w);
   }
-  edges.src.clear(); edges.src.shrink_to_fit();
-  edges.dst.clear(); edges.dst.shrink_to_fit();
-  edges.weight.clear(); edges.weight.shrink_to_fit();
+  edges.src.clear();
+  edges.src.shrink_to_fit();
+  edges.dst.clear();
+  edges.dst.shrink_to_fit();
+  edges.weight.clear();
+  edges.weight.shrink_to_fit();
 
   // Sort each row (stable, so the first weight of a duplicate survives), then deduplicate.
   std::vector<std::int64_t> kept(n, 0);
-  core::parallel_for(n, [&](std::int64_t u) {
-    const auto begin = out.indptr[u], end = out.indptr[u + 1];
-    auto* idx = out.indices.data();
-    if (weighted) {
-      std::vector<std::pair<std::int64_t, float>> row(end - begin);
-      for (auto i = begin; i < end; ++i) row[i - begin] = {idx[i], out.weight[i]};
-      std::stable_sort(row.begin(), row.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-      for (auto i = begin; i < end; ++i) std::tie(idx[i], out.weight[i]) = row[i - begin];
-    } else {
-      std::sort(idx + begin, idx + end);
-    }
-    if (options.duplicates == DuplicatePolicy::kKeep) {
-      kept[u] = end - begin;
-      return;
-    }
-    std::int64_t w = begin;
-    for (auto i = begin; i < end; ++i) {
-      if (i > begin && idx[i] == idx[w - 1]) continue;
-      idx[w] = idx[i];
-      if (weighted) out.weight[w] = out.weight[i];
-      ++w;
-    }
-    kept[u] = w - begin;
-  }, 256);
+  core::parallel_for(
+      n,
+      [&](std::int64_t u) {
+        const auto begin = out.indptr[u], end = out.indptr[u + 1];
+        auto* idx = out.indices.data();
+        if (weighted) {
+          std::vector<std::pair<std::int64_t, float>> row(end - begin);
+          for (auto i = begin; i < end; ++i) row[i - begin] = {idx[i], out.weight[i]};
+          std::stable_sort(row.begin(), row.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+          for (auto i = begin; i < end; ++i) std::tie(idx[i], out.weight[i]) = row[i - begin];
+        } else {
+          std::sort(idx + begin, idx + end);
+        }
+        if (options.duplicates == DuplicatePolicy::kKeep) {
+          kept[u] = end - begin;
+          return;
+        }
+        std::int64_t w = begin;
+        for (auto i = begin; i < end; ++i) {
+          if (i > begin && idx[i] == idx[w - 1]) continue;
+          idx[w] = idx[i];
+          if (weighted) out.weight[w] = out.weight[i];
+          ++w;
+        }
+        kept[u] = w - begin;
+      },
+      256);
 
   // Compact rows if anything was removed.
   std::int64_t write = 0;
@@ -92,7 +98,8 @@ BuiltCsr build_csr(EdgeList& edges, const CsrBuildOptions& options) {
     const auto begin = out.indptr[u];
     if (write != begin) {
       std::copy(out.indices.begin() + begin, out.indices.begin() + begin + kept[u], out.indices.begin() + write);
-      if (weighted) std::copy(out.weight.begin() + begin, out.weight.begin() + begin + kept[u], out.weight.begin() + write);
+      if (weighted)
+        std::copy(out.weight.begin() + begin, out.weight.begin() + begin + kept[u], out.weight.begin() + write);
     }
     out.indptr[u] = write;
     write += kept[u];

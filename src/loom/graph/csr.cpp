@@ -9,7 +9,8 @@ Csr::Csr(core::NpyArray indptr, core::NpyArray indices, std::int64_t num_cols)
   if (indptr_.dtype() != core::DType::kInt64) throw Error::in_file(indptr_.path(), 0, "indptr must be int64");
   if (indices_.dtype() != core::DType::kInt32 && indices_.dtype() != core::DType::kInt64)
     throw Error::in_file(indices_.path(), 0, "indices must be int32 or int64");
-  if (indptr_.ndim() != 1 || indptr_.size() < 1) throw Error::in_file(indptr_.path(), 0, "indptr must be a non-empty vector");
+  if (indptr_.ndim() != 1 || indptr_.size() < 1)
+    throw Error::in_file(indptr_.path(), 0, "indptr must be a non-empty vector");
   const auto ptr = indptr_.span<std::int64_t>();
   if (ptr.front() != 0 || ptr.back() != indices_.size())
     throw Error::in_file(indptr_.path(), 0,
@@ -17,7 +18,8 @@ Csr::Csr(core::NpyArray indptr, core::NpyArray indices, std::int64_t num_cols)
                              ") do not match indices length " + std::to_string(indices_.size()));
 }
 
-Csr Csr::from_vectors(std::vector<std::int64_t> indptr, const std::vector<std::int64_t>& indices, std::int64_t num_cols) {
+Csr Csr::from_vectors(std::vector<std::int64_t> indptr, const std::vector<std::int64_t>& indices,
+                      std::int64_t num_cols) {
   const auto rows = static_cast<std::int64_t>(indptr.size());
   std::vector<char> ptr_bytes(indptr.size() * 8);
   std::memcpy(ptr_bytes.data(), indptr.data(), ptr_bytes.size());

@@ -34,7 +34,8 @@ class Csr {
   Csr(core::NpyArray indptr, core::NpyArray indices, std::int64_t num_cols);
 
   // Builds an in-memory Csr, narrowing indices to int32 when num_cols fits.
-  static Csr from_vectors(std::vector<std::int64_t> indptr, const std::vector<std::int64_t>& indices, std::int64_t num_cols);
+  static Csr from_vectors(std::vector<std::int64_t> indptr, const std::vector<std::int64_t>& indices,
+                          std::int64_t num_cols);
 
   std::int64_t num_rows() const { return indptr_.size() > 0 ? indptr_.size() - 1 : 0; }
   std::int64_t num_cols() const { return num_cols_; }

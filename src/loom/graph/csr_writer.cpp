@@ -32,18 +32,21 @@ std::vector<std::int64_t> count_entries(const EdgeStream& edges, const CsrBuildO
       LOOM_CHECK(c.src[e] >= 0 && c.src[e] < n && c.dst[e] >= 0 && c.dst[e] < n,
                  "edge stream: edge {} -> {} outside [0, {})", c.src[e], c.dst[e], n);
     }
-    core::parallel_for(m, [&](std::int64_t e) {
-      const auto u = c.src[e], v = c.dst[e];
-      if (u == v) {
-        if (o.self_loops == SelfLoopPolicy::kRemove)
-          loops.fetch_add(1, std::memory_order_relaxed);
-        else
+    core::parallel_for(
+        m,
+        [&](std::int64_t e) {
+          const auto u = c.src[e], v = c.dst[e];
+          if (u == v) {
+            if (o.self_loops == SelfLoopPolicy::kRemove)
+              loops.fetch_add(1, std::memory_order_relaxed);
+            else
+              count_one(counts, u);
+            return;
+          }
           count_one(counts, u);
-        return;
-      }
-      count_one(counts, u);
-      if (o.symmetric) count_one(counts, v);
-    }, 1 << 14);
+          if (o.symmetric) count_one(counts, v);
+        },
+        1 << 14);
     input += m;
     bar.update(m);
   });
@@ -106,30 +109,33 @@ template <class IdT>
 void sort_rows(const CsrBuildOptions& o, const std::vector<std::int64_t>& offset, bool weighted, RowRange<IdT>& r) {
   const std::int64_t base = offset[r.begin];
   r.kept.assign(static_cast<std::size_t>(r.end - r.begin), 0);
-  core::parallel_for(r.end - r.begin, [&](std::int64_t i) {
-    const std::int64_t begin = offset[r.begin + i] - base, end = offset[r.begin + i + 1] - base;
-    auto* idx = r.indices.data();
-    if (weighted) {
-      std::vector<std::pair<IdT, float>> row(static_cast<std::size_t>(end - begin));
-      for (auto k = begin; k < end; ++k) row[k - begin] = {idx[k], r.weight[k]};
-      std::stable_sort(row.begin(), row.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-      for (auto k = begin; k < end; ++k) std::tie(idx[k], r.weight[k]) = row[k - begin];
-    } else {
-      std::sort(idx + begin, idx + end);
-    }
-    if (o.duplicates == DuplicatePolicy::kKeep) {
-      r.kept[i] = end - begin;
-      return;
-    }
-    std::int64_t w = begin;
-    for (auto k = begin; k < end; ++k) {
-      if (k > begin && idx[k] == idx[w - 1]) continue;
-      idx[w] = idx[k];
-      if (weighted) r.weight[w] = r.weight[k];
-      ++w;
-    }
-    r.kept[i] = w - begin;
-  }, 256);
+  core::parallel_for(
+      r.end - r.begin,
+      [&](std::int64_t i) {
+        const std::int64_t begin = offset[r.begin + i] - base, end = offset[r.begin + i + 1] - base;
+        auto* idx = r.indices.data();
+        if (weighted) {
+          std::vector<std::pair<IdT, float>> row(static_cast<std::size_t>(end - begin));
+          for (auto k = begin; k < end; ++k) row[k - begin] = {idx[k], r.weight[k]};
+          std::stable_sort(row.begin(), row.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+          for (auto k = begin; k < end; ++k) std::tie(idx[k], r.weight[k]) = row[k - begin];
+        } else {
+          std::sort(idx + begin, idx + end);
+        }
+        if (o.duplicates == DuplicatePolicy::kKeep) {
+          r.kept[i] = end - begin;
+          return;
+        }
+        std::int64_t w = begin;
+        for (auto k = begin; k < end; ++k) {
+          if (k > begin && idx[k] == idx[w - 1]) continue;
+          idx[w] = idx[k];
+          if (weighted) r.weight[w] = r.weight[k];
+          ++w;
+        }
+        r.kept[i] = w - begin;
+      },
+      256);
   // Pack the kept entries of the rows to the front, in row order.
   std::int64_t write = 0;
   for (std::int64_t i = 0; i < r.end - r.begin; ++i) {

@@ -57,8 +57,8 @@ nlohmann::json store_summary(const GraphStore& store) {
   j["id_map"] = id_map_name(m.id_map);
   j["id_map_note"] = m.id_map_note;
   if (m.partition)
-    j["partition"] = {{"part", m.partition->part}, {"num_parts", m.partition->num_parts},
-                      {"node_offset", m.partition->node_offset}};
+    j["partition"] = {
+        {"part", m.partition->part}, {"num_parts", m.partition->num_parts}, {"node_offset", m.partition->node_offset}};
   j["disk_bytes"] = core::directory_size(store.dir());
   j["provenance"] = m.provenance;
   return j;
@@ -76,13 +76,16 @@ std::string human_bytes(double bytes) {
 
 std::string format_store_summary(const nlohmann::json& j) {
   std::string out;
-  auto line = [&](const std::string& key, const std::string& value) { out += fmt::format("{:<12} {}\n", key + ":", value); };
+  auto line = [&](const std::string& key, const std::string& value) {
+    out += fmt::format("{:<12} {}\n", key + ":", value);
+  };
   line("store", j["dir"].get<std::string>());
   line("nodes", fmt::format("{}", j["nodes"].get<std::int64_t>()));
   if (j["directed"].get<bool>())
     line("edges", fmt::format("{} directed", j["stored_edges"].get<std::int64_t>()));
   else
-    line("edges", fmt::format("{} stored (both directions of each undirected edge)", j["stored_edges"].get<std::int64_t>()));
+    line("edges",
+         fmt::format("{} stored (both directions of each undirected edge)", j["stored_edges"].get<std::int64_t>()));
   const auto& d = j["degree"];
   line("degree", fmt::format("min {} mean {:.2f} median {} p99 {} max {} isolated {}", d["min"].get<std::int64_t>(),
                              d["mean"].get<double>(), d["median"].get<std::int64_t>(), d["p99"].get<std::int64_t>(),
@@ -90,19 +93,23 @@ std::string format_store_summary(const nlohmann::json& j) {
   if (j["features"].is_null())
     line("features", "none");
   else
-    line("features", fmt::format("{} x {} {}", j["features"]["shape"][0].get<std::int64_t>(),
-                                 j["features"]["shape"][1].get<std::int64_t>(), j["features"]["dtype"].get<std::string>()));
+    line("features",
+         fmt::format("{} x {} {}", j["features"]["shape"][0].get<std::int64_t>(),
+                     j["features"]["shape"][1].get<std::int64_t>(), j["features"]["dtype"].get<std::string>()));
   const auto classes = j["classes"].get<std::int64_t>();
-  line("classes", classes == 0 ? "none" : fmt::format("{}{}", classes, j["multi_label"].get<bool>() ? " (multi-label)" : ""));
+  line("classes",
+       classes == 0 ? "none" : fmt::format("{}{}", classes, j["multi_label"].get<bool>() ? " (multi-label)" : ""));
   std::string splits;
-  for (const auto& [name, size] : j["splits"].items()) splits += fmt::format("{}{} {}", splits.empty() ? "" : ", ", name, size.get<std::int64_t>());
+  for (const auto& [name, size] : j["splits"].items())
+    splits += fmt::format("{}{} {}", splits.empty() ? "" : ", ", name, size.get<std::int64_t>());
   line("splits", splits.empty() ? "none" : splits);
   std::string ids = j["id_map"].get<std::string>();
   if (!j["id_map_note"].get<std::string>().empty()) ids += " (" + j["id_map_note"].get<std::string>() + ")";
   line("ids", ids);
   if (j.contains("partition"))
-    line("partition", fmt::format("part {} of {}, global ids from {}", j["partition"]["part"].get<int>(),
-                                  j["partition"]["num_parts"].get<int>(), j["partition"]["node_offset"].get<std::int64_t>()));
+    line("partition",
+         fmt::format("part {} of {}, global ids from {}", j["partition"]["part"].get<int>(),
+                     j["partition"]["num_parts"].get<int>(), j["partition"]["node_offset"].get<std::int64_t>()));
   line("on disk", human_bytes(j["disk_bytes"].get<double>()));
   return out;
 }

@@ -73,8 +73,7 @@ std::string store_format(const nlohmann::json& meta) {
 
 StoreMeta StoreMeta::from_json(const nlohmann::json& j, const std::string& path) {
   try {
-    if (store_format(j) != "loom-graph")
-      throw Error::in_file(path, 0, "not a Loom graph store (format != loom-graph)");
+    if (store_format(j) != "loom-graph") throw Error::in_file(path, 0, "not a Loom graph store (format != loom-graph)");
     StoreMeta m;
     m.num_nodes = core::json_int<std::int64_t>(j.at("num_nodes"), path);
     m.num_edges = core::json_int<std::int64_t>(j.at("num_edges"), path);
@@ -90,7 +89,8 @@ StoreMeta StoreMeta::from_json(const nlohmann::json& j, const std::string& path)
     if (j.contains("partition")) {
       const auto& p = j["partition"];
       m.partition = PartitionInfo{core::json_int<int>(p.at("part"), path), core::json_int<int>(p.at("num_parts"), path),
-                                  core::json_int<std::int64_t>(p.at("node_offset"), path), core::json_int<std::int64_t>(p.at("global_num_nodes"), path)};
+                                  core::json_int<std::int64_t>(p.at("node_offset"), path),
+                                  core::json_int<std::int64_t>(p.at("global_num_nodes"), path)};
     }
     m.rows_from = j.value("rows_from", "");
     m.feat_from = j.value("feat_from", "");
@@ -108,17 +108,18 @@ StoreMeta StoreMeta::from_json(const nlohmann::json& j, const std::string& path)
 void validate_graph_data(const GraphData& d) {
   const std::int64_t rows = d.num_rows();
   const std::int64_t cols = d.num_cols < 0 ? rows : d.num_cols;
-  LOOM_CHECK(!d.indptr.empty() && d.indptr.front() == 0 && d.indptr.back() == static_cast<std::int64_t>(d.indices.size()),
-             "graph: indptr does not match {} indices", d.indices.size());
-  for (const auto v : d.indices)
-    LOOM_CHECK(v >= 0 && v < cols, "graph: neighbour id {} outside [0, {})", v, cols);
+  LOOM_CHECK(
+      !d.indptr.empty() && d.indptr.front() == 0 && d.indptr.back() == static_cast<std::int64_t>(d.indices.size()),
+      "graph: indptr does not match {} indices", d.indices.size());
+  for (const auto v : d.indices) LOOM_CHECK(v >= 0 && v < cols, "graph: neighbour id {} outside [0, {})", v, cols);
   LOOM_CHECK(d.edge_weight.empty() || d.edge_weight.size() == d.indices.size(), "graph: {} edge weights for {} edges",
              d.edge_weight.size(), d.indices.size());
   if (d.feat_dim > 0)
     LOOM_CHECK(static_cast<std::int64_t>(d.feat.size()) == rows * d.feat_dim,
                "graph: feature matrix has {} values, expected {} nodes x {} dims", d.feat.size(), rows, d.feat_dim);
   if (!d.label.empty()) {
-    LOOM_CHECK(static_cast<std::int64_t>(d.label.size()) == rows, "graph: {} labels for {} nodes", d.label.size(), rows);
+    LOOM_CHECK(static_cast<std::int64_t>(d.label.size()) == rows, "graph: {} labels for {} nodes", d.label.size(),
+               rows);
     for (const auto y : d.label)
       LOOM_CHECK(y >= -1 && y < d.num_classes, "graph: label {} outside [-1, {})", y, d.num_classes);
   }
@@ -128,8 +129,8 @@ void validate_graph_data(const GraphData& d) {
                d.num_classes);
   for (const auto& [name, ids] : d.splits)
     for (const auto v : ids) LOOM_CHECK(v >= 0 && v < rows, "graph: {} split id {} outside [0, {})", name, v, rows);
-  LOOM_CHECK(d.orig_id.empty() || static_cast<std::int64_t>(d.orig_id.size()) == rows, "graph: {} original ids for {} nodes",
-             d.orig_id.size(), rows);
+  LOOM_CHECK(d.orig_id.empty() || static_cast<std::int64_t>(d.orig_id.size()) == rows,
+             "graph: {} original ids for {} nodes", d.orig_id.size(), rows);
   LOOM_CHECK(d.names.empty() || static_cast<std::int64_t>(d.names.size()) == rows, "graph: {} names for {} nodes",
              d.names.size(), rows);
 }
@@ -139,8 +140,9 @@ void write_csr_arrays(const GraphData& d, const std::string& dir) {
   core::write_npy(dir + "/indptr.npy", d.indptr);
   if (fits_int32(cols)) {
     std::vector<std::int32_t> narrow(d.indices.size());
-    core::parallel_for(static_cast<std::int64_t>(narrow.size()),
-                       [&](std::int64_t i) { narrow[i] = static_cast<std::int32_t>(d.indices[i]); }, 1 << 16);
+    core::parallel_for(
+        static_cast<std::int64_t>(narrow.size()),
+        [&](std::int64_t i) { narrow[i] = static_cast<std::int32_t>(d.indices[i]); }, 1 << 16);
     core::write_npy(dir + "/indices.npy", narrow);
   } else {
     core::write_npy(dir + "/indices.npy", d.indices);
@@ -214,7 +216,8 @@ void GraphStore::map_rows_from(GraphStore& g, const std::string& from, std::int6
   const core::NpyArray idx = core::NpyArray::map(from + "/indices.npy");
   const std::int64_t begin = g.meta_.partition->node_offset, end = begin + g.meta_.num_nodes;
   if (ptr.dtype() != core::DType::kInt64 || ptr.ndim() != 1 || begin < 0 || end + 1 > ptr.size())
-    throw Error::in_file(ptr.path(), 0, fmt::format("does not hold rows [{}, {}) that {}/meta.json names", begin, end, g.dir_));
+    throw Error::in_file(ptr.path(), 0,
+                         fmt::format("does not hold rows [{}, {}) that {}/meta.json names", begin, end, g.dir_));
   const auto all = ptr.span<std::int64_t>();
   if (all[begin] < 0 || all[begin] > all[end] || all[end] > idx.size())
     throw Error::in_file(ptr.path(), 0, fmt::format("entries {} and {} do not bound rows of indices.npy", begin, end));
@@ -237,7 +240,8 @@ GraphStore GraphStore::open(const std::string& dir) {
     throw Error::in_file(meta_path, 0, std::string("invalid JSON: ") + e.what());
   }
   if (store_format(j) == "loom-partitioned")
-    throw Error::in_file(dir, 0, "is a partitioned store; open one of its part-<k>/ stores or use a partition-aware command");
+    throw Error::in_file(dir, 0,
+                         "is a partitioned store; open one of its part-<k>/ stores or use a partition-aware command");
   GraphStore g;
   g.dir_ = dir;
   g.meta_ = StoreMeta::from_json(j, meta_path);
@@ -249,11 +253,13 @@ GraphStore GraphStore::open(const std::string& dir) {
     map_rows_from(g, dir + "/" + g.meta_.rows_from, cols);
   }
   if (g.csr_.num_rows() != g.meta_.num_nodes)
-    throw Error::in_file(dir + "/indptr.npy", 0, "has " + std::to_string(g.csr_.num_rows()) + " rows, meta.json says " +
-                                                     std::to_string(g.meta_.num_nodes));
+    throw Error::in_file(
+        dir + "/indptr.npy", 0,
+        "has " + std::to_string(g.csr_.num_rows()) + " rows, meta.json says " + std::to_string(g.meta_.num_nodes));
   if (g.meta_.feat_dim > 0 && g.meta_.feat_from.empty()) {
     g.feat_ = core::NpyArray::map(dir + "/feat.npy");
-    if (g.feat_.rows() != g.meta_.num_nodes || g.feat_.cols() != g.meta_.feat_dim || g.feat_.dtype() != g.meta_.feat_dtype)
+    if (g.feat_.rows() != g.meta_.num_nodes || g.feat_.cols() != g.meta_.feat_dim ||
+        g.feat_.dtype() != g.meta_.feat_dtype)
       throw Error::in_file(dir + "/feat.npy", 0, "shape or dtype does not match meta.json");
   } else if (g.meta_.feat_dim > 0) {
     g.feat_ = core::NpyArray::map(g.meta_.feat_from);
@@ -262,14 +268,16 @@ GraphStore GraphStore::open(const std::string& dir) {
     const std::int64_t begin = g.meta_.partition->node_offset;
     const core::NpyArray index = core::NpyArray::map(dir + "/" + g.meta_.feat_index);
     if (index.dtype() != core::DType::kInt64 || begin + g.meta_.num_nodes > index.size())
-      throw Error::in_file(index.path(), 0, fmt::format("does not hold the rows [{}, {}) that {}/meta.json names", begin,
-                                                        begin + g.meta_.num_nodes, dir));
+      throw Error::in_file(index.path(), 0,
+                           fmt::format("does not hold the rows [{}, {}) that {}/meta.json names", begin,
+                                       begin + g.meta_.num_nodes, dir));
     g.feat_index_ = index.slice(begin, begin + g.meta_.num_nodes);
     check_ids_in_range(g.feat_index_.span<std::int64_t>(), 0, g.feat_.rows(), index.path(), "feature row", begin);
   }
   if (g.meta_.num_classes > 0) {
     g.label_ = core::NpyArray::map(dir + "/label.npy");
-    if (g.label_.rows() != g.meta_.num_nodes) throw Error::in_file(dir + "/label.npy", 0, "row count does not match meta.json");
+    if (g.label_.rows() != g.meta_.num_nodes)
+      throw Error::in_file(dir + "/label.npy", 0, "row count does not match meta.json");
   }
   for (const auto& [name, size] : g.meta_.splits) {
     auto arr = core::NpyArray::map(dir + "/" + name + "_idx.npy");
@@ -302,7 +310,9 @@ std::vector<std::string> GraphStore::original_names() const {
   std::string line;
   while (std::getline(in, line)) names.push_back(line);
   if (static_cast<std::int64_t>(names.size()) != meta_.num_nodes)
-    throw Error::in_file(dir_ + "/names.txt", 0, "has " + std::to_string(names.size()) + " names for " + std::to_string(meta_.num_nodes) + " nodes");
+    throw Error::in_file(
+        dir_ + "/names.txt", 0,
+        "has " + std::to_string(names.size()) + " names for " + std::to_string(meta_.num_nodes) + " nodes");
   return names;
 }
 

@@ -46,7 +46,7 @@ struct StoreMeta {
   std::int64_t num_edges = 0;  // stored (directed) CSR entries
   bool directed = false;       // false: every edge is stored in both directions
   bool weighted = false;
-  std::int64_t feat_dim = 0;   // 0 = no features
+  std::int64_t feat_dim = 0;  // 0 = no features
   core::DType feat_dtype = core::DType::kFloat32;
   std::int64_t num_classes = 0;  // 0 = no labels
   bool multi_label = false;
@@ -75,19 +75,21 @@ struct GraphData {
   bool directed = false;
   std::vector<float> feat;  // rows * feat_dim, row-major
   std::int64_t feat_dim = 0;
-  std::vector<std::int64_t> label;  // single-label: rows entries, -1 unlabeled
+  std::vector<std::int64_t> label;        // single-label: rows entries, -1 unlabeled
   std::vector<std::uint8_t> multi_label;  // multi-label: rows * num_classes 0/1
   std::int64_t num_classes = 0;
   std::map<std::string, std::vector<std::int64_t>> splits;  // "train" -> row ids
-  std::vector<std::int64_t> orig_id;  // empty = identity
-  std::vector<std::string> names;     // string ids (instead of orig_id)
+  std::vector<std::int64_t> orig_id;                        // empty = identity
+  std::vector<std::string> names;                           // string ids (instead of orig_id)
   std::string id_map_note;
   std::optional<PartitionInfo> partition;
   nlohmann::json provenance = nlohmann::json::object();
   // The rows of a GraphData that holds no CSR (an import whose edges are written out of core).
   std::int64_t rows_without_csr = 0;
 
-  std::int64_t num_rows() const { return indptr.empty() ? rows_without_csr : static_cast<std::int64_t>(indptr.size()) - 1; }
+  std::int64_t num_rows() const {
+    return indptr.empty() ? rows_without_csr : static_cast<std::int64_t>(indptr.size()) - 1;
+  }
 };
 
 struct StoreWriteOptions {

@@ -24,8 +24,7 @@ std::int64_t first_failing(std::int64_t n, Ok&& ok) {
     for (std::int64_t i = begin; i < end; ++i) {
       if (!ok(i)) {
         std::int64_t seen = first.load(std::memory_order_relaxed);
-        while (i < seen && !first.compare_exchange_weak(seen, i, std::memory_order_relaxed)) {
-        }
+        while (i < seen && !first.compare_exchange_weak(seen, i, std::memory_order_relaxed)) {}
         return;
       }
     }
@@ -35,7 +34,8 @@ std::int64_t first_failing(std::int64_t n, Ok&& ok) {
 }
 
 [[noreturn]] void fail(const core::NpyArray& array, std::int64_t entry, const std::string& what) {
-  throw Error::in_file(array.path(), 0, fmt::format("entry {}: {} (the store is damaged: `loom check` tells more)", entry, what));
+  throw Error::in_file(array.path(), 0,
+                       fmt::format("entry {}: {} (the store is damaged: `loom check` tells more)", entry, what));
 }
 
 void check_csr(const Csr& csr) {
@@ -43,7 +43,8 @@ void check_csr(const Csr& csr) {
   const std::int64_t rows = csr.num_rows();
   const std::int64_t bad_ptr = first_failing(rows, [&](std::int64_t v) { return ptr[v] <= ptr[v + 1]; });
   if (bad_ptr >= 0)
-    fail(csr.indptr_array(), bad_ptr + 1, fmt::format("{} is below the entry before it ({})", ptr[bad_ptr + 1], ptr[bad_ptr]));
+    fail(csr.indptr_array(), bad_ptr + 1,
+         fmt::format("{} is below the entry before it ({})", ptr[bad_ptr + 1], ptr[bad_ptr]));
   const std::int64_t cols = csr.num_cols();
   csr.visit([&](auto view) {
     const auto* idx = view.indices.data();
@@ -76,8 +77,10 @@ void check_ids_in_range(std::span<const std::int64_t> ids, std::int64_t begin, s
   const std::int64_t bad = first_failing(static_cast<std::int64_t>(ids.size()),
                                          [&](std::int64_t i) { return ids[i] >= begin && ids[i] < end; });
   if (bad >= 0)
-    throw Error::in_file(path, 0, fmt::format("entry {}: {} {} outside [{}, {}) (the store is damaged: `loom check` "
-                                              "tells more)", offset + bad, what, ids[bad], begin, end));
+    throw Error::in_file(path, 0,
+                         fmt::format("entry {}: {} {} outside [{}, {}) (the store is damaged: `loom check` "
+                                     "tells more)",
+                                     offset + bad, what, ids[bad], begin, end));
 }
 
 void check_store_ranges(const GraphStore& g) {

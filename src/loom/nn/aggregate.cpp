@@ -68,9 +68,10 @@ torch::Tensor run_spmm(const torch::Tensor& ptr, const torch::Tensor& idx, const
   AT_DISPATCH_FLOATING_TYPES(in.scalar_type(), "loom_scaled_spmm", [&] {
     visit_index_type(idx, [&](auto id_type) {
       using IdT = decltype(id_type);
-      scaled_spmm<scalar_t, IdT>(ptr.data_ptr<std::int64_t>(), idx.data_ptr<IdT>(), rows, ptr_or_null<scalar_t>(row_scale),
-                                 ptr_or_null<scalar_t>(col_scale), ptr_or_null<scalar_t>(self_coef), num_self,
-                                 in.data_ptr<scalar_t>(), in.size(1), out.data_ptr<scalar_t>());
+      scaled_spmm<scalar_t, IdT>(ptr.data_ptr<std::int64_t>(), idx.data_ptr<IdT>(), rows,
+                                 ptr_or_null<scalar_t>(row_scale), ptr_or_null<scalar_t>(col_scale),
+                                 ptr_or_null<scalar_t>(self_coef), num_self, in.data_ptr<scalar_t>(), in.size(1),
+                                 out.data_ptr<scalar_t>());
     });
   });
   return out;
@@ -97,9 +98,9 @@ class AggregateFunction : public torch::autograd::Function<AggregateFunction> {
                                                  torch::autograd::variable_list grads) {
     const torch::Tensor grad_out = grads[0].contiguous();
     auto& d = ctx->saved_data;
-    torch::Tensor grad_x = run_spmm(d["t_indptr"].toTensor(), d["t_dst"].toTensor(), saved_or_undefined(d["col"]),
-                                    saved_or_undefined(d["row"]), saved_or_undefined(d["self"]), d["num_dst"].toInt(),
-                                    grad_out);
+    torch::Tensor grad_x =
+        run_spmm(d["t_indptr"].toTensor(), d["t_dst"].toTensor(), saved_or_undefined(d["col"]),
+                 saved_or_undefined(d["row"]), saved_or_undefined(d["self"]), d["num_dst"].toInt(), grad_out);
     return {grad_x, torch::Tensor(), torch::Tensor()};
   }
 };

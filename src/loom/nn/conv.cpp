@@ -76,10 +76,14 @@ torch::Tensor GcnConv::forward(const MessageGraph& graph, const torch::Tensor& x
 
 GatConv::GatConv(std::int64_t in, std::int64_t out, std::int64_t heads, bool concat, double attention_dropout,
                  double negative_slope)
-    : in_(in), out_(out), heads_(heads), concat_(concat), attention_dropout_(attention_dropout),
+    : in_(in),
+      out_(out),
+      heads_(heads),
+      concat_(concat),
+      attention_dropout_(attention_dropout),
       negative_slope_(negative_slope) {
-  LOOM_CHECK_ARG(in > 0 && out > 0 && heads > 0, "features", "GatConv needs positive widths and heads, got {} -> {} x {}",
-                 in, out, heads);
+  LOOM_CHECK_ARG(in > 0 && out > 0 && heads > 0, "features",
+                 "GatConv needs positive widths and heads, got {} -> {} x {}", in, out, heads);
   weight_ = register_parameter("weight", glorot({heads * out, in}, in, heads * out));
   att_src_ = register_parameter("att_src", glorot({heads, out}, heads, out));
   att_dst_ = register_parameter("att_dst", glorot({heads, out}, heads, out));
@@ -91,8 +95,8 @@ torch::Tensor GatConv::forward(const MessageGraph& graph, const torch::Tensor& x
   const auto h = torch::mm(x, weight_.t()).view({graph.num_src(), heads_, out_});
   const auto a_src = (h * att_src_).sum(-1);
   const auto a_dst = (h.slice(0, 0, graph.num_dst()) * att_dst_).sum(-1);
-  const auto out = gat_aggregate(graph, h, a_src, a_dst, negative_slope_, /*self_loops=*/true, attention_dropout_,
-                                 is_training());
+  const auto out =
+      gat_aggregate(graph, h, a_src, a_dst, negative_slope_, /*self_loops=*/true, attention_dropout_, is_training());
   if (concat_) return out.reshape({graph.num_dst(), heads_ * out_}) + bias_;
   return out.mean(1) + bias_;
 }

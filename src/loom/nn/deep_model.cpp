@@ -47,8 +47,8 @@ class DeepBlock : public torch::nn::Module {
       case DeepKind::kGcnii: {
         LOOM_CHECK_ARG(h0.defined() && h0.size(0) == graph.num_dst(), "h0", "gcnii needs h0 for {} destinations",
                        graph.num_dst());
-        const auto support = (1 - o_.alpha) * aggregate(graph, nn::dropout(x, o_.dropout, train), Aggregation::kGcn) +
-                             o_.alpha * h0;
+        const auto support =
+            (1 - o_.alpha) * aggregate(graph, nn::dropout(x, o_.dropout, train), Aggregation::kGcn) + o_.alpha * h0;
         return torch::relu((1 - beta_) * support + beta_ * torch::mm(support, weight_.t()));
       }
       case DeepKind::kResGcn: {

@@ -118,8 +118,7 @@ void gat_backward_rows(const GatShape<T>& g, const std::int64_t* ptr, const IdT*
 template <class T, class IdT>
 void gat_backward_cols(const GatShape<T>& g, std::int64_t num_src, const std::int64_t* tptr, const IdT* tdst,
                        const std::int64_t* tedge, const T* alpha, const T* alpha_self, const T* keep,
-                       const T* keep_self, const T* ds, const T* ds_self, const T* grad_out, T* grad_x,
-                       T* grad_a_src) {
+                       const T* keep_self, const T* ds, const T* ds_self, const T* grad_out, T* grad_x, T* grad_a_src) {
   const std::int64_t H = g.heads, F = g.width;
   at::parallel_for(0, num_src, 32, [&](std::int64_t begin, std::int64_t end) {
     for (std::int64_t j = begin; j < end; ++j) {
@@ -161,9 +160,9 @@ struct AttentionKeep {
 
 class GatFunction : public torch::autograd::Function<GatFunction> {
  public:
-  static torch::Tensor forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& x, const torch::Tensor& a_src,
-                               const torch::Tensor& a_dst, const MessageGraph& graph, double negative_slope,
-                               bool self_loops, const AttentionKeep& dropped) {
+  static torch::Tensor forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& x,
+                               const torch::Tensor& a_src, const torch::Tensor& a_dst, const MessageGraph& graph,
+                               double negative_slope, bool self_loops, const AttentionKeep& dropped) {
     const torch::Tensor& keep = dropped.edges;
     const torch::Tensor& keep_self = dropped.self;
     const std::int64_t nd = graph.num_dst(), heads = x.size(1), width = x.size(2);
@@ -177,7 +176,8 @@ class GatFunction : public torch::autograd::Function<GatFunction> {
         gat_forward<scalar_t, IdT>(shape, graph.indptr().data_ptr<std::int64_t>(), graph.indices().data_ptr<IdT>(),
                                    x.data_ptr<scalar_t>(), a_src.data_ptr<scalar_t>(), a_dst.data_ptr<scalar_t>(),
                                    ptr_or_null<scalar_t>(keep), ptr_or_null<scalar_t>(keep_self),
-                                   alpha.data_ptr<scalar_t>(), alpha_self.data_ptr<scalar_t>(), out.data_ptr<scalar_t>());
+                                   alpha.data_ptr<scalar_t>(), alpha_self.data_ptr<scalar_t>(),
+                                   out.data_ptr<scalar_t>());
       });
     });
     if (x.requires_grad() || a_src.requires_grad() || a_dst.requires_grad()) {
@@ -219,21 +219,18 @@ class GatFunction : public torch::autograd::Function<GatFunction> {
       const GatShape<scalar_t> shape{nd, heads, width, static_cast<scalar_t>(d["slope"].toDouble()), self_loops};
       visit_index_type(indices, [&](auto id_type) {
         using IdT = decltype(id_type);
-        gat_backward_rows<scalar_t, IdT>(shape, indptr.data_ptr<std::int64_t>(), indices.data_ptr<IdT>(),
-                                         x.data_ptr<scalar_t>(), a_src.data_ptr<scalar_t>(), a_dst.data_ptr<scalar_t>(),
-                                         alpha.data_ptr<scalar_t>(), alpha_self.data_ptr<scalar_t>(),
-                                         ptr_or_null<scalar_t>(keep), ptr_or_null<scalar_t>(keep_self),
-                                         out.data_ptr<scalar_t>(), grad_out.data_ptr<scalar_t>(),
-                                         ds.data_ptr<scalar_t>(), ds_self.data_ptr<scalar_t>(),
-                                         grad_a_dst.data_ptr<scalar_t>());
-        gat_backward_cols<scalar_t, IdT>(shape, ns, d["t_indptr"].toTensor().data_ptr<std::int64_t>(),
-                                         d["t_dst"].toTensor().data_ptr<IdT>(),
-                                         d["t_edge"].toTensor().data_ptr<std::int64_t>(), alpha.data_ptr<scalar_t>(),
-                                         alpha_self.data_ptr<scalar_t>(), ptr_or_null<scalar_t>(keep),
-                                         ptr_or_null<scalar_t>(keep_self), ds.data_ptr<scalar_t>(),
-                                         ds_self.data_ptr<scalar_t>(), grad_out.data_ptr<scalar_t>(),
-                                         grad_x.defined() ? grad_x.data_ptr<scalar_t>() : nullptr,
-                                         grad_a_src.data_ptr<scalar_t>());
+        gat_backward_rows<scalar_t, IdT>(
+            shape, indptr.data_ptr<std::int64_t>(), indices.data_ptr<IdT>(), x.data_ptr<scalar_t>(),
+            a_src.data_ptr<scalar_t>(), a_dst.data_ptr<scalar_t>(), alpha.data_ptr<scalar_t>(),
+            alpha_self.data_ptr<scalar_t>(), ptr_or_null<scalar_t>(keep), ptr_or_null<scalar_t>(keep_self),
+            out.data_ptr<scalar_t>(), grad_out.data_ptr<scalar_t>(), ds.data_ptr<scalar_t>(),
+            ds_self.data_ptr<scalar_t>(), grad_a_dst.data_ptr<scalar_t>());
+        gat_backward_cols<scalar_t, IdT>(
+            shape, ns, d["t_indptr"].toTensor().data_ptr<std::int64_t>(), d["t_dst"].toTensor().data_ptr<IdT>(),
+            d["t_edge"].toTensor().data_ptr<std::int64_t>(), alpha.data_ptr<scalar_t>(),
+            alpha_self.data_ptr<scalar_t>(), ptr_or_null<scalar_t>(keep), ptr_or_null<scalar_t>(keep_self),
+            ds.data_ptr<scalar_t>(), ds_self.data_ptr<scalar_t>(), grad_out.data_ptr<scalar_t>(),
+            grad_x.defined() ? grad_x.data_ptr<scalar_t>() : nullptr, grad_a_src.data_ptr<scalar_t>());
       });
     });
     return {grad_x, grad_a_src, grad_a_dst, torch::Tensor(), torch::Tensor(), torch::Tensor(), torch::Tensor()};

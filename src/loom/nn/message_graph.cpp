@@ -17,9 +17,9 @@ struct MessageGraph::Cache {
 
 MessageGraph::MessageGraph(torch::Tensor indptr, torch::Tensor indices, std::int64_t num_src)
     : indptr_(std::move(indptr)), indices_(std::move(indices)), num_src_(num_src), cache_(std::make_shared<Cache>()) {
-  LOOM_CHECK_ARG(indptr_.defined() && indptr_.dim() == 1 && indptr_.scalar_type() == torch::kLong &&
-                     indptr_.size(0) >= 1,
-                 "indptr", "want a 1-D int64 tensor with at least one entry");
+  LOOM_CHECK_ARG(
+      indptr_.defined() && indptr_.dim() == 1 && indptr_.scalar_type() == torch::kLong && indptr_.size(0) >= 1,
+      "indptr", "want a 1-D int64 tensor with at least one entry");
   LOOM_CHECK_ARG(indices_.defined() && indices_.dim() == 1 &&
                      (indices_.scalar_type() == torch::kInt || indices_.scalar_type() == torch::kLong),
                  "indices", "want a 1-D int32 or int64 tensor");
@@ -29,8 +29,8 @@ MessageGraph::MessageGraph(torch::Tensor indptr, torch::Tensor indices, std::int
   LOOM_CHECK_ARG(num_dst_ <= num_src_, "num_src", "{} sources cannot hold {} destinations", num_src_, num_dst_);
   if (indptr_.is_cpu()) {
     const auto* ptr = indptr_.data_ptr<std::int64_t>();
-    LOOM_CHECK_ARG(ptr[0] == 0 && ptr[num_dst_] == indices_.size(0), "indptr",
-                   "ends {} .. {} do not match {} edges", ptr[0], ptr[num_dst_], indices_.size(0));
+    LOOM_CHECK_ARG(ptr[0] == 0 && ptr[num_dst_] == indices_.size(0), "indptr", "ends {} .. {} do not match {} edges",
+                   ptr[0], ptr[num_dst_], indices_.size(0));
     for (std::int64_t i = 0; i < num_dst_; ++i) {
       LOOM_CHECK_ARG(ptr[i] <= ptr[i + 1], "indptr", "decreases at row {}", i);
     }
@@ -69,9 +69,9 @@ MessageGraph MessageGraph::with_gcn_norm(GcnNorm norm) const {
                  "source norm must have {} entries", num_src_);
   LOOM_CHECK_ARG(norm.dst.defined() && norm.dst.dim() == 1 && norm.dst.size(0) == num_dst_, "gcn_norm",
                  "destination norm must have {} entries", num_dst_);
-  LOOM_CHECK_ARG(!norm.neighbor_scale.defined() ||
-                     (norm.neighbor_scale.dim() == 1 && norm.neighbor_scale.size(0) == num_dst_),
-                 "gcn_norm", "neighbour scale must have {} entries", num_dst_);
+  LOOM_CHECK_ARG(
+      !norm.neighbor_scale.defined() || (norm.neighbor_scale.dim() == 1 && norm.neighbor_scale.size(0) == num_dst_),
+      "gcn_norm", "neighbour scale must have {} entries", num_dst_);
   MessageGraph copy = *this;
   norm.src = norm.src.to(device(), torch::kFloat).contiguous();
   norm.dst = norm.dst.to(device(), torch::kFloat).contiguous();

@@ -70,7 +70,7 @@ class MessageGraph {
   struct Cache;
   torch::Tensor indptr_, indices_;
   std::int64_t num_src_ = 0, num_dst_ = 0;
-  std::shared_ptr<Cache> cache_;                // shared by copies with the same topology
+  std::shared_ptr<Cache> cache_;                  // shared by copies with the same topology
   std::shared_ptr<const GcnNorm> explicit_norm_;  // set by with_gcn_norm
 };
 

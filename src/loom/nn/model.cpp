@@ -62,7 +62,8 @@ GnnModel::GnnModel(const ModelOptions& options) : options_(options) {
 torch::Tensor GnnModel::forward_layer(int layer, const MessageGraph& graph, const torch::Tensor& x) {
   LOOM_CHECK_ARG(layer >= 0 && layer < num_layers(), "layer", "layer {} outside [0, {})", layer, num_layers());
   const bool training = is_training();
-  const torch::Tensor input = layer == 0 && options_.input_dropout > 0 ? nn::dropout(x, options_.input_dropout, training) : x;
+  const torch::Tensor input =
+      layer == 0 && options_.input_dropout > 0 ? nn::dropout(x, options_.input_dropout, training) : x;
   torch::Tensor h = layers_[layer]->forward(graph, input);
   if (layer + 1 == num_layers()) return h;
   if (options_.activation == Activation::kRelu) return relu_dropout(h, options_.dropout, training);

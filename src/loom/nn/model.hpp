@@ -30,10 +30,10 @@ enum class HeadMerge { kConcat, kMean };
 inline constexpr core::EnumNames<ModelKind, 3> kModelKindNames{
     {{"sage", ModelKind::kSage}, {"gcn", ModelKind::kGcn}, {"gat", ModelKind::kGat}}};
 inline std::string model_kind_name(ModelKind kind) { return core::enum_name(kModelKindNames, kind); }
-inline constexpr core::EnumNames<Activation, 2> kActivationNames{{{"relu", Activation::kRelu},
-                                                                   {"elu", Activation::kElu}}};
-inline constexpr core::EnumNames<HeadMerge, 2> kHeadMergeNames{{{"concat", HeadMerge::kConcat},
-                                                                 {"mean", HeadMerge::kMean}}};
+inline constexpr core::EnumNames<Activation, 2> kActivationNames{
+    {{"relu", Activation::kRelu}, {"elu", Activation::kElu}}};
+inline constexpr core::EnumNames<HeadMerge, 2> kHeadMergeNames{
+    {{"concat", HeadMerge::kConcat}, {"mean", HeadMerge::kMean}}};
 
 struct ModelOptions {
   ModelKind kind = ModelKind::kSage;
@@ -41,13 +41,13 @@ struct ModelOptions {
   std::int64_t in_features = 0;
   std::int64_t hidden = 256;
   std::int64_t num_classes = 0;
-  double dropout = 0.5;        // after every hidden layer
-  double input_dropout = 0;    // on the input features
+  double dropout = 0.5;      // after every hidden layer
+  double input_dropout = 0;  // on the input features
   Activation activation = Activation::kRelu;
   // GAT only (0 = GAT's default; a non-zero value on another model is an error):
-  std::int64_t heads = 0;         // heads of each hidden layer (0 = 4)
-  std::int64_t output_heads = 0;  // heads of the output layer, averaged (0 = as many as hidden layers have)
-  double attention_dropout = 0;   // dropout on the attention coefficients
+  std::int64_t heads = 0;                     // heads of each hidden layer (0 = 4)
+  std::int64_t output_heads = 0;              // heads of the output layer, averaged (0 = as many as hidden layers have)
+  double attention_dropout = 0;               // dropout on the attention coefficients
   HeadMerge head_merge = HeadMerge::kConcat;  // how hidden layers combine their heads
 };
 

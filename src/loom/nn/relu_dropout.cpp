@@ -25,7 +25,7 @@ std::uint64_t draw_seed() {
 
 template <bool Relu, class T>
 void dropout_kernel(const T* x, std::int64_t n, std::uint64_t seed, std::uint32_t keep_below, T scale, T* out,
-                         std::uint8_t* pass) {
+                    std::uint8_t* pass) {
   const core::Rng root(seed);
   at::parallel_for(0, (n + kBlock - 1) / kBlock, 1, [&](std::int64_t begin, std::int64_t end) {
     std::uint16_t draws[kBlock];

@@ -81,24 +81,27 @@ std::int64_t move_round(const graph::GraphStore& store, BalanceLoads& loads, std
   const std::int64_t blocks = (n + kBlock - 1) / kBlock;
   std::vector<std::vector<Move>> found(static_cast<std::size_t>(blocks));
   store.csr().visit([&](auto view) {
-    core::parallel_for(blocks, [&](std::int64_t b) {
-      std::vector<std::int64_t> neighbours(static_cast<std::size_t>(num_parts));
-      for (std::int64_t v = b * kBlock; v < std::min(n, (b + 1) * kBlock); ++v) {
-        const int p = parts[v];
-        if (!loads.relieved_by(p, v, train_only)) continue;
-        std::fill(neighbours.begin(), neighbours.end(), 0);
-        for (const auto u : view.neighbors(v))
-          if (u != v) ++neighbours[parts[u]];
-        int best = -1;
-        for (int q = 0; q < num_parts; ++q) {
-          if (q == p || !target_fits(q, v)) continue;
-          if (best < 0 || neighbours[q] > neighbours[best] ||
-              (neighbours[q] == neighbours[best] && loads.nodes(q) < loads.nodes(best)))
-            best = q;
-        }
-        if (best >= 0) found[b].push_back({neighbours[best] - neighbours[p], v, best});
-      }
-    }, 1);
+    core::parallel_for(
+        blocks,
+        [&](std::int64_t b) {
+          std::vector<std::int64_t> neighbours(static_cast<std::size_t>(num_parts));
+          for (std::int64_t v = b * kBlock; v < std::min(n, (b + 1) * kBlock); ++v) {
+            const int p = parts[v];
+            if (!loads.relieved_by(p, v, train_only)) continue;
+            std::fill(neighbours.begin(), neighbours.end(), 0);
+            for (const auto u : view.neighbors(v))
+              if (u != v) ++neighbours[parts[u]];
+            int best = -1;
+            for (int q = 0; q < num_parts; ++q) {
+              if (q == p || !target_fits(q, v)) continue;
+              if (best < 0 || neighbours[q] > neighbours[best] ||
+                  (neighbours[q] == neighbours[best] && loads.nodes(q) < loads.nodes(best)))
+                best = q;
+            }
+            if (best >= 0) found[b].push_back({neighbours[best] - neighbours[p], v, best});
+          }
+        },
+        1);
   });
   std::vector<Move> moves;
   for (auto& block : found) moves.insert(moves.end(), block.begin(), block.end());

@@ -76,23 +76,26 @@ class ClusterCounts {
 // against the clusters as they stood when it began, then move in order while their cluster has
 // room. Returns how many changed cluster. The same at any thread count.
 template <class View>
-std::int64_t propagate(const View& view, std::span<const std::int64_t> order, std::int64_t block,
-                       std::int64_t max_size, std::vector<std::int64_t>& cluster, std::vector<std::int64_t>& size,
+std::int64_t propagate(const View& view, std::span<const std::int64_t> order, std::int64_t block, std::int64_t max_size,
+                       std::vector<std::int64_t>& cluster, std::vector<std::int64_t>& size,
                        std::vector<ClusterCounts>& scratch, core::ProgressBar* progress, int round) {
   const std::int64_t n = static_cast<std::int64_t>(order.size());
   std::vector<std::int64_t> proposal(static_cast<std::size_t>(block));
   std::int64_t moved = 0;
   for (std::int64_t begin = 0; begin < n; begin += block) {
     const std::int64_t end = std::min(n, begin + block);
-    core::parallel_for(end - begin, [&](std::int64_t i) {
-      const std::int64_t v = order[begin + i];
-      ClusterCounts& counts = scratch[static_cast<std::size_t>(omp_get_thread_num())];
-      const auto neighbors = view.neighbors(v);
-      counts.reset(neighbors.size());
-      for (const auto u : neighbors)
-        if (u != v) counts.add(cluster[u]);
-      proposal[i] = counts.best(cluster[v], size, max_size);
-    }, kGrain);
+    core::parallel_for(
+        end - begin,
+        [&](std::int64_t i) {
+          const std::int64_t v = order[begin + i];
+          ClusterCounts& counts = scratch[static_cast<std::size_t>(omp_get_thread_num())];
+          const auto neighbors = view.neighbors(v);
+          counts.reset(neighbors.size());
+          for (const auto u : neighbors)
+            if (u != v) counts.add(cluster[u]);
+          proposal[i] = counts.best(cluster[v], size, max_size);
+        },
+        kGrain);
     for (std::int64_t i = 0; i < end - begin; ++i) {
       const std::int64_t v = order[begin + i], own = cluster[v], best = proposal[i];
       if (best == own || size[best] >= max_size) continue;
@@ -113,8 +116,8 @@ std::int64_t stream_block_size(std::int64_t n) { return std::clamp<std::int64_t>
 Clusters label_clusters(const graph::Csr& csr, std::span<const std::int64_t> order, std::int64_t max_size,
                         int max_rounds, core::ProgressBar* progress) {
   const std::int64_t n = csr.num_rows();
-  LOOM_CHECK(static_cast<std::int64_t>(order.size()) == n, "label_clusters: an order of {} for {} nodes",
-             order.size(), n);
+  LOOM_CHECK(static_cast<std::int64_t>(order.size()) == n, "label_clusters: an order of {} for {} nodes", order.size(),
+             n);
   LOOM_CHECK(max_size >= 1 && max_rounds >= 0, "label_clusters: max_size {} and max_rounds {}", max_size, max_rounds);
   Clusters out;
   out.of_node.resize(static_cast<std::size_t>(n));

@@ -42,7 +42,8 @@ MetisGraph symmetric_adjacency(const graph::Csr& csr) {
   std::vector<std::int64_t> start(static_cast<std::size_t>(n) + 1, 0);
   for (std::int64_t u = 0; u < n; ++u) start[u + 1] = start[u] + count[u];
   if (start[n] > std::numeric_limits<idx_t>::max())
-    throw Error(fmt::format("metis: the symmetric graph has {} adjacency entries, more than 32-bit METIS can index", start[n]));
+    throw Error(
+        fmt::format("metis: the symmetric graph has {} adjacency entries, more than 32-bit METIS can index", start[n]));
 
   MetisGraph g;
   g.adjncy.resize(static_cast<std::size_t>(start[n]));
@@ -51,19 +52,24 @@ MetisGraph symmetric_adjacency(const graph::Csr& csr) {
     core::parallel_for(n, [&](std::int64_t u) {
       for (const auto v : view.neighbors(u)) {
         if (v == u) continue;
-        g.adjncy[std::atomic_ref<std::int64_t>(fill[u]).fetch_add(1, std::memory_order_relaxed)] = static_cast<idx_t>(v);
-        g.adjncy[std::atomic_ref<std::int64_t>(fill[v]).fetch_add(1, std::memory_order_relaxed)] = static_cast<idx_t>(u);
+        g.adjncy[std::atomic_ref<std::int64_t>(fill[u]).fetch_add(1, std::memory_order_relaxed)] =
+            static_cast<idx_t>(v);
+        g.adjncy[std::atomic_ref<std::int64_t>(fill[v]).fetch_add(1, std::memory_order_relaxed)] =
+            static_cast<idx_t>(u);
       }
     });
   });
   fill.clear();
   fill.shrink_to_fit();
   // Sort and deduplicate each row in place; count[u] becomes the row's unique length.
-  core::parallel_for(n, [&](std::int64_t u) {
-    auto first = g.adjncy.begin() + start[u], last = g.adjncy.begin() + start[u + 1];
-    std::sort(first, last);
-    count[u] = std::unique(first, last) - first;
-  }, 256);
+  core::parallel_for(
+      n,
+      [&](std::int64_t u) {
+        auto first = g.adjncy.begin() + start[u], last = g.adjncy.begin() + start[u + 1];
+        std::sort(first, last);
+        count[u] = std::unique(first, last) - first;
+      },
+      256);
   g.xadj.resize(static_cast<std::size_t>(n) + 1);
   g.xadj[0] = 0;
   std::int64_t out = 0;
@@ -85,7 +91,8 @@ idx_t vertex_weights(const graph::GraphStore& store, std::vector<idx_t>& vwgt) {
   std::int64_t train_total = 0;
   if (store.has_split("train")) {
     for (const auto v : store.split("train")) {
-      if (v < 0 || v >= n) throw Error::in_file(store.dir() + "/train_idx.npy", 0, fmt::format("node id {} outside [0, {})", v, n));
+      if (v < 0 || v >= n)
+        throw Error::in_file(store.dir() + "/train_idx.npy", 0, fmt::format("node id {} outside [0, {})", v, n));
       train_total += is_train[v] ? 0 : (is_train[v] = 1);
     }
   }
@@ -95,12 +102,15 @@ idx_t vertex_weights(const graph::GraphStore& store, std::vector<idx_t>& vwgt) {
   const bool use_train = train_total > 0;
   const idx_t ncon = 1 + (use_degree ? 1 : 0) + (use_train ? 1 : 0);
   vwgt.resize(static_cast<std::size_t>(n * ncon));
-  core::parallel_for(n, [&](std::int64_t v) {
-    idx_t* w = &vwgt[static_cast<std::size_t>(v * ncon)];
-    *w++ = 1;
-    if (use_degree) *w++ = static_cast<idx_t>(indptr[v + 1] - indptr[v]);
-    if (use_train) *w = is_train[v];
-  }, 1 << 14);
+  core::parallel_for(
+      n,
+      [&](std::int64_t v) {
+        idx_t* w = &vwgt[static_cast<std::size_t>(v * ncon)];
+        *w++ = 1;
+        if (use_degree) *w++ = static_cast<idx_t>(indptr[v + 1] - indptr[v]);
+        if (use_train) *w = is_train[v];
+      },
+      1 << 14);
   return ncon;
 }
 
@@ -108,11 +118,11 @@ class MetisPartitioner final : public Partitioner {
  public:
   std::string name() const override { return "metis"; }
 
-  std::vector<std::int32_t> partition(const graph::GraphStore& store, int num_parts, std::uint64_t seed) const override {
+  std::vector<std::int32_t> partition(const graph::GraphStore& store, int num_parts,
+                                      std::uint64_t seed) const override {
     const std::int64_t n = store.num_nodes();
     if (num_parts == 1) return std::vector<std::int32_t>(static_cast<std::size_t>(n), 0);
-    if (n > std::numeric_limits<idx_t>::max())
-      throw Error(fmt::format("metis: {} nodes exceed 32-bit METIS", n));
+    if (n > std::numeric_limits<idx_t>::max()) throw Error(fmt::format("metis: {} nodes exceed 32-bit METIS", n));
     core::Timer timer;
     MetisGraph g = symmetric_adjacency(store.csr());
     std::vector<idx_t> vwgt;
@@ -135,8 +145,9 @@ class MetisPartitioner final : public Partitioner {
                                            &nparts, nullptr, nullptr, options, &objval, part.data());
     if (status != METIS_OK)
       throw Error(fmt::format("metis: METIS_PartGraphKway failed ({})", status == METIS_ERROR_MEMORY ? "out of memory"
-                                                                       : status == METIS_ERROR_INPUT ? "invalid input"
-                                                                                                     : "internal error"));
+                                                                        : status == METIS_ERROR_INPUT
+                                                                            ? "invalid input"
+                                                                            : "internal error"));
     spdlog::info("metis: {} parts, edge cut {} in {:.1f}s", num_parts, objval, timer.seconds());
     return std::vector<std::int32_t>(part.begin(), part.end());
   }

@@ -19,8 +19,9 @@ nlohmann::json partitioned_summary(const PartitionedStore& store) {
   j["nodes"] = m.num_nodes;
   j["stored_edges"] = m.num_edges;
   j["directed"] = m.directed;
-  j["features"] = m.feat_dim > 0 ? nlohmann::json{{"shape", {m.num_nodes, m.feat_dim}}, {"dtype", core::dtype_name(m.feat_dtype)}}
-                                 : nlohmann::json(nullptr);
+  j["features"] = m.feat_dim > 0
+                      ? nlohmann::json{{"shape", {m.num_nodes, m.feat_dim}}, {"dtype", core::dtype_name(m.feat_dtype)}}
+                      : nlohmann::json(nullptr);
   j["classes"] = m.num_classes;
   j["multi_label"] = m.multi_label;
   j["splits"] = m.splits;
@@ -28,7 +29,9 @@ nlohmann::json partitioned_summary(const PartitionedStore& store) {
   j["id_map_note"] = m.id_map_note;
   j["node_offsets"] = m.book.to_json();
   const auto quality = m.quality.to_json();
-  j["edge_cut"] = {{"cut", m.quality.edge_cut.cut}, {"edges", m.quality.edge_cut.edges}, {"fraction", m.quality.edge_cut.fraction()}};
+  j["edge_cut"] = {{"cut", m.quality.edge_cut.cut},
+                   {"edges", m.quality.edge_cut.edges},
+                   {"fraction", m.quality.edge_cut.fraction()}};
   j["balance"] = quality["balance"];
   j["seconds"] = quality["seconds"];
   j["parts"] = nlohmann::json::array();
@@ -55,7 +58,9 @@ nlohmann::json partitioned_summary(const PartitionedStore& store) {
 
 std::string format_partitioned_summary(const nlohmann::json& j) {
   std::string out;
-  auto line = [&](const std::string& key, const std::string& value) { out += fmt::format("{:<12} {}\n", key + ":", value); };
+  auto line = [&](const std::string& key, const std::string& value) {
+    out += fmt::format("{:<12} {}\n", key + ":", value);
+  };
   line("store", j["dir"].get<std::string>() + " (partitioned)");
   line("parts", fmt::format("{} by {} (seed {}) from {}", j["num_parts"].get<int>(), j["method"].get<std::string>(),
                             j["seed"].get<std::uint64_t>(), j["source"].get<std::string>()));
@@ -65,30 +70,33 @@ std::string format_partitioned_summary(const nlohmann::json& j) {
   if (j["features"].is_null())
     line("features", "none");
   else
-    line("features", fmt::format("{} x {} {}", j["features"]["shape"][0].get<std::int64_t>(),
-                                 j["features"]["shape"][1].get<std::int64_t>(), j["features"]["dtype"].get<std::string>()));
+    line("features",
+         fmt::format("{} x {} {}", j["features"]["shape"][0].get<std::int64_t>(),
+                     j["features"]["shape"][1].get<std::int64_t>(), j["features"]["dtype"].get<std::string>()));
   const auto classes = j["classes"].get<std::int64_t>();
-  line("classes", classes == 0 ? "none" : fmt::format("{}{}", classes, j["multi_label"].get<bool>() ? " (multi-label)" : ""));
+  line("classes",
+       classes == 0 ? "none" : fmt::format("{}{}", classes, j["multi_label"].get<bool>() ? " (multi-label)" : ""));
   std::string splits;
   for (const auto& [name, size] : j["splits"].items())
     splits += fmt::format("{}{} {}", splits.empty() ? "" : ", ", name, size.get<std::int64_t>());
   line("splits", splits.empty() ? "none" : splits);
   line("ids", j["id_map_note"].get<std::string>());
   const auto& cut = j["edge_cut"];
-  line("edge cut", fmt::format("{} of {} edges ({:.2f}%)", cut["cut"].get<std::int64_t>(), cut["edges"].get<std::int64_t>(),
-                               100.0 * cut["fraction"].get<double>()));
+  line("edge cut", fmt::format("{} of {} edges ({:.2f}%)", cut["cut"].get<std::int64_t>(),
+                               cut["edges"].get<std::int64_t>(), 100.0 * cut["fraction"].get<double>()));
   const auto& b = j["balance"];
   line("balance", fmt::format("nodes {:.3f}  edges {:.3f}  train {:.3f}  (max/mean)", b["nodes"].get<double>(),
                               b["edges"].get<double>(), b["train_nodes"].get<double>()));
   line("on disk", fmt::format("{} (topology {})", graph::human_bytes(j["disk_bytes"].get<double>()),
                               graph::human_bytes(j["topology_disk_bytes"].get<double>())));
-  out += fmt::format("{:>5} {:>25} {:>11} {:>13} {:>10} {:>10} {:>10}\n", "part", "global ids", "nodes", "edges", "train",
-                     "halo", "disk");
+  out += fmt::format("{:>5} {:>25} {:>11} {:>13} {:>10} {:>10} {:>10}\n", "part", "global ids", "nodes", "edges",
+                     "train", "halo", "disk");
   for (const auto& p : j["parts"]) {
     out += fmt::format("{:>5} {:>25} {:>11} {:>13} {:>10} {:>10} {:>10}\n", p["part"].get<int>(),
                        fmt::format("[{}, {})", p["range"][0].get<std::int64_t>(), p["range"][1].get<std::int64_t>()),
-                       p["nodes"].get<std::int64_t>(), p["edges"].get<std::int64_t>(), p["train_nodes"].get<std::int64_t>(),
-                       p["halo"].get<std::int64_t>(), graph::human_bytes(p["disk_bytes"].get<double>()));
+                       p["nodes"].get<std::int64_t>(), p["edges"].get<std::int64_t>(),
+                       p["train_nodes"].get<std::int64_t>(), p["halo"].get<std::int64_t>(),
+                       graph::human_bytes(p["disk_bytes"].get<double>()));
   }
   return out;
 }

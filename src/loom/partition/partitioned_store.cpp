@@ -14,7 +14,9 @@ namespace {
 core::NpyArray map_int64(const std::string& path, std::int64_t expected_size) {
   auto a = core::NpyArray::map(path);
   if (a.dtype() != core::DType::kInt64 || a.ndim() != 1 || (expected_size >= 0 && a.size() != expected_size))
-    throw Error::in_file(path, 0, fmt::format("expected a 1-d int64 array{}", expected_size >= 0 ? fmt::format(" of {} entries", expected_size) : ""));
+    throw Error::in_file(path, 0,
+                         fmt::format("expected a 1-d int64 array{}",
+                                     expected_size >= 0 ? fmt::format(" of {} entries", expected_size) : ""));
   return a;
 }
 }  // namespace
@@ -47,7 +49,8 @@ PartitionedMeta PartitionedMeta::from_json(const nlohmann::json& j, const std::s
   try {
     if (graph::store_format(j) != "loom-partitioned")
       throw Error::in_file(path, 0, "not a Loom partitioned store (format != loom-partitioned)");
-    if (core::json_int<int>(j.at("version"), path) != 1) throw Error::in_file(path, 0, "unsupported partitioned store version " + j.at("version").dump());
+    if (core::json_int<int>(j.at("version"), path) != 1)
+      throw Error::in_file(path, 0, "unsupported partitioned store version " + j.at("version").dump());
     PartitionedMeta m;
     m.method = j.at("method").get<std::string>();
     m.seed = core::json_int<std::uint64_t>(j.at("seed"), path);
@@ -63,14 +66,18 @@ PartitionedMeta PartitionedMeta::from_json(const nlohmann::json& j, const std::s
     m.multi_label = j.at("multi_label").get<bool>();
     m.splits = core::json_int_map<std::int64_t>(j.at("splits"), path);
     const auto id_map = j.at("id_map").get<std::string>();
-    if (id_map != "orig_id" && id_map != "names") throw Error::in_file(path, 0, "id_map must be orig_id or names, found '" + id_map + "'");
+    if (id_map != "orig_id" && id_map != "names")
+      throw Error::in_file(path, 0, "id_map must be orig_id or names, found '" + id_map + "'");
     m.id_map = id_map == "names" ? graph::IdMapKind::kNames : graph::IdMapKind::kOrigId;
     m.id_map_note = j.value("id_map_note", "");
     m.quality = PartitionQuality::from_json(j.at("quality"), path);
     if (core::json_int<int>(j.at("num_parts"), path) != m.num_parts())
-      throw Error::in_file(path, 0, fmt::format("num_parts {} does not match {} node_offsets", core::json_int<int>(j.at("num_parts"), path), m.num_parts() + 1));
+      throw Error::in_file(path, 0,
+                           fmt::format("num_parts {} does not match {} node_offsets",
+                                       core::json_int<int>(j.at("num_parts"), path), m.num_parts() + 1));
     if (m.book.num_nodes() != m.num_nodes)
-      throw Error::in_file(path, 0, fmt::format("node_offsets end at {}, num_nodes is {}", m.book.num_nodes(), m.num_nodes));
+      throw Error::in_file(path, 0,
+                           fmt::format("node_offsets end at {}, num_nodes is {}", m.book.num_nodes(), m.num_nodes));
     return m;
   } catch (const nlohmann::json::exception& e) {
     throw Error::in_file(path, 0, std::string("malformed meta.json: ") + e.what());
@@ -79,7 +86,8 @@ PartitionedMeta PartitionedMeta::from_json(const nlohmann::json& j, const std::s
 
 std::span<const std::int64_t> Part::halo_from(int owner) const {
   const auto offsets = halo_offsets();
-  return halo_ids().subspan(static_cast<std::size_t>(offsets[owner]), static_cast<std::size_t>(offsets[owner + 1] - offsets[owner]));
+  return halo_ids().subspan(static_cast<std::size_t>(offsets[owner]),
+                            static_cast<std::size_t>(offsets[owner + 1] - offsets[owner]));
 }
 
 PartitionedStore PartitionedStore::open(const std::string& dir) {
@@ -115,8 +123,8 @@ Part PartitionedStore::part(int k) const {
   if (!info || info->part != k || info->num_parts != num_parts() || info->node_offset != p.range_.begin ||
       info->global_num_nodes != meta_.num_nodes || p.store_.num_nodes() != p.range_.size())
     throw Error::in_file(pdir + "/meta.json", 0,
-                         fmt::format("partition info does not match the partition book (part {} owns [{}, {}) of {})", k,
-                                     p.range_.begin, p.range_.end, meta_.num_nodes));
+                         fmt::format("partition info does not match the partition book (part {} owns [{}, {}) of {})",
+                                     k, p.range_.begin, p.range_.end, meta_.num_nodes));
   p.halo_offsets_ = map_int64(pdir + "/halo_offsets.npy", num_parts() + 1);
   p.halo_ids_ = map_int64(pdir + "/halo_ids.npy", -1);
   const auto offsets = p.halo_offsets();

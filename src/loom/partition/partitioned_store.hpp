@@ -43,7 +43,7 @@ struct PartitionedMeta {
   core::DType feat_dtype = core::DType::kFloat32;
   std::int64_t num_classes = 0;
   bool multi_label = false;
-  std::map<std::string, std::int64_t> splits;  // totals over all parts
+  std::map<std::string, std::int64_t> splits;           // totals over all parts
   graph::IdMapKind id_map = graph::IdMapKind::kOrigId;  // what parts store: orig_id.npy or names.txt
   std::string id_map_note;
   PartitionQuality quality;

@@ -29,16 +29,19 @@ std::unique_ptr<Partitioner> make_partitioner(const std::string& name) {
   for (const auto& e : kRegistry)
     if (name == e.name) return e.make();
   if (name == "ptscotch")
-    throw Error::in_argument("--method", "ptscotch is distributed: run `loom partition --method ptscotch` (under "
-                                         "mpirun -np P) or comm::partition_store_ptscotch");
+    throw Error::in_argument("--method",
+                             "ptscotch is distributed: run `loom partition --method ptscotch` (under "
+                             "mpirun -np P) or comm::partition_store_ptscotch");
   throw Error::in_argument("--method", fmt::format("unknown partitioning method '{}' (known: {})", name,
                                                    fmt::join(partitioner_names(), ", ")));
 }
 
 void check_num_parts(std::int64_t num_parts, std::int64_t num_nodes) {
-  if (num_parts < 1) throw Error::in_argument("-k", fmt::format("number of parts must be at least 1, got {}", num_parts));
+  if (num_parts < 1)
+    throw Error::in_argument("-k", fmt::format("number of parts must be at least 1, got {}", num_parts));
   if (num_parts > num_nodes)
-    throw Error::in_argument("-k", fmt::format("number of parts {} exceeds the number of nodes {}", num_parts, num_nodes));
+    throw Error::in_argument("-k",
+                             fmt::format("number of parts {} exceeds the number of nodes {}", num_parts, num_nodes));
   if (num_parts > (1 << 30)) throw Error::in_argument("-k", fmt::format("number of parts {} is too large", num_parts));
 }
 

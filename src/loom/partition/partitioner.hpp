@@ -20,7 +20,8 @@ class Partitioner {
   virtual ~Partitioner() = default;
   virtual std::string name() const = 0;
   // Part id per node of `store`; 1 <= num_parts <= store.num_nodes().
-  virtual std::vector<std::int32_t> partition(const graph::GraphStore& store, int num_parts, std::uint64_t seed) const = 0;
+  virtual std::vector<std::int32_t> partition(const graph::GraphStore& store, int num_parts,
+                                              std::uint64_t seed) const = 0;
 };
 
 // METIS k-way (edge-cut objective), balancing nodes, degree and training nodes (DistDGL and

@@ -83,8 +83,10 @@ PartitionQuality PartitionQuality::from_json(const nlohmann::json& j, const std:
     q.edge_cut.cut = core::json_int<std::int64_t>(j.at("edge_cut"), where);
     q.edge_cut.edges = core::json_int<std::int64_t>(j.at("edges"), where);
     for (const auto& p : j.at("parts"))
-      q.parts.push_back({core::json_int<std::int64_t>(p.at("nodes"), where), core::json_int<std::int64_t>(p.at("edges"), where),
-                         core::json_int<std::int64_t>(p.at("train_nodes"), where), core::json_int<std::int64_t>(p.at("halo"), where)});
+      q.parts.push_back({core::json_int<std::int64_t>(p.at("nodes"), where),
+                         core::json_int<std::int64_t>(p.at("edges"), where),
+                         core::json_int<std::int64_t>(p.at("train_nodes"), where),
+                         core::json_int<std::int64_t>(p.at("halo"), where)});
     q.partition_seconds = j.at("seconds").at("partition").get<double>();
     q.total_seconds = j.at("seconds").at("total").get<double>();
     return q;

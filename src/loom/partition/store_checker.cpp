@@ -46,7 +46,8 @@ void check_digests(const std::vector<std::string>& folders, bool progress, Store
     for (const auto& c : checks) {
       ++report.files;
       if (!c.ok())
-        report.problems.push_back(fmt::format("{}/{}: digest {}, meta.json records {}", folder, c.file, c.found, c.expected));
+        report.problems.push_back(
+            fmt::format("{}/{}: digest {}, meta.json records {}", folder, c.file, c.found, c.expected));
     }
   }
   bar.finish();
@@ -74,13 +75,16 @@ void check_part_rows(const PartitionedStore& s, const Part& part, StoreCheck& re
   topo.visit([&](auto t) {
     rows.visit([&](auto r) {
       std::vector<std::int64_t> first(static_cast<std::size_t>(range.size()), -1);
-      core::parallel_for(range.size(), [&](std::int64_t v) {
-        const auto a = t.neighbors(range.begin + v);
-        const auto b = r.neighbors(v);
-        if (a.size() != b.size() || !std::equal(a.begin(), a.end(), b.begin(),
-                                                [](auto x, auto y) { return static_cast<std::int64_t>(x) == y; }))
-          first[v] = v;
-      }, 4096);
+      core::parallel_for(
+          range.size(),
+          [&](std::int64_t v) {
+            const auto a = t.neighbors(range.begin + v);
+            const auto b = r.neighbors(v);
+            if (a.size() != b.size() || !std::equal(a.begin(), a.end(), b.begin(),
+                                                    [](auto x, auto y) { return static_cast<std::int64_t>(x) == y; }))
+              first[v] = v;
+          },
+          4096);
       for (const auto v : first)
         if (v >= 0) {
           bad = v;
@@ -89,9 +93,10 @@ void check_part_rows(const PartitionedStore& s, const Part& part, StoreCheck& re
     });
   });
   if (bad)
-    report.problems.push_back(fmt::format("{}: row {} (global id {}) differs from that row of topology/ ({} vs {} neighbours)",
-                                          where, *bad, range.begin + *bad, ptr[*bad + 1] - ptr[*bad],
-                                          topo_ptr[range.begin + *bad + 1] - topo_ptr[range.begin + *bad]));
+    report.problems.push_back(
+        fmt::format("{}: row {} (global id {}) differs from that row of topology/ ({} vs {} neighbours)", where, *bad,
+                    range.begin + *bad, ptr[*bad + 1] - ptr[*bad],
+                    topo_ptr[range.begin + *bad + 1] - topo_ptr[range.begin + *bad]));
 }
 
 void check_partitioned(const std::string& dir, StoreCheck& report) {
@@ -119,18 +124,19 @@ void check_partitioned(const std::string& dir, StoreCheck& report) {
     });
   }
   if (edges != store->meta().num_edges)
-    report.problems.push_back(fmt::format("{}/meta.json: parts hold {} edges, num_edges is {}", dir, edges, store->meta().num_edges));
+    report.problems.push_back(
+        fmt::format("{}/meta.json: parts hold {} edges, num_edges is {}", dir, edges, store->meta().num_edges));
   for (const auto& [name, total] : store->meta().splits)
     if (split_sums[name] != total)
-      report.problems.push_back(fmt::format("{}/meta.json: parts hold {} {} ids, splits.{} is {}", dir, split_sums[name], name,
-                                            name, total));
+      report.problems.push_back(
+          fmt::format("{}/meta.json: parts hold {} {} ids, splits.{} is {}", dir, split_sums[name], name, name, total));
 }
 
 }  // namespace
 
 nlohmann::json StoreCheck::to_json() const {
-  return {{"ok", ok()}, {"problems", problems}, {"files", files}, {"bytes", bytes}, {"undigested", undigested},
-          {"seconds", seconds}};
+  return {{"ok", ok()},     {"problems", problems},     {"files", files},
+          {"bytes", bytes}, {"undigested", undigested}, {"seconds", seconds}};
 }
 
 StoreCheck check_store(const std::string& dir, bool progress) {
@@ -143,7 +149,8 @@ StoreCheck check_store(const std::string& dir, bool progress) {
   int parts = 0;
   if (partitioned)
     collect(report, [&] {
-      parts = PartitionedMeta::from_json(nlohmann::json::parse(core::read_text_file(dir + "/meta.json")), dir + "/meta.json")
+      parts = PartitionedMeta::from_json(nlohmann::json::parse(core::read_text_file(dir + "/meta.json")),
+                                         dir + "/meta.json")
                   .num_parts();
     });
   check_digests(store_folders(dir, partitioned, parts), progress, report);

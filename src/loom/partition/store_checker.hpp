@@ -18,7 +18,7 @@ namespace loom::partition {
 
 struct StoreCheck {
   std::vector<std::string> problems;
-  std::int64_t files = 0, bytes = 0;  // files and bytes digested
+  std::int64_t files = 0, bytes = 0;    // files and bytes digested
   std::vector<std::string> undigested;  // store folders whose meta.json records no digests
   double seconds = 0;
   bool ok() const { return problems.empty(); }

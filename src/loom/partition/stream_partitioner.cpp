@@ -44,16 +44,18 @@ std::vector<std::int64_t> stream_order(std::span<const std::int64_t> indptr, std
   std::iota(order.begin(), order.end(), 0);
   core::Rng rng(seed);
   core::shuffle(order.begin(), order.end(), rng);
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::int64_t a, std::int64_t b) { return indptr[a + 1] - indptr[a] > indptr[b + 1] - indptr[b]; });
+  std::stable_sort(order.begin(), order.end(), [&](std::int64_t a, std::int64_t b) {
+    return indptr[a + 1] - indptr[a] > indptr[b + 1] - indptr[b];
+  });
   return order;
 }
 
-constexpr std::int64_t kCountBlock = 4096;    // a cluster's nodes per parallel task
+constexpr std::int64_t kCountBlock = 4096;  // a cluster's nodes per parallel task
 
 // Adds to edges[p], for each part p, the edges from v to nodes placed there.
 template <class View>
-void count_node_edges(const View& view, std::int64_t v, const std::vector<std::int32_t>& part, std::span<std::int64_t> edges) {
+void count_node_edges(const View& view, std::int64_t v, const std::vector<std::int32_t>& part,
+                      std::span<std::int64_t> edges) {
   for (const auto u : view.neighbors(v))
     if (part[u] >= 0 && u != v) ++edges[part[u]];
 }
@@ -171,11 +173,14 @@ void restream(const View& view, std::span<const std::int64_t> order, int num_par
   std::vector<std::int64_t> edges(static_cast<std::size_t>(block) * k);
   for (std::int64_t begin = 0; begin < n; begin += block) {
     const std::int64_t end = std::min(n, begin + block);
-    core::parallel_for(end - begin, [&](std::int64_t i) {
-      const std::span<std::int64_t> counts(edges.data() + i * k, k);
-      std::fill(counts.begin(), counts.end(), 0);
-      count_node_edges(view, order[begin + i], part, counts);
-    }, 64);
+    core::parallel_for(
+        end - begin,
+        [&](std::int64_t i) {
+          const std::span<std::int64_t> counts(edges.data() + i * k, k);
+          std::fill(counts.begin(), counts.end(), 0);
+          count_node_edges(view, order[begin + i], part, counts);
+        },
+        64);
     for (std::int64_t i = 0; i < end - begin; ++i)
       fennel.place(order[begin + i], std::span<const std::int64_t>(edges.data() + i * k, k), part);
   }
@@ -186,7 +191,8 @@ class StreamPartitioner final : public Partitioner {
   explicit StreamPartitioner(int passes) : passes_(passes) {}
   std::string name() const override { return "stream"; }
 
-  std::vector<std::int32_t> partition(const graph::GraphStore& store, int num_parts, std::uint64_t seed) const override {
+  std::vector<std::int32_t> partition(const graph::GraphStore& store, int num_parts,
+                                      std::uint64_t seed) const override {
     const std::int64_t n = store.num_nodes();
     std::vector<std::int32_t> part(static_cast<std::size_t>(n), num_parts == 1 ? 0 : -1);
     if (num_parts == 1) return part;
@@ -194,11 +200,11 @@ class StreamPartitioner final : public Partitioner {
     const graph::Csr& csr = store.csr();
     const std::vector<std::int64_t> order = stream_order(csr.indptr(), seed);
     core::ProgressBar bar("stream partition", n * (kClusterRounds + passes_), "nodes");
-    const Clusters clusters = label_clusters(csr, order, std::max<std::int64_t>(1, n / (kClustersPerPart * num_parts)),
-                                             kClusterRounds, &bar);
+    const Clusters clusters =
+        label_clusters(csr, order, std::max<std::int64_t>(1, n / (kClustersPerPart * num_parts)), kClusterRounds, &bar);
     bar.update(n * (kClusterRounds - clusters.rounds), "clusters done");
-    spdlog::info("stream: {} clusters after {} rounds of label propagation in {:.1f}s", clusters.count,
-                 clusters.rounds, timer.seconds());
+    spdlog::info("stream: {} clusters after {} rounds of label propagation in {:.1f}s", clusters.count, clusters.rounds,
+                 timer.seconds());
     FennelScore fennel(store, num_parts);
     csr.visit([&](auto view) {
       place_clusters(view, clusters, num_parts, fennel, part);

@@ -38,7 +38,8 @@ OriginalIds load_original_ids(const graph::GraphStore& source) {
   if (o.kind == graph::IdMapKind::kOrigId) {
     o.ids = source.original_ids();
     if (static_cast<std::int64_t>(o.ids.size()) != source.num_nodes())
-      throw Error::in_file(source.dir() + "/orig_id.npy", 0, fmt::format("has {} ids for {} nodes", o.ids.size(), source.num_nodes()));
+      throw Error::in_file(source.dir() + "/orig_id.npy", 0,
+                           fmt::format("has {} ids for {} nodes", o.ids.size(), source.num_nodes()));
   } else if (o.kind == graph::IdMapKind::kNames) {
     o.names = source.original_names();
   }
@@ -48,7 +49,7 @@ OriginalIds load_original_ids(const graph::GraphStore& source) {
 std::string id_map_note(const graph::GraphStore& source, const std::string& rows) {
   const auto& m = source.meta();
   const std::string what = m.id_map == graph::IdMapKind::kNames ? "names.txt: " + rows + " -> original name"
-                                                                 : "orig_id.npy: " + rows + " -> original id";
+                                                                : "orig_id.npy: " + rows + " -> original id";
   std::string note = what + fmt::format(" ({} of source {}", graph::id_map_name(m.id_map), source.dir());
   if (!m.id_map_note.empty()) note += ": " + m.id_map_note;
   return note + ")";
@@ -62,7 +63,8 @@ void set_original_ids(const OriginalIds& o, const Relabelling& r, IdRange rows, 
     return;
   }
   d.orig_id.resize(static_cast<std::size_t>(rows.size()));
-  for (std::int64_t i = 0; i < rows.size(); ++i) d.orig_id[i] = o.kind == graph::IdMapKind::kOrigId ? o.ids[map[i]] : map[i];
+  for (std::int64_t i = 0; i < rows.size(); ++i)
+    d.orig_id[i] = o.kind == graph::IdMapKind::kOrigId ? o.ids[map[i]] : map[i];
 }
 
 // Every split of the source in new global ids, sorted (so a part's ids are one slice).
@@ -73,7 +75,8 @@ std::map<std::string, std::vector<std::int64_t>> relabel_splits(const graph::Gra
     auto& ids = splits[name];
     for (const auto v : source.split(name)) {
       if (v < 0 || v >= n)
-        throw Error::in_file(source.dir() + "/" + name + "_idx.npy", 0, fmt::format("node id {} outside [0, {})", v, n));
+        throw Error::in_file(source.dir() + "/" + name + "_idx.npy", 0,
+                             fmt::format("node id {} outside [0, {})", v, n));
       ids.push_back(r.source_to_new[v]);
     }
     std::sort(ids.begin(), ids.end());
@@ -94,9 +97,12 @@ void write_part_features(const graph::GraphStore& source, const Relabelling& r, 
   for (std::int64_t begin = rows.begin; begin < rows.end; begin += chunk) {
     const std::int64_t count = std::min(chunk, rows.end - begin);
     buffer.resize(static_cast<std::size_t>(count) * row_bytes);
-    core::parallel_for(count, [&](std::int64_t i) {
-      std::memcpy(buffer.data() + i * row_bytes, src + r.new_to_source[begin + i] * row_bytes, row_bytes);
-    }, 1024);
+    core::parallel_for(
+        count,
+        [&](std::int64_t i) {
+          std::memcpy(buffer.data() + i * row_bytes, src + r.new_to_source[begin + i] * row_bytes, row_bytes);
+        },
+        1024);
     out.append(buffer.data(), count);
   }
   out.finish();
@@ -119,14 +125,16 @@ std::int64_t write_relabelled_csr(const graph::GraphStore& source, const Relabel
   core::ProgressBar bar("partition: topology", n, "rows");
   for (std::int64_t begin = 0; begin < n;) {
     std::int64_t end = begin, entries = 0;
-    while (end < n && (end == begin || entries + src_ptr[r.new_to_source[end] + 1] - src_ptr[r.new_to_source[end]] <= budget))
+    while (end < n &&
+           (end == begin || entries + src_ptr[r.new_to_source[end] + 1] - src_ptr[r.new_to_source[end]] <= budget))
       entries += src_ptr[r.new_to_source[end] + 1] - src_ptr[r.new_to_source[end]], ++end;
     graph::GraphData rows;
     relabel_rows(source, r, {begin, end}, rows);
     if (graph::fits_int32(n)) {
       narrow.resize(rows.indices.size());
-      core::parallel_for(static_cast<std::int64_t>(narrow.size()),
-                         [&](std::int64_t i) { narrow[i] = static_cast<std::int32_t>(rows.indices[i]); }, 1 << 16);
+      core::parallel_for(
+          static_cast<std::int64_t>(narrow.size()),
+          [&](std::int64_t i) { narrow[i] = static_cast<std::int32_t>(rows.indices[i]); }, 1 << 16);
       indices.append(narrow.data(), static_cast<std::int64_t>(narrow.size()));
     } else {
       indices.append(rows.indices.data(), static_cast<std::int64_t>(rows.indices.size()));
@@ -155,7 +163,8 @@ void copy_labels(const graph::GraphStore& source, const Relabelling& r, IdRange 
     const auto* src = label.span<std::uint8_t>().data();
     const std::int64_t c = m.num_classes;
     d.multi_label.resize(static_cast<std::size_t>(rows.size() * c));
-    for (std::int64_t i = 0; i < rows.size(); ++i) std::memcpy(&d.multi_label[i * c], src + map[i] * c, static_cast<std::size_t>(c));
+    for (std::int64_t i = 0; i < rows.size(); ++i)
+      std::memcpy(&d.multi_label[i * c], src + map[i] * c, static_cast<std::size_t>(c));
   } else {
     if (label.dtype() != core::DType::kInt64 || label.ndim() != 1)
       throw Error::in_file(label.path(), 0, "labels must be a 1-d int64 array");
@@ -186,8 +195,8 @@ std::vector<std::int64_t> halo_offsets(const std::vector<std::int64_t>& halo, co
 }
 
 nlohmann::json provenance(const graph::GraphStore& source, const PartitionOptions& o, const std::string& role) {
-  return {{"tool", "loom partition"}, {"role", role},       {"source", o.source},
-          {"method", o.method},       {"seed", o.seed},     {"source_provenance", source.meta().provenance}};
+  return {{"tool", "loom partition"}, {"role", role},   {"source", o.source},
+          {"method", o.method},       {"seed", o.seed}, {"source_provenance", source.meta().provenance}};
 }
 
 void check_output_is_not_source(const std::string& output, const std::string& source) {
@@ -291,7 +300,7 @@ void describe_source(const graph::GraphStore& source, const PartitionOptions& o,
 
 PartitionedMeta partition_store(const PartitionOptions& o, const AssignParts& assign) {
   core::Timer total;
-  const auto partitioner = assign                ? nullptr
+  const auto partitioner = assign                 ? nullptr
                            : o.method == "stream" ? make_stream_partitioner(o.stream_passes)
                                                   : make_partitioner(o.method);
   const auto source = graph::GraphStore::open(o.source);

@@ -28,7 +28,7 @@ struct PartitionOptions {
   std::string method = "metis";
   std::uint64_t seed = 0;
   bool overwrite = false;
-  int stream_passes = kDefaultStreamPasses;  // --method stream
+  int stream_passes = kDefaultStreamPasses;           // --method stream
   std::int64_t memory_bytes = std::int64_t{1} << 30;  // for the topology's rows in flight
   // Parts copy their feature rows (self-contained), or map them from the source store through
   // new_to_source.npy (no second copy on disk; the source must stay where it is).

@@ -31,13 +31,13 @@ void validate(const SampledBatch& batch) {
       LOOM_CHECK(s >= 0 && s < b.num_src, "block {}: source id {} outside [0, {})", l, s, b.num_src);
     }
     if (l + 1 < batch.blocks.size()) {
-      LOOM_CHECK(batch.blocks[l + 1].num_src == b.num_dst, "block {} has {} destinations but block {} has {} sources", l,
-                 b.num_dst, l + 1, batch.blocks[l + 1].num_src);
+      LOOM_CHECK(batch.blocks[l + 1].num_src == b.num_dst, "block {} has {} destinations but block {} has {} sources",
+                 l, b.num_dst, l + 1, batch.blocks[l + 1].num_src);
     }
     edges += b.num_edges();
   }
-  LOOM_CHECK(edges == batch.num_sampled_edges, "sampled batch counts {} edges, blocks hold {}",
-             batch.num_sampled_edges, edges);
+  LOOM_CHECK(edges == batch.num_sampled_edges, "sampled batch counts {} edges, blocks hold {}", batch.num_sampled_edges,
+             edges);
 }
 
 }  // namespace loom::sample

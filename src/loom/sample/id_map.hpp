@@ -51,7 +51,7 @@ class IdMap {
 
  private:
   static constexpr std::int64_t kDenseAlways = std::int64_t{1} << 20;  // 4 MiB of int32
-  static constexpr std::int64_t kDenseShare = 16;  // dense when expected >= num_ids / 16
+  static constexpr std::int64_t kDenseShare = 16;                      // dense when expected >= num_ids / 16
 
   bool dense_ = true;
   std::int32_t size_ = 0;

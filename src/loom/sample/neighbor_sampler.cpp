@@ -43,8 +43,8 @@ inline void pick_positions(std::int64_t n, std::int64_t k, core::Rng& rng, std::
 // Samples one hop for the destination nodes nodes[0 .. num_dst) into `block`, appending newly
 // seen source nodes to `nodes` and `map`.
 template <class IdT>
-void sample_hop(graph::CsrView<IdT> g, std::int64_t num_dst, std::int32_t fanout, const core::Rng& hop_rng,
-                IdMap& map, std::vector<std::int64_t>& nodes, Block& block) {
+void sample_hop(graph::CsrView<IdT> g, std::int64_t num_dst, std::int32_t fanout, const core::Rng& hop_rng, IdMap& map,
+                std::vector<std::int64_t>& nodes, Block& block) {
   block.num_dst = num_dst;
   block.indptr.resize(static_cast<std::size_t>(num_dst + 1));
   block.indptr[0] = 0;
@@ -114,8 +114,8 @@ SampledBatch NeighborSampler::sample(std::span<const std::int64_t> seeds, std::u
   std::vector<std::int64_t>& nodes = batch.input_nodes;
   nodes.reserve(static_cast<std::size_t>(expected));
   for (std::size_t i = 0; i < seeds.size(); ++i) {
-    LOOM_CHECK_ARG(seeds[i] >= 0 && seeds[i] < num_nodes, "seeds", "seed {} (position {}) outside [0, {})", seeds[i],
-                   i, num_nodes);
+    LOOM_CHECK_ARG(seeds[i] >= 0 && seeds[i] < num_nodes, "seeds", "seed {} (position {}) outside [0, {})", seeds[i], i,
+                   num_nodes);
     LOOM_CHECK_ARG(map.insert(seeds[i]).second, "seeds", "seed {} appears twice (position {})", seeds[i], i);
     nodes.push_back(seeds[i]);
   }
@@ -125,9 +125,8 @@ SampledBatch NeighborSampler::sample(std::span<const std::int64_t> seeds, std::u
   for (std::size_t hop = 0; hop < fanouts_.size(); ++hop) {
     Block& block = batch.blocks[fanouts_.size() - 1 - hop];
     const std::int64_t num_dst = static_cast<std::int64_t>(nodes.size());
-    graph_->visit([&](auto view) {
-      detail::sample_hop(view, num_dst, fanouts_[hop], rng.split(hop), map, nodes, block);
-    });
+    graph_->visit(
+        [&](auto view) { detail::sample_hop(view, num_dst, fanouts_[hop], rng.split(hop), map, nodes, block); });
     batch.num_sampled_edges += block.num_edges();
   }
   return batch;

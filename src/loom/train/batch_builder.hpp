@@ -43,7 +43,10 @@ class BatchBuilder {
   // `device` may be null (CPU, no tier); what the pointers name must outlive the builder.
   BatchBuilder(const TrainingData& data, const sample::NeighborSampler& sampler, const feature::FeatureSource& features,
                const DeviceFeatures* device, bool whole_graph_gcn_norm)
-      : data_(&data), sampler_(&sampler), features_(&features), device_(device),
+      : data_(&data),
+        sampler_(&sampler),
+        features_(&features),
+        device_(device),
         whole_graph_gcn_norm_(whole_graph_gcn_norm) {}
 
   PreparedBatch build(std::span<const std::int64_t> seeds, std::uint64_t sample_seed) const;

@@ -59,8 +59,8 @@ class BatchPipeline {
   std::deque<std::shared_future<std::shared_ptr<PreparedBatch>>> sampled_;
   std::size_t first_step_;
   std::size_t next_sample_;
-  std::size_t next_sync_;  // the caller's next step without a producer
-  std::size_t taken_;      // steps the caller took
+  std::size_t next_sync_;           // the caller's next step without a producer
+  std::size_t taken_;               // steps the caller took
   std::atomic<std::size_t> limit_;  // the producer prepares the steps below this
   std::atomic<bool> stopping_{false};
   core::BoundedQueue<PreparedBatch> queue_;

@@ -56,8 +56,8 @@ feature::StaticCache build_static_cache(const MinibatchOptions& options, const T
             {"fill_seconds", cache.fill_stats().seconds}};
   if (world.rank() == 0)
     spdlog::info("static cache '{}' alpha {}: {} rows over {} ranks ({}), ranked in {:.2f}s, filled in {:.2f}s",
-                 options.cache, options.alpha, totals[0], world.size(), graph::human_bytes(static_cast<double>(totals[1])),
-                 ranking_seconds, cache.fill_stats().seconds);
+                 options.cache, options.alpha, totals[0], world.size(),
+                 graph::human_bytes(static_cast<double>(totals[1])), ranking_seconds, cache.fill_stats().seconds);
   return cache;
 }
 

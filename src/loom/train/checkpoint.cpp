@@ -25,8 +25,9 @@ void save_archive(torch::serialize::OutputArchive& archive, const std::string& p
 
 }  // namespace
 
-void save_checkpoint(const std::string& dir, CheckpointId id, torch::nn::Module& model, torch::optim::Optimizer& optimizer,
-                     const nlohmann::json& state, const CheckpointTensors& tensors, int keep) {
+void save_checkpoint(const std::string& dir, CheckpointId id, torch::nn::Module& model,
+                     torch::optim::Optimizer& optimizer, const nlohmann::json& state, const CheckpointTensors& tensors,
+                     int keep) {
   const auto write_archives = [&](const core::OutputDir& out) {
     {
       torch::serialize::OutputArchive archive;
@@ -70,8 +71,9 @@ std::optional<nlohmann::json> load_checkpoint(const std::string& dir, torch::nn:
   if (path.empty()) return std::nullopt;
   const CheckpointState state = read_state(path);
   if (state.fingerprint != fingerprint)
-    throw Error::in_file(path, 0, "checkpoint was written by a run with different model or data options (" +
-                                      state.fingerprint + " vs " + fingerprint + ")");
+    throw Error::in_file(path, 0,
+                         "checkpoint was written by a run with different model or data options (" + state.fingerprint +
+                             " vs " + fingerprint + ")");
   try {
     // Tensors land on the device the model is on, whichever device wrote them.
     const auto parameters = model.parameters();

@@ -25,8 +25,9 @@ using core::newest_intact_checkpoint;
 // Named tensors; on loading, each is overwritten in place with the saved tensor of its name.
 using CheckpointTensors = std::map<std::string, torch::Tensor>;
 
-void save_checkpoint(const std::string& dir, CheckpointId id, torch::nn::Module& model, torch::optim::Optimizer& optimizer,
-                     const nlohmann::json& state, const CheckpointTensors& tensors = {}, int keep = 0);
+void save_checkpoint(const std::string& dir, CheckpointId id, torch::nn::Module& model,
+                     torch::optim::Optimizer& optimizer, const nlohmann::json& state,
+                     const CheckpointTensors& tensors = {}, int keep = 0);
 
 // The state.json of checkpoint `id` of DIR (default: the newest intact one), or nullopt
 // when DIR has none (for what a run must know before it builds its model and optimizer).

@@ -15,7 +15,7 @@
 namespace loom::train {
 
 struct CheckpointState : core::CheckpointRecord {  // json: records and selection for the trainer
-  std::vector<std::vector<double>> epoch_totals;  // per rank: what that epoch's steps summed so far
+  std::vector<std::vector<double>> epoch_totals;   // per rank: what that epoch's steps summed so far
 };
 
 CheckpointState parse_checkpoint_state(const std::string& text, const std::string& path);

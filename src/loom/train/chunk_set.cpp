@@ -9,7 +9,8 @@
 namespace loom::train {
 
 ChunkSet::ChunkSet(const graph::Csr& csr, const partition::PartitionBook& book, const FullGraphLayout& layout) {
-  own_ = {book.range(layout.part_of(layout.way, 0)).begin, book.range(layout.part_of(layout.way, layout.chunks - 1)).end};
+  own_ = {book.range(layout.part_of(layout.way, 0)).begin,
+          book.range(layout.part_of(layout.way, layout.chunks - 1)).end};
   const auto one_hop = sample::NeighborSampler::full_neighborhood(csr, 1);
   for (int c = 0; c < layout.chunks; ++c) {
     Chunk chunk;

@@ -21,12 +21,12 @@
 namespace loom::train {
 
 struct Chunk {
-  int index = 0;                       // chunk number within the way
-  partition::IdRange rows;             // global ids
-  std::int64_t slot_begin = 0;         // slot of rows.begin
-  nn::MessageGraph graph;              // destinations = rows, sources = rows ++ outside
-  std::vector<std::int64_t> outside;   // global ids of the outside sources, in source order
-  torch::Tensor outside_slots;         // int64 [outside.size()]
+  int index = 0;                         // chunk number within the way
+  partition::IdRange rows;               // global ids
+  std::int64_t slot_begin = 0;           // slot of rows.begin
+  nn::MessageGraph graph;                // destinations = rows, sources = rows ++ outside
+  std::vector<std::int64_t> outside;     // global ids of the outside sources, in source order
+  torch::Tensor outside_slots;           // int64 [outside.size()]
   torch::Tensor local_pos, local_slots;  // the outside sources of this way: positions, slots
   std::int64_t size() const { return rows.size(); }
 };

@@ -62,7 +62,8 @@ torch::Tensor to_host(const torch::Tensor& t, const comm::Communicator& counter)
 
 torch::Tensor to_device(const torch::Tensor& t, torch::Device device, const comm::Communicator& counter) {
   if (!t.defined() || t.device() == device) return t;
-  if (!device.is_cpu()) counter.count_device(static_cast<std::uint64_t>(t.numel() * t.element_size()), /*to_device=*/true);
+  if (!device.is_cpu())
+    counter.count_device(static_cast<std::uint64_t>(t.numel() * t.element_size()), /*to_device=*/true);
   return t.to(device, /*non_blocking=*/t.is_pinned());
 }
 

@@ -17,7 +17,8 @@ DeviceFeatures build_device_features(const MinibatchOptions& options, const Trai
   DeviceFeatures features;
   world.agree_on([&] {
     feature::HotTier tier;
-    const auto capacity = static_cast<std::int64_t>(std::llround(options.device_rows * static_cast<double>(data.num_local)));
+    const auto capacity =
+        static_cast<std::int64_t>(std::llround(options.device_rows * static_cast<double>(data.num_local)));
     if (capacity > 0) {
       // The vip policy's score of every vertex; this rank's rows are [offset, offset + num_local).
       const std::vector<double> vip = feature::cache_scores("vip", cache_context(options, data, fanouts, world.rank()));
@@ -30,8 +31,8 @@ DeviceFeatures build_device_features(const MinibatchOptions& options, const Trai
       const auto bytes = static_cast<double>(data.features.bytes()) * static_cast<double>(rows) /
                          static_cast<double>(std::max<std::int64_t>(1, data.features.rows()));
       throw Error::in_argument("--device-rows", fmt::format("{} of this rank's rows ({}) do not fit in the free memory "
-                                                             "of {}; lower --device-rows",
-                                                             rows, graph::human_bytes(bytes), device.str()));
+                                                            "of {}; lower --device-rows",
+                                                            rows, graph::human_bytes(bytes), device.str()));
     }
   });
   return features;
@@ -42,9 +43,9 @@ nlohmann::json device_record(const DeviceFeatures& features, const TrainingData&
   world.allreduce_sum(sums, comm::Channel::control);
   std::array<double, 2> scores{features.tier().tier_score(), features.tier().total_score()};
   world.allreduce_sum(scores, comm::Channel::control);
-  return {{"event", "device"}, {"device", features.device().str()}, {"tier_rows", sums[0]},
-          {"tier_bytes", sums[1]}, {"own_rows", sums[2]},
-          {"tier_vip_share", scores[1] > 0 ? scores[0] / scores[1] : 0.0}};
+  return {{"event", "device"},    {"device", features.device().str()},
+          {"tier_rows", sums[0]}, {"tier_bytes", sums[1]},
+          {"own_rows", sums[2]},  {"tier_vip_share", scores[1] > 0 ? scores[0] / scores[1] : 0.0}};
 }
 
 }  // namespace loom::train

@@ -14,7 +14,7 @@ namespace {
 template <class Totals, class Visit>
 void visit_totals(Totals& t, Visit&& visit) {
   visit(t.loss_sum);
-  for (auto& value : t.train.values) visit(value);
+  for (auto* value : ScoreCounts::fields(t.train)) visit(*value);
   for (auto* phase : {&t.phases.sample, &t.phases.fetch, &t.phases.wait, &t.phases.compute, &t.phases.allreduce})
     visit(*phase);
   for (auto* rows : {&t.fetched.local_rows, &t.fetched.device_rows, &t.fetched.cached_rows, &t.fetched.prefetch_hits,
@@ -79,9 +79,7 @@ EpochSummary summarize_epoch(int epoch, double seconds, std::int64_t steps, bool
   std::array<double, 2> loss_steps{t.loss_sum, static_cast<double>(steps)};
   world.allreduce_sum(loss_steps, comm::Channel::control);
   s.loss = loss_steps[0] / std::max(1.0, loss_steps[1]);
-  ScoreCounts train = t.train;
-  world.allreduce_sum(train.values, comm::Channel::control);
-  s.train_score = score(train, multi_label);
+  s.train_score = score(sum_over_ranks(t.train, world), multi_label);
   const double producer = t.phases.sample + t.phases.fetch;
   s.pipeline_hidden_fraction = pipelined && producer > 0 ? std::clamp(1.0 - t.phases.wait / producer, 0.0, 1.0) : 0.0;
 
@@ -104,8 +102,13 @@ EpochSummary summarize_epoch(int epoch, double seconds, std::int64_t steps, bool
                                   now.fallbacks - since.decisions.fallbacks,
                                   buffer->rows_admitted() - since.rows_admitted};
     world.allreduce_sum(p, comm::Channel::control);
-    s.prefetch = PrefetchEpoch{.hits = p[0], .lookups = p[1], .rows_in = p[2], .decisions = p[3], .evictions = p[4],
-                               .fallbacks = p[5], .rows_admitted = p[6]};
+    s.prefetch = PrefetchEpoch{.hits = p[0],
+                               .lookups = p[1],
+                               .rows_in = p[2],
+                               .decisions = p[3],
+                               .evictions = p[4],
+                               .fallbacks = p[5],
+                               .rows_admitted = p[6]};
   }
   s.comm = world.global_stats(world.stats() - since.comm);
   return s;
@@ -120,8 +123,10 @@ nlohmann::json epoch_record(const EpochSummary& s, const std::string& score_name
   r["lr"] = s.lr;
   r["loss"] = s.loss;
   r["train_" + score_name] = s.train_score;
-  r["phases_seconds"] = {{"sample", s.phases.sample},   {"fetch", s.phases.fetch},
-                         {"wait", s.phases.wait},       {"compute", s.phases.compute},
+  r["phases_seconds"] = {{"sample", s.phases.sample},
+                         {"fetch", s.phases.fetch},
+                         {"wait", s.phases.wait},
+                         {"compute", s.phases.compute},
                          {"allreduce", s.phases.allreduce}};
   r["pipeline_hidden_fraction"] = s.pipeline_hidden_fraction;
   r["rows_local"] = s.rows_local;
@@ -132,8 +137,9 @@ nlohmann::json epoch_record(const EpochSummary& s, const std::string& score_name
   r["rows_cached"] = s.rows_cached;
   if (s.prefetch) {
     const PrefetchEpoch& p = *s.prefetch;
-    r["prefetch"] = {{"hits", p.hits},           {"lookups", p.lookups},     {"hit_rate", p.hit_rate()},
-                     {"rows_in", p.rows_in},     {"decisions", p.decisions}, {"evictions", p.evictions},
+    r["prefetch"] = {{"hits", p.hits},           {"lookups", p.lookups},
+                     {"hit_rate", p.hit_rate()}, {"rows_in", p.rows_in},
+                     {"decisions", p.decisions}, {"evictions", p.evictions},
                      {"fallbacks", p.fallbacks}, {"rows_admitted", p.rows_admitted}};
   }
   r["comm"] = s.comm.to_json();

@@ -27,9 +27,9 @@ struct PhaseSeconds {
 };
 
 struct EpochTotals {
-  double loss_sum = 0;   // over this rank's steps
-  ScoreCounts train;     // training predictions
-  PhaseSeconds phases;   // this rank's time per phase (sample and fetch on the producer thread)
+  double loss_sum = 0;  // over this rank's steps
+  ScoreCounts train;    // training predictions
+  PhaseSeconds phases;  // this rank's time per phase (sample and fetch on the producer thread)
   feature::FetchStats fetched;
   std::int64_t sampled_edges = 0;
   double earlier_seconds = 0;  // wall time of this epoch's steps in the run before a resume
@@ -59,12 +59,11 @@ struct EpochSummary {
   std::int64_t steps = 0;
   bool changed_conditions = false;
   double lr = 0;
-  double loss = 0;         // mean over all ranks' steps
-  double train_score = 0;  // accuracy or micro-F1 of the training predictions
-  PhaseSeconds phases;     // this rank's
+  double loss = 0;                      // mean over all ranks' steps
+  double train_score = 0;               // accuracy or micro-F1 of the training predictions
+  PhaseSeconds phases;                  // this rank's
   double pipeline_hidden_fraction = 0;  // share of sample + fetch time the pipeline hid
-  std::int64_t rows_local = 0, rows_device = 0, rows_remote = 0, rows_cached = 0, feature_bytes = 0,
-               sampled_edges = 0;
+  std::int64_t rows_local = 0, rows_device = 0, rows_remote = 0, rows_cached = 0, feature_bytes = 0, sampled_edges = 0;
   std::optional<PrefetchEpoch> prefetch;  // with a prefetch controller
   comm::GlobalCommStats comm;
 };

@@ -8,11 +8,6 @@ namespace loom::train {
 
 namespace {
 
-ScoreCounts all_reduce(ScoreCounts counts, const comm::Communicator& comm) {
-  comm.allreduce_sum(counts.values, comm::Channel::control);
-  return counts;
-}
-
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
 }  // namespace
@@ -34,7 +29,7 @@ ScoreCounts sampled_scores(nn::GnnModel& model, const BatchBuilder& builder, std
     counts += count_scores(model.forward(b.x, b.graphs), b.y, multi_label);
   }
   model.train(was_training);
-  return all_reduce(counts, comm);
+  return sum_over_ranks(counts, comm);
 }
 
 ExactInference exact_inference(nn::GnnModel& model, const TrainingData& data, const comm::Communicator& comm,
@@ -87,7 +82,7 @@ ScoreCounts exact_scores(const ExactInference& result, const BatchBuilder& build
   for (std::size_t i = 0; i < ids.size(); ++i) rows[i] = ids[i] - data.offset;
   const auto index = torch::from_blob(rows.data(), {static_cast<std::int64_t>(rows.size())}, torch::kInt64);
   ScoreCounts counts = count_scores(result.logits.index_select(0, index), builder.labels(ids), data.multi_label);
-  return all_reduce(counts, comm);
+  return sum_over_ranks(counts, comm);
 }
 
 }  // namespace loom::train

@@ -34,8 +34,8 @@ FullGraphLayout make_layout(FullGraphMode mode, int world_size, int rank, int nu
     LOOM_CHECK_ARG(chunks_option == 0 || chunks_option == l.chunks, "--chunks",
                    "{} chunks per way asked for, but the store's {} parts give {} (partition with -k {})",
                    chunks_option, num_parts, l.chunks, chunks_option * l.ways);
-    LOOM_CHECK_ARG(l.chunks >= l.stages, "--chunks", "{} chunks per way for {} pipeline stages: need at least one chunk per stage",
-                   l.chunks, l.stages);
+    LOOM_CHECK_ARG(l.chunks >= l.stages, "--chunks",
+                   "{} chunks per way for {} pipeline stages: need at least one chunk per stage", l.chunks, l.stages);
   }
   LOOM_CHECK_ARG(l.stages <= num_layers, "--layers", "{} pipeline stages for {} layers: need a layer per stage",
                  l.stages, num_layers);

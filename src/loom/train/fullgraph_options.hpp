@@ -22,14 +22,14 @@ struct FullGraphOptions {
   std::string store;  // partitioned store: one part per rank (graph) or per chunk (pipe, hybrid)
   FullGraphMode mode = FullGraphMode::kGraph;
   nn::DeepModelOptions model;  // in_features and num_classes come from the data
-  int ways = 2;    // hybrid: ranks per stage
-  int chunks = 0;  // pipe/hybrid: chunks per way; 0 = take them from the part count
+  int ways = 2;                // hybrid: ranks per stage
+  int chunks = 0;              // pipe/hybrid: chunks per way; 0 = take them from the part count
   int epochs = 100;
   double lr = 0.01;
   double weight_decay = 0.0;
   LrSchedule lr_schedule;
   std::uint64_t seed = 0;
-  int threads = 0;  // 0 = the cores shared among the ranks on this machine
+  int threads = 0;             // 0 = the cores shared among the ranks on this machine
   std::string device = "cpu";  // cpu | cuda (GPU rank % count) | cuda:N
   // GNNPipe's convergence aids (pipe and hybrid):
   bool shuffle_chunks = true;  // a new chunk order every epoch (seed shared by all ranks)
@@ -40,10 +40,10 @@ struct FullGraphOptions {
   //             came in time, else last epoch's (PipeGCN-style stale gradients, each counted once)
   //   drop      dropped, those in time used as they are
   CrossGrad cross_grad = CrossGrad::kUnbiased;
-  bool stale_halo = false;     // graph mode: PipeGCN-style one-epoch-stale halo, overlapped
+  bool stale_halo = false;  // graph mode: PipeGCN-style one-epoch-stale halo, overlapped
   comm::LinkModel link;
-  int eval_every = 1;  // valid/test accuracy every N epochs (0 = only after the last, -1 = never)
-  std::string metrics_path;  // JSON lines, written by rank 0
+  int eval_every = 1;          // valid/test accuracy every N epochs (0 = only after the last, -1 = never)
+  std::string metrics_path;    // JSON lines, written by rank 0
   std::string checkpoint_dir;  // one sub-directory per rank (rank-<r>)
   int checkpoint_every = 0;
   int keep_checkpoints = 0;  // keep the newest N checkpoints (0 = all)

@@ -153,15 +153,15 @@ struct FullGraphRun {
   std::optional<ChunkSet> chunks;
   FullGraphData data;
   std::shared_ptr<nn::DeepGnn> model;
-  std::vector<int> bounds;     // layer split: stage s runs layers [bounds[s], bounds[s+1])
-  std::vector<double> costs;   // profiled cost of each layer
+  std::vector<int> bounds;                  // layer split: stage s runs layers [bounds[s], bounds[s+1])
+  std::vector<double> costs;                // profiled cost of each layer
   std::vector<torch::Tensor> stage_params;  // this stage's layers (and the output layer on the last stage)
   std::unique_ptr<torch::optim::Adam> optimizer;
   std::unique_ptr<GradientSync> stage_sync;
   std::optional<GradientSync> input_sync;
   std::optional<PipelineThreads> threads;
   std::unique_ptr<StageEngine> engine;
-  std::string rank_dir;  // this rank's checkpoints
+  std::string rank_dir;   // this rank's checkpoints
   int resume_epochs = 0;  // with --resume: the checkpoint every rank loads (0 = none)
   int threads_per_rank = 0;
   std::int64_t runtime_bytes = 0;  // resident before the store was opened
@@ -190,8 +190,8 @@ MemoryPlan plan_stage_memory(const FullGraphOptions& options, const FullGraphRun
     in.chunk_edges.push_back(c.graph.num_edges());
     // The CSR, and the transposed one: source offsets, destinations, edge ids (int64).
     const auto indices = static_cast<std::int64_t>(c.graph.indices().nbytes());
-    in.chunk_graphs += static_cast<std::int64_t>(c.graph.indptr().nbytes()) + indices +
-                       (c.graph.num_src() + 1) * 8 + indices + c.graph.num_edges() * 8;
+    in.chunk_graphs += static_cast<std::int64_t>(c.graph.indptr().nbytes()) + indices + (c.graph.num_src() + 1) * 8 +
+                       indices + c.graph.num_edges() * 8;
   }
   in.edge_messages = device.type() != torch::kCPU;  // the device-generic aggregation (aggregate.hpp)
   return plan_fullgraph_memory(in);
@@ -205,8 +205,9 @@ void open_stage(const FullGraphOptions& options, comm::Communicator& world, torc
   run.threads_per_rank = threads;
   world.agree_on([&] {
     if (graph::store_format(options.store) != "loom-partitioned")
-      throw Error::in_file(options.store, 0, "full-graph training needs a partitioned store: run `loom partition " +
-                                                 options.store + " -k N -o PARTS` first");
+      throw Error::in_file(options.store, 0,
+                           "full-graph training needs a partitioned store: run `loom partition " + options.store +
+                               " -k N -o PARTS` first");
     run.store = partition::PartitionedStore::open(options.store);
     run.layout = make_layout(options.mode, world.size(), rank, run.store->num_parts(), options.ways, options.chunks,
                              options.model.num_layers);
@@ -256,8 +257,8 @@ void open_stage(const FullGraphOptions& options, comm::Communicator& world, torc
   run.stage_sync = std::make_unique<GradientSync>(*run.stage_comm, run.stage_params, comm::Channel::weights,
                                                   /*average=*/false);
   if (runs_input)
-    run.input_sync.emplace(run.model->uses_initial_residual() ? world : *run.stage_comm,
-                           run.model->input_parameters(), comm::Channel::weights, /*average=*/false);
+    run.input_sync.emplace(run.model->uses_initial_residual() ? world : *run.stage_comm, run.model->input_parameters(),
+                           comm::Channel::weights, /*average=*/false);
   run.threads.emplace(layout, machine_of_ranks, rank, nn::machine_cores(), threads,
                       /*fixed=*/options.threads > 0 || device.is_cuda());
   world.agree_on([&] {
@@ -351,9 +352,7 @@ nlohmann::json train_epoch(const FullGraphOptions& options, FullGraphRun& run, i
                      {"weights", channel_bytes(traffic, comm::Channel::weights)},
                      {"total", traffic.sum.total().bytes_sent}};
   record["comm"] = traffic.to_json();
-  ScoreCounts train = counts.train;
-  world.allreduce_sum(train.values, comm::Channel::control);
-  record["train_" + score_name] = score(train, run.data.multi_label);
+  record["train_" + score_name] = score(sum_over_ranks(counts.train, world), run.data.multi_label);
   return record;
 }
 
@@ -365,7 +364,7 @@ void evaluate_epoch(FullGraphRun& run, comm::Communicator& world, ChunkResults* 
   const comm::CommStats before = world.stats();
   StageCounts eval = run.engine->evaluate(rows);
   record["eval_bytes"] = world.global_stats(world.stats() - before).sum.total().bytes_sent;
-  for (ScoreCounts* s : {&eval.train, &eval.valid, &eval.test}) world.allreduce_sum(s->values, comm::Channel::control);
+  for (ScoreCounts* s : {&eval.train, &eval.valid, &eval.test}) *s = sum_over_ranks(*s, world);
   report.final_train = score(eval.train, run.data.multi_label);
   report.final_valid = score(eval.valid, run.data.multi_label);
   report.final_test = score(eval.test, run.data.multi_label);
@@ -382,13 +381,13 @@ void log_epoch(const nlohmann::json& record, const std::string& score_name) {
   const auto bytes = [&](const char* channel) {
     return graph::human_bytes(static_cast<double>(record["bytes"][channel].get<std::uint64_t>()));
   };
-  spdlog::info("epoch {:>3} | {:.2f}s (bubble {:.2f}, exchange {:.2f}) | loss {:.4f} | train {:.4f} | valid {} | "
-               "test {} | {} (act {}, grad {}, halo {}, weights {})",
-               record["epoch"].get<int>(), record["epoch_seconds"].get<double>(),
-               record["bubble_seconds"].get<double>(), record["exchange_seconds"].get<double>(),
-               record["loss"].get<double>(), record["train_" + score_name].get<double>(),
-               optional("valid_" + score_name), optional("test_" + score_name), bytes("total"), bytes("activations"),
-               bytes("gradients"), bytes("halo"), bytes("weights"));
+  spdlog::info(
+      "epoch {:>3} | {:.2f}s (bubble {:.2f}, exchange {:.2f}) | loss {:.4f} | train {:.4f} | valid {} | "
+      "test {} | {} (act {}, grad {}, halo {}, weights {})",
+      record["epoch"].get<int>(), record["epoch_seconds"].get<double>(), record["bubble_seconds"].get<double>(),
+      record["exchange_seconds"].get<double>(), record["loss"].get<double>(),
+      record["train_" + score_name].get<double>(), optional("valid_" + score_name), optional("test_" + score_name),
+      bytes("total"), bytes("activations"), bytes("gradients"), bytes("halo"), bytes("weights"));
 }
 
 }  // namespace
@@ -419,10 +418,11 @@ FullGraphReport run_fullgraph(const FullGraphOptions& options, comm::Communicato
   if (rank == 0) metrics.write(report.setup);  // the first record, as readers expect
   const std::int64_t estimate = record_memory_plan(run.memory, world, metrics);
   if (rank == 0) {
-    spdlog::info("fullgraph {}: {} x {} layers (hidden {}), {} stage(s) x {} way(s), {} chunk(s) per way, "
-                 "layers per stage {}",
-                 fullgraph_mode_name(options.mode), nn::deep_kind_name(options.model.kind), options.model.num_layers,
-                 options.model.hidden, run.layout.stages, run.layout.ways, run.layout.chunks, fmt::join(run.bounds, ","));
+    spdlog::info(
+        "fullgraph {}: {} x {} layers (hidden {}), {} stage(s) x {} way(s), {} chunk(s) per way, "
+        "layers per stage {}",
+        fullgraph_mode_name(options.mode), nn::deep_kind_name(options.model.kind), options.model.num_layers,
+        options.model.hidden, run.layout.stages, run.layout.ways, run.layout.chunks, fmt::join(run.bounds, ","));
   }
 
   const std::string print = fingerprint(options, run.layout, run.data);
@@ -457,8 +457,9 @@ FullGraphReport run_fullgraph(const FullGraphOptions& options, comm::Communicato
     if (report.stopped_by != 0) {
       if (rank == 0)
         spdlog::warn("stopped by signal {} after epoch {}: {}", report.stopped_by, epoch + 1,
-                     options.checkpoint_dir.empty() ? "nothing saved (no --checkpoint-dir)"
-                                                    : "checkpoint in " + options.checkpoint_dir + "; continue with --resume");
+                     options.checkpoint_dir.empty()
+                         ? "nothing saved (no --checkpoint-dir)"
+                         : "checkpoint in " + options.checkpoint_dir + "; continue with --resume");
       return report;
     }
   }

@@ -26,7 +26,7 @@ struct FullGraphReport {
   std::vector<nlohmann::json> epochs;
   double final_train = 0, final_valid = 0, final_test = 0;
   std::string score_name;  // "accuracy" or "micro_f1"
-  int stopped_by = 0;  // the signal (SIGTERM, SIGINT) that stopped the run at an epoch boundary, or 0
+  int stopped_by = 0;      // the signal (SIGTERM, SIGINT) that stopped the run at an epoch boundary, or 0
 };
 
 FullGraphReport run_fullgraph(const FullGraphOptions& options, comm::Communicator& world);

@@ -9,8 +9,8 @@
 
 namespace loom::train {
 
-GradientSync::GradientSync(const comm::Communicator& comm, std::vector<torch::Tensor> parameters,
-                           comm::Channel channel, bool average, std::size_t bucket_bytes)
+GradientSync::GradientSync(const comm::Communicator& comm, std::vector<torch::Tensor> parameters, comm::Channel channel,
+                           bool average, std::size_t bucket_bytes)
     : comm_(&comm),
       parameters_(std::move(parameters)),
       channel_(channel),
@@ -56,7 +56,8 @@ void GradientSync::sum_buckets(std::span<float> flags) {
     for (std::size_t i = first; i < last; ++i) {
       auto& p = parameters_[i];
       const auto n = static_cast<std::size_t>(p.numel());
-      auto flat = to_device(torch::from_blob(buffer_.data() + pos, p.sizes(), torch::kFloat32).mul(scale), p.device(), *comm_);
+      auto flat =
+          to_device(torch::from_blob(buffer_.data() + pos, p.sizes(), torch::kFloat32).mul(scale), p.device(), *comm_);
       if (p.grad().defined())
         p.mutable_grad().copy_(flat);
       else

@@ -18,8 +18,8 @@ inline constexpr core::EnumNames<LrScheduleKind, 3> kLrScheduleNames{
 
 struct LrSchedule {
   LrScheduleKind kind = LrScheduleKind::kNone;
-  double gamma = 0.5;         // step: factor
-  int step = 10;              // step: epochs per step
+  double gamma = 0.5;  // step: factor
+  int step = 10;       // step: epochs per step
 };
 
 // Throws an argument error naming --lr-gamma or --lr-step.

@@ -55,7 +55,8 @@ std::int64_t batch_bytes(const BatchShape& s, std::int64_t dim) {
 // values per edge and head. Backward frees them layer by layer while it holds one layer's
 // gradients (n_dst x (in + 2 out)) at a time. Without gradients (evaluation): one layer at a time.
 std::int64_t activation_bytes(const BatchShape& s, const nn::GnnModel& model, std::int64_t dim, bool backward) {
-  const std::int64_t heads = model.options().kind == nn::ModelKind::kGat ? std::max<std::int64_t>(1, model.options().heads) : 0;
+  const std::int64_t heads =
+      model.options().kind == nn::ModelKind::kGat ? std::max<std::int64_t>(1, model.options().heads) : 0;
   std::int64_t saved = 0, widest_layer = 0, widest_gradient = 0, in = dim;
   for (std::size_t l = 0; l < s.dst.size(); ++l) {
     const std::int64_t out = model.layer_out_features(static_cast<int>(l));
@@ -79,8 +80,8 @@ BatchShape largest(const std::vector<BatchShape>& shapes, std::int64_t dim) {
 BatchShape probe_training_batch(const MinibatchOptions& o, const TrainingData& data) {
   if (data.train_ids.empty()) return {};
   const sample::NeighborSampler sampler(data.topology.csr(), o.fanouts);
-  const std::int64_t steps = sample::steps_per_epoch(std::array{static_cast<std::int64_t>(data.train_ids.size())},
-                                                     o.batch_size);
+  const std::int64_t steps =
+      sample::steps_per_epoch(std::array{static_cast<std::int64_t>(data.train_ids.size())}, o.batch_size);
   const auto plan = sample::plan_epoch(data.train_ids, std::min<std::int64_t>(steps, kProbeBatches), o.batch_size,
                                        o.seed, 0, data.rank);
   std::vector<BatchShape> shapes;
@@ -143,7 +144,8 @@ std::int64_t prefetch_bytes(const MinibatchOptions& o, const TrainingData& data)
 // Own rows stay mapped from the part's store unless they are normalised (a copy) or pinned for
 // a GPU (a copy in host memory).
 Residence own_rows_residence(const MinibatchOptions& o) {
-  return o.normalize_features == graph::FeatureNorm::kNone && o.device == "cpu" ? Residence::kMapped : Residence::kResident;
+  return o.normalize_features == graph::FeatureNorm::kNone && o.device == "cpu" ? Residence::kMapped
+                                                                                : Residence::kResident;
 }
 
 std::int64_t topology_bytes(const TrainingData& data) {
@@ -172,8 +174,12 @@ nlohmann::json MemoryPlan::record() const {
     by_name[p.name] = p.bytes;
     if (p.residence != Residence::kResident) mapped.push_back(p.name);
   }
-  return {{"event", "memory"}, {"estimate_bytes", total()}, {"resident_bytes", resident()},
-          {"mapped_bytes", total() - resident()}, {"parts", by_name}, {"mapped_parts", mapped}};
+  return {{"event", "memory"},
+          {"estimate_bytes", total()},
+          {"resident_bytes", resident()},
+          {"mapped_bytes", total() - resident()},
+          {"parts", by_name},
+          {"mapped_parts", mapped}};
 }
 
 MemoryPlan plan_minibatch_memory(const MinibatchOptions& o, const TrainingData& data, const nn::GnnModel& model,
@@ -230,7 +236,8 @@ MemoryPlan plan_fullgraph_memory(const FullGraphMemoryInputs& in) {
 
 MemoryPlan plan_device_memory(const MemoryPlan& host_plan, const MinibatchOptions& o, const TrainingData& data) {
   const auto tier_rows = static_cast<double>(std::llround(o.device_rows * static_cast<double>(data.num_local)));
-  const auto row_bytes = static_cast<double>(data.features.bytes()) / static_cast<double>(std::max<std::int64_t>(1, data.num_local));
+  const auto row_bytes =
+      static_cast<double>(data.features.bytes()) / static_cast<double>(std::max<std::int64_t>(1, data.num_local));
   MemoryPlan plan;
   plan.parts.push_back({"device rows", static_cast<std::int64_t>(tier_rows * row_bytes), "--device-rows"});
   for (const auto& part : host_plan.parts)
@@ -272,10 +279,12 @@ void check_device_memory_plan(const MemoryPlan& plan, std::int64_t limit_bytes, 
   }
   if (plan.total() <= room) return;
   const PartList parts = list_parts(plan.parts);
-  const std::string argument = limit_bytes > 0 || parts.first_option.empty() ? "--device-memory-limit" : parts.first_option;
-  throw Error::in_argument(argument, fmt::format("this rank needs about {} of device memory ({}), more than {}; lower: {}",
-                                                 human(plan.total()), parts.listed, where,
-                                                 parts.advice.empty() ? "nothing can be lowered" : parts.advice));
+  const std::string argument =
+      limit_bytes > 0 || parts.first_option.empty() ? "--device-memory-limit" : parts.first_option;
+  throw Error::in_argument(
+      argument,
+      fmt::format("this rank needs about {} of device memory ({}), more than {}; lower: {}", human(plan.total()),
+                  parts.listed, where, parts.advice.empty() ? "nothing can be lowered" : parts.advice));
 }
 
 void check_memory_plan(const MemoryPlan& plan, std::int64_t limit_bytes, int ranks_on_node) {
@@ -297,10 +306,11 @@ void check_memory_plan(const MemoryPlan& plan, std::int64_t limit_bytes, int ran
     if (p.residence == Residence::kResident) resident_parts.push_back(p);
   const PartList parts = list_parts(resident_parts);
   const std::string argument = limit_bytes > 0 || parts.first_option.empty() ? "--memory-limit" : parts.first_option;
-  throw Error::in_argument(argument, fmt::format("this rank needs about {} of its own memory ({}; besides {} of mapped "
-                                                 "files), more than {}; lower: {}",
-                                                 human(plan.resident()), parts.listed, human(plan.total() - plan.resident()),
-                                                 where, parts.advice.empty() ? "nothing can be lowered" : parts.advice));
+  throw Error::in_argument(
+      argument, fmt::format("this rank needs about {} of its own memory ({}; besides {} of mapped "
+                            "files), more than {}; lower: {}",
+                            human(plan.resident()), parts.listed, human(plan.total() - plan.resident()), where,
+                            parts.advice.empty() ? "nothing can be lowered" : parts.advice));
 }
 
 std::int64_t record_memory_plan(const MemoryPlan& plan, const comm::Communicator& world, core::MetricsLog& metrics) {
@@ -313,7 +323,8 @@ std::int64_t record_memory_plan(const MemoryPlan& plan, const comm::Communicator
     metrics.write(record);
     std::string parts;
     for (const auto& p : plan.parts)
-      if (p.bytes > 0) parts += fmt::format(", {} {}{}", p.name, human(p.bytes), p.residence == Residence::kResident ? "" : " mapped");
+      if (p.bytes > 0)
+        parts += fmt::format(", {} {}{}", p.name, human(p.bytes), p.residence == Residence::kResident ? "" : " mapped");
     spdlog::info("memory estimate {} per rank, {} of it mapped (rank 0{})", human(largest),
                  human(plan.total() - plan.resident()), parts);
   }
@@ -325,7 +336,10 @@ std::int64_t record_memory_peak(std::int64_t estimate, const comm::Communicator&
   const std::int64_t peak = *std::max_element(per_rank.begin(), per_rank.end());
   if (world.rank() != 0 || peak <= 0) return peak;
   const double error = static_cast<double>(estimate - peak) / static_cast<double>(peak);
-  metrics.write({{"event", "memory_peak"}, {"estimate_bytes", estimate}, {"peak_bytes", peak}, {"error", error},
+  metrics.write({{"event", "memory_peak"},
+                 {"estimate_bytes", estimate},
+                 {"peak_bytes", peak},
+                 {"error", error},
                  {"peak_bytes_per_rank", per_rank}});
   spdlog::info("memory peak {} per rank, estimated {} ({:+.0f}%)", human(peak), human(estimate), 100 * error);
   return peak;

@@ -68,17 +68,17 @@ void check_memory_plan(const MemoryPlan& plan, std::int64_t limit_bytes, int ran
 
 // What one rank of `loom fullgraph` holds, from its layout (fullgraph_trainer.cpp fills it).
 struct FullGraphMemoryInputs {
-  std::int64_t runtime = 0;         // resident before the store was opened
-  std::int64_t topology = 0;        // bytes of the mapped whole-graph CSR
-  std::int64_t rows = 0;            // this rank's feature and label rows
-  std::int64_t parameters = 0;      // parameters this rank trains
+  std::int64_t runtime = 0;     // resident before the store was opened
+  std::int64_t topology = 0;    // bytes of the mapped whole-graph CSR
+  std::int64_t rows = 0;        // this rank's feature and label rows
+  std::int64_t parameters = 0;  // parameters this rank trains
   std::int64_t hidden = 0;
   int layers = 0;                   // layers of this rank's stage
   std::int64_t slots = 0, own = 0;  // rows of its per-layer buffers: own rows + mirrors; own rows
   bool historical = false;          // one buffer per layer (pipe, hybrid, stale halo), else one
   std::vector<std::int64_t> chunk_rows, chunk_outside, chunk_edges;  // per chunk of its way
-  std::int64_t chunk_graphs = 0;    // bytes of the chunks' CSRs and the transposed ones backward builds
-  bool edge_messages = false;       // aggregation materialises per-edge messages (non-CPU devices)
+  std::int64_t chunk_graphs = 0;  // bytes of the chunks' CSRs and the transposed ones backward builds
+  bool edge_messages = false;     // aggregation materialises per-edge messages (non-CPU devices)
 };
 
 // Model and Adam state; per layer the buffer of outside rows and the cross-chunk gradients; the

@@ -30,8 +30,8 @@ MinibatchDataPath::MinibatchDataPath(const MinibatchOptions& options, TrainingDa
       gcn_norm_(whole_graph_gcn_norm),
       device_features_(build_device_features(options, data_, options.fanouts, device, world)) {
   const int rank = world.rank();
-  fetcher_ = std::make_unique<feature::RemoteFetcher>(fetch_comm_, data_.book, device_features_.host_rows(data_.features),
-                                                      options.wire_dtype);
+  fetcher_ = std::make_unique<feature::RemoteFetcher>(fetch_comm_, data_.book,
+                                                      device_features_.host_rows(data_.features), options.wire_dtype);
   const std::int64_t steps = world.allreduce_max(
       sample::steps_per_epoch(std::array{static_cast<std::int64_t>(data_.train_ids.size())}, options.batch_size),
       comm::Channel::control);
@@ -48,7 +48,8 @@ MinibatchDataPath::MinibatchDataPath(const MinibatchOptions& options, TrainingDa
     if (rank == 0) metrics.write(record);
   }
 
-  features_ = std::make_unique<feature::FeatureSource>(*fetcher_, &cache_, prefetch_.buffer.get(), &device_features_.tier());
+  features_ =
+      std::make_unique<feature::FeatureSource>(*fetcher_, &cache_, prefetch_.buffer.get(), &device_features_.tier());
   eval_features_ = std::make_unique<feature::FeatureSource>(*fetcher_, &cache_, nullptr, &device_features_.tier());
   eval_sampler_ = std::make_unique<sample::NeighborSampler>(data_.topology.csr(),
                                                             eval_fanouts_for(options, options.model.num_layers));

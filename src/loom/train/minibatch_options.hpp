@@ -30,8 +30,8 @@ inline constexpr core::EnumNames<EvalMode, 2> kEvalModeNames{
     {{"sampled", EvalMode::kSampled}, {"exact", EvalMode::kExact}}};
 
 struct MinibatchOptions {
-  std::string store;  // graph store (1 rank) or partitioned store (one part per rank)
-  nn::ModelOptions model;  // in_features and num_classes come from the data
+  std::string store;                             // graph store (1 rank) or partitioned store (one part per rank)
+  nn::ModelOptions model;                        // in_features and num_classes come from the data
   std::vector<std::int32_t> fanouts{15, 10, 5};  // fanouts[0] is the hop from the seeds; one per layer (-1 = all)
   std::int64_t batch_size = 1024;
   int epochs = 10;
@@ -42,11 +42,11 @@ struct MinibatchOptions {
   graph::FeatureNorm normalize_features = graph::FeatureNorm::kNone;  // applied to the rows at start-up
   LrSchedule lr_schedule;
   std::uint64_t seed = 0;
-  int threads = 0;  // 0 = the cores shared among the ranks on this machine
-  int pipeline_depth = 4;  // prepared batches in flight; 0 = synchronous fetch (DistDGL-like)
-  int sample_workers = 0;  // threads sampling batches at once (0 = 1 on the CPU, 4 on a GPU, whose cores are free)
+  int threads = 0;             // 0 = the cores shared among the ranks on this machine
+  int pipeline_depth = 4;      // prepared batches in flight; 0 = synchronous fetch (DistDGL-like)
+  int sample_workers = 0;      // threads sampling batches at once (0 = 1 on the CPU, 4 on a GPU, whose cores are free)
   std::string device = "cpu";  // cpu | cuda (GPU rank % count) | cuda:N
-  double device_rows = 0;       // fraction of own feature rows kept on the device, hottest by VIP first
+  double device_rows = 0;      // fraction of own feature rows kept on the device, hottest by VIP first
   std::int64_t device_memory_limit = 0;  // device bytes one rank may use (0 = its share of the GPU's free memory)
   feature::WireDType wire_dtype = feature::WireDType::kFloat32;  // feature rows on the wire
   std::string cache = "none";  // static cache policy of remote rows (feature::cache_policy_names())
@@ -61,16 +61,16 @@ struct MinibatchOptions {
   // Changing conditions: from epoch `change_epoch` on (-1 = never), train with these instead.
   int change_epoch = -1;
   std::vector<std::int32_t> change_fanouts;  // empty = unchanged
-  std::int64_t change_batch_size = 0;  // 0 = unchanged
-  double change_train_fraction = 1;  // sample seeds from this share of each rank's training nodes
-  comm::LinkModel link;  // link emulation (off by default)
-  int eval_every = 1;  // valid/test evaluation every N epochs (0 = never)
+  std::int64_t change_batch_size = 0;        // 0 = unchanged
+  double change_train_fraction = 1;          // sample seeds from this share of each rank's training nodes
+  comm::LinkModel link;                      // link emulation (off by default)
+  int eval_every = 1;                        // valid/test evaluation every N epochs (0 = never)
   EvalMode eval_mode = EvalMode::kSampled;
   Selection selection = Selection::kLast;
   int patience = 0;  // stop after this many epochs without a better validation score (0 = never)
   std::vector<std::int32_t> eval_fanouts{20};  // one value (used for every layer) or one per layer
   std::int64_t eval_batch_size = 4096;
-  bool exact_eval = true;  // exact layer-wise inference after the last epoch
+  bool exact_eval = true;    // exact layer-wise inference after the last epoch
   std::string metrics_path;  // JSON-lines, written by rank 0
   std::string checkpoint_dir;
   int checkpoint_every = 0;
@@ -79,7 +79,7 @@ struct MinibatchOptions {
   std::string output_dir;  // predictions / embeddings / node ids (.npy), written by rank 0
   bool save_embeddings = false;
   bool overwrite = false;
-  bool quiet = false;  // no per-epoch log lines
+  bool quiet = false;             // no per-epoch log lines
   std::int64_t memory_limit = 0;  // bytes one rank may use (0 = what the machine has available)
 };
 

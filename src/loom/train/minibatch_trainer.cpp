@@ -33,8 +33,8 @@ namespace {
 std::string fingerprint(const MinibatchOptions& o, const TrainingData& d) {
   return fmt::format("{}:L{}:H{}:heads{}/{}/{}:F{}:C{}:N{}:K{}", nn::model_kind_name(o.model.kind), o.model.num_layers,
                      o.model.hidden, o.model.heads, o.model.output_heads,
-                     core::enum_name(nn::kHeadMergeNames, o.model.head_merge), d.feat_dim, d.num_classes,
-                     d.num_nodes(), d.book.num_parts());
+                     core::enum_name(nn::kHeadMergeNames, o.model.head_merge), d.feat_dim, d.num_classes, d.num_nodes(),
+                     d.book.num_parts());
 }
 
 void check_layer_count(std::span<const std::int32_t> fanouts, const std::string& argument, int layers) {
@@ -67,8 +67,7 @@ void check_minibatch_options(const MinibatchOptions& o) {
   eval_fanouts_for(o, o.model.num_layers);
   feature::check_cache_policy(o.cache, "--cache");
   LOOM_CHECK_ARG(o.alpha >= 0, "--alpha", "must be >= 0, got {}", o.alpha);
-  LOOM_CHECK_ARG(o.device_rows >= 0 && o.device_rows <= 1, "--device-rows", "must be in [0, 1], got {}",
-                 o.device_rows);
+  LOOM_CHECK_ARG(o.device_rows >= 0 && o.device_rows <= 1, "--device-rows", "must be in [0, 1], got {}", o.device_rows);
   LOOM_CHECK_ARG(o.device_memory_limit >= 0 && (o.device_memory_limit == 0 || o.device != "cpu"),
                  "--device-memory-limit", "applies to --device cuda only (and must be >= 0)");
   LOOM_CHECK_ARG(o.cache_epochs > 0, "--cache-epochs", "must be positive, got {}", o.cache_epochs);
@@ -136,9 +135,10 @@ void check_device_memory(const MemoryPlan& host_plan, const MinibatchOptions& op
   }
   metrics.write(record);
   spdlog::info("device memory estimate {} per rank on {}{}", graph::human_bytes(static_cast<double>(largest)),
-               device.str(), gpu ? fmt::format(" ({} free of {})", graph::human_bytes(static_cast<double>(gpu->free_bytes)),
-                                               graph::human_bytes(static_cast<double>(gpu->total_bytes)))
-                                 : "");
+               device.str(),
+               gpu ? fmt::format(" ({} free of {})", graph::human_bytes(static_cast<double>(gpu->free_bytes)),
+                                 graph::human_bytes(static_cast<double>(gpu->total_bytes)))
+                   : "");
 }
 
 // Where a run starts: after the epochs and steps of the checkpoint it resumed from (with
@@ -155,9 +155,8 @@ StartPoint resume_from_checkpoint(const MinibatchOptions& options, const Trainin
   StartPoint start;
   if (!options.resume) return start;
   world.agree_on([&] {
-    const std::optional<nlohmann::json> json =
-        load_checkpoint(options.checkpoint_dir, *m.model, *m.optimizer, fingerprint(options, data),
-                        m.selection->checkpoint_tensors());
+    const std::optional<nlohmann::json> json = load_checkpoint(
+        options.checkpoint_dir, *m.model, *m.optimizer, fingerprint(options, data), m.selection->checkpoint_tensors());
     if (!json) return;
     const std::string where = options.checkpoint_dir + " (state.json)";
     const CheckpointState state = parse_checkpoint_state(json->dump(), where);
@@ -248,9 +247,10 @@ EvalScores evaluate(nn::GnnModel& model, const MinibatchOptions& o, const Miniba
     s.test = exact_scores(exact, path.eval_builder(), data, data.test_ids, comm);
   } else {
     const auto seed = core::mix_seed(o.seed, 0x6576616c + static_cast<std::uint64_t>(epoch));
-    s.valid = sampled_scores(model, path.eval_builder(), data.valid_ids, o.eval_batch_size, seed, comm, data.multi_label);
-    s.test = sampled_scores(model, path.eval_builder(), data.test_ids, o.eval_batch_size, seed + 1, comm,
-                            data.multi_label);
+    s.valid =
+        sampled_scores(model, path.eval_builder(), data.valid_ids, o.eval_batch_size, seed, comm, data.multi_label);
+    s.test =
+        sampled_scores(model, path.eval_builder(), data.test_ids, o.eval_batch_size, seed + 1, comm, data.multi_label);
   }
   s.seconds = timer.seconds();
   return s;
@@ -273,16 +273,15 @@ bool evaluate_epoch(TrainingModel& m, const MinibatchOptions& options, const Min
 }
 
 void log_epoch(const EpochSummary& s, const nlohmann::json& record, const std::string& score_name) {
-  const std::string valid = record.contains("valid_" + score_name)
-                                ? fmt::format("{:.4f}", record["valid_" + score_name].get<double>())
-                                : "-";
+  const std::string valid =
+      record.contains("valid_" + score_name) ? fmt::format("{:.4f}", record["valid_" + score_name].get<double>()) : "-";
   const std::uint64_t to_device = s.comm.sum[comm::Channel::device].bytes_sent;
-  spdlog::info("epoch {:>3} | {:.2f}s (sample {:.2f} fetch {:.2f} wait {:.2f} compute {:.2f} allreduce {:.2f}) | "
-               "loss {:.4f} | train {:.4f} | valid {} | remote rows {} ({}), cached {}{}",
-               s.epoch, s.seconds, s.phases.sample, s.phases.fetch, s.phases.wait, s.phases.compute, s.phases.allreduce,
-               s.loss, s.train_score, valid, s.rows_remote, graph::human_bytes(static_cast<double>(s.feature_bytes)),
-               s.rows_cached,
-               to_device > 0 ? fmt::format(" | to device {}", graph::human_bytes(static_cast<double>(to_device))) : "");
+  spdlog::info(
+      "epoch {:>3} | {:.2f}s (sample {:.2f} fetch {:.2f} wait {:.2f} compute {:.2f} allreduce {:.2f}) | "
+      "loss {:.4f} | train {:.4f} | valid {} | remote rows {} ({}), cached {}{}",
+      s.epoch, s.seconds, s.phases.sample, s.phases.fetch, s.phases.wait, s.phases.compute, s.phases.allreduce, s.loss,
+      s.train_score, valid, s.rows_remote, graph::human_bytes(static_cast<double>(s.feature_bytes)), s.rows_cached,
+      to_device > 0 ? fmt::format(" | to device {}", graph::human_bytes(static_cast<double>(to_device))) : "");
 }
 
 // Exact layer-wise inference of the weights the run ends with: the final scores, the exact_eval
@@ -351,8 +350,9 @@ struct Run {
   void log_stop(int signal, const std::string& when) const {
     if (world.rank() == 0)
       spdlog::warn("stopped by signal {} after {}: {}", signal, when,
-                   options.checkpoint_dir.empty() ? "nothing saved (no --checkpoint-dir)"
-                                                  : "checkpoint in " + options.checkpoint_dir + "; continue with --resume");
+                   options.checkpoint_dir.empty()
+                       ? "nothing saved (no --checkpoint-dir)"
+                       : "checkpoint in " + options.checkpoint_dir + "; continue with --resume");
   }
 };
 
@@ -377,7 +377,8 @@ AfterEpoch run_epoch(Run& run, int epoch) {
   core::Timer timer;
   const bool resumed_here = epoch == run.start.epoch;
   EpochTotals totals = resumed_here ? run.start.totals : EpochTotals{};
-  const EpochProgress progress = train_epoch(run.m, path, options.seed, epoch, resumed_here ? run.start.step : 0, totals);
+  const EpochProgress progress =
+      train_epoch(run.m, path, options.seed, epoch, resumed_here ? run.start.step : 0, totals);
   totals.earlier_seconds += timer.seconds();
   if (progress.steps_done < setting.steps) {  // stopped mid-epoch by a signal
     report.stopped_by = progress.stopped_by;
@@ -386,9 +387,9 @@ AfterEpoch run_epoch(Run& run, int epoch) {
     run.log_stop(report.stopped_by, fmt::format("step {} of epoch {}", progress.steps_done, epoch + 1));
     return AfterEpoch::kStopped;
   }
-  const EpochSummary summary = summarize_epoch(
-      epoch + 1, totals.earlier_seconds, setting.steps, path.changed(epoch), lr, totals, since,
-      options.pipeline_depth > 0, path.data().multi_label, world, path.prefetch_control(), path.prefetch_buffer());
+  const EpochSummary summary = summarize_epoch(epoch + 1, totals.earlier_seconds, setting.steps, path.changed(epoch),
+                                               lr, totals, since, options.pipeline_depth > 0, path.data().multi_label,
+                                               world, path.prefetch_control(), path.prefetch_buffer());
   nlohmann::json record = epoch_record(summary, report.score_name);
   if (setting.steps < setting.full_steps) {  // --max-steps: the whole epoch's time at this pace
     record["full_steps"] = setting.full_steps;

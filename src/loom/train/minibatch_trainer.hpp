@@ -22,7 +22,7 @@
 namespace loom::train {
 
 struct MinibatchReport {
-  std::vector<nlohmann::json> epochs;  // one record per epoch run (also written to metrics_path)
+  std::vector<nlohmann::json> epochs;      // one record per epoch run (also written to metrics_path)
   double final_valid = 0, final_test = 0;  // exact (or last sampled) scores
   std::string score_name;                  // "accuracy" or "micro_f1"
   // Peak resident memory per rank, estimated up front and measured (VmHWM), largest over ranks.

@@ -42,10 +42,10 @@ class MirrorExchange {
 
  private:
   struct ChunkLists {
-    std::vector<torch::Tensor> value_send;  // [peer] local rows of my chunk c that the peer reads
-    std::vector<torch::Tensor> value_recv;  // [peer] my slots for the rows of the peer's chunk c
-    std::vector<torch::Tensor> grad_send;   // [peer] positions in my chunk c's outside list it owns
-    std::vector<torch::Tensor> grad_recv;   // [peer] own-row offsets the peer's chunk c returns
+    std::vector<torch::Tensor> value_send;       // [peer] local rows of my chunk c that the peer reads
+    std::vector<torch::Tensor> value_recv;       // [peer] my slots for the rows of the peer's chunk c
+    std::vector<torch::Tensor> grad_send;        // [peer] positions in my chunk c's outside list it owns
+    std::vector<torch::Tensor> grad_recv;        // [peer] own-row offsets the peer's chunk c returns
     std::vector<torch::Tensor> grad_recv_other;  // [peer] [n, 1]: 1 where not my chunk c's row, else 0
   };
   const comm::Communicator* comm_;

@@ -15,8 +15,8 @@ torch::optim::Adam make_adam(nn::GnnModel& model, double lr, double weight_decay
     for (auto& p : model.layer_parameters(l)) (decays ? decayed : plain).push_back(p);
   }
   for (const int l : decay_layers)
-    LOOM_CHECK_ARG(l >= 0 && l < model.num_layers(), "--weight-decay-layers", "layer {} outside the model's layers 0..{}",
-                   l, model.num_layers() - 1);
+    LOOM_CHECK_ARG(l >= 0 && l < model.num_layers(), "--weight-decay-layers",
+                   "layer {} outside the model's layers 0..{}", l, model.num_layers() - 1);
   std::vector<torch::optim::OptimizerParamGroup> groups;
   groups.emplace_back(decayed, std::make_unique<torch::optim::AdamOptions>(options(weight_decay)));
   if (!plain.empty()) groups.emplace_back(plain, std::make_unique<torch::optim::AdamOptions>(options(0.0)));

@@ -13,9 +13,7 @@ PipelineThreads::PipelineThreads(const FullGraphLayout& layout, std::vector<int>
       base_(std::max(1, base)),
       fixed_(fixed) {}
 
-int PipelineThreads::share(int busy_ranks_here) const {
-  return std::max(base_, cores_ / std::max(1, busy_ranks_here));
-}
+int PipelineThreads::share(int busy_ranks_here) const { return std::max(base_, cores_ / std::max(1, busy_ranks_here)); }
 
 int PipelineThreads::at(int step, bool backward) const {
   if (fixed_) return base_;

@@ -8,7 +8,9 @@ constexpr std::size_t kRecentDecisions = 5;
 
 PrefetchControl::PrefetchControl(feature::PrefetchBuffer& buffer, std::unique_ptr<control::Controller> controller,
                                  int window, nlohmann::json facts, const std::string& log_path)
-    : buffer_(&buffer), controller_(std::move(controller)), window_(static_cast<std::size_t>(std::max(1, window))),
+    : buffer_(&buffer),
+      controller_(std::move(controller)),
+      window_(static_cast<std::size_t>(std::max(1, window))),
       log_(log_path, false) {
   context_.facts = std::move(facts);
 }
@@ -32,8 +34,12 @@ void PrefetchControl::after_batch(const feature::FetchStats& fetch, double epoch
     if (!r.measured && s.step >= r.step + static_cast<std::int64_t>(window_)) {
       r.after = control::summarize(context_.window);
       r.measured = true;
-      log_.write({{"event", "outcome"}, {"step", r.step}, {"decision", r.evict ? "evict" : "keep"},
-                  {"source", r.source}, {"before", r.before.to_json()}, {"after", r.after.to_json()}});
+      log_.write({{"event", "outcome"},
+                  {"step", r.step},
+                  {"decision", r.evict ? "evict" : "keep"},
+                  {"source", r.source},
+                  {"before", r.before.to_json()},
+                  {"after", r.after.to_json()}});
     }
   const control::Decision arrived = controller_->poll();
   if (!arrived.pending) apply(arrived);

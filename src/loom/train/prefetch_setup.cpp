@@ -21,14 +21,16 @@ std::string log_path(const std::string& path, int rank, int ranks) {
   if (path.empty() || ranks == 1) return path;
   const auto dot = path.rfind('.');
   const std::string suffix = ".rank" + std::to_string(rank);
-  return dot == std::string::npos || dot < path.rfind('/') + 1 ? path + suffix : path.substr(0, dot) + suffix + path.substr(dot);
+  return dot == std::string::npos || dot < path.rfind('/') + 1 ? path + suffix
+                                                               : path.substr(0, dot) + suffix + path.substr(dot);
 }
 
 }  // namespace
 
 feature::PrefetchOptions effective_prefetch_options(const MinibatchOptions& options) {
   feature::PrefetchOptions buffer_options = options.prefetch;
-  if (options.control.name == "lookahead" && buffer_options.lookahead == 0) buffer_options.lookahead = kDefaultLookahead;
+  if (options.control.name == "lookahead" && buffer_options.lookahead == 0)
+    buffer_options.lookahead = kDefaultLookahead;
   return buffer_options;
 }
 
@@ -67,23 +69,27 @@ PrefetchSetup build_prefetch(const MinibatchOptions& options, const TrainingData
                                 {"decay", options.prefetch.decay},
                                 {"eviction_after_idle_minibatches", options.prefetch.period}};
   world.agree_on([&] {
-    setup.control = std::make_unique<PrefetchControl>(*setup.buffer, control::make_controller(controller),
-                                                      options.control_window, facts,
-                                                      log_path(options.decision_log, world.rank(), world.size()));
+    setup.control =
+        std::make_unique<PrefetchControl>(*setup.buffer, control::make_controller(controller), options.control_window,
+                                          facts, log_path(options.decision_log, world.rank(), world.size()));
   });
   std::array<std::int64_t, 4> totals{setup.buffer->capacity(), static_cast<std::int64_t>(data.halo_ids.size()),
-                                     setup.buffer->occupancy(),
-                                     fill.bytes};
+                                     setup.buffer->occupancy(), fill.bytes};
   world.allreduce_sum(totals, comm::Channel::control);
-  record = {{"event", "prefetch"},          {"controller", options.control.name},
-            {"fraction", options.prefetch.fraction}, {"initial", options.prefetch.initial},
-            {"capacity", totals[0]},         {"halo", totals[1]},
-            {"initial_rows", totals[2]},     {"fill_bytes_received", totals[3]},
+  record = {{"event", "prefetch"},
+            {"controller", options.control.name},
+            {"fraction", options.prefetch.fraction},
+            {"initial", options.prefetch.initial},
+            {"capacity", totals[0]},
+            {"halo", totals[1]},
+            {"initial_rows", totals[2]},
+            {"fill_bytes_received", totals[3]},
             {"lookahead", buffer_options.lookahead}};
   if (world.rank() == 0)
-    spdlog::info("prefetch buffer: {} rows over {} ranks ({} of their {} halo vertices), {} filled by {}, controller '{}'",
-                 totals[0], world.size(), options.prefetch.fraction, totals[1], totals[2], options.prefetch.initial,
-                 options.control.name);
+    spdlog::info(
+        "prefetch buffer: {} rows over {} ranks ({} of their {} halo vertices), {} filled by {}, controller '{}'",
+        totals[0], world.size(), options.prefetch.fraction, totals[1], totals[2], options.prefetch.initial,
+        options.control.name);
   return setup;
 }
 

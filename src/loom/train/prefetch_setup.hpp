@@ -1,7 +1,7 @@
 // The prefetch buffer and controller of `loom train --controller NAME` (Rudder): each rank
-// buffers as many remote rows as `--prefetch` of its halo has, filled at start (empty, by degree, random or by VIP) in one
-// collective exchange, and a PrefetchControl that runs the controller. Collective over `world`
-// and the fetcher's communicator; nothing is built for --controller none or a single rank.
+// buffers as many remote rows as `--prefetch` of its halo has, filled at start (empty, by degree, random or by VIP) in
+// one collective exchange, and a PrefetchControl that runs the controller. Collective over `world` and the fetcher's
+// communicator; nothing is built for --controller none or a single rank.
 // --controller lookahead turns lookahead admission on (kDefaultLookahead minibatches unless
 // --prefetch-lookahead gives a number); the buffer's options() say what it runs with.
 // `record` receives a JSON summary (capacity, halo, initial rows, controller).

@@ -1,45 +1,75 @@
 #include "loom/train/scores.hpp"
 
+#include "loom/core/error.hpp"
+
 namespace loom::train {
 
 ScoreCounts count_scores(const torch::Tensor& logits, const torch::Tensor& labels, bool multi_label) {
   ScoreCounts c;
   if (logits.size(0) == 0) return c;
   const auto sum = torch::Reduction::Sum;
-  c.values[5] = multi_label ? torch::binary_cross_entropy_with_logits(logits, labels, {}, {}, sum).item<double>() /
-                                  static_cast<double>(logits.size(1))
-                            : torch::nll_loss(torch::log_softmax(logits, 1), labels, {}, sum).item<double>();
-  c.values[6] = static_cast<double>(logits.size(0));
+  c.loss_sum = multi_label ? torch::binary_cross_entropy_with_logits(logits, labels, {}, {}, sum).item<double>() /
+                                 static_cast<double>(logits.size(1))
+                           : torch::nll_loss(torch::log_softmax(logits, 1), labels, {}, sum).item<double>();
+  c.nodes = static_cast<double>(logits.size(0));
   if (multi_label) {
     const auto predicted = logits.gt(0);
     const auto truth = labels.gt(0.5);
-    c.values[0] = static_cast<double>((predicted & truth).sum().item<std::int64_t>());
-    c.values[1] = static_cast<double>((predicted & ~truth).sum().item<std::int64_t>());
-    c.values[2] = static_cast<double>((~predicted & truth).sum().item<std::int64_t>());
+    c.true_positives = static_cast<double>((predicted & truth).sum().item<std::int64_t>());
+    c.false_positives = static_cast<double>((predicted & ~truth).sum().item<std::int64_t>());
+    c.false_negatives = static_cast<double>((~predicted & truth).sum().item<std::int64_t>());
     // Rank of every logit within its row (0 = highest); the top k = |true labels| are predicted.
     const auto order = logits.argsort(1, /*descending=*/true);
     const auto rank = torch::empty_like(order).scatter_(
         1, order, torch::arange(logits.size(1), order.options()).expand_as(order).contiguous());
     const auto k = truth.sum(1, /*keepdim=*/true);
-    c.values[3] = static_cast<double>((rank.lt(k) & truth).sum().item<std::int64_t>());
-    c.values[4] = static_cast<double>(k.sum().item<std::int64_t>());
+    c.topk_hits = static_cast<double>((rank.lt(k) & truth).sum().item<std::int64_t>());
+    c.true_labels = static_cast<double>(k.sum().item<std::int64_t>());
   } else {
-    c.values[0] = static_cast<double>(logits.argmax(1).eq(labels).sum().item<std::int64_t>());
-    c.values[1] = static_cast<double>(logits.size(0));
+    c.correct = static_cast<double>(logits.argmax(1).eq(labels).sum().item<std::int64_t>());
+    c.labelled = static_cast<double>(logits.size(0));
   }
   return c;
 }
 
-double score(const ScoreCounts& c, bool multi_label) {
-  if (multi_label) {
-    const double denom = 2 * c.values[0] + c.values[1] + c.values[2];
-    return denom > 0 ? 2 * c.values[0] / denom : 0.0;
-  }
-  return c.values[1] > 0 ? c.values[0] / c.values[1] : 0.0;
+std::array<double, ScoreCounts::kFields> ScoreCounts::pack() const {
+  std::array<double, kFields> values{};
+  const auto mine = fields(*this);
+  for (std::size_t i = 0; i < kFields; ++i) values[i] = *mine[i];
+  return values;
 }
 
-double topk_micro_f1(const ScoreCounts& c) { return c.values[4] > 0 ? c.values[3] / c.values[4] : 0.0; }
+ScoreCounts ScoreCounts::unpack(std::span<const double> values) {
+  LOOM_CHECK(values.size() == kFields, "score counts: want {} values, got {}", kFields, values.size());
+  ScoreCounts c;
+  const auto out = fields(c);
+  for (std::size_t i = 0; i < kFields; ++i) *out[i] = values[i];
+  return c;
+}
 
-double mean_loss(const ScoreCounts& c) { return c.values[6] > 0 ? c.values[5] / c.values[6] : 0.0; }
+ScoreCounts& ScoreCounts::operator+=(const ScoreCounts& o) {
+  const auto mine = fields(*this);
+  const auto theirs = fields(o);
+  for (std::size_t i = 0; i < kFields; ++i) *mine[i] += *theirs[i];
+  return *this;
+}
+
+ScoreCounts sum_over_ranks(const ScoreCounts& counts, const comm::Communicator& world) {
+  auto values = counts.pack();
+  world.allreduce_sum(values, comm::Channel::control);
+  return ScoreCounts::unpack(values);
+}
+
+double score(const ScoreCounts& c, bool multi_label) {
+  if (multi_label) {
+    const double denom = 2 * c.true_positives + c.false_positives + c.false_negatives;
+    return denom > 0 ? 2 * c.true_positives / denom : 0.0;
+  }
+  return c.labelled > 0 ? c.correct / c.labelled : 0.0;
+}
+
+double topk_micro_f1(const ScoreCounts& c) { return c.true_labels > 0 ? c.topk_hits / c.true_labels : 0.0; }
+
+double mean_loss(const ScoreCounts& c) { return c.nodes > 0 ? c.loss_sum / c.nodes : 0.0; }
 
 }  // namespace loom::train

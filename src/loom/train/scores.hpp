@@ -8,20 +8,35 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
+#include <utility>
 
 #include <torch/torch.h>
+
+#include "loom/comm/communicator.hpp"
 
 namespace loom::train {
 
 struct ScoreCounts {
-  // single-label: correct, total; multi-label: true positives, false positives, false negatives,
-  // top-k hits, true labels; then (both) the loss summed over nodes, and the nodes counted.
-  std::array<double, 7> values{0, 0, 0, 0, 0, 0, 0};
-  ScoreCounts& operator+=(const ScoreCounts& o) {
-    for (std::size_t i = 0; i < values.size(); ++i) values[i] += o.values[i];
-    return *this;
+  static constexpr std::size_t kFields = 9;
+  double correct = 0, labelled = 0;                                     // single-label: right of the nodes counted
+  double true_positives = 0, false_positives = 0, false_negatives = 0;  // multi-label, logit > 0 predicts
+  double topk_hits = 0, true_labels = 0;                                // multi-label, the top-k protocol
+  double loss_sum = 0, nodes = 0;                                       // both: the loss summed over the nodes
+
+  // The fields in one order (for an all-reduce, a checkpoint or Python), and back.
+  template <class Self>
+  static std::array<decltype(&std::declval<Self&>().correct), kFields> fields(Self& c) {
+    return {&c.correct,     &c.labelled, &c.true_positives, &c.false_positives, &c.false_negatives, &c.topk_hits,
+            &c.true_labels, &c.loss_sum, &c.nodes};
   }
+  std::array<double, kFields> pack() const;
+  static ScoreCounts unpack(std::span<const double> values);
+  ScoreCounts& operator+=(const ScoreCounts& o);
 };
+
+// The counts of every rank of `world`, summed (collective).
+ScoreCounts sum_over_ranks(const ScoreCounts& counts, const comm::Communicator& world);
 
 // logits [n, C]; labels int64 [n] (single) or float 0/1 [n, C] (multi).
 ScoreCounts count_scores(const torch::Tensor& logits, const torch::Tensor& labels, bool multi_label);

@@ -29,7 +29,7 @@ struct StageEngine::ChunkState {
   // Per layer: the gradient of the outside rows the layer read, caught by a hook on its input
   // during backward (so the forward copies of those rows need not be kept until then).
   std::vector<std::shared_ptr<torch::Tensor>> outside_grad;
-  torch::Tensor top, loss;             // last stage: output leaf and loss
+  torch::Tensor top, loss;  // last stage: output leaf and loss
 };
 
 StageEngine::StageEngine(nn::DeepGnn& model, const FullGraphOptions& options, const FullGraphLayout& layout,
@@ -51,7 +51,7 @@ StageEngine::StageEngine(nn::DeepGnn& model, const FullGraphOptions& options, co
       graph_mode_(layout.mode == FullGraphMode::kGraph),
       needs_input_(layout.first_stage() || model.uses_initial_residual()),
       // With one chunk per way every cross-chunk gradient arrives before it is consumed.
-      cross_scale_(graph_mode_ || layout.chunks == 1                ? 1.0
+      cross_scale_(graph_mode_ || layout.chunks == 1            ? 1.0
                    : options.cross_grad == CrossGrad::kUnbiased ? 2.0
                    : options.cross_grad == CrossGrad::kStale    ? 1.0
                                                                 : 0.0),
@@ -129,7 +129,8 @@ void StageEngine::forward_chunk(int c, bool train, bool refresh, ChunkState& st,
   for (int l = begin_; l < end_; ++l) {
     const std::size_t i = static_cast<std::size_t>(l - begin_);
     if (i > 0) a = train ? out.detach().requires_grad_() : out;
-    torch::Tensor buffer = history_.empty() ? torch::empty({chunks_->num_slots(), a.size(1)}, a.options()) : history_[i];
+    torch::Tensor buffer =
+        history_.empty() ? torch::empty({chunks_->num_slots(), a.size(1)}, a.options()) : history_[i];
     if ((graph_mode_ && !stale) || (!graph_mode_ && refresh)) {
       buffer.slice(0, ch.slot_begin, ch.slot_begin + ch.size()).copy_(a.detach());
       core::Timer t;
@@ -138,8 +139,9 @@ void StageEngine::forward_chunk(int c, bool train, bool refresh, ChunkState& st,
     }
     torch::Tensor o = buffer.index_select(0, ch.outside_slots);
     if (stale && train) {
-      in_flight_.push_back(background_->submit(
-          [this, c, values = a.detach(), target = history_[i]]() mutable { async_mirrors_->exchange_values(c, values, target); }));
+      in_flight_.push_back(background_->submit([this, c, values = a.detach(), target = history_[i]]() mutable {
+        async_mirrors_->exchange_values(c, values, target);
+      }));
     }
     const torch::Tensor x = torch::cat({a, o});
     if (train) {
@@ -165,11 +167,11 @@ void StageEngine::finish_forward(int c, const torch::Tensor& out, bool train, Ch
     const bool multi = data_->multi_label;
     if (rows.train.numel() > 0) {
       const auto lt = logits.index_select(0, rows.train), yt = rows.labels.index_select(0, rows.train);
-      const auto loss =
-          multi ? torch::binary_cross_entropy_with_logits(lt, yt, {}, {}, at::Reduction::Sum) /
-                      static_cast<double>(data_->num_train * data_->num_classes)
-                : torch::nn::functional::cross_entropy(lt, yt, torch::nn::functional::CrossEntropyFuncOptions().reduction(torch::kSum)) /
-                      static_cast<double>(data_->num_train);
+      const auto loss = multi ? torch::binary_cross_entropy_with_logits(lt, yt, {}, {}, at::Reduction::Sum) /
+                                    static_cast<double>(data_->num_train * data_->num_classes)
+                              : torch::nn::functional::cross_entropy(
+                                    lt, yt, torch::nn::functional::CrossEntropyFuncOptions().reduction(torch::kSum)) /
+                                    static_cast<double>(data_->num_train);
       counts.loss += loss.item<double>();
       counts.train += count_scores(lt.detach(), yt, multi);
       if (train) st.loss = loss;
@@ -180,8 +182,8 @@ void StageEngine::finish_forward(int c, const torch::Tensor& out, bool train, Ch
     }
   } else {
     auto payload = to_host(out.detach(), *world_).contiguous();
-    auto request = world_->isend(std::span<const float>(as_span(payload)), layout_.rank_of(layout_.stage + 1, layout_.way),
-                                 c, comm::Channel::activations);
+    auto request = world_->isend(std::span<const float>(as_span(payload)),
+                                 layout_.rank_of(layout_.stage + 1, layout_.way), c, comm::Channel::activations);
     sends.emplace_back(std::move(payload), std::move(request));
   }
 }
@@ -202,7 +204,8 @@ void StageEngine::backward_chunk(int c, ChunkState& st, StageCounts& counts,
     st.out[u].backward(g);
     if (!pending_.empty()) {
       const torch::Tensor& caught = *st.outside_grad[u];
-      const torch::Tensor og = caught.defined() ? caught : torch::zeros({ch.outside_slots.numel(), g.size(1)}, g.options());
+      const torch::Tensor og =
+          caught.defined() ? caught : torch::zeros({ch.outside_slots.numel(), g.size(1)}, g.options());
       if (latest_cross_grads_) {
         // Replace what this chunk sent last epoch: pending_ holds every chunk's latest contributions.
         torch::Tensor& last = last_local_[u][static_cast<std::size_t>(c)];
@@ -233,8 +236,9 @@ void StageEngine::backward_chunk(int c, ChunkState& st, StageCounts& counts,
     st.h0_graph.backward(g);
   } else {
     auto payload = to_host(g, *world_).contiguous();
-    auto request = world_->isend(std::span<const float>(as_span(payload)), layout_.rank_of(layout_.stage - 1, layout_.way),
-                                 kBackwardTag + c, comm::Channel::gradients);
+    auto request =
+        world_->isend(std::span<const float>(as_span(payload)), layout_.rank_of(layout_.stage - 1, layout_.way),
+                      kBackwardTag + c, comm::Channel::gradients);
     sends.emplace_back(std::move(payload), std::move(request));
     if (needs_input_ && st.h0.grad().defined()) st.h0_graph.backward(st.h0.grad());
   }
@@ -303,7 +307,8 @@ StageCounts StageEngine::evaluate(ChunkResults* results) {
                                            comm::Channel::activations, counts);
   }
   const bool residual = model_->uses_initial_residual();
-  torch::Tensor current = torch::empty({chunks_->num_slots(), model_->options().hidden}, torch::TensorOptions().device(device_));
+  torch::Tensor current =
+      torch::empty({chunks_->num_slots(), model_->options().hidden}, torch::TensorOptions().device(device_));
   for (int l = begin_; l < end_; ++l) {
     for (std::size_t c = 0; c < n; ++c) {
       const Chunk& ch = chunks_->chunk(static_cast<int>(c));

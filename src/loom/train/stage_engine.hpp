@@ -40,10 +40,10 @@
 namespace loom::train {
 
 struct StageCounts {
-  double loss = 0;                  // this rank's share of the loss (last stage only)
-  ScoreCounts train, valid, test;   // this rank's nodes (last stage only)
-  double bubble_seconds = 0;        // blocked waiting for the neighbouring stages
-  double exchange_seconds = 0;      // in mirror exchanges (waiting for background ones included)
+  double loss = 0;                 // this rank's share of the loss (last stage only)
+  ScoreCounts train, valid, test;  // this rank's nodes (last stage only)
+  double bubble_seconds = 0;       // blocked waiting for the neighbouring stages
+  double exchange_seconds = 0;     // in mirror exchanges (waiting for background ones included)
 };
 
 // What exact inference leaves on the last stage, by chunk of its way: logits and the output
@@ -57,9 +57,8 @@ class StageEngine {
   // stage_comm: the ranks of this stage (ways); world: all ranks (stage-to-stage transfers).
   // threads: how many threads to compute each step with (pipeline_threads.hpp).
   StageEngine(nn::DeepGnn& model, const FullGraphOptions& options, const FullGraphLayout& layout, int layer_begin,
-              int layer_end, const ChunkSet& chunks, const partition::PartitionBook& book,
-              const FullGraphData& data, const comm::Communicator& world, const comm::Communicator& stage_comm,
-              const PipelineThreads& threads);
+              int layer_end, const ChunkSet& chunks, const partition::PartitionBook& book, const FullGraphData& data,
+              const comm::Communicator& world, const comm::Communicator& stage_comm, const PipelineThreads& threads);
   ~StageEngine();
 
   // One training epoch over the chunks in `order` (every rank passes the same order).

@@ -17,7 +17,8 @@ std::vector<std::int64_t> to_global(std::span<const std::int64_t> local, std::in
 
 void load_rows(TrainingData& d, const graph::GraphStore& rows_store, std::int64_t offset) {
   const auto& m = rows_store.meta();
-  if (m.feat_dim == 0) throw Error::in_file(rows_store.dir(), 0, "has no node features (feat.npy); training needs them");
+  if (m.feat_dim == 0)
+    throw Error::in_file(rows_store.dir(), 0, "has no node features (feat.npy); training needs them");
   if (m.num_classes == 0) throw Error::in_file(rows_store.dir(), 0, "has no labels (label.npy); training needs them");
   d.features = feature::RowTable::view(rows_store.feat(), rows_store.feat_index());
   d.feat_dim = m.feat_dim;
@@ -26,8 +27,9 @@ void load_rows(TrainingData& d, const graph::GraphStore& rows_store, std::int64_
   d.labels = rows_store.label();
   for (const char* split : {"train", "valid", "test"})
     if (!rows_store.has_split(split))
-      throw Error::in_file(rows_store.dir(), 0, std::string("has no '") + split + "' split (" + split +
-                                                    "_idx.npy); import it with splits or generate them");
+      throw Error::in_file(
+          rows_store.dir(), 0,
+          std::string("has no '") + split + "' split (" + split + "_idx.npy); import it with splits or generate them");
   d.train_ids = to_global(rows_store.split("train"), offset);
   d.valid_ids = to_global(rows_store.split("valid"), offset);
   d.test_ids = to_global(rows_store.split("test"), offset);
@@ -48,10 +50,11 @@ TrainingData open_training_data(const std::string& path, const comm::Communicato
     if (format == "loom-partitioned") {
       auto store = partition::PartitionedStore::open(path);
       if (store.num_parts() != world.size())
-        throw Error::in_file(path, 0, "has " + std::to_string(store.num_parts()) + " parts but the job has " +
-                                          std::to_string(world.size()) + " ranks (run mpirun -np " +
-                                          std::to_string(store.num_parts()) + ", or repartition with -k " +
-                                          std::to_string(world.size()) + ")");
+        throw Error::in_file(path, 0,
+                             "has " + std::to_string(store.num_parts()) + " parts but the job has " +
+                                 std::to_string(world.size()) + " ranks (run mpirun -np " +
+                                 std::to_string(store.num_parts()) + ", or repartition with -k " +
+                                 std::to_string(world.size()) + ")");
       d.partitioned = true;
       d.topology = store.topology();
       d.book = store.book();
@@ -63,9 +66,10 @@ TrainingData open_training_data(const std::string& path, const comm::Communicato
       d.halo_ids.assign(halo.begin(), halo.end());
     } else if (format == "loom-graph") {
       if (world.size() > 1)
-        throw Error::in_file(path, 0, "is not partitioned but the job has " + std::to_string(world.size()) +
-                                          " ranks: run `loom partition " + path + " -k " + std::to_string(world.size()) +
-                                          " -o PARTS` and train on PARTS");
+        throw Error::in_file(path, 0,
+                             "is not partitioned but the job has " + std::to_string(world.size()) +
+                                 " ranks: run `loom partition " + path + " -k " + std::to_string(world.size()) +
+                                 " -o PARTS` and train on PARTS");
       d.topology = graph::GraphStore::open(path);
       d.book = partition::PartitionBook({0, d.topology.num_nodes()});
       d.num_local = d.topology.num_nodes();

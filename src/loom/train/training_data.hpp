@@ -33,9 +33,9 @@ struct TrainingData {
   std::int64_t feat_dim = 0;
   std::int64_t num_classes = 0;
   bool multi_label = false;
-  core::NpyArray labels;  // this rank's rows: int64 [n] or uint8 [n, classes]
+  core::NpyArray labels;                                     // this rank's rows: int64 [n] or uint8 [n, classes]
   std::vector<std::int64_t> train_ids, valid_ids, test_ids;  // global ids owned by this rank
-  std::vector<std::int64_t> halo_ids;  // sorted global ids of remote neighbours of this rank's nodes
+  std::vector<std::int64_t> halo_ids;      // sorted global ids of remote neighbours of this rank's nodes
   std::vector<std::int64_t> original_ids;  // original id of each local row (empty for names)
   std::vector<std::string> original_names;
   std::int64_t num_nodes() const { return book.num_nodes(); }

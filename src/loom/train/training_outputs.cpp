@@ -37,7 +37,8 @@ void check_output_options(const std::string& dir, bool save_embeddings, bool ove
 void write_training_outputs(const std::string& dir, bool overwrite, const NodeOutputs& rows,
                             const comm::Communicator& comm) {
   const bool has_rows = rows.logits.defined();
-  const auto predicted = values_of<std::int64_t>(has_rows && !rows.multi_label ? rows.logits.argmax(1) : torch::Tensor());
+  const auto predicted =
+      values_of<std::int64_t>(has_rows && !rows.multi_label ? rows.logits.argmax(1) : torch::Tensor());
   const auto predicted_multi =
       values_of<std::uint8_t>(has_rows && rows.multi_label ? rows.logits.gt(0).to(torch::kUInt8) : torch::Tensor());
   const auto all_predicted = gather_concat<std::int64_t>(predicted, comm);
@@ -46,7 +47,8 @@ void write_training_outputs(const std::string& dir, bool overwrite, const NodeOu
   std::string names;
   for (const auto& s : rows.original_names) names += s + "\n";
   const auto all_names = gather_concat<char>(std::vector<char>(names.begin(), names.end()), comm);
-  const bool with_embeddings = comm.allreduce_max(static_cast<int>(rows.embeddings.defined()), comm::Channel::control) > 0;
+  const bool with_embeddings =
+      comm.allreduce_max(static_cast<int>(rows.embeddings.defined()), comm::Channel::control) > 0;
   std::vector<float> all_embeddings;
   std::int64_t width = 0;
   if (with_embeddings) {

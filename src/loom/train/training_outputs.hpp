@@ -18,9 +18,9 @@
 namespace loom::train {
 
 struct NodeOutputs {
-  torch::Tensor logits;      // [rows, classes] (any device)
-  torch::Tensor embeddings;  // [rows, width], or undefined for none
-  std::span<const std::int64_t> original_ids;  // [rows], or empty where the graph names its nodes
+  torch::Tensor logits;                         // [rows, classes] (any device)
+  torch::Tensor embeddings;                     // [rows, width], or undefined for none
+  std::span<const std::int64_t> original_ids;   // [rows], or empty where the graph names its nodes
   std::span<const std::string> original_names;  // [rows], or empty
   bool multi_label = false;
   std::int64_t num_classes = 0, num_nodes = 0;  // of the whole graph

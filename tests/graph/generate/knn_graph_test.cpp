@@ -56,7 +56,8 @@ void expect_matches_brute_force(std::int64_t n, std::int64_t dim, int k, const K
   ASSERT_EQ(knn.k, k);
   int compared = 0;
   for (std::int64_t i = 0; i < n; ++i) {
-    for (int r = 0; r < k; ++r) EXPECT_NEAR(knn.similarity[i * k + r], sims[i][r], 1e-5) << "row " << i << " rank " << r;
+    for (int r = 0; r < k; ++r)
+      EXPECT_NEAR(knn.similarity[i * k + r], sims[i][r], 1e-5) << "row " << i << " rank " << r;
     // The exact set is only well defined where the k-th and (k+1)-th similarity differ.
     if (sims[i][k - 1] - sims[i][k] < 1e-5) continue;
     std::vector<std::int64_t> got(knn.neighbors.begin() + i * k, knn.neighbors.begin() + (i + 1) * k);

@@ -127,7 +127,8 @@ void check_node2vec_frequencies(double p, double q) {
     dof += static_cast<std::int64_t>(weights.size()) - 1;
   }
   // chi-square with `dof` degrees of freedom: mean dof, sd sqrt(2 dof); 5 sd is far out.
-  EXPECT_LT(chi2, static_cast<double>(dof) + 5.0 * std::sqrt(2.0 * static_cast<double>(dof))) << "p=" << p << " q=" << q;
+  EXPECT_LT(chi2, static_cast<double>(dof) + 5.0 * std::sqrt(2.0 * static_cast<double>(dof)))
+      << "p=" << p << " q=" << q;
   EXPECT_LT(max_err, 0.02) << "p=" << p << " q=" << q;
 }
 
@@ -144,8 +145,10 @@ TEST(RandomWalk, Node2vecTransitionsMatchExactWeightsWithReturnBelowInOut) { che
 class ReplayRng {
  public:
   static constexpr std::uint64_t kGrid = 64;
-  struct NeedDraw { std::uint64_t range; };  // the step asks for one more draw than replayed
-  struct NextRound {};                      // ... beyond the first round: a rejection
+  struct NeedDraw {
+    std::uint64_t range;
+  };                    // the step asks for one more draw than replayed
+  struct NextRound {};  // ... beyond the first round: a rejection
 
   ReplayRng(const std::vector<std::uint64_t>& draws, std::size_t round_draws) : draws_(draws), round_(round_draws) {}
   double uniform() { return static_cast<double>(take(kGrid)) / static_cast<double>(kGrid); }
@@ -162,8 +165,8 @@ class ReplayRng {
 };
 
 // Probability of each next node after t -> v, by enumerating every path of one round.
-std::map<std::int64_t, double> enumerate_node2vec_step(const graph::Csr& csr, std::int64_t t, std::int64_t v,
-                                                       double p, double q) {
+std::map<std::int64_t, double> enumerate_node2vec_step(const graph::Csr& csr, std::int64_t t, std::int64_t v, double p,
+                                                       double q) {
   const auto bias = detail::Bias::make(p, q);
   std::map<std::int64_t, double> mass;
   std::vector<std::uint64_t> draws;
@@ -278,8 +281,8 @@ TEST(RandomWalk, WalkStopsAtNodeWithoutNeighbours) {
   opt.length = 4;
   opt.shuffle = false;
   const auto walks = generate_walks(csr, opt);
-  const std::vector<std::int32_t> expected{0, 1, kNoNode, kNoNode, 1, kNoNode, kNoNode, kNoNode,
-                                           2, kNoNode, kNoNode, kNoNode};
+  const std::vector<std::int32_t> expected{0,       1,       kNoNode, kNoNode, 1,       kNoNode,
+                                           kNoNode, kNoNode, 2,       kNoNode, kNoNode, kNoNode};
   EXPECT_EQ(walks.nodes, expected);
   EXPECT_EQ(walks.steps, 1);
 }

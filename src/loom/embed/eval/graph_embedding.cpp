@@ -24,7 +24,8 @@ std::vector<std::string> node_keys(const graph::GraphStore& store) {
 std::vector<std::string> node_keys(const graph::GraphData& data) {
   if (!data.names.empty()) return data.names;
   std::vector<std::string> keys(static_cast<std::size_t>(data.num_rows()));
-  for (std::size_t i = 0; i < keys.size(); ++i) keys[i] = std::to_string(data.orig_id.empty() ? static_cast<std::int64_t>(i) : data.orig_id[i]);
+  for (std::size_t i = 0; i < keys.size(); ++i)
+    keys[i] = std::to_string(data.orig_id.empty() ? static_cast<std::int64_t>(i) : data.orig_id[i]);
   return keys;
 }
 
@@ -80,7 +81,8 @@ GraphEmbedding train_graph_embedding(const graph::Csr& csr, const std::vector<st
   GraphEmbedding result;
   // Distributed: each rank walks from its own contiguous share of the start nodes and trains on
   // those walks; node counts are summed over ranks so that every rank builds the same vocabulary.
-  const comm::Communicator* comm = options.sync.comm != nullptr && options.sync.comm->size() > 1 ? options.sync.comm : nullptr;
+  const comm::Communicator* comm =
+      options.sync.comm != nullptr && options.sync.comm->size() > 1 ? options.sync.comm : nullptr;
   std::vector<std::int64_t> starts;
   if (comm != nullptr) {
     const std::int64_t n = csr.num_rows(), k = comm->size(), r = comm->rank();
@@ -106,7 +108,8 @@ GraphEmbedding train_graph_embedding(const graph::Csr& csr, const std::vector<st
   SgnsModel model = init_sgns_model(encoded.vocab.size(), sgns);
   SyncOptions sync = options.sync;
   sync.local_corpus = comm != nullptr;
-  result.train = train_sgns_checkpointed(encoded.corpus, encoded.vocab.counts(), sgns, sync, options.checkpoints, model);
+  result.train =
+      train_sgns_checkpointed(encoded.corpus, encoded.vocab.counts(), sgns, sync, options.checkpoints, model);
   spdlog::info("trained skip-gram on {} nodes: {:.2f}s, {:.0f} words/s, loss {:.4f}", encoded.vocab.size(),
                result.train.seconds, result.train.words_per_second, result.train.loss);
 
@@ -147,7 +150,8 @@ EmbedGraphResult run_embed_graph(const EmbedGraphOptions& options) {
   r.vectors = embedding.embeddings.size();
   r.walk_steps = embedding.walk_steps;
   r.walk_seconds = embedding.walk_seconds;
-  r.walk_steps_per_second = embedding.walk_seconds > 0 ? static_cast<double>(embedding.walk_steps) / embedding.walk_seconds : 0;
+  r.walk_steps_per_second =
+      embedding.walk_seconds > 0 ? static_cast<double>(embedding.walk_steps) / embedding.walk_seconds : 0;
   return r;
 }
 

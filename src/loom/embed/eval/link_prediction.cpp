@@ -186,7 +186,8 @@ LinkSplit linkpred_split(const graph::Csr& csr, const LinkSplitOptions& options)
 
 LinkSplit linkpred_split(const graph::GraphStore& store, const LinkSplitOptions& options) {
   if (store.meta().directed) throw Error::in_file(store.dir(), 0, "link prediction needs an undirected graph store");
-  if (store.meta().partition) throw Error::in_file(store.dir(), 0, "link prediction needs a whole graph, not a partition");
+  if (store.meta().partition)
+    throw Error::in_file(store.dir(), 0, "link prediction needs a whole graph, not a partition");
   auto split = linkpred_split(store.csr(), options);
   auto& r = split.residual;
   if (store.meta().id_map == graph::IdMapKind::kOrigId) r.orig_id = store.original_ids();

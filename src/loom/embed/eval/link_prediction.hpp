@@ -38,8 +38,8 @@ struct LinkSplit {
   graph::GraphData residual;  // undirected, the store's nodes and id map, no features or labels
   std::vector<NodePair> train_pairs, test_pairs;
   std::vector<std::uint8_t> train_labels, test_labels;  // 1 = removed edge, 0 = non-edge
-  std::int64_t total_edges = 0;    // undirected edges of the input (self-loops excluded)
-  std::int64_t removed_edges = 0;  // held out as positives
+  std::int64_t total_edges = 0;                         // undirected edges of the input (self-loops excluded)
+  std::int64_t removed_edges = 0;                       // held out as positives
 };
 
 // Throws Error when the csr is not square and symmetric with sorted rows, options are out of range

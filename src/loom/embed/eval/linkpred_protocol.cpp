@@ -41,7 +41,9 @@ nlohmann::json LinkPredProtocolResult::to_json() const {
                       {"walk_steps_per_second", walk_seconds > 0 ? walk_steps / walk_seconds : 0.0},
                       {"train_seconds", train.seconds}};
   for (const auto& [name, s] : scores)
-    j["auc"][name] = {{"auc", s.auc}, {"train_pairs", s.train_pairs}, {"test_pairs", s.test_pairs},
+    j["auc"][name] = {{"auc", s.auc},
+                      {"train_pairs", s.train_pairs},
+                      {"test_pairs", s.test_pairs},
                       {"skipped_pairs", s.skipped_pairs}};
   return j;
 }

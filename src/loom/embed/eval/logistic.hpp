@@ -32,7 +32,7 @@ struct LogisticOptions {
 struct LogisticModel {
   std::vector<double> weights;
   double bias = 0;
-  LbfgsResult fit;  // how the optimiser ended
+  LbfgsResult fit;                      // how the optimiser ended
   double score(const double* x) const;  // w.x + b (the log-odds of the positive class)
 };
 

@@ -9,10 +9,9 @@ namespace loom::embed::eval {
 
 F1Scores f1_scores(std::span<const std::uint8_t> truth, std::span<const std::uint8_t> predicted,
                    std::int64_t num_classes) {
-  LOOM_CHECK(num_classes > 0 && truth.size() == predicted.size() &&
-                 truth.size() % static_cast<std::size_t>(num_classes) == 0,
-             "F1: truth ({}) and prediction ({}) are not matrices of {} classes", truth.size(), predicted.size(),
-             num_classes);
+  LOOM_CHECK(
+      num_classes > 0 && truth.size() == predicted.size() && truth.size() % static_cast<std::size_t>(num_classes) == 0,
+      "F1: truth ({}) and prediction ({}) are not matrices of {} classes", truth.size(), predicted.size(), num_classes);
   const auto k = static_cast<std::size_t>(num_classes);
   std::vector<std::int64_t> tp(k, 0), fp(k, 0), fn(k, 0);
   for (std::size_t i = 0; i < truth.size(); ++i) {
@@ -42,9 +41,10 @@ F1Scores f1_scores(std::span<const std::uint8_t> truth, std::span<const std::uin
 
 std::vector<std::uint8_t> predict_top_k(std::span<const double> scores, std::span<const std::uint8_t> truth,
                                         std::int64_t num_classes) {
-  LOOM_CHECK(num_classes > 0 && scores.size() == truth.size() && truth.size() % static_cast<std::size_t>(num_classes) == 0,
-             "top-k prediction: scores ({}) and truth ({}) are not matrices of {} classes", scores.size(),
-             truth.size(), num_classes);
+  LOOM_CHECK(
+      num_classes > 0 && scores.size() == truth.size() && truth.size() % static_cast<std::size_t>(num_classes) == 0,
+      "top-k prediction: scores ({}) and truth ({}) are not matrices of {} classes", scores.size(), truth.size(),
+      num_classes);
   const auto k = static_cast<std::size_t>(num_classes);
   const std::size_t rows = truth.size() / k;
   std::vector<std::uint8_t> predicted(truth.size(), 0);
@@ -52,8 +52,8 @@ std::vector<std::uint8_t> predict_top_k(std::span<const double> scores, std::spa
   for (std::size_t r = 0; r < rows; ++r) {
     const auto* s = scores.data() + r * k;
     const auto count = static_cast<std::size_t>(std::count_if(truth.begin() + static_cast<std::ptrdiff_t>(r * k),
-                                                               truth.begin() + static_cast<std::ptrdiff_t>((r + 1) * k),
-                                                               [](std::uint8_t v) { return v != 0; }));
+                                                              truth.begin() + static_cast<std::ptrdiff_t>((r + 1) * k),
+                                                              [](std::uint8_t v) { return v != 0; }));
     std::iota(order.begin(), order.end(), std::size_t{0});
     std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(count), order.end(),
                       [&](std::size_t a, std::size_t b) { return s[a] > s[b] || (s[a] == s[b] && a < b); });

@@ -66,7 +66,9 @@ NodeLabels labels_from_store(const graph::GraphStore& store) {
     const auto ids = store.label().span<std::int64_t>();
     labels.matrix.assign(static_cast<std::size_t>(labels.num_nodes * k), 0);
     for (std::int64_t v = 0; v < labels.num_nodes; ++v) {
-      if (ids[v] >= k) throw Error::in_file(store.dir() + "/label.npy", 0, fmt::format("label {} of node {} is not below {} classes", ids[v], v, k));
+      if (ids[v] >= k)
+        throw Error::in_file(store.dir() + "/label.npy", 0,
+                             fmt::format("label {} of node {} is not below {} classes", ids[v], v, k));
       if (ids[v] >= 0) labels.matrix[static_cast<std::size_t>(v * k + ids[v])] = 1;
     }
   }
@@ -119,8 +121,8 @@ NodeClassResult evaluate_node_classification(const NodeVectors& vectors, const N
       const std::span<const std::int64_t> train(order.data(), static_cast<std::size_t>(scores.train_nodes));
       const std::span<const std::int64_t> test(order.data() + scores.train_nodes,
                                                static_cast<std::size_t>(scores.test_nodes));
-      const auto models = fit_one_vs_rest(gather_rows(vectors, train), gather_labels(labels, train), k,
-                                          options.logistic);
+      const auto models =
+          fit_one_vs_rest(gather_rows(vectors, train), gather_labels(labels, train), k, options.logistic);
       const auto truth = gather_labels(labels, test);
       const auto predicted = predict_top_k(score_all(gather_rows(vectors, test), models), truth, k);
       scores.runs.push_back(f1_scores(truth, predicted, k));
@@ -155,9 +157,9 @@ nlohmann::json NodeClassResult::to_json() const {
 }
 
 std::string NodeClassResult::to_table() const {
-  std::string out = fmt::format("nodes evaluated {} (unlabeled {}, without a vector {}), {}\n", evaluated_nodes,
-                                unlabeled_nodes, missing_vectors,
-                                multi_label ? "multi-label, top-k prediction" : "single-label");
+  std::string out =
+      fmt::format("nodes evaluated {} (unlabeled {}, without a vector {}), {}\n", evaluated_nodes, unlabeled_nodes,
+                  missing_vectors, multi_label ? "multi-label, top-k prediction" : "single-label");
   out += fmt::format("{:>11} {:>7} {:>7} {:>17} {:>17}\n", "train_ratio", "train", "test", "micro_f1", "macro_f1");
   for (const auto& r : ratios)
     out += fmt::format("{:>11.2f} {:>7} {:>7} {:>8.4f} ± {:<6.4f} {:>8.4f} ± {:<6.4f}\n", r.ratio, r.train_nodes,

@@ -9,12 +9,14 @@ FeatureAttachment attach_embedding_features(graph::GraphData& data, const Embedd
                                             const std::string& source) {
   Alignment aligned = align_to_keys(embeddings, node_keys(data));
   if (aligned.matched == 0)
-    throw Error::in_file(source, 0,
-                         fmt::format("none of its {} vectors names a node of the graph (keys are original node ids or names)",
-                                     embeddings.size()));
+    throw Error::in_file(
+        source, 0,
+        fmt::format("none of its {} vectors names a node of the graph (keys are original node ids or names)",
+                    embeddings.size()));
   data.feat = std::move(aligned.vectors.data);
   data.feat_dim = embeddings.dim;
-  data.provenance["features"] = {{"source", source}, {"matched", aligned.matched}, {"unknown_keys", aligned.unknown_keys}};
+  data.provenance["features"] = {
+      {"source", source}, {"matched", aligned.matched}, {"unknown_keys", aligned.unknown_keys}};
   return {aligned.matched, aligned.unknown_keys};
 }
 

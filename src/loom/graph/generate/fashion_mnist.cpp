@@ -28,11 +28,13 @@ Part read_part(const std::string& dir, const std::string& prefix) {
   const std::string labels_path = dir + "/" + prefix + "-labels-idx1-ubyte.gz";
   Part part{read_idx_ubyte(images_path, 3), read_idx_ubyte(labels_path, 1)};
   if (part.labels.dims[0] != part.images.dims[0])
-    throw Error::in_file(labels_path, 0, fmt::format("{} labels for {} images in {}", part.labels.dims[0],
-                                                     part.images.dims[0], images_path));
+    throw Error::in_file(
+        labels_path, 0,
+        fmt::format("{} labels for {} images in {}", part.labels.dims[0], part.images.dims[0], images_path));
   for (std::size_t i = 0; i < part.labels.data.size(); ++i)
     if (part.labels.data[i] >= kClasses)
-      throw Error::in_file(labels_path, 0, fmt::format("label {} of item {} is not a class in 0..9", part.labels.data[i], i));
+      throw Error::in_file(labels_path, 0,
+                           fmt::format("label {} of item {} is not a class in 0..9", part.labels.data[i], i));
   return part;
 }
 
@@ -57,12 +59,15 @@ GraphData build_fashion_mnist(const FashionMnistOptions& options) {
   GraphData data;
   data.feat_dim = dim;
   data.feat.resize(static_cast<std::size_t>(n * dim));
-  core::parallel_for(n, [&](std::int64_t i) {
-    const std::uint8_t* pixels =
-        i < n_train ? train.images.data.data() + i * dim : test.images.data.data() + (i - n_train) * dim;
-    float* out = data.feat.data() + i * dim;
-    for (std::int64_t j = 0; j < dim; ++j) out[j] = static_cast<float>(pixels[j]) / 255.0f;
-  }, 1024);
+  core::parallel_for(
+      n,
+      [&](std::int64_t i) {
+        const std::uint8_t* pixels =
+            i < n_train ? train.images.data.data() + i * dim : test.images.data.data() + (i - n_train) * dim;
+        float* out = data.feat.data() + i * dim;
+        for (std::int64_t j = 0; j < dim; ++j) out[j] = static_cast<float>(pixels[j]) / 255.0f;
+      },
+      1024);
   data.num_classes = kClasses;
   data.label.resize(static_cast<std::size_t>(n));
   for (std::int64_t i = 0; i < n; ++i)
@@ -84,7 +89,8 @@ GraphData build_fashion_mnist(const FashionMnistOptions& options) {
   data.splits["test"].resize(static_cast<std::size_t>(n_test));
   std::iota(data.splits["test"].begin(), data.splits["test"].end(), n_train);
 
-  data.provenance.update(nlohmann::json{{"source", "Debian dataset-fashion-mnist (Zalando Fashion-MNIST), " + options.source_dir},
+  data.provenance.update(
+      nlohmann::json{{"source", "Debian dataset-fashion-mnist (Zalando Fashion-MNIST), " + options.source_dir},
                      {"generator", "fashion-mnist exact kNN"},
                      {"k", options.k},
                      {"metric", "cosine"},

@@ -51,7 +51,8 @@ class GzInput {
   [[noreturn]] void fail() {
     int code = Z_OK;
     const char* message = gzerror(file_, &code);
-    throw Error::in_file(path_, 0, std::string("corrupt or truncated gzip data: ") + (message ? message : "unknown error"));
+    throw Error::in_file(path_, 0,
+                         std::string("corrupt or truncated gzip data: ") + (message ? message : "unknown error"));
   }
   std::string path_;
   gzFile file_ = nullptr;
@@ -66,7 +67,8 @@ IdxArray read_idx_ubyte(const std::string& path, int expected_rank) {
   if (magic[0] != 0 || magic[1] != 0)
     throw Error::in_file(path, 0, "not an IDX file (magic number must start with two zero bytes)");
   if (magic[2] != kUnsignedByte)
-    throw Error::in_file(path, 0, fmt::format("IDX data type 0x{:02x} is not supported (expected 0x08, unsigned byte)", magic[2]));
+    throw Error::in_file(
+        path, 0, fmt::format("IDX data type 0x{:02x} is not supported (expected 0x08, unsigned byte)", magic[2]));
   if (magic[3] != expected_rank)
     throw Error::in_file(path, 0, fmt::format("IDX array has {} dimensions, expected {}", magic[3], expected_rank));
 
@@ -86,7 +88,8 @@ IdxArray read_idx_ubyte(const std::string& path, int expected_rank) {
   if (got != out.data.size())
     throw Error::in_file(path, 0, fmt::format("truncated: header declares {} values, file holds {}", count, got));
   std::uint8_t extra;
-  if (in.read(&extra, 1) != 0) throw Error::in_file(path, 0, fmt::format("unexpected data after the {} declared values", count));
+  if (in.read(&extra, 1) != 0)
+    throw Error::in_file(path, 0, fmt::format("unexpected data after the {} declared values", count));
   return out;
 }
 

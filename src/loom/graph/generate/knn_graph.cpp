@@ -55,17 +55,21 @@ void scan_row(const float* sims, std::int64_t row, std::int64_t col0, std::int64
 
 std::vector<float> normalised_rows(std::span<const float> features, std::int64_t n, std::int64_t dim) {
   std::vector<float> x(static_cast<std::size_t>(n * dim));
-  core::parallel_for(n, [&](std::int64_t i) {
-    const float* in = features.data() + i * dim;
-    double norm2 = 0;
-    for (std::int64_t j = 0; j < dim; ++j) {
-      if (!std::isfinite(in[j])) throw Error(fmt::format("knn_graph: feature row {} column {} is not finite", i, j));
-      norm2 += static_cast<double>(in[j]) * in[j];
-    }
-    const float scale = norm2 > 0 ? static_cast<float>(1.0 / std::sqrt(norm2)) : 0.0f;
-    float* out = x.data() + i * dim;
-    for (std::int64_t j = 0; j < dim; ++j) out[j] = in[j] * scale;
-  }, 256);
+  core::parallel_for(
+      n,
+      [&](std::int64_t i) {
+        const float* in = features.data() + i * dim;
+        double norm2 = 0;
+        for (std::int64_t j = 0; j < dim; ++j) {
+          if (!std::isfinite(in[j]))
+            throw Error(fmt::format("knn_graph: feature row {} column {} is not finite", i, j));
+          norm2 += static_cast<double>(in[j]) * in[j];
+        }
+        const float scale = norm2 > 0 ? static_cast<float>(1.0 / std::sqrt(norm2)) : 0.0f;
+        float* out = x.data() + i * dim;
+        for (std::int64_t j = 0; j < dim; ++j) out[j] = in[j] * scale;
+      },
+      256);
   return x;
 }
 
@@ -83,7 +87,8 @@ class BlasThreads {
 
 }  // namespace
 
-KnnResult knn_graph(std::span<const float> features, std::int64_t n, std::int64_t dim, int k, const KnnOptions& options) {
+KnnResult knn_graph(std::span<const float> features, std::int64_t n, std::int64_t dim, int k,
+                    const KnnOptions& options) {
   LOOM_CHECK_ARG(k >= 1, "--k", "must be at least 1, got {}", k);
   LOOM_CHECK_ARG(k < n, "--k", "must be smaller than the number of nodes ({}), got {}", n, k);
   LOOM_CHECK(dim >= 1 && dim <= std::numeric_limits<int>::max(), "knn_graph: feature dimension {} out of range", dim);
@@ -100,7 +105,8 @@ KnnResult knn_graph(std::span<const float> features, std::int64_t n, std::int64_
   out.similarity.resize(static_cast<std::size_t>(n * k));
   std::vector<TopK> tops;
   tops.reserve(static_cast<std::size_t>(n));
-  for (std::int64_t r = 0; r < n; ++r) tops.push_back(TopK{out.similarity.data() + r * k, out.neighbors.data() + r * k, k});
+  for (std::int64_t r = 0; r < n; ++r)
+    tops.push_back(TopK{out.similarity.data() + r * k, out.neighbors.data() + r * k, k});
 
   // Tiles (I, J) with I <= J: each is one sgemm and serves the rows of block I directly and the
   // rows of block J transposed. A lock per row block guards its rows' lists.
@@ -108,26 +114,29 @@ KnnResult knn_graph(std::span<const float> features, std::int64_t n, std::int64_
   std::vector<std::mutex> locks(static_cast<std::size_t>(blocks));
 
   BlasThreads single(1);  // parallel over tiles; each sgemm runs in its own thread
-  core::parallel_for(blocks * blocks, [&](std::int64_t t) {
-    const std::int64_t bi = t / blocks, bj = t % blocks;
-    if (bj < bi) return;
-    const std::int64_t r0 = bi * tile, rows = std::min(n, r0 + tile) - r0;
-    const std::int64_t c0 = bj * tile, cols = std::min(n, c0 + tile) - c0;
-    auto sims = std::make_unique_for_overwrite<float[]>(static_cast<std::size_t>(rows * cols));
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, static_cast<int>(rows), static_cast<int>(cols),
-                static_cast<int>(dim), 1.0f, x.data() + r0 * dim, static_cast<int>(dim), x.data() + c0 * dim,
-                static_cast<int>(dim), 0.0f, sims.get(), static_cast<int>(cols));
-    {
-      std::lock_guard<std::mutex> lock(locks[bi]);
-      for (std::int64_t r = 0; r < rows; ++r) scan_row(sims.get() + r * cols, r0 + r, c0, cols, tops[r0 + r]);
-    }
-    if (bi == bj) return;
-    auto transposed = std::make_unique_for_overwrite<float[]>(static_cast<std::size_t>(rows * cols));
-    for (std::int64_t r = 0; r < rows; ++r)
-      for (std::int64_t c = 0; c < cols; ++c) transposed[c * rows + r] = sims[r * cols + c];
-    std::lock_guard<std::mutex> lock(locks[bj]);
-    for (std::int64_t c = 0; c < cols; ++c) scan_row(transposed.get() + c * rows, c0 + c, r0, rows, tops[c0 + c]);
-  }, 1);
+  core::parallel_for(
+      blocks * blocks,
+      [&](std::int64_t t) {
+        const std::int64_t bi = t / blocks, bj = t % blocks;
+        if (bj < bi) return;
+        const std::int64_t r0 = bi * tile, rows = std::min(n, r0 + tile) - r0;
+        const std::int64_t c0 = bj * tile, cols = std::min(n, c0 + tile) - c0;
+        auto sims = std::make_unique_for_overwrite<float[]>(static_cast<std::size_t>(rows * cols));
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, static_cast<int>(rows), static_cast<int>(cols),
+                    static_cast<int>(dim), 1.0f, x.data() + r0 * dim, static_cast<int>(dim), x.data() + c0 * dim,
+                    static_cast<int>(dim), 0.0f, sims.get(), static_cast<int>(cols));
+        {
+          std::lock_guard<std::mutex> lock(locks[bi]);
+          for (std::int64_t r = 0; r < rows; ++r) scan_row(sims.get() + r * cols, r0 + r, c0, cols, tops[r0 + r]);
+        }
+        if (bi == bj) return;
+        auto transposed = std::make_unique_for_overwrite<float[]>(static_cast<std::size_t>(rows * cols));
+        for (std::int64_t r = 0; r < rows; ++r)
+          for (std::int64_t c = 0; c < cols; ++c) transposed[c * rows + r] = sims[r * cols + c];
+        std::lock_guard<std::mutex> lock(locks[bj]);
+        for (std::int64_t c = 0; c < cols; ++c) scan_row(transposed.get() + c * rows, c0 + c, r0, rows, tops[c0 + c]);
+      },
+      1);
   return out;
 }
 

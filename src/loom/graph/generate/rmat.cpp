@@ -93,7 +93,8 @@ struct RmatModel {
     std::vector<std::int64_t> label;
     if (o.classes == 0) return label;
     label.resize(static_cast<std::size_t>(n));
-    core::parallel_for(n, [&](std::int64_t id) { label[perm[id]] = (id * o.classes) >> o.scale; }, 1 << 16);
+    core::parallel_for(
+        n, [&](std::int64_t id) { label[perm[id]] = (id * o.classes) >> o.scale; }, 1 << 16);
     return label;
   }
 
@@ -110,13 +111,18 @@ struct RmatModel {
   }
 
   nlohmann::json provenance() const {
-    nlohmann::json p = {{"generator", "rmat"}, {"scale", o.scale}, {"edge_factor", o.edge_factor}, {"a", o.a},
-                        {"b", o.b}, {"c", o.c}, {"d", 1 - o.a - o.b - o.c}, {"seed", o.seed}};
+    nlohmann::json p = {{"generator", "rmat"},
+                        {"scale", o.scale},
+                        {"edge_factor", o.edge_factor},
+                        {"a", o.a},
+                        {"b", o.b},
+                        {"c", o.c},
+                        {"d", 1 - o.a - o.b - o.c},
+                        {"seed", o.seed}};
     if (o.classes > 0) p["labels"] = "floor(rmat_id * classes / 2^scale), before the id shuffle";
     return p;
   }
 };
-
 
 }  // namespace
 
@@ -158,8 +164,10 @@ void generate_rmat_store(const RmatOptions& options, const std::string& output_d
   rows.features = model.features();
   rows.splits = model.splits();
   rows.provenance = model.provenance();
-  const DrawnEdges edges(model.n, model.m, [&](std::int64_t begin, std::int64_t end, std::int64_t* src,
-                                               std::int64_t* dst) { model.draw(begin, end, src, dst); });
+  const DrawnEdges edges(model.n, model.m,
+                         [&](std::int64_t begin, std::int64_t end, std::int64_t* src, std::int64_t* dst) {
+                           model.draw(begin, end, src, dst);
+                         });
   write_synthetic_store(output_dir, write, edges, std::move(rows),
                         [&](const Csr&, nlohmann::json& p) { p["seconds"] = timer.seconds(); });
   spdlog::info("rmat: {} vertices, {} edges drawn, written to {} in {:.1f} s", model.n, model.m, output_dir,

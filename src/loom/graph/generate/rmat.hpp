@@ -15,11 +15,11 @@
 namespace loom::graph::generate {
 
 struct RmatOptions {
-  int scale = 0;             // 2^scale vertices, 1..31
-  double edge_factor = 16;   // generated edges per vertex (before symmetrising and deduplicating)
+  int scale = 0;            // 2^scale vertices, 1..31
+  double edge_factor = 16;  // generated edges per vertex (before symmetrising and deduplicating)
   double a = 0.57, b = 0.19, c = 0.19;
-  std::int64_t feat_dim = 0;  // 0 = no features
-  int classes = 0;            // 0 = no labels or splits
+  std::int64_t feat_dim = 0;           // 0 = no features
+  int classes = 0;                     // 0 = no labels or splits
   double train = 0.08, valid = 0.016;  // split fractions (test = the rest), with labels only
   std::uint64_t seed = 0;
 };

@@ -54,11 +54,14 @@ ClassIndex index_classes(const SbmOptions& o, const std::vector<std::int64_t>& l
   std::vector<std::int64_t> cursor(index.offset.begin(), index.offset.end() - 1);
   for (std::int64_t v = 0; v < o.nodes; ++v) index.members[cursor[label[v]]++] = v;
   index.tables.resize(static_cast<std::size_t>(o.classes));
-  core::parallel_for(o.classes, [&](std::int64_t c) {
-    std::vector<double> class_w;
-    for (auto i = index.offset[c]; i < index.offset[c + 1]; ++i) class_w.push_back(w[index.members[i]]);
-    index.tables[c] = AliasTable(class_w);
-  }, 1);
+  core::parallel_for(
+      o.classes,
+      [&](std::int64_t c) {
+        std::vector<double> class_w;
+        for (auto i = index.offset[c]; i < index.offset[c + 1]; ++i) class_w.push_back(w[index.members[i]]);
+        index.tables[c] = AliasTable(class_w);
+      },
+      1);
   return index;
 }
 
@@ -91,7 +94,7 @@ struct SbmModel {
   std::vector<std::int64_t> label;
   ClassIndex classes;
   AliasTable all_nodes;
-  double intra = 1.0;  // with one class every edge is intra-class
+  double intra = 1.0;            // with one class every edge is intra-class
   std::vector<float> centroids;  // one row of feat_dim per class
 
   explicit SbmModel(const SbmOptions& options) : o(options), root(options.seed) {
@@ -103,8 +106,9 @@ struct SbmModel {
     intra = o.classes == 1 ? 1.0 : o.homophily;
     // Centroids with entries N(0, 1/feat_dim): norm ~1, so feat_noise means the same at any width.
     centroids = gaussian_features(
-        o.classes, GaussianFeatures{o.feat_dim, {}, {}, 1.0 / std::sqrt(static_cast<double>(o.feat_dim)),
-                                    root.split(kStreamCentroids)});
+        o.classes,
+        GaussianFeatures{
+            o.feat_dim, {}, {}, 1.0 / std::sqrt(static_cast<double>(o.feat_dim)), root.split(kStreamCentroids)});
   }
 
   // Edges [begin, end) (block-aligned begin) into src/dst, each block from its own stream.
@@ -138,12 +142,12 @@ struct SbmModel {
   }
 
   nlohmann::json provenance() const {
-    return {{"generator", "sbm"}, {"nodes", o.nodes}, {"classes", o.classes}, {"avg_degree", o.avg_degree},
-            {"homophily", o.homophily}, {"degree_skew", o.degree_skew}, {"feat_noise", o.feat_noise}, {"seed", o.seed}};
+    return {{"generator", "sbm"},         {"nodes", o.nodes},
+            {"classes", o.classes},       {"avg_degree", o.avg_degree},
+            {"homophily", o.homophily},   {"degree_skew", o.degree_skew},
+            {"feat_noise", o.feat_noise}, {"seed", o.seed}};
   }
-
 };
-
 
 // Fraction of stored edges whose endpoints share a class.
 double edge_homophily(const Csr& graph, std::span<const std::int64_t> label) {
@@ -199,8 +203,10 @@ void generate_sbm_store(const SbmOptions& options, const std::string& output_dir
   rows.features = model.features();
   rows.splits = model.splits();
   rows.provenance = model.provenance();
-  const DrawnEdges edges(options.nodes, model.m, [&](std::int64_t begin, std::int64_t end, std::int64_t* src,
-                                                      std::int64_t* dst) { model.draw(begin, end, src, dst); });
+  const DrawnEdges edges(options.nodes, model.m,
+                         [&](std::int64_t begin, std::int64_t end, std::int64_t* src, std::int64_t* dst) {
+                           model.draw(begin, end, src, dst);
+                         });
   write_synthetic_store(output_dir, write, edges, std::move(rows), [&](const Csr& graph, nlohmann::json& p) {
     p["edge_homophily"] = edge_homophily(graph, model.label);
     p["seconds"] = timer.seconds();

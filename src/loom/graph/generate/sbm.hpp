@@ -20,9 +20,9 @@ namespace loom::graph::generate {
 struct SbmOptions {
   std::int64_t nodes = 0;
   int classes = 0;
-  double avg_degree = 0;     // stored (symmetric) degree before deduplication
-  double homophily = 0.8;    // fraction of intra-class edges
-  double degree_skew = 0;    // 0 = equal expected degrees, else power-law exponent gamma > 2
+  double avg_degree = 0;   // stored (symmetric) degree before deduplication
+  double homophily = 0.8;  // fraction of intra-class edges
+  double degree_skew = 0;  // 0 = equal expected degrees, else power-law exponent gamma > 2
   std::int64_t feat_dim = 0;
   double feat_noise = 0.4;  // F=100, C=47: nearest class mean ~55% on features alone
   double train = 0.08, valid = 0.016;

@@ -7,16 +7,16 @@
 
 namespace loom::graph::generate {
 
-std::map<std::string, std::vector<std::int64_t>> random_splits(std::vector<std::int64_t> pool,
-                                                               const std::vector<std::pair<std::string, std::int64_t>>& sizes,
-                                                               const std::string& rest_name, core::Rng rng) {
+std::map<std::string, std::vector<std::int64_t>> random_splits(
+    std::vector<std::int64_t> pool, const std::vector<std::pair<std::string, std::int64_t>>& sizes,
+    const std::string& rest_name, core::Rng rng) {
   std::int64_t total = 0;
   for (const auto& [name, size] : sizes) {
     LOOM_CHECK(size >= 0, "random_splits: split '{}' has negative size {}", name, size);
     total += size;
   }
-  LOOM_CHECK(total <= static_cast<std::int64_t>(pool.size()), "random_splits: splits need {} ids, only {} available", total,
-             pool.size());
+  LOOM_CHECK(total <= static_cast<std::int64_t>(pool.size()), "random_splits: splits need {} ids, only {} available",
+             total, pool.size());
   core::shuffle(pool.begin(), pool.end(), rng);
   std::map<std::string, std::vector<std::int64_t>> out;
   auto begin = pool.begin();
@@ -40,8 +40,8 @@ std::vector<std::pair<std::string, std::int64_t>> fraction_sizes(std::int64_t n,
   return {{"train", train_size}, {"valid", valid_size}};
 }
 
-std::map<std::string, std::vector<std::int64_t>> labelled_random_splits(const GraphData& data, double train, double valid,
-                                                                        std::uint64_t seed) {
+std::map<std::string, std::vector<std::int64_t>> labelled_random_splits(const GraphData& data, double train,
+                                                                        double valid, std::uint64_t seed) {
   const std::int64_t rows = data.num_rows();
   std::vector<std::int64_t> pool;
   for (std::int64_t v = 0; v < rows; ++v) {

@@ -51,8 +51,6 @@ void set_symmetric_graph(EdgeList& edges, GraphData& data) {
   data.provenance["duplicates_removed"] = csr.duplicates_removed;
 }
 
-
-
 void DrawnEdges::replay(const std::function<void(const EdgeChunk&)>& visit) const {
   const std::int64_t chunk = 64 * kEdgeBlock;
   std::vector<std::int64_t> src(static_cast<std::size_t>(std::min(chunk, edges_)));

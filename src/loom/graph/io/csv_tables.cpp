@@ -37,7 +37,8 @@ std::vector<std::int64_t> read_id_rows(const std::string& path, std::int64_t num
   while (reader.next(line)) {
     if (line.empty()) continue;
     core::split_fields(line, ",", /*collapse=*/false, fields);
-    if (fields.size() != 1) throw reader.error(fmt::format("expected 1 node id per row, found {} fields", fields.size()));
+    if (fields.size() != 1)
+      throw reader.error(fmt::format("expected 1 node id per row, found {} fields", fields.size()));
     const auto id = core::parse_int(fields[0], reader, 0);
     if (id < 0 || id >= num_ids) throw reader.error(fmt::format("node id {} is outside [0, {})", id, num_ids));
     ids.push_back(id);
@@ -57,7 +58,8 @@ FloatRows read_float_rows(const std::string& path) {
     if (out.rows == 0) out.cols = width;
     if (width != out.cols)
       throw reader.error(fmt::format("feature row has {} values, expected {} (the width of row 1)", width, out.cols));
-    for (std::int64_t c = 0; c < width; ++c) out.values.push_back(core::parse_float(fields[c], reader, static_cast<int>(c)));
+    for (std::int64_t c = 0; c < width; ++c)
+      out.values.push_back(core::parse_float(fields[c], reader, static_cast<int>(c)));
     ++out.rows;
   }
   if (out.rows == 0) throw_empty(path);
@@ -78,7 +80,8 @@ LabelRows read_label_rows(const std::string& path) {
       out.multi_label = w > 1;
       if (out.multi_label) out.num_classes = w;
     }
-    if (w != width) throw reader.error(fmt::format("label row has {} columns, expected {} (the width of row 1)", w, width));
+    if (w != width)
+      throw reader.error(fmt::format("label row has {} columns, expected {} (the width of row 1)", w, width));
     if (out.multi_label) {
       for (std::int64_t c = 0; c < w; ++c) {
         const double v = core::parse_double(fields[c], reader, static_cast<int>(c));
@@ -94,7 +97,8 @@ LabelRows read_label_rows(const std::string& path) {
         if (std::isnan(v)) {
           y = -1;
         } else if (v != std::floor(v) || v < -1 || v > 1e15) {
-          throw reader.error(fmt::format("field 1: label '{}' is not a class id (an integer >= 0, or -1 for none)", text));
+          throw reader.error(
+              fmt::format("field 1: label '{}' is not a class id (an integer >= 0, or -1 for none)", text));
         } else {
           y = static_cast<std::int64_t>(v);
         }

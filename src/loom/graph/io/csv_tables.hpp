@@ -26,10 +26,10 @@ FloatRows read_float_rows(const std::string& path);
 // accepted), or several 0/1 columns per row (multi-label).
 struct LabelRows {
   bool multi_label = false;
-  std::vector<std::int64_t> label;        // single-label: one per row
-  std::vector<std::uint8_t> multi;        // multi-label: rows * num_classes
+  std::vector<std::int64_t> label;         // single-label: one per row
+  std::vector<std::uint8_t> multi;         // multi-label: rows * num_classes
   std::int64_t rows = 0, num_classes = 0;  // single-label: max class id + 1
-  std::int64_t unlabeled = 0;             // single-label rows with no label
+  std::int64_t unlabeled = 0;              // single-label rows with no label
 };
 LabelRows read_label_rows(const std::string& path);
 

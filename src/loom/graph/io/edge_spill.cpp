@@ -34,9 +34,12 @@ EdgeSpill::~EdgeSpill() {
 }
 
 void EdgeSpill::flush() {
-  const bool ok = std::fwrite(buffer_.data(), sizeof(std::int64_t), buffer_.size(), file_) == buffer_.size() &&
-                  (!weighted_ || std::fwrite(weights_.data(), sizeof(float), weights_.size(), weight_file_) == weights_.size());
-  if (!ok) throw Error::in_file(path_, 0, std::string("write failed (the spilled edges of the import): ") + std::strerror(errno));
+  const bool ok =
+      std::fwrite(buffer_.data(), sizeof(std::int64_t), buffer_.size(), file_) == buffer_.size() &&
+      (!weighted_ || std::fwrite(weights_.data(), sizeof(float), weights_.size(), weight_file_) == weights_.size());
+  if (!ok)
+    throw Error::in_file(path_, 0,
+                         std::string("write failed (the spilled edges of the import): ") + std::strerror(errno));
   buffer_.clear();
   weights_.clear();
 }
@@ -61,14 +64,17 @@ void EdgeSpill::replay(const std::function<void(const EdgeChunk&)>& visit) const
     const std::int64_t n = std::min(kChunk, count_ - done);
     const bool ok = std::fread(pairs.data(), sizeof(std::int64_t), static_cast<std::size_t>(2 * n), file_) ==
                         static_cast<std::size_t>(2 * n) &&
-                    (!weighted_ || std::fread(weight.data(), sizeof(float), static_cast<std::size_t>(n), weight_file_) ==
-                                       static_cast<std::size_t>(n));
+                    (!weighted_ || std::fread(weight.data(), sizeof(float), static_cast<std::size_t>(n),
+                                              weight_file_) == static_cast<std::size_t>(n));
     if (!ok) throw Error::in_file(path_, 0, "read failed (the spilled edges of the import)");
     const bool renumber = !order_.rank.empty();
-    core::parallel_for(n, [&](std::int64_t e) {
-      src[e] = renumber ? order_.rank[pairs[2 * e]] : pairs[2 * e];
-      dst[e] = renumber ? order_.rank[pairs[2 * e + 1]] : pairs[2 * e + 1];
-    }, 1 << 14);
+    core::parallel_for(
+        n,
+        [&](std::int64_t e) {
+          src[e] = renumber ? order_.rank[pairs[2 * e]] : pairs[2 * e];
+          dst[e] = renumber ? order_.rank[pairs[2 * e + 1]] : pairs[2 * e + 1];
+        },
+        1 << 14);
     const auto count = static_cast<std::size_t>(n);
     visit({std::span<const std::int64_t>(src).first(count), std::span<const std::int64_t>(dst).first(count),
            weighted_ ? std::span<const float>(weight).first(count) : std::span<const float>()});

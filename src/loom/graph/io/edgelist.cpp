@@ -68,7 +68,8 @@ Splitter parse_delimiter(const std::string& text) {
              !(text[0] >= '0' && text[0] <= '9')) {
     s.delim = text[0];
   } else {
-    throw Error::in_argument("--delimiter", "'" + text + "' is not auto, whitespace, tab, comma or one separator character");
+    throw Error::in_argument("--delimiter",
+                             "'" + text + "' is not auto, whitespace, tab, comma or one separator character");
   }
   return s;
 }
@@ -159,33 +160,34 @@ bool read_numeric(const EdgeListImportOptions& o, Splitter& splitter, bool allow
   const bool identity = o.num_nodes >= 0;
   std::int64_t switch_line = 0;
   std::string switch_field;
-  const bool complete = for_each_edge(o, splitter, bad, [&](std::string_view a, std::string_view b, float w,
-                                                            const core::LineReader& reader) {
-    const auto u = parse_id(a), v = parse_id(b);
-    if (!u || !v) {
-      const int index = u ? 2 : 1;
-      const std::string field(u ? b : a);
-      if (allow_switch && !is_number(field)) {
-        switch_line = reader.line_number();
-        switch_field = field;
-        return LineResult::kStop;
-      }
-      bad.handle(reader, fmt::format("field {}: '{}' is not an integer id", index, field));
-      return LineResult::kBad;
-    }
-    if (identity) {
-      for (int f = 0; f < 2; ++f) {
-        const auto id = f == 0 ? *u : *v;
-        if (id < 0 || id >= o.num_nodes)
-          throw reader.error(fmt::format("field {}: id {} is outside [0, {}) set by --num-nodes", f + 1, id, o.num_nodes));
-      }
-      edges.add(*u, *v, w);
-    } else {
-      const std::int64_t a_id = remap.insert(*u);
-      edges.add(a_id, remap.insert(*v), w);
-    }
-    return LineResult::kEdge;
-  });
+  const bool complete = for_each_edge(
+      o, splitter, bad, [&](std::string_view a, std::string_view b, float w, const core::LineReader& reader) {
+        const auto u = parse_id(a), v = parse_id(b);
+        if (!u || !v) {
+          const int index = u ? 2 : 1;
+          const std::string field(u ? b : a);
+          if (allow_switch && !is_number(field)) {
+            switch_line = reader.line_number();
+            switch_field = field;
+            return LineResult::kStop;
+          }
+          bad.handle(reader, fmt::format("field {}: '{}' is not an integer id", index, field));
+          return LineResult::kBad;
+        }
+        if (identity) {
+          for (int f = 0; f < 2; ++f) {
+            const auto id = f == 0 ? *u : *v;
+            if (id < 0 || id >= o.num_nodes)
+              throw reader.error(
+                  fmt::format("field {}: id {} is outside [0, {}) set by --num-nodes", f + 1, id, o.num_nodes));
+          }
+          edges.add(*u, *v, w);
+        } else {
+          const std::int64_t a_id = remap.insert(*u);
+          edges.add(a_id, remap.insert(*v), w);
+        }
+        return LineResult::kEdge;
+      });
   if (!complete) {
     spdlog::info("{}:{}: id '{}' is not an integer: reading all ids as strings", o.path, switch_line, switch_field);
     return false;
@@ -208,7 +210,8 @@ bool read_numeric(const EdgeListImportOptions& o, Splitter& splitter, bool allow
   return true;
 }
 
-void read_strings(const EdgeListImportOptions& o, Splitter& splitter, BadLines& bad, EdgeSpill& edges, GraphData& data) {
+void read_strings(const EdgeListImportOptions& o, Splitter& splitter, BadLines& bad, EdgeSpill& edges,
+                  GraphData& data) {
   StringIdRemap remap;
   for_each_edge(o, splitter, bad, [&](std::string_view a, std::string_view b, float w, const core::LineReader&) {
     const std::int64_t a_id = remap.insert(a);
@@ -265,12 +268,13 @@ ImportedGraph read_edgelist(const EdgeListImportOptions& o, const std::string& s
   data.rows_without_csr = num_nodes;
   data.provenance["importer"] = "edgelist";
   data.provenance["source"] = std::filesystem::absolute(o.path).lexically_normal().string();
-  data.provenance["options"] = {{"delimiter", splitter.delim == 0 ? std::string("whitespace") : std::string(1, splitter.delim)},
-                                {"weighted", o.weighted},
-                                {"bad_lines", o.skip_bad_lines ? "skip" : "error"},
-                                {"ids", id_kind_name(o.ids)},
-                                {"ids_read_as", id_kind_name(used)},
-                                {"num_nodes", o.num_nodes}};
+  data.provenance["options"] = {
+      {"delimiter", splitter.delim == 0 ? std::string("whitespace") : std::string(1, splitter.delim)},
+      {"weighted", o.weighted},
+      {"bad_lines", o.skip_bad_lines ? "skip" : "error"},
+      {"ids", id_kind_name(o.ids)},
+      {"ids_read_as", id_kind_name(used)},
+      {"num_nodes", o.num_nodes}};
   data.provenance["counts"]["nodes"] = num_nodes;
   g.edges = std::move(spill);
   return g;

@@ -25,7 +25,8 @@ std::vector<std::int64_t> sorted_ranks(std::int64_t n, Less less) {
 void apply_order(const DenseOrder& order, std::span<std::int64_t> ids) {
   const std::int64_t* rank = order.rank.data();
   std::int64_t* out = ids.data();
-  core::parallel_for(static_cast<std::int64_t>(ids.size()), [&](std::int64_t i) { out[i] = rank[out[i]]; }, 1 << 16);
+  core::parallel_for(
+      static_cast<std::int64_t>(ids.size()), [&](std::int64_t i) { out[i] = rank[out[i]]; }, 1 << 16);
 }
 
 IntIdRemap::IntIdRemap() : slots_(1 << 12), mask_((1 << 12) - 1) {}

@@ -30,11 +30,14 @@ CsrBuildOptions build_options(const EdgePolicy& policy) {
 std::int64_t self_loops_kept(const Csr& csr) {
   std::atomic<std::int64_t> kept{0};
   csr.visit([&](auto view) {
-    core::parallel_for(view.num_rows(), [&](std::int64_t u) {
-      std::int64_t local = 0;
-      for (const auto v : view.neighbors(u)) local += static_cast<std::int64_t>(v) == u;
-      if (local) kept.fetch_add(local, std::memory_order_relaxed);
-    }, 4096);
+    core::parallel_for(
+        view.num_rows(),
+        [&](std::int64_t u) {
+          std::int64_t local = 0;
+          for (const auto v : view.neighbors(u)) local += static_cast<std::int64_t>(v) == u;
+          if (local) kept.fetch_add(local, std::memory_order_relaxed);
+        },
+        4096);
   });
   return kept.load();
 }
@@ -60,7 +63,8 @@ void write_imported_store(ImportedGraph& g, const std::string& dir, core::DType 
   g.edges.reset();  // its spill files go now
   std::int64_t loops_kept = 0;
   if (g.policy.self_loops == SelfLoopPolicy::kKeep)
-    loops_kept = self_loops_kept(Csr(core::NpyArray::map(dir + "/indptr.npy"), core::NpyArray::map(dir + "/indices.npy"), rows));
+    loops_kept =
+        self_loops_kept(Csr(core::NpyArray::map(dir + "/indptr.npy"), core::NpyArray::map(dir + "/indices.npy"), rows));
   record_counts(g.policy, csr.input_edges, csr.self_loops_removed, csr.duplicates_removed, csr.num_edges, loops_kept,
                 d.provenance);
   d.directed = g.policy.directed;
@@ -92,9 +96,11 @@ GraphData assemble_in_memory(ImportedGraph g) {
   data.directed = g.policy.directed;
   data.rows_without_csr = 0;
   const auto stored = static_cast<std::int64_t>(data.indices.size());
-  const std::int64_t loops_kept =
-      g.policy.self_loops == SelfLoopPolicy::kKeep ? self_loops_kept(Csr::from_vectors(data.indptr, data.indices, edges.num_nodes)) : 0;
-  record_counts(g.policy, input, built.self_loops_removed, built.duplicates_removed, stored, loops_kept, data.provenance);
+  const std::int64_t loops_kept = g.policy.self_loops == SelfLoopPolicy::kKeep
+                                      ? self_loops_kept(Csr::from_vectors(data.indptr, data.indices, edges.num_nodes))
+                                      : 0;
+  record_counts(g.policy, input, built.self_loops_removed, built.duplicates_removed, stored, loops_kept,
+                data.provenance);
   return data;
 }
 
@@ -109,7 +115,8 @@ void require_source(const std::string& path, const std::string& argument, bool d
   std::error_code ec;
   if (!fs::exists(path, ec)) throw Error::in_argument(argument, "'" + path + "' does not exist");
   if (directory && !fs::is_directory(path, ec)) throw Error::in_argument(argument, "'" + path + "' is not a directory");
-  if (!directory && fs::is_directory(path, ec)) throw Error::in_argument(argument, "'" + path + "' is a directory, expected a file");
+  if (!directory && fs::is_directory(path, ec))
+    throw Error::in_argument(argument, "'" + path + "' is a directory, expected a file");
 }
 
 }  // namespace loom::graph::io

@@ -32,14 +32,16 @@ bool is_float(DType d) { return d == DType::kFloat16 || d == DType::kFloat32 || 
 std::vector<std::int64_t> read_int_vector(const std::string& path) {
   const auto a = core::NpyArray::map(path);
   if (a.ndim() != 1 || !is_integer(a.dtype()))
-    throw Error::in_file(path, 0, fmt::format("expected a 1-D integer array, found {}-D {}", a.ndim(), core::dtype_name(a.dtype())));
+    throw Error::in_file(
+        path, 0, fmt::format("expected a 1-D integer array, found {}-D {}", a.ndim(), core::dtype_name(a.dtype())));
   return core::read_npy_as<std::int64_t>(path);
 }
 
 // Entries [begin, begin + count) of a 1-D integer array, as int64.
 void read_ints(const core::NpyArray& a, std::int64_t begin, std::int64_t count, std::int64_t* out) {
   const auto copy = [&](auto* typed) {
-    core::parallel_for(count, [&](std::int64_t i) { out[i] = static_cast<std::int64_t>(typed[begin + i]); }, 1 << 16);
+    core::parallel_for(
+        count, [&](std::int64_t i) { out[i] = static_cast<std::int64_t>(typed[begin + i]); }, 1 << 16);
   };
   switch (a.dtype()) {
     case DType::kBool:
@@ -67,7 +69,8 @@ void for_each_chunk(const core::NpyArray& a, Visit&& visit) {
 core::NpyArray map_int_vector(const std::string& path) {
   auto a = core::NpyArray::map(path);
   if (a.ndim() != 1 || !is_integer(a.dtype()))
-    throw Error::in_file(path, 0, fmt::format("expected a 1-D integer array, found {}-D {}", a.ndim(), core::dtype_name(a.dtype())));
+    throw Error::in_file(
+        path, 0, fmt::format("expected a 1-D integer array, found {}-D {}", a.ndim(), core::dtype_name(a.dtype())));
   return a;
 }
 
@@ -79,8 +82,9 @@ std::int64_t check_id_array(const core::NpyArray& a, std::int64_t n, const std::
       const auto entry = first + static_cast<std::int64_t>(i);
       if (ids[i] < 0) throw Error::in_file(a.path(), 0, fmt::format("entry {}: node id {} is negative", entry, ids[i]));
       if (n >= 0 && ids[i] >= n)
-        throw Error::in_file(a.path(), 0, fmt::format("entry {}: node id {} is outside [0, {}) (node count from {})", entry,
-                                                      ids[i], n, n_from));
+        throw Error::in_file(
+            a.path(), 0,
+            fmt::format("entry {}: node id {} is outside [0, {}) (node count from {})", entry, ids[i], n, n_from));
       largest = std::max(largest, ids[i]);
     }
   });
@@ -97,7 +101,8 @@ class NpyEdges : public EdgeStream {
   std::int64_t num_edges() const override { return b_.size(); }
   void replay(const std::function<void(const EdgeChunk&)>& visit) const override {
     std::vector<std::int64_t> src;
-    const std::vector<std::int64_t> indptr = csr_ ? core::read_npy_as<std::int64_t>(a_.path()) : std::vector<std::int64_t>{};
+    const std::vector<std::int64_t> indptr =
+        csr_ ? core::read_npy_as<std::int64_t>(a_.path()) : std::vector<std::int64_t>{};
     std::int64_t row = 0;
     for_each_chunk(b_, [&](std::int64_t first, std::span<const std::int64_t> dst) {
       src.resize(dst.size());
@@ -120,10 +125,12 @@ class NpyEdges : public EdgeStream {
   std::int64_t nodes_;
 };
 
-void check_ids(const std::string& path, const std::vector<std::int64_t>& ids, std::int64_t n, const std::string& n_from) {
+void check_ids(const std::string& path, const std::vector<std::int64_t>& ids, std::int64_t n,
+               const std::string& n_from) {
   for (std::size_t i = 0; i < ids.size(); ++i)
     if (ids[i] < 0 || ids[i] >= n)
-      throw Error::in_file(path, 0, fmt::format("entry {}: node id {} is outside [0, {}) (node count from {})", i, ids[i], n, n_from));
+      throw Error::in_file(
+          path, 0, fmt::format("entry {}: node id {} is outside [0, {}) (node count from {})", i, ids[i], n, n_from));
 }
 
 // The node count and where it came from; every later source must agree.
@@ -143,7 +150,8 @@ struct NodeCount {
 void read_labels(const std::string& path, NodeCount& count, GraphData& data) {
   const auto a = core::NpyArray::map(path);
   if (a.ndim() < 1 || a.ndim() > 2)
-    throw Error::in_file(path, 0, fmt::format("expected a 1-D class id vector or a 2-D 0/1 matrix, found {}-D", a.ndim()));
+    throw Error::in_file(path, 0,
+                         fmt::format("expected a 1-D class id vector or a 2-D 0/1 matrix, found {}-D", a.ndim()));
   count.agree(a.rows(), path);
   const auto values = core::read_npy_as<double>(path);
   if (a.ndim() == 2 && a.cols() > 1) {
@@ -164,7 +172,8 @@ void read_labels(const std::string& path, NodeCount& count, GraphData& data) {
       continue;
     }
     if (v != std::floor(v) || v < -1 || v > 1e15)
-      throw Error::in_file(path, 0, fmt::format("entry {}: label {} is not a class id (an integer >= 0, or -1 for none)", i, v));
+      throw Error::in_file(path, 0,
+                           fmt::format("entry {}: label {} is not a class id (an integer >= 0, or -1 for none)", i, v));
     data.label[i] = static_cast<std::int64_t>(v);
     data.num_classes = std::max(data.num_classes, data.label[i] + 1);
   }
@@ -174,9 +183,9 @@ void read_labels(const std::string& path, NodeCount& count, GraphData& data) {
 // Names the .npy files of `dir` that import npy does not read (a misspelt split, say), so
 // that none is left out without a word.
 void warn_unread_arrays(const std::string& dir) {
-  static const std::array<const char*, 12> kRead = {"src.npy",       "dst.npy",       "indptr.npy",   "indices.npy",
-                                                    "feat.npy",      "label.npy",     "orig_id.npy",  "train_idx.npy",
-                                                    "valid_idx.npy", "val_idx.npy",   "test_idx.npy", ""};
+  static const std::array<const char*, 12> kRead = {"src.npy",       "dst.npy",     "indptr.npy",   "indices.npy",
+                                                    "feat.npy",      "label.npy",   "orig_id.npy",  "train_idx.npy",
+                                                    "valid_idx.npy", "val_idx.npy", "test_idx.npy", ""};
   std::vector<std::string> unread;
   for (const auto& entry : fs::directory_iterator(dir)) {
     const std::string name = entry.path().filename().string();
@@ -185,9 +194,10 @@ void warn_unread_arrays(const std::string& dir) {
   }
   std::sort(unread.begin(), unread.end());
   if (!unread.empty())
-    spdlog::warn("import npy: {} not read (the arrays read are src/dst or indptr/indices, feat, label, orig_id, "
-                 "train_idx, valid_idx or val_idx, test_idx)",
-                 fmt::join(unread, ", "));
+    spdlog::warn(
+        "import npy: {} not read (the arrays read are src/dst or indptr/indices, feat, label, orig_id, "
+        "train_idx, valid_idx or val_idx, test_idx)",
+        fmt::join(unread, ", "));
 }
 
 }  // namespace
@@ -198,8 +208,10 @@ ImportedGraph read_npy(const NpyImportOptions& o) {
   auto has = [&](const char* name) { return fs::is_regular_file(file(name)); };
   const bool coo = has("src.npy") || has("dst.npy");
   const bool csr = has("indptr.npy") || has("indices.npy");
-  if (coo && csr) throw Error::in_argument("SRC", "'" + o.dir + "' holds both src/dst.npy and indptr/indices.npy; keep one form");
-  if (!coo && !csr) throw Error::in_argument("SRC", "'" + o.dir + "' has neither src.npy + dst.npy nor indptr.npy + indices.npy");
+  if (coo && csr)
+    throw Error::in_argument("SRC", "'" + o.dir + "' holds both src/dst.npy and indptr/indices.npy; keep one form");
+  if (!coo && !csr)
+    throw Error::in_argument("SRC", "'" + o.dir + "' has neither src.npy + dst.npy nor indptr.npy + indices.npy");
   const std::array<const char*, 2> edge_files =
       coo ? std::array<const char*, 2>{"src.npy", "dst.npy"} : std::array<const char*, 2>{"indptr.npy", "indices.npy"};
   for (const char* name : edge_files)
@@ -212,11 +224,13 @@ ImportedGraph read_npy(const NpyImportOptions& o) {
   const core::NpyArray first = map_int_vector(file(edge_files[0])), second = map_int_vector(file(edge_files[1]));
   if (coo) {
     if (first.size() != second.size())
-      throw Error::in_file(second.path(), 0, fmt::format("has {} entries, but src.npy has {}", second.size(), first.size()));
+      throw Error::in_file(second.path(), 0,
+                           fmt::format("has {} entries, but src.npy has {}", second.size(), first.size()));
   } else {
     const auto indptr = core::read_npy_as<std::int64_t>(first.path());
     if (indptr.empty() || indptr.front() != 0 || indptr.back() != second.size())
-      throw Error::in_file(first.path(), 0, fmt::format("must start at 0 and end at the {} entries of indices.npy", second.size()));
+      throw Error::in_file(first.path(), 0,
+                           fmt::format("must start at 0 and end at the {} entries of indices.npy", second.size()));
     count.agree(static_cast<std::int64_t>(indptr.size()) - 1, first.path() + " (rows)");
     for (std::size_t u = 0; u + 1 < indptr.size(); ++u)
       if (indptr[u] > indptr[u + 1]) throw Error::in_file(first.path(), 0, fmt::format("entry {}: decreases", u + 1));
@@ -228,7 +242,8 @@ ImportedGraph read_npy(const NpyImportOptions& o) {
   if (has("feat.npy")) {
     const auto a = core::NpyArray::map(file("feat.npy"));
     if (a.ndim() != 2 || !is_float(a.dtype()))
-      throw Error::in_file(a.path(), 0, fmt::format("expected a 2-D float array, found {}-D {}", a.ndim(), core::dtype_name(a.dtype())));
+      throw Error::in_file(
+          a.path(), 0, fmt::format("expected a 2-D float array, found {}-D {}", a.ndim(), core::dtype_name(a.dtype())));
     count.agree(a.rows(), a.path());
     data.feat = core::read_npy_as<float>(a.path());
     data.feat_dim = a.cols();
@@ -250,7 +265,8 @@ ImportedGraph read_npy(const NpyImportOptions& o) {
   check_id_array(second, n, count.from);
   data.rows_without_csr = n;
   if (has("valid_idx.npy") && has("val_idx.npy"))
-    throw Error::in_argument("SRC", "'" + o.dir + "' holds both valid_idx.npy and val_idx.npy (PyG's name for it); keep one");
+    throw Error::in_argument("SRC",
+                             "'" + o.dir + "' holds both valid_idx.npy and val_idx.npy (PyG's name for it); keep one");
   for (const auto& [name, files] : {std::pair<const char*, std::array<const char*, 2>>{"train", {"train_idx.npy", ""}},
                                     {"valid", {"valid_idx.npy", "val_idx.npy"}},
                                     {"test", {"test_idx.npy", ""}}}) {

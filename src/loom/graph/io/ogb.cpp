@@ -37,7 +37,8 @@ std::unique_ptr<EdgeSpill> read_edges(const std::string& path, std::int64_t num_
     for (int f = 0; f < 2; ++f) {
       ids[f] = core::parse_int(fields[f], reader, f);
       if (ids[f] < 0 || ids[f] >= num_nodes)
-        throw reader.error(fmt::format("field {}: node id {} is outside [0, {}) (the node count)", f + 1, ids[f], num_nodes));
+        throw reader.error(
+            fmt::format("field {}: node id {} is outside [0, {}) (the node count)", f + 1, ids[f], num_nodes));
     }
     edges->add(ids[0], ids[1]);
   }
@@ -56,13 +57,14 @@ std::string choose_split(const std::string& dir, const std::string& wanted) {
   const auto kinds = ogb_split_kinds(dir);
   if (!wanted.empty()) {
     if (std::find(kinds.begin(), kinds.end(), wanted) == kinds.end())
-      throw Error::in_argument("--split", fmt::format("no split '{}' under {}/split (found: {})", wanted, dir,
-                                                      kinds.empty() ? "none" : fmt::format("{}", fmt::join(kinds, ", "))));
+      throw Error::in_argument("--split",
+                               fmt::format("no split '{}' under {}/split (found: {})", wanted, dir,
+                                           kinds.empty() ? "none" : fmt::format("{}", fmt::join(kinds, ", "))));
     return wanted;
   }
   if (kinds.size() > 1)
-    throw Error::in_argument("--split", fmt::format("{}/split holds several split kinds ({}); choose one with --split", dir,
-                                                    fmt::join(kinds, ", ")));
+    throw Error::in_argument("--split", fmt::format("{}/split holds several split kinds ({}); choose one with --split",
+                                                    dir, fmt::join(kinds, ", ")));
   return kinds.empty() ? "" : kinds[0];
 }
 
@@ -82,7 +84,8 @@ std::vector<std::string> ogb_split_kinds(const std::string& dir) {
 ImportedGraph read_ogb(const OgbImportOptions& o, const std::string& spill_dir) {
   require_source(o.dir, "SRC", /*directory=*/true);
   const std::string raw = o.dir + "/raw";
-  if (!fs::is_directory(raw)) throw Error::in_argument("SRC", "'" + o.dir + "' has no raw/ folder: not an OGB node-property directory");
+  if (!fs::is_directory(raw))
+    throw Error::in_argument("SRC", "'" + o.dir + "' has no raw/ folder: not an OGB node-property directory");
   const std::string split_kind = choose_split(o.dir, o.split);
 
   const std::string node_count_path = require_file(raw, "num-node-list.csv");
@@ -94,7 +97,8 @@ ImportedGraph read_ogb(const OgbImportOptions& o, const std::string& spill_dir) 
   g.edges = read_edges(edge_path, num_nodes, spill_dir);
   const std::int64_t edge_rows = g.edges->num_edges();
   const std::string edge_count_path = find_maybe_gz(raw, "num-edge-list.csv");
-  if (!edge_count_path.empty()) check_rows(edge_path, edge_rows, "edge rows", read_count(edge_count_path), edge_count_path);
+  if (!edge_count_path.empty())
+    check_rows(edge_path, edge_rows, "edge rows", read_count(edge_count_path), edge_count_path);
 
   GraphData& data = g.nodes;
   data.rows_without_csr = num_nodes;

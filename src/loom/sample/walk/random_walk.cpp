@@ -40,10 +40,8 @@ void validate_walk_options(const WalkOptions& options) {
   LOOM_CHECK_ARG(options.walks_per_node >= 1, "--walks", "walks per node must be at least 1, got {}",
                  options.walks_per_node);
   LOOM_CHECK_ARG(options.length >= 1, "--length", "walk length must be at least 1, got {}", options.length);
-  LOOM_CHECK_ARG(std::isfinite(options.p) && options.p > 0, "--p", "return parameter p must be > 0, got {}",
-                 options.p);
-  LOOM_CHECK_ARG(std::isfinite(options.q) && options.q > 0, "--q", "in-out parameter q must be > 0, got {}",
-                 options.q);
+  LOOM_CHECK_ARG(std::isfinite(options.p) && options.p > 0, "--p", "return parameter p must be > 0, got {}", options.p);
+  LOOM_CHECK_ARG(std::isfinite(options.q) && options.q > 0, "--q", "in-out parameter q must be > 0, got {}", options.q);
 }
 
 WalkGenerator::WalkGenerator(const graph::Csr& csr, const WalkOptions& options, std::vector<std::int64_t> start_nodes)
@@ -109,8 +107,8 @@ std::int64_t WalkGenerator::generate(std::int64_t first, std::int64_t count, std
           const std::int64_t start = start_of(w);
           const auto round = static_cast<std::uint64_t>(w / m);
           auto rng = root.split(round * n + static_cast<std::uint64_t>(start));
-          steps += detail::walk_one<std::remove_const_t<IdT>, decltype(second_order)::value>(
-              g, start, len, bias, rng, out.data() + i * len);
+          steps += detail::walk_one<std::remove_const_t<IdT>, decltype(second_order)::value>(g, start, len, bias, rng,
+                                                                                             out.data() + i * len);
         }
         block_steps[static_cast<std::size_t>(b)] = steps;
       });

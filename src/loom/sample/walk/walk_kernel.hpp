@@ -16,8 +16,8 @@ namespace loom::sample::walk::detail {
 
 struct Bias {
   double inv_p = 1.0, inv_q = 1.0;
-  double envelope = 1.0;  // max(1, 1/q): the largest weight of a non-return neighbour
-  double floor = 1.0;     // min(1, 1/q): weights below it are accepted without a membership test
+  double envelope = 1.0;        // max(1, 1/q): the largest weight of a non-return neighbour
+  double floor = 1.0;           // min(1, 1/q): weights below it are accepted without a membership test
   double return_in_rect = 1.0;  // min(1/p, envelope): the part of 1/p under the envelope
   double return_excess = 0.0;   // max(0, 1/p - envelope): the folded-out part of 1/p
 
