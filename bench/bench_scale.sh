@@ -47,6 +47,9 @@ declare -A STEPS=([products]=40 [25m]=20 [papers]=5)
 # together); beyond products, one batch in flight per rank so that 8 ranks fit the host's memory.
 declare -A PARTITION_OPTS=([products]="" [25m]="" [papers]="--features map")
 declare -A TRAIN_OPTS=([products]="" [25m]="--pipeline-depth 0" [papers]="--pipeline-depth 0")
+# Seconds a rank may go without a neighbour's heartbeat (loom --comm-timeout): a disk-bound step of
+# the papers shape starves the ranks' heartbeat threads of memory for minutes.
+declare -A COMM_TIMEOUT=([products]=300 [25m]=300 [papers]=3600)
 
 # record SIZE STAGE NAME COMMAND...: runs COMMAND under /usr/bin/time, appends a row of what it
 # measured (and DISK_OF's size when set) to rows.jsonl; returns the command's status.
@@ -142,7 +145,8 @@ for size in $sizes; do
       sleep 1
       watch_host_memory "$(pgrep -n -f "loom.*train $parts" || echo 0)" "$work/$size-host-memory.txt"
     ) &
-    DISK_OF= record "$size" train "train-$train_on" mpirun -np 8 --oversubscribe --bind-to none -q "$loom" train "$parts" --layers 3 \
+    DISK_OF= record "$size" train "train-$train_on" mpirun -np 8 --oversubscribe --bind-to none -q "$loom" \
+      --comm-timeout "${COMM_TIMEOUT[$size]}" train "$parts" --layers 3 \
       --hidden 256 --fanouts 15,10,5 --batch-size 1024 --epochs 1 --max-steps "${MAX_STEPS:-${STEPS[$size]}}" --eval-every 0 \
       --no-exact-eval --threads 1 ${TRAIN_OPTS[$size]} --metrics "$work/$size-train.jsonl"
     wait

@@ -135,6 +135,22 @@ TEST(NeighborSampler, SameOutputAtOneAndTwoThreads) {
   EXPECT_NE(one.input_nodes, other.input_nodes);
 }
 
+TEST(NeighborSampler, CsrOrderReadsGiveTheSameSample) {
+  const auto g = random_graph(6000, 60000, 4);
+  NeighborSampler sampler(g, {15, 10, 5});
+  EXPECT_FALSE(sampler.reads_in_csr_order()) << "a small graph is read in batch order";
+  const auto seeds = first_nodes(1024, 5, 6000);
+  const SampledBatch batch_order = sampler.sample(seeds, 99);
+  sampler.set_reads_in_csr_order(true);
+  const SampledBatch csr_order = sampler.sample(seeds, 99);
+  EXPECT_EQ(batch_order.input_nodes, csr_order.input_nodes);
+  ASSERT_EQ(batch_order.blocks.size(), csr_order.blocks.size());
+  for (std::size_t l = 0; l < batch_order.blocks.size(); ++l) {
+    EXPECT_EQ(batch_order.blocks[l].indptr, csr_order.blocks[l].indptr);
+    EXPECT_EQ(batch_order.blocks[l].indices, csr_order.blocks[l].indices);
+  }
+}
+
 // Each neighbour of a node of degree d is drawn with probability fanout / d.
 void expect_uniform_frequency(std::int64_t degree, std::int32_t fanout, int draws) {
   const auto g = star(degree);

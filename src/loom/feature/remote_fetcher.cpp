@@ -89,17 +89,27 @@ void RemoteFetcher::exchange_rows(const std::vector<std::vector<std::int64_t>>& 
   const int parts = book_.num_parts();
   // Round 1: ids to their owners. Round 2: owners answer with the rows, in request order.
   const auto requested = comm_->alltoallv(request_ids, comm::Channel::features);
-  std::vector<std::vector<Wire>> replies(parts);
+  // Every rank's requested rows are read in one gather (one sweep of the file, where the table
+  // reads in file order), then split into the replies.
+  std::vector<std::int64_t> wanted;
+  std::vector<std::size_t> first(static_cast<std::size_t>(parts) + 1, 0);
   for (int p = 0; p < parts; ++p) {
-    if (p == rank_ || requested[p].empty()) continue;
-    std::vector<std::int64_t> rows(requested[p].size());
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-      rows[i] = requested[p][i] - offset_;
-      LOOM_CHECK(rows[i] >= 0 && rows[i] < local_.rows(), "rank {} asked rank {} for id {} it does not own", p, rank_,
-                 requested[p][i]);
+    if (p != rank_) {
+      for (const std::int64_t id : requested[p]) {
+        LOOM_CHECK(id - offset_ >= 0 && id - offset_ < local_.rows(), "rank {} asked rank {} for id {} it does not own",
+                   p, rank_, id);
+        wanted.push_back(id - offset_);
+      }
     }
-    encode_rows<Wire>(local_, rows, replies[p]);
+    first[p + 1] = wanted.size();
   }
+  std::vector<Wire> encoded;
+  encode_rows<Wire>(local_, wanted, encoded);
+  const auto dim = static_cast<std::size_t>(local_.dim());
+  std::vector<std::vector<Wire>> replies(parts);
+  for (int p = 0; p < parts; ++p)
+    replies[p].assign(encoded.begin() + static_cast<std::ptrdiff_t>(first[p] * dim),
+                      encoded.begin() + static_cast<std::ptrdiff_t>(first[p + 1] * dim));
   const auto rows = comm_->alltoallv(replies, comm::Channel::features);
   for (int p = 0; p < parts; ++p) {
     if (p == rank_ || positions[p].empty()) continue;

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "loom/core/error.hpp"
+#include "loom/core/memory.hpp"
 #include "loom/core/parallel.hpp"
 #include "loom/core/rng.hpp"
 #include "loom/sample/id_map.hpp"
@@ -40,24 +41,38 @@ inline void pick_positions(std::int64_t n, std::int64_t k, core::Rng& rng, std::
   std::sort(out, out + k);
 }
 
+// The positions [0, n) of nodes[0 .. n) in ascending node id (CSR order).
+inline std::vector<std::int64_t> csr_order(std::span<const std::int64_t> nodes) {
+  std::vector<std::int64_t> order(nodes.size());
+  for (std::size_t k = 0; k < order.size(); ++k) order[k] = static_cast<std::int64_t>(k);
+  std::sort(order.begin(), order.end(), [&](std::int64_t a, std::int64_t b) { return nodes[a] < nodes[b]; });
+  return order;
+}
+
 // Samples one hop for the destination nodes nodes[0 .. num_dst) into `block`, appending newly
-// seen source nodes to `nodes` and `map`.
+// seen source nodes to `nodes` and `map`. With `in_csr_order` the neighbour lists are read in
+// ascending node id; what is drawn for node i depends on i alone, so the block is the same.
 template <class IdT>
 void sample_hop(graph::CsrView<IdT> g, std::int64_t num_dst, std::int32_t fanout, const core::Rng& hop_rng, IdMap& map,
-                std::vector<std::int64_t>& nodes, Block& block) {
+                std::vector<std::int64_t>& nodes, Block& block, bool in_csr_order) {
+  const std::vector<std::int64_t> order =
+      in_csr_order ? csr_order({nodes.data(), static_cast<std::size_t>(num_dst)}) : std::vector<std::int64_t>{};
+  const auto position = [&](std::int64_t k) { return in_csr_order ? order[k] : k; };
   block.num_dst = num_dst;
-  block.indptr.resize(static_cast<std::size_t>(num_dst + 1));
-  block.indptr[0] = 0;
-  for (std::int64_t i = 0; i < num_dst; ++i) {
+  block.indptr.assign(static_cast<std::size_t>(num_dst + 1), 0);
+  for (std::int64_t k = 0; k < num_dst; ++k) {
+    const std::int64_t i = position(k);
     const std::int64_t deg = g.degree(nodes[i]);
-    block.indptr[i + 1] = block.indptr[i] + (fanout < 0 || deg <= fanout ? deg : fanout);
+    block.indptr[i + 1] = fanout < 0 || deg <= fanout ? deg : fanout;
   }
+  for (std::int64_t i = 0; i < num_dst; ++i) block.indptr[i + 1] += block.indptr[i];
   const std::int64_t num_edges = block.indptr[num_dst];
   auto picked = std::make_unique_for_overwrite<std::int64_t[]>(static_cast<std::size_t>(num_edges));
 
   core::parallel_for_blocks(num_dst, kRowsPerTask, [&](std::int64_t begin, std::int64_t end, std::int64_t) {
     std::vector<std::int64_t> scratch;
-    for (std::int64_t i = begin; i < end; ++i) {
+    for (std::int64_t k = begin; k < end; ++k) {
+      const std::int64_t i = position(k);
       const auto neighbors = g.neighbors(nodes[i]);
       const auto deg = static_cast<std::int64_t>(neighbors.size());
       std::int64_t* out = picked.get() + block.indptr[i];
@@ -91,6 +106,8 @@ NeighborSampler::NeighborSampler(const graph::Csr& graph, std::vector<std::int32
                  graph.num_rows(), graph.num_cols());
   LOOM_CHECK_ARG(graph::fits_int32(graph.num_rows()), "graph", "{} nodes exceed the int32 local ids of a block",
                  graph.num_rows());
+  const auto topology_bytes = graph.indptr_array().nbytes() + graph.indices_array().nbytes();
+  csr_order_ = static_cast<std::int64_t>(topology_bytes) > core::available_bytes() / 2;
 }
 
 NeighborSampler NeighborSampler::full_neighborhood(const graph::Csr& graph, int num_layers) {
@@ -125,8 +142,9 @@ SampledBatch NeighborSampler::sample(std::span<const std::int64_t> seeds, std::u
   for (std::size_t hop = 0; hop < fanouts_.size(); ++hop) {
     Block& block = batch.blocks[fanouts_.size() - 1 - hop];
     const std::int64_t num_dst = static_cast<std::int64_t>(nodes.size());
-    graph_->visit(
-        [&](auto view) { detail::sample_hop(view, num_dst, fanouts_[hop], rng.split(hop), map, nodes, block); });
+    graph_->visit([&](auto view) {
+      detail::sample_hop(view, num_dst, fanouts_[hop], rng.split(hop), map, nodes, block, csr_order_);
+    });
     batch.num_sampled_edges += block.num_edges();
   }
   return batch;

@@ -39,9 +39,17 @@ class NeighborSampler {
   const std::vector<std::int32_t>& fanouts() const { return fanouts_; }
   const graph::Csr& graph() const { return *graph_; }
 
+  // Whether each hop reads its frontier's neighbour lists in CSR order (ascending node id) rather
+  // than batch order: set where the topology is larger than half the memory available at
+  // construction, so that faults on a mapped topology that the page cache cannot hold ride the
+  // kernel's readahead instead of reading at random. The batches are the same either way.
+  bool reads_in_csr_order() const { return csr_order_; }
+  void set_reads_in_csr_order(bool on) { csr_order_ = on; }
+
  private:
   const graph::Csr* graph_;
   std::vector<std::int32_t> fanouts_;
+  bool csr_order_ = false;
 };
 
 // The sampling seed of batch `batch` of epoch `epoch` under a run's base seed.
