@@ -66,7 +66,9 @@ TEST(RowTable, GathersInFileOrderWriteWhatBatchOrderWrites) {
   EXPECT_EQ(at_file[0], values[(n - 1 - wanted[8999]) * dim]);
   EXPECT_EQ(std::memcmp(half_file.data(), half_batch.data(), half_file.size() * sizeof(core::Half)), 0);
 
-  const auto order = file_order(4, [](std::int64_t i) { return std::array<std::int64_t, 4>{30, 10, 40, 20}[i]; });
+  const auto order = core::ascending_order(4, [](std::int64_t i) {
+    return std::array<std::int64_t, 4>{30, 10, 40, 20}[i];
+  });
   EXPECT_EQ(order, (std::vector<std::int64_t>{1, 3, 0, 2}));
 }
 

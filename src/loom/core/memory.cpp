@@ -68,6 +68,8 @@ std::int64_t available_bytes() {
   return available;
 }
 
+bool exceeds_half_available(std::int64_t bytes) { return bytes > available_bytes() / 2; }
+
 std::int64_t parse_memory_size(const std::string& text, const std::string& argument) {
   std::size_t used = 0;
   double value = -1;

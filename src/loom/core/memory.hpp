@@ -13,6 +13,9 @@ namespace loom::core {
 std::int64_t resident_bytes();
 std::int64_t peak_resident_bytes();
 std::int64_t available_bytes();
+// Whether `bytes` exceed half the memory available now: data mapped from files that large will not
+// stay in the page cache, so Loom reads it in file order (sampling, feature gathers).
+bool exceeds_half_available(std::int64_t bytes);
 
 // A size option's value ("--memory-limit 8G"): bytes with an optional K, M, G or T suffix (powers
 // of 1024, an optional B or iB after it); throws Error naming `argument` otherwise.

@@ -24,7 +24,7 @@ RowTable RowTable::view(const core::NpyArray& array, const core::NpyArray& index
     t.index_ = index.span<std::int64_t>().data();
   }
   const auto array_bytes = array.rows() * array.cols() * static_cast<std::int64_t>(core::dtype_size(array.dtype()));
-  t.file_order_ = array_bytes > core::available_bytes() / 2;
+  t.file_order_ = core::exceeds_half_available(array_bytes);
   return t;
 }
 
@@ -113,20 +113,6 @@ void RowTable::gather_at(std::span<const std::int64_t> local_rows, std::span<con
   for_each_row(
       static_cast<std::int64_t>(local_rows.size()), [&](std::int64_t i) { return local_rows[i]; },
       [&](std::int64_t i) { row(local_rows[i], out + positions[i] * dim_); });
-}
-
-std::vector<std::int64_t> file_order(std::int64_t n, const std::function<std::int64_t(std::int64_t)>& physical_row) {
-  std::vector<std::pair<std::int64_t, std::int64_t>> keyed(static_cast<std::size_t>(n));
-  core::parallel_for(
-      n,
-      [&](std::int64_t i) {
-        keyed[i] = {physical_row(i), i};
-      },
-      4096);
-  std::sort(keyed.begin(), keyed.end());
-  std::vector<std::int64_t> order(static_cast<std::size_t>(n));
-  for (std::int64_t k = 0; k < n; ++k) order[k] = keyed[k].second;
-  return order;
 }
 
 template <class Wire>

@@ -5,11 +5,11 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <span>
 #include <vector>
 
+#include "loom/core/ascending_order.hpp"
 #include "loom/core/half.hpp"
 #include "loom/core/npy.hpp"
 #include "loom/core/parallel.hpp"
@@ -71,23 +71,20 @@ class RowTable {
   std::shared_ptr<const void> keep_alive_;
 };
 
-// Encodes rows of `table` as wire elements (float or core::Half).
-// The positions [0, n) ordered by the physical row each reads.
-std::vector<std::int64_t> file_order(std::int64_t n, const std::function<std::int64_t(std::int64_t)>& physical_row);
-
 template <class RowOf, class Fn>
 void RowTable::for_each_row(std::int64_t n, RowOf&& row_of, Fn&& fn) const {
   if (!file_order_) {
     core::parallel_for(n, fn, 256);
     return;
   }
-  const std::vector<std::int64_t> order = file_order(n, [&](std::int64_t i) { return physical(row_of(i)); });
+  const std::vector<std::int64_t> order = core::ascending_order(n, [&](std::int64_t i) { return physical(row_of(i)); });
   // Each thread reads a run of consecutive rows of the order: one ascending sweep per thread.
   core::parallel_for_blocks(n, 4096, [&](std::int64_t begin, std::int64_t end, std::int64_t) {
     for (std::int64_t k = begin; k < end; ++k) fn(order[k]);
   });
 }
 
+// Encodes rows of `table` as wire elements (float or core::Half).
 template <class Wire>
 void encode_rows(const RowTable& table, std::span<const std::int64_t> local_rows, std::vector<Wire>& out);
 // Decodes `count` wire rows of width dim into float rows at the given output positions.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <memory>
 
+#include "loom/core/ascending_order.hpp"
 #include "loom/core/error.hpp"
 #include "loom/core/memory.hpp"
 #include "loom/core/parallel.hpp"
@@ -41,22 +42,15 @@ inline void pick_positions(std::int64_t n, std::int64_t k, core::Rng& rng, std::
   std::sort(out, out + k);
 }
 
-// The positions [0, n) of nodes[0 .. n) in ascending node id (CSR order).
-inline std::vector<std::int64_t> csr_order(std::span<const std::int64_t> nodes) {
-  std::vector<std::int64_t> order(nodes.size());
-  for (std::size_t k = 0; k < order.size(); ++k) order[k] = static_cast<std::int64_t>(k);
-  std::sort(order.begin(), order.end(), [&](std::int64_t a, std::int64_t b) { return nodes[a] < nodes[b]; });
-  return order;
-}
-
 // Samples one hop for the destination nodes nodes[0 .. num_dst) into `block`, appending newly
 // seen source nodes to `nodes` and `map`. With `in_csr_order` the neighbour lists are read in
 // ascending node id; what is drawn for node i depends on i alone, so the block is the same.
 template <class IdT>
 void sample_hop(graph::CsrView<IdT> g, std::int64_t num_dst, std::int32_t fanout, const core::Rng& hop_rng, IdMap& map,
                 std::vector<std::int64_t>& nodes, Block& block, bool in_csr_order) {
-  const std::vector<std::int64_t> order =
-      in_csr_order ? csr_order({nodes.data(), static_cast<std::size_t>(num_dst)}) : std::vector<std::int64_t>{};
+  const std::vector<std::int64_t> order = in_csr_order
+                                              ? core::ascending_order(num_dst, [&](std::int64_t i) { return nodes[i]; })
+                                              : std::vector<std::int64_t>{};
   const auto position = [&](std::int64_t k) { return in_csr_order ? order[k] : k; };
   block.num_dst = num_dst;
   block.indptr.assign(static_cast<std::size_t>(num_dst + 1), 0);
@@ -107,7 +101,7 @@ NeighborSampler::NeighborSampler(const graph::Csr& graph, std::vector<std::int32
   LOOM_CHECK_ARG(graph::fits_int32(graph.num_rows()), "graph", "{} nodes exceed the int32 local ids of a block",
                  graph.num_rows());
   const auto topology_bytes = graph.indptr_array().nbytes() + graph.indices_array().nbytes();
-  csr_order_ = static_cast<std::int64_t>(topology_bytes) > core::available_bytes() / 2;
+  csr_order_ = core::exceeds_half_available(static_cast<std::int64_t>(topology_bytes));
 }
 
 NeighborSampler NeighborSampler::full_neighborhood(const graph::Csr& graph, int num_layers) {
