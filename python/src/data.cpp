@@ -123,7 +123,7 @@ void bind_data(py::module_& m) {
            py::arg("path"))
       .def_property_readonly("path", &partition::PartitionedStore::dir)
       .def_property_readonly("num_parts", &partition::PartitionedStore::num_parts)
-      .def_property_readonly("num_nodes", [](const Parts& p) { return p->meta().num_nodes; })
+      .def_property_readonly("num_nodes", [](const Parts& p) { return p->meta().graph.num_nodes; })
       .def_property_readonly(
           "node_offsets", [](const Parts& p) { return copy_tensor(p->book().offsets()); },
           "int64 [num_parts + 1]: part k owns global ids node_offsets[k] .. node_offsets[k+1]-1")
@@ -131,7 +131,8 @@ void bind_data(py::module_& m) {
           "topology", [](const Parts& p) { return std::make_shared<graph::GraphStore>(p->topology()); },
           "the whole graph in the partition's global ids (structure only)")
       .def_property_readonly(
-          "new_to_source", [](const Parts& p) { return view_tensor(p->new_to_source(), {p->meta().num_nodes}, p); },
+          "new_to_source",
+          [](const Parts& p) { return view_tensor(p->new_to_source(), {p->meta().graph.num_nodes}, p); },
           "int64: global id -> row of the source store")
       .def(
           "part",

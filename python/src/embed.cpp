@@ -7,6 +7,7 @@
 #include <pybind11/stl.h>
 
 #include "bindings.hpp"
+#include "loom/core/enum_names.hpp"
 #include "loom/embed/analogy.hpp"
 #include "loom/embed/embed_text.hpp"
 #include "loom/embed/eval/graph_embedding.hpp"
@@ -47,7 +48,7 @@ embed::SgnsOptions sgns_options(embed::SgnsOptions o, std::int64_t dim, int wind
   o.epochs = epochs;
   o.threads = threads;
   o.seed = seed;
-  o.kernel = embed::parse_sgns_kernel(kernel);
+  o.kernel = core::parse_enum(embed::kSgnsKernelNames, kernel, "kernel");
   o.progress = false;
   return o;
 }
@@ -112,7 +113,7 @@ void bind_embed(py::module_& m) {
         embed::EmbedTextOptions o;
         o.corpus = corpus.string();
         o.text.min_count = min_count;
-        o.text.tokenize = embed::parse_tokenize_mode(tokenize);
+        o.text.tokenize = core::parse_enum(embed::kTokenizeModeNames, tokenize, "tokenize");
         o.sgns = sgns_options(o.sgns, dim, window, negative, sample, epochs, threads, seed, kernel);
         o.sgns.cbow = cbow;
         o.sgns.alpha = cbow ? 0.05 : 0.025;
@@ -194,7 +195,8 @@ void bind_embed(py::module_& m) {
         o.split.remove_fraction = remove_fraction;
         o.split.seed = seed;
         o.operators.clear();
-        for (const auto& name : operators) o.operators.push_back(embed::eval::parse_edge_operator(name));
+        for (const auto& name : operators)
+          o.operators.push_back(core::parse_enum(embed::eval::kEdgeOperatorNames, name, "operators"));
         embed::eval::LinkPredProtocolResult result;
         {
           py::gil_scoped_release release;

@@ -24,6 +24,7 @@
 #include "loom/train/device.hpp"
 #include "loom/train/epoch_stats.hpp"
 #include "loom/train/minibatch_data_path.hpp"
+#include "loom/train/run_steps.hpp"
 #include "loom/train/scores.hpp"
 
 namespace loom::python {
@@ -111,12 +112,10 @@ std::set<Loader*>& live_loaders() {
 
 class Loader {
  public:
-  Loader(const train::MinibatchOptions& options, comm::Communicator& world) : options_(options), world_(&world) {
-    world.agree_on([&] { train::check_minibatch_options(options_); });
-    nn::configure_cpu_runtime(nn::cpu_threads_per_rank(options_.threads, world.ranks_on_this_node()));
-    world.set_link_model(options_.link);
-    torch::Device device = torch::kCPU;
-    world.agree_on([&] { device = train::resolve_device(options_.device, world.rank()); });
+  Loader(const train::MinibatchOptions& options, comm::Communicator& world) : world_(&world) {
+    const train::RankRuntime runtime = train::open_rank(options.run, options.output, world,
+                                                        [&] { options_ = train::checked_minibatch_options(options); });
+    const torch::Device device = runtime.device;
     train::TrainingData data = train::open_training_data(options_.store, world);
     train::normalize_training_features(data, options_.normalize_features, world);
     path_ = std::make_unique<train::MinibatchDataPath>(options_, std::move(data), world, device,
@@ -344,19 +343,19 @@ void bind_loader(py::module_& m) {
              o.model.num_layers = static_cast<int>(o.fanouts.size());
              o.model.kind = gcn_norm ? nn::ModelKind::kGcn : nn::ModelKind::kSage;
              o.batch_size = batch_size;
-             o.seed = seed;
-             o.threads = threads;
+             o.run.seed = seed;
+             o.run.threads = threads;
              o.pipeline_depth = pipeline_depth;
-             o.cache = cache;
+             o.cache = enum_argument(feature::kCachePolicyNames, cache, "cache");
              o.alpha = alpha;
              o.cache_dtype = enum_argument(core::kFloatDTypeNames, cache_dtype, "cache_dtype");
-             o.control.name = controller;
+             o.control.kind = enum_argument(control::kControllerNames, controller, "controller");
              o.prefetch.fraction = prefetch;
              o.prefetch.lookahead = lookahead;
              o.wire_dtype = enum_argument(feature::kWireDTypeNames, wire_dtype, "wire_dtype");
-             o.link = comm::parse_link_model(net_bandwidth, net_latency, net_host_bandwidth, net_host_latency);
+             o.run.link = comm::parse_link_model(net_bandwidth, net_latency, net_host_bandwidth, net_host_latency);
              o.normalize_features = enum_argument(graph::kFeatureNormNames, normalize_features, "normalize_features");
-             o.device = device;
+             o.run.device = train::parse_device_choice(device, "device");
              o.eval_every = 0;
              o.eval_fanouts = std::move(eval_fanouts);
              return std::make_unique<Loader>(o, python_world());

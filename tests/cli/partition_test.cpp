@@ -110,9 +110,13 @@ TEST_F(CliBadInput, KOutOfRange) {
                "argument -k: number of parts 11 exceeds the number of nodes 10");
 }
 
-TEST_F(CliBadInput, UnknownMethod) {
-  expect_error(scratch / "g" + " -k 2 --method spectral -o " + scratch / "p",
-               "argument --method: unknown partitioning method 'spectral'");
+TEST_F(CliBadInput, UnknownMethodIsAUsageError) {
+  const auto r = run_loom("partition " + scratch / "g" + " -k 2 --method spectral -o " + scratch / "p");
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_NE(r.output.find("--method: unknown value 'spectral' (want metis | stream | random | hash | ptscotch)"),
+            std::string::npos)
+      << r.output;
+  EXPECT_FALSE(fs::exists(scratch / "p"));
 }
 
 TEST_F(CliBadInput, SourceNotAStore) {

@@ -97,12 +97,16 @@ TEST(LlmAnswer, ParsesDecisionsAndRejectsAnythingElse) {
 }
 
 TEST(Controllers, UnknownNamesAreErrorsNamingTheArgument) {
+  EXPECT_THROW(core::parse_enum(kControllerNames, "psychic", "--controller"), Error);
+  EXPECT_THROW(core::parse_enum(kLlmApiNames, "grpc", "--llm-api"), Error);
   ControllerOptions o;
-  o.name = "psychic";
+  o.kind = ControllerKind::kNone;  // no buffer: nothing to control
   EXPECT_THROW(validate(o), Error);
-  o.name = "llm";
-  o.llm_api = "grpc";
+  o.kind = ControllerKind::kLlm;
+  o.llm_fallback = ControllerKind::kLlm;  // the fallback must decide without an LLM
   EXPECT_THROW(validate(o), Error);
+  o.llm_fallback = ControllerKind::kRules;
+  EXPECT_NO_THROW(validate(o));
 }
 
 }  // namespace

@@ -93,9 +93,9 @@ ControlContext busy_window() {
 
 ControllerOptions options_for(const std::string& url, const std::string& api) {
   ControllerOptions o;
-  o.name = "llm";
+  o.kind = ControllerKind::kLlm;
   o.llm_url = url;
-  o.llm_api = api;
+  o.llm_api = core::parse_enum(kLlmApiNames, api, "--llm-api");
   o.llm_model = "test-model";
   o.llm_timeout = 0.5;
   o.llm_retries = 1;

@@ -133,7 +133,7 @@ TEST(CudaDeviceFeatures, TierRowsAndStagedRowsAssembleOnTheGpuAsOnTheCpu) {
 TEST(CudaDevice, AGpuThatDoesNotExistIsNamed) {
   LOOM_REQUIRE_GPU();
   try {
-    resolve_device("cuda:64", 0);
+    resolve_device(parse_device_choice("cuda:64"), 0);
     FAIL() << "cuda:64 must be refused";
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("no such GPU"), std::string::npos) << e.what();

@@ -38,11 +38,11 @@ MinibatchOptions recipe(const std::string& store, const std::string& device) {
   o.model.dropout = 0.1;
   o.fanouts = {10, 5};
   o.batch_size = 128;
-  o.epochs = 5;
-  o.lr = 0.01;
-  o.threads = 2;
-  o.device = device;
-  o.quiet = true;
+  o.run.epochs = 5;
+  o.run.lr = 0.01;
+  o.run.threads = 2;
+  o.run.device = parse_device_choice(device);
+  o.output.quiet = true;
   return o;
 }
 
@@ -73,7 +73,7 @@ TEST(CudaTraining, DeviceRowsLowerTheBytesCopiedToTheDevice) {
   std::vector<std::int64_t> rows_on_device;
   for (const double fraction : {0.0, 0.25, 1.0}) {
     auto o = recipe(store, "cuda");
-    o.epochs = 1;
+    o.run.epochs = 1;
     o.exact_eval = false;
     o.eval_every = 0;
     o.device_rows = fraction;

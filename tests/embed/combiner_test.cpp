@@ -39,8 +39,8 @@ TEST(Combiner, GcCombinesPairsInRankOrder) {
 }
 
 TEST(Combiner, UnknownNameNamesTheArgument) {
-  EXPECT_THROW(parse_combiner("median"), Error);
-  EXPECT_EQ(parse_combiner("gc"), Combiner::kGc);
+  EXPECT_THROW(core::parse_enum(kCombinerNames, "median", "--combiner"), Error);
+  EXPECT_EQ(core::parse_enum(kCombinerNames, "gc", "--combiner"), Combiner::kGc);
 }
 
 }  // namespace

@@ -34,7 +34,7 @@ TEST(Tokenizer, RawSplitsOnWhitespaceOnly) {
 
 TEST(Tokenizer, UnknownModeNamesTheOption) {
   try {
-    parse_tokenize_mode("upper");
+    core::parse_enum(kTokenizeModeNames, "upper", "--tokenize");
     FAIL();
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("--tokenize"), std::string::npos);

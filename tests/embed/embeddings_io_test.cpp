@@ -91,7 +91,7 @@ TEST(EmbeddingsIo, BadHeaderIsAnError) {
   test::ScratchDir dir;
   test::write_file(dir / "h.txt", "hello world\n");
   EXPECT_NE(error_of(dir / "h.txt").find("h.txt:1"), std::string::npos);
-  EXPECT_THROW(parse_embedding_format("csv"), Error);
+  EXPECT_THROW(core::parse_enum(kEmbeddingFormatNames, "csv", "--format"), Error);
 }
 
 }  // namespace

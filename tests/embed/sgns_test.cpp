@@ -152,7 +152,7 @@ TEST(Sgns, BadOptionsNameTheOption) {
   o = small_options();
   o.alpha = -1;
   expect_argument_error(o, "--alpha");
-  EXPECT_THROW(parse_sgns_kernel("simd"), Error);
+  EXPECT_THROW(core::parse_enum(kSgnsKernelNames, "simd", "--kernel"), Error);
 }
 
 TEST(Sgns, CorpusTokenOutsideTheVocabularyIsAnError) {

@@ -37,7 +37,7 @@ TEST(CacheCapacity, IsAlphaTimesNodesPerPartCappedByRemoteVertices) {
 
 TEST(CachePolicy, UnknownNameIsAnErrorNamingTheArgument) {
   try {
-    check_cache_policy("lru", "--cache");
+    core::parse_enum(kCachePolicyNames, "lru", "--cache");
     FAIL() << "no error";
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("--cache"), std::string::npos);
@@ -53,7 +53,7 @@ TEST(CachePolicy, HaloScoresOnlyNeighboursOfTrainingNodes) {
   c.book = partition::PartitionBook({0, 1, 5});
   const std::vector<std::int64_t> train = {0};
   c.train_ids = train;
-  const auto scores = cache_scores("halo", c);
+  const auto scores = cache_scores(CachePolicy::kHalo, c);
   EXPECT_EQ(scores, (std::vector<double>{0, 2, 0, 0, 0}));
 }
 
@@ -89,23 +89,27 @@ TEST_F(CacheAnalysisTest, OracleBoundsEveryPolicyAndVipBeatsTheHeuristics) {
   o.fanouts = {10, 5};
   o.batch_size = 128;
   o.alphas = {0, 0.05, 0.2, 0.5};
-  o.policies = {"none", "vip", "simulation", "degree", "halo", "random", "oracle"};
+  o.policies = {CachePolicy::kNone, CachePolicy::kVip,    CachePolicy::kSimulation, CachePolicy::kDegree,
+                CachePolicy::kHalo, CachePolicy::kRandom, CachePolicy::kOracle};
   o.epochs = 3;
   const auto a = analyze_cache(o);
   ASSERT_EQ(a.results.size(), o.policies.size());
   const auto rows = [&](const std::string& p, std::size_t alpha) {
     for (const auto& r : a.results)
-      if (r.policy == p) return r.remote_rows[alpha];
+      if (core::enum_name(kCachePolicyNames, r.policy) == p) return r.remote_rows[alpha];
     ADD_FAILURE() << "no policy " << p;
     return 0.0;
   };
   EXPECT_GT(a.no_cache_remote_rows, 0);
-  for (const auto& r : a.results) EXPECT_DOUBLE_EQ(r.remote_rows[0], a.no_cache_remote_rows) << r.policy;
+  for (const auto& r : a.results)
+    EXPECT_DOUBLE_EQ(r.remote_rows[0], a.no_cache_remote_rows) << core::enum_name(kCachePolicyNames, r.policy);
   for (std::size_t i = 1; i < o.alphas.size(); ++i) {
     EXPECT_DOUBLE_EQ(rows("none", i), a.no_cache_remote_rows);
     for (const auto& r : a.results) {
-      EXPECT_LE(rows("oracle", i), r.remote_rows[i] + 1e-9) << r.policy << " alpha " << o.alphas[i];
-      EXPECT_LE(r.remote_rows[i], r.remote_rows[i - 1] + 1e-9) << r.policy << ": a bigger cache moved more";
+      EXPECT_LE(rows("oracle", i), r.remote_rows[i] + 1e-9)
+          << core::enum_name(kCachePolicyNames, r.policy) << " alpha " << o.alphas[i];
+      EXPECT_LE(r.remote_rows[i], r.remote_rows[i - 1] + 1e-9)
+          << core::enum_name(kCachePolicyNames, r.policy) << ": a bigger cache moved more";
     }
     EXPECT_LT(rows("vip", i), rows("degree", i)) << "alpha " << o.alphas[i];
     EXPECT_LT(rows("vip", i), rows("random", i)) << "alpha " << o.alphas[i];
@@ -116,14 +120,14 @@ TEST_F(CacheAnalysisTest, OracleBoundsEveryPolicyAndVipBeatsTheHeuristics) {
   EXPECT_EQ(a.to_json()["policies"]["vip"]["remote_rows_per_epoch"].size(), o.alphas.size());
 }
 
-TEST_F(CacheAnalysisTest, RejectsNegativeAlphaAndUnknownPolicies) {
+TEST_F(CacheAnalysisTest, RejectsNegativeAlphaAndNoPolicy) {
   CacheAnalysisOptions o;
   o.store = *dir_ / "parts";
   o.fanouts = {10, 5};
   o.alphas = {-1};
   EXPECT_THROW(analyze_cache(o), Error);
   o.alphas = {0.1};
-  o.policies = {"vip", "lfu"};
+  o.policies = {};
   EXPECT_THROW(analyze_cache(o), Error);
 }
 

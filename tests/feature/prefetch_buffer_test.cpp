@@ -23,7 +23,7 @@ PrefetchBuffer make_buffer() {
   PrefetchOptions o;
   o.fraction = 0.5;
   o.period = 2;
-  o.initial = "empty";
+  o.initial = PrefetchStart::kEmpty;
   return PrefetchBuffer({0, 5}, 50, PrefetchBuffer::capacity_for(4, o), kDim, o);
 }
 
@@ -87,8 +87,8 @@ TEST(PrefetchBuffer, RejectsFractionsOutsideZeroToOne) {
   o.fraction = 1.5;
   EXPECT_THROW(validate(o), Error);
   o.fraction = 1;
-  o.initial = "lru";
-  EXPECT_THROW(validate(o), Error);
+  EXPECT_NO_THROW(validate(o));
+  EXPECT_THROW(core::parse_enum(kPrefetchStartNames, "lru", "--prefetch-init"), Error);
 }
 
 // Runs one minibatch of `ids` with the minibatches `ahead` in sight: lookup, the "fetch" of the
@@ -114,7 +114,7 @@ std::vector<std::int64_t> lookahead_minibatch(PrefetchBuffer& b, const std::vect
 
 TEST(PrefetchBuffer, LookaheadKeepsTheFetchedRowsUsedSoonest) {
   PrefetchOptions o;
-  o.initial = "empty";
+  o.initial = PrefetchStart::kEmpty;
   o.lookahead = 2;
   PrefetchBuffer b({0, 5}, 50, 2, kDim, o);
   // 30 is used two minibatches on, 40 next, 45 never in sight: 40 and 30 are kept.

@@ -10,8 +10,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (input.mode == 2) {
       loom::control::parse_llm_answer(std::string(input.bytes));
     } else {
-      const std::string message = loom::control::message_of_reply(std::string(input.bytes),
-                                                                  input.mode == 0 ? "ollama" : "openai", "http://fuzz");
+      const std::string message = loom::control::message_of_reply(
+          std::string(input.bytes), input.mode == 0 ? loom::control::LlmApi::kOllama : loom::control::LlmApi::kOpenAI,
+          "http://fuzz");
       loom::control::parse_llm_answer(message);
     }
   });

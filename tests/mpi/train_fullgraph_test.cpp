@@ -57,11 +57,11 @@ FullGraphOptions options_for(const std::string& store, FullGraphMode mode) {
   o.model.num_layers = 8;
   o.model.hidden = 16;
   o.model.dropout = 0.2;
-  o.epochs = 20;
-  o.lr = 0.02;
-  o.threads = 1;
+  o.run.epochs = 20;
+  o.run.lr = 0.02;
+  o.run.threads = 1;
   o.eval_every = 0;
-  o.quiet = true;
+  o.output.quiet = true;
   return o;
 }
 
@@ -79,12 +79,12 @@ TEST(FullGraphMpi, GraphParallelismEqualsOneProcess) {
     FullGraphOptions o = options_for(dir + "/parts-1", FullGraphMode::kGraph);
     o.model.kind = kind;
     o.model.dropout = 0;  // dropout masks differ by rank; everything else must match exactly
-    o.epochs = 3;
+    o.run.epochs = 3;
     auto alone = world.split(world.rank(), 0);
     const FullGraphReport reference = run_fullgraph(o, alone);
     o.store = dir + "/parts-" + std::to_string(p);
     const FullGraphReport parallel = run_fullgraph(o, world);
-    for (int e = 0; e < o.epochs; ++e)
+    for (int e = 0; e < o.run.epochs; ++e)
       EXPECT_NEAR(parallel.epochs[e]["loss"].get<double>(), reference.epochs[e]["loss"].get<double>(), 2e-4)
           << nn::deep_kind_name(kind) << " epoch " << e;
     EXPECT_NEAR(parallel.final_test, reference.final_test, 1e-9);
@@ -104,12 +104,12 @@ TEST(FullGraphMpi, PipelinedModelParallelismTrainsAndMovesOneChunkPerBoundary) {
   const std::string& dir = scratch.path();
   make_parts(world, dir, {1, 2 * p});
   FullGraphOptions graph = options_for(dir + "/parts-1", FullGraphMode::kGraph);
-  graph.epochs = 80;
+  graph.run.epochs = 80;
   auto alone = world.split(world.rank(), 0);
   const FullGraphReport reference = run_fullgraph(graph, alone);
 
   FullGraphOptions o = options_for(dir + "/parts-" + std::to_string(2 * p), FullGraphMode::kPipe);
-  o.epochs = 80;  // historical embeddings converge more slowly at first
+  o.run.epochs = 80;  // historical embeddings converge more slowly at first
   const FullGraphReport pipe = run_fullgraph(o, world);
   EXPECT_EQ(pipe.setup["stages"].get<int>(), p);
   EXPECT_EQ(pipe.setup["layer_bounds"].size(), static_cast<std::size_t>(p + 1));
@@ -139,8 +139,8 @@ TEST(FullGraphMpi, EvaluationIsExactInEveryMode) {
   const std::string& dir = scratch.path();
   make_parts(world, dir, {1, 2 * p});
   FullGraphOptions o = options_for(dir + "/parts-1", FullGraphMode::kGraph);
-  o.epochs = 1;
-  o.lr = 1e-12;
+  o.run.epochs = 1;
+  o.run.lr = 1e-12;
   o.model.dropout = 0;
   auto alone = world.split(world.rank(), 0);
   const FullGraphReport reference = run_fullgraph(o, alone);
@@ -201,7 +201,7 @@ void write_separated_classes(const comm::Communicator& world, const std::string&
       o.source = dir + "/sbm";
       o.output = dir + "/parts-" + std::to_string(k);
       o.num_parts = k;
-      o.method = "hash";
+      o.method = partition::PartitionMethod::kHash;
       partition::partition_store(o);
     }
   }
@@ -222,7 +222,7 @@ TEST(FullGraphMpi, ChunkedTrainingIsExactWhenNoEdgeCrossesChunks) {
       << "the chunks should be the classes";
   FullGraphOptions o = options_for(dir + "/parts-1", FullGraphMode::kGraph);
   o.model.dropout = 0;
-  o.epochs = 5;
+  o.run.epochs = 5;
   auto alone = world.split(world.rank(), 0);
   const FullGraphReport reference = run_fullgraph(o, alone);
   o.store = chunked_store;
@@ -230,7 +230,7 @@ TEST(FullGraphMpi, ChunkedTrainingIsExactWhenNoEdgeCrossesChunks) {
     if (mode == FullGraphMode::kHybrid && p % 2 != 0) continue;
     o.mode = mode;
     const FullGraphReport chunked = run_fullgraph(o, world);
-    for (int e = 0; e < o.epochs; ++e)
+    for (int e = 0; e < o.run.epochs; ++e)
       EXPECT_NEAR(chunked.epochs[e]["loss"].get<double>(), reference.epochs[e]["loss"].get<double>(), 2e-4)
           << fullgraph_mode_name(mode) << " epoch " << e;
     EXPECT_NEAR(chunked.final_test, reference.final_test, 1e-9) << fullgraph_mode_name(mode);
@@ -251,7 +251,7 @@ TEST(FullGraphMpi, HybridIsExactWhereWaysShareOnlyChunksOfTheSameIndex) {
   write_separated_classes(world, dir, p, 2 * p, 9);
   FullGraphOptions o = options_for(dir + "/parts-1", FullGraphMode::kGraph);
   o.model.dropout = 0;
-  o.epochs = 5;
+  o.run.epochs = 5;
   auto alone = world.split(world.rank(), 0);
   const FullGraphReport reference = run_fullgraph(o, alone);
   o.store = dir + "/parts-" + std::to_string(2 * p);
@@ -261,7 +261,7 @@ TEST(FullGraphMpi, HybridIsExactWhereWaysShareOnlyChunksOfTheSameIndex) {
     o.cross_grad = estimate;
     const FullGraphReport hybrid = run_fullgraph(o, world);
     ASSERT_GT(hybrid.epochs.front()["bytes"]["halo"].get<std::uint64_t>(), 0u) << "the ways should share edges";
-    for (int e = 0; e < o.epochs; ++e)
+    for (int e = 0; e < o.run.epochs; ++e)
       EXPECT_NEAR(hybrid.epochs[e]["loss"].get<double>(), reference.epochs[e]["loss"].get<double>(), 2e-4)
           << core::enum_name(kCrossGradNames, estimate) << " epoch " << e;
   }
@@ -294,8 +294,8 @@ TEST(FullGraphMpi, StaleHaloTrainsWithTheSameBytes) {
   FullGraphOptions o = options_for(dir + "/parts-" + std::to_string(p), FullGraphMode::kGraph);
   // Evaluation reads current halos, which a model trained on one-epoch-old ones matches only
   // where the weights move slowly between epochs: a smaller step than elsewhere, more epochs.
-  o.lr = 0.005;
-  o.epochs = 40;
+  o.run.lr = 0.005;
+  o.run.epochs = 40;
   const FullGraphReport fresh = run_fullgraph(o, world);
   o.stale_halo = true;
   const FullGraphReport stale = run_fullgraph(o, world);
@@ -329,14 +329,14 @@ TEST(FullGraphMpi, ResumedTrainingContinuesIdenticallyInEveryMode) {
     FullGraphOptions o = options_for(dir + "/parts-" + std::to_string(p), c.mode);
     o.stale_halo = c.stale_halo;
     o.cross_grad = c.cross_grad;
-    o.epochs = 4;
+    o.run.epochs = 4;
     const FullGraphReport straight = run_fullgraph(o, world);
-    o.checkpoint_dir = dir + "/ckpt-" + std::to_string(i);
-    o.checkpoint_every = 1;
-    o.epochs = 2;
+    o.checkpoint.dir = dir + "/ckpt-" + std::to_string(i);
+    o.checkpoint.every = 1;
+    o.run.epochs = 2;
     run_fullgraph(o, world);
-    o.epochs = 4;
-    o.resume = true;
+    o.run.epochs = 4;
+    o.checkpoint.resume = true;
     const FullGraphReport resumed = run_fullgraph(o, world);
     ASSERT_EQ(resumed.epochs.size(), 4u) << name;
     for (int e = 2; e < 4; ++e)
@@ -359,8 +359,8 @@ TEST(FullGraphMpi, StaleCrossChunkGradientsAddUpToTheFullGraphGradient) {
   FullGraphOptions o = options_for(dir + "/parts-1", FullGraphMode::kGraph);
   o.model.num_layers = 4;
   o.model.dropout = 0;
-  o.lr = 1e-12;
-  o.epochs = 2 * o.model.num_layers + 4;  // history exact after L+1 epochs, late gradients after L more
+  o.run.lr = 1e-12;
+  o.run.epochs = 2 * o.model.num_layers + 4;  // history exact after L+1 epochs, late gradients after L more
   auto alone = world.split(world.rank(), 0);
   const double exact = run_fullgraph(o, alone).epochs.back()["grad_norm"].get<double>();
   ASSERT_GT(exact, 0);
@@ -409,9 +409,9 @@ TEST(FullGraphMpi, BadLayoutsAndOutputsFailOnEveryRank) {
   o = options_for(dir + "/sbm", FullGraphMode::kGraph);
   expect_agreed_error(o, world, "partitioned store");
   o = options_for(dir + "/parts-" + std::to_string(p), FullGraphMode::kGraph);
-  o.save_embeddings = true;
+  o.output.save_embeddings = true;
   expect_agreed_error(o, world, "--save-embeddings");
-  o.output_dir = dir + "/sbm";  // exists: refused before any training, on every rank
+  o.output.dir = dir + "/sbm";  // exists: refused before any training, on every rank
   expect_agreed_error(o, world, "--output");
 }
 
@@ -428,17 +428,17 @@ TEST(FullGraphMpi, WritesPredictionsKeyedByOriginalIdsInEveryMode) {
   if (p % 2 == 0) runs.emplace_back(FullGraphMode::kHybrid, "/parts-" + std::to_string(2 * p));
   for (const auto& [mode, parts] : runs) {
     FullGraphOptions o = options_for(dir + parts, mode);
-    o.epochs = 3;
-    o.output_dir = dir + "/out-" + fullgraph_mode_name(mode);
-    o.save_embeddings = true;
+    o.run.epochs = 3;
+    o.output.dir = dir + "/out-" + fullgraph_mode_name(mode);
+    o.output.save_embeddings = true;
     const FullGraphReport report = run_fullgraph(o, world);
     if (world.rank() == 0) {
       const auto source = graph::GraphStore::open(dir + "/sbm");
-      const auto predictions_file = core::NpyArray::map(o.output_dir + "/predictions.npy");
-      const auto ids_file = core::NpyArray::map(o.output_dir + "/node_ids.npy");
+      const auto predictions_file = core::NpyArray::map(o.output.dir + "/predictions.npy");
+      const auto ids_file = core::NpyArray::map(o.output.dir + "/node_ids.npy");
       const auto predictions = predictions_file.span<std::int64_t>();
       const auto ids = ids_file.span<std::int64_t>();
-      const auto embeddings = core::NpyArray::map(o.output_dir + "/embeddings.npy");
+      const auto embeddings = core::NpyArray::map(o.output.dir + "/embeddings.npy");
       ASSERT_EQ(predictions.size(), static_cast<std::size_t>(kNodes));
       ASSERT_EQ(ids.size(), static_cast<std::size_t>(kNodes));
       EXPECT_EQ(embeddings.rows(), kNodes);

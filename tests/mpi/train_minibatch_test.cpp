@@ -47,10 +47,10 @@ MinibatchOptions options_for(const std::string& store) {
   o.model.dropout = 0.1;
   o.fanouts = {10, 5};
   o.batch_size = 64;
-  o.epochs = 5;
-  o.lr = 0.01;
-  o.threads = 1;
-  o.quiet = true;
+  o.run.epochs = 5;
+  o.run.lr = 0.01;
+  o.run.threads = 1;
+  o.output.quiet = true;
   return o;
 }
 
@@ -61,10 +61,10 @@ TEST(MinibatchMpi, StaticCacheMovesFewerRowsAndTrainsIdentically) {
   const mpi_test::SharedScratch scratch(world, "cache");
   const std::string& dir = scratch.path();
   auto options = options_for(make_parts(world, dir, world.size()));
-  options.epochs = 2;
+  options.run.epochs = 2;
   options.exact_eval = false;
   const auto plain = run_minibatch(options, world);
-  options.cache = "vip";
+  options.cache = feature::CachePolicy::kVip;
   options.alpha = 0.3;
   const auto cached = run_minibatch(options, world);
   for (std::size_t e = 0; e < plain.epochs.size(); ++e) {
@@ -77,9 +77,6 @@ TEST(MinibatchMpi, StaticCacheMovesFewerRowsAndTrainsIdentically) {
     EXPECT_EQ(a["rows_remote"].get<std::int64_t>(),
               b["rows_remote"].get<std::int64_t>() + b["rows_cached"].get<std::int64_t>());
   }
-  options.cache = "lru";
-  EXPECT_THROW(run_minibatch(options, world), Error);
-  options.cache = "vip";
   options.alpha = -1;
   EXPECT_THROW(run_minibatch(options, world), Error);
 }
@@ -92,10 +89,10 @@ TEST(MinibatchMpi, DeviceTierServesHottestOwnRowsAndTrainsIdentically) {
   auto world = comm::Communicator::world();
   const mpi_test::SharedScratch scratch(world, "device");
   auto options = options_for(make_parts(world, scratch.path(), world.size()));
-  options.epochs = 2;
-  options.cache = "vip";
+  options.run.epochs = 2;
+  options.cache = feature::CachePolicy::kVip;
   options.alpha = 0.2;
-  options.control.name = "periodic";
+  options.control.kind = control::ControllerKind::kPeriodic;
   options.prefetch.fraction = 0.2;
   const auto plain = run_minibatch(options, world);
   options.device_rows = 0.5;
@@ -113,8 +110,7 @@ TEST(MinibatchMpi, DeviceTierServesHottestOwnRowsAndTrainsIdentically) {
   options.device_rows = 1.5;
   EXPECT_THROW(run_minibatch(options, world), Error);
   options.device_rows = 0.5;
-  options.device = "tpu";
-  EXPECT_THROW(run_minibatch(options, world), Error);
+  EXPECT_THROW(parse_device_choice("tpu"), Error);
 }
 
 // A prefetch buffer, whatever its controller, serves rows without changing them; evictions bring
@@ -124,16 +120,18 @@ TEST(MinibatchMpi, PrefetchBufferServesRowsAndTrainsIdentically) {
   const mpi_test::SharedScratch scratch(world, "prefetch");
   const std::string& dir = scratch.path();
   auto options = options_for(make_parts(world, dir, world.size()));
-  options.epochs = 2;
+  options.run.epochs = 2;
   options.batch_size = 16;
   options.exact_eval = false;
   const auto plain = run_minibatch(options, world);
   options.prefetch.fraction = 0.3;
-  options.prefetch.initial = "empty";
+  options.prefetch.initial = feature::PrefetchStart::kEmpty;
   options.prefetch.period = 4;
   options.control_window = 4;
-  for (const std::string controller : {"periodic", "rules", "llm"}) {
-    options.control.name = controller;
+  for (const control::ControllerKind controller :
+       {control::ControllerKind::kPeriodic, control::ControllerKind::kRules, control::ControllerKind::kLlm}) {
+    options.control.kind = controller;
+    const std::string name = core::enum_name(control::kControllerNames, controller);
     options.control.period = 8;
     options.control.llm_url = "http://127.0.0.1:1";  // nothing listens there
     const auto run = run_minibatch(options, world);
@@ -141,18 +139,18 @@ TEST(MinibatchMpi, PrefetchBufferServesRowsAndTrainsIdentically) {
     for (std::size_t e = 0; e < plain.epochs.size(); ++e) {
       const auto& a = plain.epochs[e];
       const auto& b = run.epochs[e];
-      EXPECT_DOUBLE_EQ(a["loss"].get<double>(), b["loss"].get<double>()) << controller << " epoch " << e;
+      EXPECT_DOUBLE_EQ(a["loss"].get<double>(), b["loss"].get<double>()) << name << " epoch " << e;
       const auto& p = b["prefetch"];
       hits += p["hits"].get<std::int64_t>();
       evictions += p["evictions"].get<std::int64_t>();
       fallbacks += p["fallbacks"].get<std::int64_t>();
       EXPECT_EQ(b["rows_remote"].get<std::int64_t>(),
                 a["rows_remote"].get<std::int64_t>() - p["hits"].get<std::int64_t>() + p["rows_in"].get<std::int64_t>())
-          << controller;
+          << name;
     }
-    EXPECT_GT(evictions, 0) << controller;
-    EXPECT_GT(hits, 0) << controller;
-    if (controller == "llm") {
+    EXPECT_GT(evictions, 0) << name;
+    EXPECT_GT(hits, 0) << name;
+    if (controller == control::ControllerKind::kLlm) {
       EXPECT_GT(fallbacks, 0);
     }
   }
@@ -166,10 +164,10 @@ TEST(MinibatchMpi, LookaheadKeepsFetchedRowsAndMovesFewerRows) {
   auto world = comm::Communicator::world();
   const mpi_test::SharedScratch scratch(world, "lookahead");
   auto options = options_for(make_parts(world, scratch.path(), world.size()));
-  options.epochs = 2;
+  options.run.epochs = 2;
   options.batch_size = 16;
   options.exact_eval = false;
-  options.control.name = "never";
+  options.control.kind = control::ControllerKind::kNever;
   options.prefetch.fraction = 0.2;
   const auto fixed = run_minibatch(options, world);
   options.prefetch.lookahead = 3;
@@ -183,7 +181,7 @@ TEST(MinibatchMpi, LookaheadKeepsFetchedRowsAndMovesFewerRows) {
     EXPECT_GT(b["prefetch"]["rows_admitted"].get<std::int64_t>(), 0);
   }
   // --controller lookahead is the same with 4 minibatches in sight.
-  options.control.name = "lookahead";
+  options.control.kind = control::ControllerKind::kLookahead;
   options.prefetch.lookahead = 0;
   const auto named = run_minibatch(options, world);
   EXPECT_GT(named.epochs[0]["prefetch"]["rows_admitted"].get<std::int64_t>(), 0);
@@ -197,7 +195,7 @@ TEST(MinibatchMpi, ConditionsChangeAtTheGivenEpoch) {
   const mpi_test::SharedScratch scratch(world, "change");
   const std::string& dir = scratch.path();
   auto options = options_for(make_parts(world, dir, world.size()));
-  options.epochs = 2;
+  options.run.epochs = 2;
   options.exact_eval = false;
   options.change_epoch = 1;
   options.change_batch_size = 32;

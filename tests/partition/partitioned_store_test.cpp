@@ -44,7 +44,7 @@ std::unique_ptr<Partitioned> make(const graph::GraphData& d, std::int64_t k, con
   o.source = p->scratch / "src";
   o.output = p->scratch / "parts";
   o.num_parts = k;
-  o.method = method;
+  o.method = core::parse_enum(kPartitionMethodNames, method, "--method");
   o.seed = 3;
   partition_store(o);
   p->store = PartitionedStore::open(o.output);
@@ -125,7 +125,7 @@ void check_invariants(const Partitioned& p) {
   for (const auto& [name, size] : src.meta().splits) {
     const auto ids = src.split(name);
     EXPECT_EQ(seen_splits[name], std::set<std::int64_t>(ids.begin(), ids.end())) << name;
-    EXPECT_EQ(ps.meta().splits.at(name), size);
+    EXPECT_EQ(ps.meta().graph.splits.at(name), size);
   }
 }
 
@@ -180,7 +180,7 @@ TEST(PartitionStore, WeightsFollowTheirEdges) {
 
 TEST(PartitionStore, Float16FeaturesStayFloat16) {
   auto p = make(test::two_cliques(4), 2, "hash", core::DType::kFloat16);
-  EXPECT_EQ(p->store.meta().feat_dtype, core::DType::kFloat16);
+  EXPECT_EQ(p->store.meta().graph.feat_dtype, core::DType::kFloat16);
   const auto part = p->store.part(1);
   EXPECT_EQ(part.store().feat().dtype(), core::DType::kFloat16);
   const auto n2s = p->store.new_to_source();
@@ -193,7 +193,7 @@ TEST(PartitionStore, StringNamesAreWrittenPerPart) {
   d.orig_id.clear();
   for (std::int64_t v = 0; v < 6; ++v) d.names.push_back("node-" + std::to_string(v));
   auto p = make(d, 2, "metis");
-  EXPECT_EQ(p->store.meta().id_map, graph::IdMapKind::kNames);
+  EXPECT_EQ(p->store.meta().graph.id_map, graph::IdMapKind::kNames);
   const auto n2s = p->store.new_to_source();
   for (int q = 0; q < 2; ++q) {
     const auto part = p->store.part(q);
@@ -254,9 +254,9 @@ TEST_F(BadInput, KAboveNodes) {
   expect_failure("-k", "exceeds the number of nodes 6");
 }
 
-TEST_F(BadInput, UnknownMethod) {
-  options.method = "louvain";
-  expect_failure("--method", "unknown partitioning method 'louvain'");
+TEST_F(BadInput, DistributedMethodInOneProcess) {
+  options.method = PartitionMethod::kPtscotch;
+  expect_failure("--method", "ptscotch is distributed");
 }
 
 TEST_F(BadInput, SourceNotAStore) {

@@ -32,7 +32,7 @@ void expect_argument_error(const std::function<void()>& f, const std::string& ar
 TEST(MetisPartitioner, CutsOnlyTheBridgeBetweenTwoCliques) {
   test::ScratchDir scratch;
   const auto store = write_and_open(test::two_cliques(6), scratch);
-  const auto parts = assign_parts(*make_partitioner("metis"), store, 2, 7);
+  const auto parts = assign_parts(*make_partitioner(PartitionMethod::kMetis), store, 2, 7);
   ASSERT_EQ(parts.size(), 12u);
   for (std::int64_t v = 2; v < 12; ++v) EXPECT_EQ(parts[v], parts[v % 2]) << "node " << v;
   EXPECT_NE(parts[0], parts[1]);
@@ -42,7 +42,7 @@ TEST(MetisPartitioner, CutsOnlyTheBridgeBetweenTwoCliques) {
 TEST(MetisPartitioner, SameSeedSamePartsAtAnyThreadCount) {
   test::ScratchDir scratch;
   const auto store = write_and_open(test::random_graph(400, 1600, 3), scratch);
-  const auto metis = make_partitioner("metis");
+  const auto metis = make_partitioner(PartitionMethod::kMetis);
   core::set_num_threads(1);
   const auto one = metis->partition(store, 4, 11);
   core::set_num_threads(2);
@@ -54,8 +54,8 @@ TEST(MetisPartitioner, SameSeedSamePartsAtAnyThreadCount) {
 TEST(MetisPartitioner, BeatsRandomOnEdgeCutAndStaysBalanced) {
   test::ScratchDir scratch;
   const auto store = write_and_open(test::random_graph(600, 1500, 5), scratch);
-  const auto metis = make_partitioner("metis")->partition(store, 4, 1);
-  const auto random = make_partitioner("random")->partition(store, 4, 1);
+  const auto metis = make_partitioner(PartitionMethod::kMetis)->partition(store, 4, 1);
+  const auto random = make_partitioner(PartitionMethod::kRandom)->partition(store, 4, 1);
   EXPECT_LT(edge_cut(store.csr(), metis, false).cut, edge_cut(store.csr(), random, false).cut);
   std::vector<std::int64_t> sizes(4, 0);
   for (const auto p : metis) ++sizes[p];
@@ -69,7 +69,7 @@ TEST(MetisPartitioner, HandlesDirectedStoresAndSelfLoops) {
   d.indptr = {0, 2, 3, 4, 5};  // 0->0, 0->1, 1->2, 2->3, 3->0: a directed cycle with a self-loop
   d.indices = {0, 1, 2, 3, 0};
   const auto store = write_and_open(d, scratch);
-  const auto parts = make_partitioner("metis")->partition(store, 2, 0);
+  const auto parts = make_partitioner(PartitionMethod::kMetis)->partition(store, 2, 0);
   EXPECT_EQ(parts.size(), 4u);
   EXPECT_EQ(edge_cut(store.csr(), parts, /*directed=*/true).edges, 4);
 }
@@ -77,13 +77,13 @@ TEST(MetisPartitioner, HandlesDirectedStoresAndSelfLoops) {
 TEST(MetisPartitioner, OnePartIsTrivial) {
   test::ScratchDir scratch;
   const auto store = write_and_open(test::two_cliques(3), scratch);
-  EXPECT_EQ(make_partitioner("metis")->partition(store, 1, 0), std::vector<std::int32_t>(6, 0));
+  EXPECT_EQ(make_partitioner(PartitionMethod::kMetis)->partition(store, 1, 0), std::vector<std::int32_t>(6, 0));
 }
 
 TEST(RandomPartitioner, SeededAndIndependentOfThreadCount) {
   test::ScratchDir scratch;
   const auto store = write_and_open(test::random_graph(50000, 10, 1), scratch);
-  const auto random = make_partitioner("random");
+  const auto random = make_partitioner(PartitionMethod::kRandom);
   core::set_num_threads(1);
   const auto one = random->partition(store, 3, 42);
   core::set_num_threads(2);
@@ -99,7 +99,7 @@ TEST(StreamPartitioner, KeepsCommunitiesTogetherWithinTheBalanceCaps) {
   const auto store = test::open_sbm(scratch / "sbm", 4000, 8, 12, 0.9, 4);
   const auto stream = assign_parts(*make_stream_partitioner(), store, 4, 3);
   const auto one_pass = assign_parts(*make_stream_partitioner(1), store, 4, 3);
-  const auto random = assign_parts(*make_partitioner("random"), store, 4, 3);
+  const auto random = assign_parts(*make_partitioner(PartitionMethod::kRandom), store, 4, 3);
   const auto cut = [&](const std::vector<std::int32_t>& parts) { return edge_cut(store.csr(), parts, false).cut; };
   EXPECT_LT(cut(stream), cut(one_pass)) << "restreaming improves on the one pass";
   EXPECT_LT(2 * cut(stream), cut(random));
@@ -118,7 +118,7 @@ TEST(StreamPartitioner, ManySmallCommunitiesCutNearlyAsFewEdgesAsMetis) {
   const auto store = test::open_sbm(scratch / "sbm", 30000, 120, 8, 0.8, 6);
   const auto cut = [&](const std::vector<std::int32_t>& parts) { return edge_cut(store.csr(), parts, false).cut; };
   const auto stream = cut(assign_parts(*make_stream_partitioner(), store, 8, 1));
-  const auto metis = cut(assign_parts(*make_partitioner("metis"), store, 8, 1));
+  const auto metis = cut(assign_parts(*make_partitioner(PartitionMethod::kMetis), store, 8, 1));
   EXPECT_LE(stream, 1.15 * static_cast<double>(metis)) << "stream " << stream << ", metis " << metis;
 }
 
@@ -139,15 +139,16 @@ TEST(StreamPartitioner, PartsAreTheSameAtAnyThreadCount) {
 TEST(HashPartitioner, IdModuloK) {
   test::ScratchDir scratch;
   const auto store = write_and_open(test::two_cliques(5), scratch);
-  const auto parts = make_partitioner("hash")->partition(store, 3, 0);
+  const auto parts = make_partitioner(PartitionMethod::kHash)->partition(store, 3, 0);
   for (std::int64_t v = 0; v < 10; ++v) EXPECT_EQ(parts[v], v % 3);
 }
 
 TEST(Partitioner, RejectsPartCountsOutsideOneToNodes) {
   test::ScratchDir scratch;
   const auto store = write_and_open(test::two_cliques(3), scratch);
-  for (const auto& name : partitioner_names()) {
-    const auto p = make_partitioner(name);
+  for (const auto& [name, method] : kPartitionMethodNames) {
+    if (method == PartitionMethod::kPtscotch) continue;  // distributed: tests/mpi
+    const auto p = make_partitioner(method);
     EXPECT_EQ(p->name(), name);
     expect_argument_error([&] { assign_parts(*p, store, 0, 0); }, "-k");
     expect_argument_error([&] { assign_parts(*p, store, -2, 0); }, "-k");
@@ -157,7 +158,8 @@ TEST(Partitioner, RejectsPartCountsOutsideOneToNodes) {
 }
 
 TEST(Partitioner, UnknownMethodNamesTheOption) {
-  expect_argument_error([] { make_partitioner("spectral"); }, "--method");
+  expect_argument_error([] { core::parse_enum(kPartitionMethodNames, "spectral", "--method"); }, "--method");
+  expect_argument_error([] { make_partitioner(PartitionMethod::kPtscotch); }, "--method");
 }
 
 TEST(EdgeCut, CountsUndirectedEdgesOnce) {

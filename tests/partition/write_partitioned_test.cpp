@@ -19,7 +19,7 @@ PartitionOptions options_for(const test::ScratchDir& dir, const std::string& nam
   o.source = dir / "g";
   o.output = dir / name;
   o.num_parts = 3;
-  o.method = "stream";
+  o.method = PartitionMethod::kStream;
   o.seed = 2;
   o.memory_bytes = memory;
   return o;

@@ -97,7 +97,7 @@ def test_bad_options_raise_the_cli_messages(sbm, tmp_path):
         loom.Loader(sbm, fanouts=[10, 5], cache="lru")
     with pytest.raises(loom.Error, match="wire_dtype"):
         loom.Loader(sbm, fanouts=[10, 5], wire_dtype="int8")
-    with pytest.raises(loom.Error, match="argument eval_fanouts: 3 values for a 2-layer model"):
+    with pytest.raises(loom.Error, match="argument eval_fanouts: 3 fanouts .* for a 2-layer model"):
         loom.Loader(sbm, fanouts=[10, 5], eval_fanouts=[5, 5, 5])
     with pytest.raises(loom.Error, match="argument controller: unknown value 'magic'"):
         loom.Loader(sbm, fanouts=[10, 5], controller="magic")

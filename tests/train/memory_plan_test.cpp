@@ -37,10 +37,10 @@ MinibatchOptions planning_options(const std::string& store) {
   o.model.hidden = 64;
   o.fanouts = {10, 5};
   o.batch_size = 256;
-  o.epochs = 1;
-  o.threads = 2;
-  o.quiet = true;
-  return o;
+  o.run.epochs = 1;
+  o.run.threads = 2;
+  o.output.quiet = true;
+  return checked_minibatch_options(o);
 }
 
 // The model of `o` for the data's widths, with `hidden` units.
@@ -186,8 +186,8 @@ TEST(MemoryPlan, ARunOverItsLimitStopsBeforeTraining) {
   test::ScratchDir dir;
   auto world = testing::single_rank_world();
   auto o = planning_options(make_planning_sbm(dir));
-  o.memory_limit = 1 << 20;
-  o.metrics_path = dir / "metrics.jsonl";
+  o.run.memory_limit = 1 << 20;
+  o.output.metrics_path = dir / "metrics.jsonl";
   try {
     run_minibatch(o, world);
     FAIL() << "expected an error";
@@ -202,8 +202,8 @@ TEST(MemoryPlan, ARunThatFitsReportsItsPeakBesideTheEstimate) {
   test::ScratchDir dir;
   auto world = testing::single_rank_world();
   auto o = planning_options(make_planning_sbm(dir));
-  o.memory_limit = std::int64_t{64} << 30;
-  o.metrics_path = dir / "metrics.jsonl";
+  o.run.memory_limit = std::int64_t{64} << 30;
+  o.output.metrics_path = dir / "metrics.jsonl";
   const auto report = run_minibatch(o, world);
   EXPECT_GT(report.memory_estimate_bytes, 0);
   EXPECT_GT(report.memory_peak_bytes, 0);

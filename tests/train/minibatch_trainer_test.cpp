@@ -39,10 +39,10 @@ MinibatchOptions small_options(const std::string& store) {
   o.model.dropout = 0.1;
   o.fanouts = {10, 5};
   o.batch_size = 128;
-  o.epochs = 6;
-  o.lr = 0.01;
-  o.threads = 2;
-  o.quiet = true;
+  o.run.epochs = 6;
+  o.run.lr = 0.01;
+  o.run.threads = 2;
+  o.output.quiet = true;
   return o;
 }
 
@@ -50,8 +50,8 @@ MinibatchOptions small_options(const std::string& store) {
 // of the best validation epoch kept.
 MinibatchOptions selecting_options(const std::string& store, int epochs) {
   auto o = small_options(store);
-  o.epochs = epochs;
-  o.lr = 0.05;
+  o.run.epochs = epochs;
+  o.run.lr = 0.05;
   o.eval_mode = EvalMode::kExact;
   o.selection = Selection::kBestValid;
   return o;
@@ -63,7 +63,7 @@ TEST_F(MinibatchTrainer, SamplingThreadsDrawTheSameBatches) {
   test::ScratchDir dir;
   auto world = testing::single_rank_world();
   auto options = small_options(make_sbm(dir));
-  options.epochs = 2;
+  options.run.epochs = 2;
   options.exact_eval = false;
   options.sample_workers = 1;
   const auto one = run_minibatch(options, world);
@@ -79,7 +79,7 @@ TEST_F(MinibatchTrainer, MaxStepsCutsTheEpochAndProjectsItsWholeTime) {
   test::ScratchDir dir;
   auto world = testing::single_rank_world();
   auto options = small_options(make_sbm(dir));
-  options.epochs = 1;
+  options.run.epochs = 1;
   options.max_steps = 1;
   const auto report = run_minibatch(options, world);
   const auto& epoch = report.epochs.back();
@@ -104,7 +104,7 @@ TEST_F(MinibatchTrainer, MultiLabelGraphsTrainWithBinaryCrossEntropy) {
   graph::write_graph_store(data, dir / "multi", {});
   auto world = testing::single_rank_world();
   auto options = small_options(dir / "multi");
-  options.epochs = 15;
+  options.run.epochs = 15;
   const auto report = run_minibatch(options, world);
   EXPECT_EQ(report.score_name, "micro_f1");
   EXPECT_TRUE(report.epochs.back().contains("train_micro_f1"));
@@ -129,7 +129,7 @@ TEST_F(MinibatchTrainer, GcnAndGatTrainToo) {
   for (const auto kind : {nn::ModelKind::kGcn, nn::ModelKind::kGat}) {
     auto o = small_options(make_sbm(dir, "g" + nn::model_kind_name(kind)));
     o.model.kind = kind;
-    o.epochs = 4;
+    o.run.epochs = 4;
     EXPECT_GT(run_minibatch(o, world).final_test, 0.8) << nn::model_kind_name(kind);
   }
 }
@@ -138,7 +138,7 @@ TEST_F(MinibatchTrainer, PipelinedAndSynchronousRunsAgree) {
   test::ScratchDir dir;
   auto world = testing::single_rank_world();
   auto o = small_options(make_sbm(dir));
-  o.epochs = 2;
+  o.run.epochs = 2;
   o.exact_eval = false;
   o.pipeline_depth = 0;
   const auto sync = run_minibatch(o, world);
@@ -152,15 +152,15 @@ TEST_F(MinibatchTrainer, ResumeContinuesToTheSameResult) {
   test::ScratchDir dir;
   auto world = testing::single_rank_world();
   auto o = small_options(make_sbm(dir));
-  o.epochs = 4;
+  o.run.epochs = 4;
   o.exact_eval = false;
   const auto straight = run_minibatch(o, world);
-  o.checkpoint_dir = dir / "ckpt";
-  o.checkpoint_every = 2;
-  o.epochs = 2;
+  o.checkpoint.dir = dir / "ckpt";
+  o.checkpoint.every = 2;
+  o.run.epochs = 2;
   run_minibatch(o, world);
-  o.epochs = 4;
-  o.resume = true;
+  o.run.epochs = 4;
+  o.checkpoint.resume = true;
   const auto resumed = run_minibatch(o, world);
   ASSERT_EQ(resumed.epochs.size(), 4u);
   EXPECT_DOUBLE_EQ(resumed.epochs[3]["loss"].get<double>(), straight.epochs[3]["loss"].get<double>());
@@ -171,9 +171,9 @@ TEST_F(MinibatchTrainer, WritesPredictionsKeyedByOriginalIds) {
   test::ScratchDir dir;
   auto world = testing::single_rank_world();
   auto o = small_options(make_sbm(dir));
-  o.epochs = 1;
-  o.output_dir = dir / "out";
-  o.save_embeddings = true;
+  o.run.epochs = 1;
+  o.output.dir = dir / "out";
+  o.output.save_embeddings = true;
   run_minibatch(o, world);
   const auto pred = core::NpyArray::map(dir / "out/predictions.npy");
   const auto ids = core::NpyArray::map(dir / "out/node_ids.npy");
@@ -227,12 +227,12 @@ TEST_F(MinibatchTrainer, ResumeSelectsTheSameEpochAsAnUninterruptedRun) {
   auto world = testing::single_rank_world();
   auto o = selecting_options(make_sbm(dir), 6);
   const auto straight = run_minibatch(o, world);
-  o.checkpoint_dir = dir / "ckpt";
-  o.checkpoint_every = 1;
-  o.epochs = 3;
+  o.checkpoint.dir = dir / "ckpt";
+  o.checkpoint.every = 1;
+  o.run.epochs = 3;
   run_minibatch(o, world);
-  o.epochs = 6;
-  o.resume = true;
+  o.run.epochs = 6;
+  o.checkpoint.resume = true;
   const auto resumed = run_minibatch(o, world);
   EXPECT_DOUBLE_EQ(resumed.final_valid, straight.final_valid);
   EXPECT_DOUBLE_EQ(resumed.final_test, straight.final_test);

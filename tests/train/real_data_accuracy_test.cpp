@@ -23,15 +23,15 @@ TEST(RealDataAccuracy, CoraSageMeanOverFiveSeeds) {
   o.model.dropout = 0.5;
   o.fanouts = {25, 10};
   o.batch_size = 140;
-  o.epochs = 40;
-  o.lr = 0.01;
-  o.weight_decay = 5e-4;
+  o.run.epochs = 40;
+  o.run.lr = 0.01;
+  o.run.weight_decay = 5e-4;
   o.eval_every = 0;
-  o.threads = 2;
-  o.quiet = true;
+  o.run.threads = 2;
+  o.output.quiet = true;
   double sum = 0;
   for (std::uint64_t seed = 0; seed < 5; ++seed) {
-    o.seed = seed;
+    o.run.seed = seed;
     const double acc = run_minibatch(o, world).final_test;
     std::printf("seed %llu: test accuracy %.4f\n", static_cast<unsigned long long>(seed), acc);
     sum += acc;

@@ -72,9 +72,7 @@ void add_analyze_command(CLI::App& app, Action& action) {
   sub->add_option("--alpha", o.alphas, "Cache sizes: rows per rank = alpha * N / K (comma-separated)")
       ->delimiter(',')
       ->capture_default_str();
-  sub->add_option("--policies", o.policies, "Policies: vip, simulation, degree, halo, random, oracle, none")
-      ->delimiter(',')
-      ->capture_default_str();
+  add_enum_list_option(*sub, "--policies", o.policies, feature::kCachePolicyNames, "Policies to rank the cache by");
   sub->add_option("--epochs", o.epochs, "Epochs measured (and sampled by the oracle)")->capture_default_str();
   sub->add_option("--simulation-epochs", o.simulation_epochs, "Epochs the simulation policy samples (0 = --epochs)")
       ->capture_default_str();

@@ -31,14 +31,14 @@ struct EmbedTextArgs {
 
 int run_embed_text_on(EmbedTextArgs& args, comm::Communicator& world) {
   auto& o = args.options;
-  o.text.tokenize = embed::parse_tokenize_mode(args.tokenize);
-  o.sgns.kernel = embed::parse_sgns_kernel(args.kernel);
-  o.format = embed::parse_embedding_format(args.format);
+  o.text.tokenize = core::parse_enum(embed::kTokenizeModeNames, args.tokenize, "--tokenize");
+  o.sgns.kernel = core::parse_enum(embed::kSgnsKernelNames, args.kernel, "--kernel");
+  o.format = core::parse_enum(embed::kEmbeddingFormatNames, args.format, "--format");
   o.sgns.alpha = args.alpha ? *args.alpha : (o.sgns.cbow ? 0.05 : 0.025);  // word2vec.c's defaults
   o.sgns.progress = !args.quiet;
   o.sgns.label = "embed";
   world.agree_on([&] {
-    o.sync.combiner = embed::parse_combiner(args.combiner);
+    o.sync.combiner = core::parse_enum(embed::kCombinerNames, args.combiner, "--combiner");
     embed::validate(o.sync);
   });
   if (world.size() > 1) o.sync.comm = &world;

@@ -29,7 +29,7 @@ int embed_graph_on(EmbedGraphArgs& args, comm::Communicator& world) {
   world.agree_on([&] {
     args.graph.finish();
     embed::validate(args.graph.options.sync);
-    o.format = embed::parse_embedding_format(args.format);
+    o.format = core::parse_enum(embed::kEmbeddingFormatNames, args.format, "--format");
   });
   o.store = args.store;
   o.output = args.output;

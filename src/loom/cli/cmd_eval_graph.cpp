@@ -62,7 +62,8 @@ int run_linkpred(LinkPredArgs args) {
     LOOM_CHECK_ARG(!o.graph.walks.second_order(), "--method",
                    "deepwalk walks are uniform; use --method node2vec to set --p and --q");
   o.operators.clear();
-  for (const auto& name : args.operators) o.operators.push_back(embed::eval::parse_edge_operator(name));
+  for (const auto& name : args.operators)
+    o.operators.push_back(core::parse_enum(embed::eval::kEdgeOperatorNames, name, "--operator"));
   const auto r = embed::eval::run_linkpred(o);
   if (args.as_json) {
     nlohmann::json j = {{"store", o.store}, {"method", args.method}, {"p", o.graph.walks.p}, {"q", o.graph.walks.q}};

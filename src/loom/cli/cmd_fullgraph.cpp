@@ -42,14 +42,7 @@ void add_fullgraph_command(CLI::App& app, Action& action) {
   sub->add_option("--gcnii-lambda", o.model.lambda, "gcnii: identity-mapping strength")->capture_default_str();
   sub->add_option("--ways", o.ways, "hybrid: ranks per pipeline stage")->capture_default_str();
   sub->add_option("--chunks", o.chunks, "pipe/hybrid: chunks per way (0 = from the part count)")->capture_default_str();
-  sub->add_option("--epochs", o.epochs, "Epochs")->capture_default_str();
-  sub->add_option("--lr", o.lr, "Adam learning rate")->capture_default_str();
-  sub->add_option("--weight-decay", o.weight_decay, "Adam weight decay")->capture_default_str();
-  add_lr_schedule_options(*sub, o.lr_schedule);
-  sub->add_option("--seed", o.seed, "Random seed (initialisation, dropout, chunk order)")->capture_default_str();
-  sub->add_option("--threads", o.threads, "Threads per rank (0 = cores / ranks on this machine)")
-      ->capture_default_str();
-  sub->add_option("--device", o.device, "Compute on cpu | cuda (GPU rank % count) | cuda:N")->capture_default_str();
+  add_run_options(*sub, o.run, "Random seed (initialisation, dropout, chunk order)");
   sub->add_flag("--shuffle-chunks,!--fixed-chunk-order", o.shuffle_chunks, "New chunk order every epoch")
       ->capture_default_str();
   sub->add_option("--history-window", o.history_window, "Refresh historical embeddings every N epochs")
@@ -58,16 +51,11 @@ void add_fullgraph_command(CLI::App& app, Action& action) {
                   "Cross-chunk gradients that arrive after their chunk's backward: unbiased (drop them, scale the "
                   "others by 2), stale (use their last epoch's value) or drop");
   sub->add_flag("--stale-halo", o.stale_halo, "graph mode: one-epoch-stale halo exchanged in the background (PipeGCN)");
-  add_link_options(*sub, o.link);
   sub->add_option("--eval-every", o.eval_every,
                   "Valid/test accuracy every N epochs (0 = after the last only, -1 = never)")
       ->capture_default_str();
-  sub->add_option("--metrics", o.metrics_path, "JSON-lines metrics file (setup record, then one per epoch)");
-  add_checkpoint_options(*sub, o.checkpoint_dir, o.checkpoint_every, o.keep_checkpoints, o.resume,
-                         "Directory for checkpoints (one sub-directory per rank)");
-  add_output_options(*sub, o.output_dir, o.save_embeddings, o.overwrite);
-  sub->add_flag("--quiet", o.quiet, "No per-epoch log lines");
-  add_memory_limit_option(*sub, o.memory_limit);
+  add_output_group(*sub, o.output, "JSON-lines metrics file (setup record, then one per epoch)");
+  add_checkpoint_group(*sub, o.checkpoint, "Directory for checkpoints (one sub-directory per rank)");
   sub->callback([&action, options] { action = [options] { return run_fullgraph(*options); }; });
 }
 

@@ -11,15 +11,14 @@
 namespace loom::cli {
 
 namespace {
+nlohmann::json summary_of(const std::string& dir) {
+  if (graph::store_kind(dir) == graph::StoreKind::kPartitioned)
+    return partition::partitioned_summary(partition::PartitionedStore::open(dir));
+  return graph::store_summary(graph::GraphStore::open(dir));
+}
+
 int run_info(const std::string& dir, bool as_json) {
-  const auto format = graph::store_format(dir);
-  if (format == "loom-partitioned") {
-    const auto summary = partition::partitioned_summary(partition::PartitionedStore::open(dir));
-    fmt::print("{}", as_json ? summary.dump(2) + "\n" : partition::format_partitioned_summary(summary));
-    return 0;
-  }
-  if (format != "loom-graph") throw Error::in_file(dir, 0, "unknown store format '" + format + "'");
-  const auto summary = graph::store_summary(graph::GraphStore::open(dir));
+  const auto summary = summary_of(dir);
   fmt::print("{}", as_json ? summary.dump(2) + "\n" : graph::format_store_summary(summary));
   return 0;
 }

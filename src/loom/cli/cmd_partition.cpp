@@ -21,8 +21,8 @@ namespace loom::cli {
 
 namespace {
 void print_written(const partition::PartitionOptions& options, const partition::PartitionedMeta& meta) {
-  fmt::print("wrote {}: {} nodes in {} parts ({})\n{}", options.output, meta.num_nodes, meta.num_parts(), meta.method,
-             partition::format_quality(meta.quality));
+  fmt::print("wrote {}: {} nodes in {} parts ({})\n{}", options.output, meta.graph.num_nodes, meta.num_parts(),
+             meta.method, partition::format_quality(meta.quality));
 }
 
 int run_ptscotch(const partition::PartitionOptions& options) {
@@ -38,12 +38,12 @@ int run_ptscotch(const partition::PartitionOptions& options) {
 }
 
 int run_partition(const partition::PartitionOptions& options) {
-  if (options.method == "ptscotch") return run_ptscotch(options);
+  if (options.method == partition::PartitionMethod::kPtscotch) return run_ptscotch(options);
   if (const int ranks = comm::launched_ranks(); ranks > 1)
     throw Error::in_argument("--method",
                              fmt::format("{} runs in one process, but mpirun started {}: run `loom partition` "
                                          "without mpirun, or use --method ptscotch",
-                                         options.method, ranks));
+                                         core::enum_name(partition::kPartitionMethodNames, options.method), ranks));
   print_written(options, partition::partition_store(options));
   return 0;
 }
@@ -54,10 +54,8 @@ void add_partition_command(CLI::App& app, Action& action) {
   auto* sub = app.add_subcommand("partition", "Partition a graph store into K parts (a partitioned store)");
   sub->add_option("dir", options->source, "Graph store to partition")->required();
   sub->add_option("-k,--parts", options->num_parts, "Number of parts (1 <= K <= nodes)")->required();
-  sub->add_option("--method", options->method,
-                  fmt::format("Partitioner: {}, ptscotch (distributed, under mpirun -np P)",
-                              fmt::join(partition::partitioner_names(), ", ")))
-      ->capture_default_str();
+  add_enum_option(*sub, "--method", options->method, partition::kPartitionMethodNames,
+                  "Partitioner (ptscotch is distributed: under mpirun -np P)");
   sub->add_option("-o,--output", options->output, "Partitioned store to write")->required();
   sub->add_option("--seed", options->seed, "Random seed (metis, stream, random and ptscotch)")->capture_default_str();
   add_parsed_option(

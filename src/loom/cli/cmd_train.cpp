@@ -49,28 +49,21 @@ void add_train_command(CLI::App& app, Action& action) {
       ->capture_default_str();
   add_fanouts_option(*sub, "--fanouts", o.fanouts, "Neighbours sampled per layer, hop from the seeds first (-1 = all)");
   sub->add_option("--batch-size", o.batch_size, "Seeds per step and rank")->capture_default_str();
-  sub->add_option("--epochs", o.epochs, "Epochs")->capture_default_str();
+  add_run_options(*sub, o.run, "Random seed (samples, shuffles, initialisation)");
   sub->add_option("--max-steps", o.max_steps,
                   "Steps per epoch at most (0 = all); an epoch cut short also reports its projected full time")
       ->capture_default_str();
-  sub->add_option("--lr", o.lr, "Adam learning rate")->capture_default_str();
-  sub->add_option("--weight-decay", o.weight_decay, "Adam weight decay (L2)")->capture_default_str();
   sub->add_option("--weight-decay-layers", o.weight_decay_layers,
                   "Layers weight decay applies to, 0 = the input layer (e.g. 0 for GCN's recipe; default all)")
       ->delimiter(',');
   add_enum_option(*sub, "--normalize-features", o.normalize_features, graph::kFeatureNormNames,
                   "Normalise the feature rows at start-up (row: by their L1 norms; standard: columns by the "
                   "training nodes' mean and variance)");
-  add_lr_schedule_options(*sub, o.lr_schedule);
-  sub->add_option("--seed", o.seed, "Random seed (samples, shuffles, initialisation)")->capture_default_str();
-  sub->add_option("--threads", o.threads, "Threads per rank (0 = cores / ranks on this machine)")
-      ->capture_default_str();
   sub->add_option("--pipeline-depth", o.pipeline_depth, "Batches prepared ahead (0 = synchronous fetch)")
       ->capture_default_str();
   sub->add_option("--sample-workers", o.sample_workers,
                   "Threads sampling batches at once, ahead of their fetch (0 = 1 on cpu, 4 on cuda)")
       ->capture_default_str();
-  sub->add_option("--device", o.device, "Compute on cpu | cuda (GPU rank % count) | cuda:N")->capture_default_str();
   sub->add_option("--device-rows", o.device_rows,
                   "Fraction of the rank's own feature rows held in device memory, hottest by VIP first "
                   "(the rest in host memory, pinned under cuda)")
@@ -82,21 +75,17 @@ void add_train_command(CLI::App& app, Action& action) {
       "stops at start-up where its device estimate does not fit")
       ->option_text("SIZE");
   add_enum_option(*sub, "--wire-dtype", o.wire_dtype, feature::kWireDTypeNames, "Feature rows on the wire");
-  sub->add_option("--cache", o.cache,
-                  "Static cache of remote rows: none | vip | simulation | degree | halo | random | oracle")
-      ->capture_default_str();
+  add_enum_option(*sub, "--cache", o.cache, feature::kCachePolicyNames, "Static cache of remote rows");
   sub->add_option("--alpha", o.alpha, "Cache rows per rank = alpha * N / K")->capture_default_str();
   sub->add_option("--cache-epochs", o.cache_epochs, "Epochs the simulation cache policy samples")
       ->capture_default_str();
   add_enum_option(*sub, "--cache-dtype", o.cache_dtype, core::kFloatDTypeNames, "Cache rows stored as");
-  sub->add_option(
-         "--controller", o.control.name,
-         "Prefetch buffer controller: none (no buffer) | never | lookahead | periodic | rules | logistic | llm")
-      ->capture_default_str();
+  add_enum_option(*sub, "--controller", o.control.kind, control::kControllerNames,
+                  "Prefetch buffer controller (none: no buffer)");
   sub->add_option("--prefetch", o.prefetch.fraction, "Prefetch buffer size as a fraction of the rank's halo")
       ->capture_default_str();
-  sub->add_option("--prefetch-init", o.prefetch.initial, "Initial buffer contents: empty | degree | random | vip")
-      ->capture_default_str();
+  add_enum_option(*sub, "--prefetch-init", o.prefetch.initial, feature::kPrefetchStartNames,
+                  "Initial buffer contents (the rows that policy ranks hottest)");
   sub->add_option("--prefetch-decay", o.prefetch.decay, "Score decay per minibatch (a)")->capture_default_str();
   sub->add_option("--prefetch-lookahead", o.prefetch.lookahead,
                   "Sample this many minibatches ahead and keep the fetched rows they use (0 = off)")
@@ -109,12 +98,12 @@ void add_train_command(CLI::App& app, Action& action) {
   sub->add_option("--decision-log", o.decision_log, "JSON lines of prefetch decisions and outcomes (per rank)");
   sub->add_option("--llm-url", o.control.llm_url, "llm controller: server URL")->capture_default_str();
   sub->add_option("--llm-model", o.control.llm_model, "llm controller: model name")->capture_default_str();
-  sub->add_option("--llm-api", o.control.llm_api, "llm controller: ollama | openai")->capture_default_str();
+  add_enum_option(*sub, "--llm-api", o.control.llm_api, control::kLlmApiNames, "llm controller: server protocol");
   sub->add_option("--llm-timeout", o.control.llm_timeout, "llm controller: seconds per request")->capture_default_str();
   sub->add_option("--llm-retries", o.control.llm_retries, "llm controller: retries after a failed request")
       ->capture_default_str();
-  sub->add_option("--llm-fallback", o.control.llm_fallback, "llm controller: who decides when the LLM cannot")
-      ->capture_default_str();
+  add_enum_option(*sub, "--llm-fallback", o.control.llm_fallback, control::kControllerNames,
+                  "llm controller: who decides when the LLM cannot (never, periodic, rules or logistic)");
   sub->add_option("--change-epoch", o.change_epoch, "From this epoch (0-based) on, train with the --change-* settings")
       ->capture_default_str();
   add_fanouts_option(*sub, "--change-fanouts", o.change_fanouts, "Fanouts from --change-epoch on");
@@ -123,7 +112,6 @@ void add_train_command(CLI::App& app, Action& action) {
   sub->add_option("--change-train-fraction", o.change_train_fraction,
                   "From --change-epoch on, seeds come from this share of each rank's training nodes")
       ->capture_default_str();
-  add_link_options(*sub, o.link);
   sub->add_option("--eval-every", o.eval_every, "Valid/test evaluation every N epochs (0 = never)")
       ->capture_default_str();
   add_enum_option(*sub, "--eval-mode", o.eval_mode, train::kEvalModeNames,
@@ -136,12 +124,8 @@ void add_train_command(CLI::App& app, Action& action) {
                      "Fanouts of sampled evaluation (one value or one per layer)");
   sub->add_option("--eval-batch-size", o.eval_batch_size, "Seeds per evaluation step")->capture_default_str();
   sub->add_flag("!--no-exact-eval", o.exact_eval, "Skip exact layer-wise inference after training");
-  sub->add_option("--metrics", o.metrics_path, "JSON-lines metrics file (one record per epoch)");
-  add_checkpoint_options(*sub, o.checkpoint_dir, o.checkpoint_every, o.keep_checkpoints, o.resume,
-                         "Directory for checkpoints");
-  add_output_options(*sub, o.output_dir, o.save_embeddings, o.overwrite);
-  sub->add_flag("--quiet", o.quiet, "No per-epoch log lines");
-  add_memory_limit_option(*sub, o.memory_limit);
+  add_output_group(*sub, o.output, "JSON-lines metrics file (one record per epoch)");
+  add_checkpoint_group(*sub, o.checkpoint, "Directory for checkpoints");
   sub->callback([&action, options] { action = [options] { return run_train(*options); }; });
 }
 

@@ -7,6 +7,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "loom/core/enum_names.hpp"
 #include "loom/embed/eval/graph_embedding.hpp"
 
 namespace loom::cli {
@@ -18,8 +19,8 @@ struct GraphEmbedArgs {
   bool quiet = false;
 
   void finish() {
-    options.sgns.kernel = embed::parse_sgns_kernel(kernel);
-    options.sync.combiner = embed::parse_combiner(combiner);
+    options.sgns.kernel = core::parse_enum(embed::kSgnsKernelNames, kernel, "--kernel");
+    options.sync.combiner = core::parse_enum(embed::kCombinerNames, combiner, "--combiner");
     options.progress = !quiet;
     options.walks.seed = options.sgns.seed;
   }

@@ -1,5 +1,6 @@
-// Options shared by `loom train` and `loom fullgraph`: the learning-rate schedule, checkpoints,
-// the final outputs (predictions, embeddings) and the memory limit.
+// The option groups shared by `loom train` and `loom fullgraph` (train/run_options.hpp): the run
+// (epochs, optimizer and schedule, seed, threads, device, link emulation, memory limit), the
+// checkpoints, and the outputs (metrics, predictions, embeddings).
 #pragma once
 
 #include <string>
@@ -9,8 +10,7 @@
 #include "loom/cli/checkpoint_args.hpp"
 #include "loom/cli/typed_options.hpp"
 #include "loom/core/memory.hpp"
-#include "loom/train/lr_schedule.hpp"
-#include "loom/train/memory_plan.hpp"
+#include "loom/train/run_options.hpp"
 
 namespace loom::cli {
 
@@ -30,10 +30,32 @@ inline void add_memory_limit_option(CLI::App& sub, std::int64_t& limit) {
       ->option_text("SIZE");
 }
 
-inline void add_output_options(CLI::App& sub, std::string& dir, bool& save_embeddings, bool& overwrite) {
-  sub.add_option("-o,--output", dir, "Write predictions (and embeddings) keyed by original id here");
-  sub.add_flag("--save-embeddings", save_embeddings, "Also write node embeddings (input of the last layer)");
-  sub.add_flag("--overwrite", overwrite, "Replace an existing --output directory");
+inline void add_run_options(CLI::App& sub, train::RunOptions& run, const std::string& seed_help) {
+  sub.add_option("--epochs", run.epochs, "Epochs")->capture_default_str();
+  sub.add_option("--lr", run.lr, "Adam learning rate")->capture_default_str();
+  sub.add_option("--weight-decay", run.weight_decay, "Adam weight decay (L2)")->capture_default_str();
+  add_lr_schedule_options(sub, run.lr_schedule);
+  sub.add_option("--seed", run.seed, seed_help)->capture_default_str();
+  sub.add_option("--threads", run.threads, "Threads per rank (0 = cores / ranks on this machine)")
+      ->capture_default_str();
+  add_parsed_option(
+      sub, "--device", run.device, [](const std::string& text) { return train::parse_device_choice(text); },
+      "Compute on cpu | cuda (GPU rank % count) | cuda:N (default cpu)")
+      ->option_text("DEVICE");
+  add_link_options(sub, run.link);
+  add_memory_limit_option(sub, run.memory_limit);
+}
+
+inline void add_checkpoint_group(CLI::App& sub, train::CheckpointOptions& checkpoint, const std::string& dir_help) {
+  add_checkpoint_options(sub, checkpoint.dir, checkpoint.every, checkpoint.keep, checkpoint.resume, dir_help);
+}
+
+inline void add_output_group(CLI::App& sub, train::OutputOptions& output, const std::string& metrics_help) {
+  sub.add_option("--metrics", output.metrics_path, metrics_help);
+  sub.add_option("-o,--output", output.dir, "Write predictions (and embeddings) keyed by original id here");
+  sub.add_flag("--save-embeddings", output.save_embeddings, "Also write node embeddings (input of the last layer)");
+  sub.add_flag("--overwrite", output.overwrite, "Replace an existing --output directory");
+  sub.add_flag("--quiet", output.quiet, "No per-epoch log lines");
 }
 
 }  // namespace loom::cli

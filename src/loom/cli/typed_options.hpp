@@ -2,6 +2,7 @@
 // typed values and a wrong value is a usage error (exit status 2) naming the option:
 //   add_enum_option:    the words of a core::EnumNames table into the enum (help lists the words
 //                       and the default);
+//   add_enum_list_option: comma-separated words of such a table into a vector of the enum;
 //   add_parsed_option:  text through a library parser (which throws loom::Error) into a value;
 //   add_fanouts_option: "15,10,5" (-1 = every neighbour) into a vector of fanouts;
 //   add_link_options:   --net-bandwidth 10Gbit --net-latency 20us --net-host-bandwidth 1GB/s --net-host-latency 50us
@@ -40,6 +41,29 @@ CLI::Option* add_enum_option(CLI::App& sub, const std::string& name, E& value, c
                   help + " (" + core::enum_choices(names) + "; default " + core::enum_name(names, value) + ")")
       ->transform(CLI::Validator(to_number, ""))
       ->option_text("WORD");
+}
+
+template <class E, std::size_t N>
+CLI::Option* add_enum_list_option(CLI::App& sub, const std::string& name, std::vector<E>& values,
+                                  const core::EnumNames<E, N>& names, const std::string& help) {
+  std::string shown;
+  for (const E v : values) shown += (shown.empty() ? "" : ",") + core::enum_name(names, v);
+  return sub
+      .add_option_function<std::vector<std::string>>(
+          name,
+          [name, &values, names](const std::vector<std::string>& words) {
+            values.clear();
+            for (const std::string& word : words) {
+              try {
+                values.push_back(core::parse_enum(names, word, name));
+              } catch (const Error& e) {
+                throw CLI::ValidationError(name, e.message());
+              }
+            }
+          },
+          help + " (" + core::enum_choices(names) + "; default " + shown + ")")
+      ->delimiter(',')
+      ->option_text("LIST");
 }
 
 template <class T, class Parse>

@@ -24,6 +24,7 @@
 // agree()/agree_on() so every rank throws together (mpi_session.hpp has the exit protocol).
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -143,6 +144,24 @@ class Communicator {
   template <Reducible T>
   T allreduce_sum(T value, Channel channel) const {
     return reduce_one(value, ReduceOp::sum, channel);
+  }
+  // Named fields of one type reduced over all ranks in one message (a record's totals):
+  //   sum_fields(channel, totals.rows, totals.bytes);
+  template <Reducible T, class... Rest>
+  void reduce_fields(ReduceOp op, Channel channel, T& first, Rest&... rest) const {
+    std::array<T, 1 + sizeof...(Rest)> packed{first, rest...};
+    allreduce(packed, op, channel);
+    std::size_t i = 0;
+    first = packed[i++];
+    ((rest = packed[i++]), ...);
+  }
+  template <Reducible T, class... Rest>
+  void sum_fields(Channel channel, T& first, Rest&... rest) const {
+    reduce_fields(ReduceOp::sum, channel, first, rest...);
+  }
+  template <Reducible T, class... Rest>
+  void max_fields(Channel channel, T& first, Rest&... rest) const {
+    reduce_fields(ReduceOp::max, channel, first, rest...);
   }
   template <Reducible T>
   T allreduce_max(T value, Channel channel) const {

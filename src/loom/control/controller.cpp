@@ -1,7 +1,6 @@
 #include "loom/control/controller.hpp"
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include "loom/control/llm_controller.hpp"
 #include "loom/control/simple_controllers.hpp"
@@ -51,27 +50,15 @@ nlohmann::json DecisionRecord::to_json() const {
   return j;
 }
 
-const std::vector<std::string>& controller_names() {
-  static const std::vector<std::string> names = {"never", "lookahead", "periodic", "rules", "logistic", "llm"};
-  return names;
-}
-
-namespace {
-
-void check_name(const std::string& name, const std::string& argument, const std::vector<std::string>& allowed) {
-  for (const auto& a : allowed)
-    if (a == name) return;
-  throw Error::in_argument(argument, fmt::format("unknown value '{}' (one of {})", name, fmt::join(allowed, ", ")));
-}
-
-}  // namespace
-
 void validate(const ControllerOptions& o) {
-  check_name(o.name, "--controller", controller_names());
+  LOOM_CHECK_ARG(o.kind != ControllerKind::kNone, "--controller", "'none' builds no prefetch buffer to control");
   LOOM_CHECK_ARG(o.period > 0, "--prefetch-period", "must be positive, got {}", o.period);
-  if (o.name == "llm") {
-    check_name(o.llm_api, "--llm-api", {"ollama", "openai"});
-    check_name(o.llm_fallback, "--llm-fallback", {"never", "periodic", "rules", "logistic"});
+  if (o.kind == ControllerKind::kLlm) {
+    const ControllerKind f = o.llm_fallback;
+    LOOM_CHECK_ARG(f == ControllerKind::kNever || f == ControllerKind::kPeriodic || f == ControllerKind::kRules ||
+                       f == ControllerKind::kLogistic,
+                   "--llm-fallback", "must be never, periodic, rules or logistic, got '{}'",
+                   core::enum_name(kControllerNames, f));
     LOOM_CHECK_ARG(o.llm_timeout > 0, "--llm-timeout", "must be positive, got {}", o.llm_timeout);
     LOOM_CHECK_ARG(o.llm_retries >= 0, "--llm-retries", "must be >= 0, got {}", o.llm_retries);
     LOOM_CHECK_ARG(o.llm_url.rfind("http://", 0) == 0, "--llm-url", "must start with http://, got '{}'", o.llm_url);
@@ -80,13 +67,17 @@ void validate(const ControllerOptions& o) {
 
 std::unique_ptr<Controller> make_controller(const ControllerOptions& o) {
   validate(o);
-  if (o.name == "never") return std::make_unique<NeverController>();
-  if (o.name == "lookahead") return std::make_unique<LookaheadController>();
-  if (o.name == "periodic") return std::make_unique<PeriodicController>(o.period);
-  if (o.name == "rules") return std::make_unique<RulesController>();
-  if (o.name == "logistic") return std::make_unique<LogisticController>(o.seed);
+  switch (o.kind) {
+    case ControllerKind::kNever: return std::make_unique<NeverController>();
+    case ControllerKind::kLookahead: return std::make_unique<LookaheadController>();
+    case ControllerKind::kPeriodic: return std::make_unique<PeriodicController>(o.period);
+    case ControllerKind::kRules: return std::make_unique<RulesController>();
+    case ControllerKind::kLogistic: return std::make_unique<LogisticController>(o.seed);
+    case ControllerKind::kLlm:
+    case ControllerKind::kNone: break;
+  }
   ControllerOptions fallback = o;
-  fallback.name = o.llm_fallback;
+  fallback.kind = o.llm_fallback;
   return std::make_unique<LlmController>(o, make_controller(fallback));
 }
 

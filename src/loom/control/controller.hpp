@@ -18,6 +18,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "loom/control/llm_client.hpp"
+#include "loom/core/enum_names.hpp"
+
 namespace loom::control {
 
 // One minibatch, as the prefetch buffer and the pipeline saw it.
@@ -95,21 +98,31 @@ class Controller {
   virtual std::string name() const = 0;
 };
 
+// kNone: no prefetch buffer at all (the trainer builds none); the others are controllers.
+enum class ControllerKind { kNone, kNever, kLookahead, kPeriodic, kRules, kLogistic, kLlm };
+inline constexpr core::EnumNames<ControllerKind, 7> kControllerNames{{{"none", ControllerKind::kNone},
+                                                                      {"never", ControllerKind::kNever},
+                                                                      {"lookahead", ControllerKind::kLookahead},
+                                                                      {"periodic", ControllerKind::kPeriodic},
+                                                                      {"rules", ControllerKind::kRules},
+                                                                      {"logistic", ControllerKind::kLogistic},
+                                                                      {"llm", ControllerKind::kLlm}}};
+
 struct ControllerOptions {
-  std::string name = "rules";
+  ControllerKind kind = ControllerKind::kRules;
   int period = 32;         // periodic: minibatches between evictions
   std::uint64_t seed = 0;  // logistic: exploration
   // llm
   std::string llm_url = "http://localhost:11434";
   std::string llm_model = "llama3.2";
-  std::string llm_api = "ollama";  // ollama | openai
-  double llm_timeout = 10.0;       // seconds per request
+  LlmApi llm_api = LlmApi::kOllama;
+  double llm_timeout = 10.0;  // seconds per request
   int llm_retries = 2;
-  std::string llm_fallback = "rules";
+  ControllerKind llm_fallback = ControllerKind::kRules;  // never | periodic | rules | logistic
 };
 
-const std::vector<std::string>& controller_names();
-// Throws Error naming --controller (or --llm-api / --llm-fallback) for unknown names.
+// Throws Error naming --controller, --prefetch-period or an --llm-* option for a value it cannot
+// take (kNone, or a fallback that is not a plain controller).
 void validate(const ControllerOptions& options);
 std::unique_ptr<Controller> make_controller(const ControllerOptions& options);
 

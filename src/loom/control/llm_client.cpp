@@ -30,7 +30,7 @@ std::chrono::microseconds to_micros(double seconds) {
 
 LlmClient::LlmClient(LlmEndpoint endpoint) : endpoint_(std::move(endpoint)) {
   auto [origin, prefix] = split_url(endpoint_.url);
-  if (endpoint_.api == "openai" && prefix.size() >= 3 && prefix.substr(prefix.size() - 3) == "/v1")
+  if (endpoint_.api == LlmApi::kOpenAI && prefix.size() >= 3 && prefix.substr(prefix.size() - 3) == "/v1")
     prefix.resize(prefix.size() - 3);
   base_path_ = prefix;
   client_ = std::make_unique<httplib::Client>(origin);
@@ -47,7 +47,7 @@ bool LlmClient::reachable(double timeout_seconds) {
   httplib::Client probe(split_url(endpoint_.url).first);
   probe.set_connection_timeout(to_micros(timeout_seconds));
   probe.set_read_timeout(to_micros(timeout_seconds));
-  const auto result = probe.Get(base_path_ + (endpoint_.api == "openai" ? "/v1/models" : "/api/tags"));
+  const auto result = probe.Get(base_path_ + (endpoint_.api == LlmApi::kOpenAI ? "/v1/models" : "/api/tags"));
   return static_cast<bool>(result);  // any HTTP answer means the server is there
 }
 
@@ -55,7 +55,7 @@ std::string LlmClient::chat(const std::string& system, const std::string& user) 
   const nlohmann::json messages = {{{"role", "system"}, {"content", system}}, {{"role", "user"}, {"content", user}}};
   nlohmann::json body = {{"model", endpoint_.model}, {"messages", messages}};
   std::string path;
-  if (endpoint_.api == "openai") {
+  if (endpoint_.api == LlmApi::kOpenAI) {
     path = base_path_ + "/v1/chat/completions";
     body["response_format"] = {{"type", "json_object"}};
   } else {
@@ -84,10 +84,10 @@ std::string LlmClient::chat(const std::string& system, const std::string& user) 
   throw Error("LLM request failed after " + std::to_string(endpoint_.retries + 1) + " attempts: " + failure);
 }
 
-std::string message_of_reply(const std::string& body, const std::string& api, const std::string& where) {
+std::string message_of_reply(const std::string& body, LlmApi api, const std::string& where) {
   try {
     const nlohmann::json reply = nlohmann::json::parse(body);
-    if (api == "openai") return reply.at("choices").at(0).at("message").at("content").get<std::string>();
+    if (api == LlmApi::kOpenAI) return reply.at("choices").at(0).at("message").at("content").get<std::string>();
     return reply.at("message").at("content").get<std::string>();
   } catch (const nlohmann::json::exception& e) {
     throw Error("LLM server at " + where + " sent an unexpected reply: " + e.what());

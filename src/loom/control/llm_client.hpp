@@ -12,24 +12,30 @@
 #include <memory>
 #include <string>
 
+#include "loom/core/enum_names.hpp"
+
 namespace httplib {
 class Client;
 }
 
 namespace loom::control {
 
+// The two wire protocols (see above).
+enum class LlmApi { kOllama, kOpenAI };
+inline constexpr core::EnumNames<LlmApi, 2> kLlmApiNames{{{"ollama", LlmApi::kOllama}, {"openai", LlmApi::kOpenAI}}};
+
 struct LlmEndpoint {
   std::string url;  // http://host:port (a trailing /v1 is accepted for openai)
   std::string model;
-  std::string api = "ollama";
+  LlmApi api = LlmApi::kOllama;
   double timeout_seconds = 10;
   int retries = 2;
 };
 
 // The assistant's message text in an HTTP reply body: Ollama's {"message": {"content": ...}} or,
-// for api "openai", {"choices": [{"message": {"content": ...}}]}; throws Error naming `where`
+// for LlmApi::kOpenAI, {"choices": [{"message": {"content": ...}}]}; throws Error naming `where`
 // (the server's URL) when the body is anything else.
-std::string message_of_reply(const std::string& body, const std::string& api, const std::string& where);
+std::string message_of_reply(const std::string& body, LlmApi api, const std::string& where);
 
 class LlmClient {
  public:

@@ -74,8 +74,8 @@ LlmController::LlmController(const ControllerOptions& o, std::unique_ptr<Control
     : client_({o.llm_url, o.llm_model, o.llm_api, o.llm_timeout, o.llm_retries}), fallback_(std::move(fallback)) {
   available_ = client_.reachable(std::min(2.0, o.llm_timeout));
   if (!available_) {
-    spdlog::warn("LLM controller: {} ({}) is unreachable; the '{}' controller decides instead", o.llm_url, o.llm_api,
-                 fallback_->name());
+    spdlog::warn("LLM controller: {} ({}) is unreachable; the '{}' controller decides instead", o.llm_url,
+                 core::enum_name(kLlmApiNames, o.llm_api), fallback_->name());
     return;
   }
   worker_ = std::thread([this] { work(); });

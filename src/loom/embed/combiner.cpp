@@ -4,17 +4,6 @@
 
 namespace loom::embed {
 
-Combiner parse_combiner(const std::string& name) {
-  if (name == "average") return Combiner::kAverage;
-  if (name == "sum") return Combiner::kSum;
-  if (name == "gc") return Combiner::kGc;
-  throw Error::in_argument("--combiner", "unknown combiner '" + name + "' (expected average, sum or gc)");
-}
-
-std::string combiner_name(Combiner c) {
-  return c == Combiner::kAverage ? "average" : c == Combiner::kSum ? "sum" : "gc";
-}
-
 namespace {
 
 // a <- combine(a, b) under gc: a + b - ((a.b)/|a|^2) a.

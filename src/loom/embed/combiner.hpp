@@ -13,12 +13,14 @@
 #include <string>
 #include <vector>
 
+#include "loom/core/enum_names.hpp"
+
 namespace loom::embed {
 
 enum class Combiner { kAverage, kSum, kGc };
-// "average" | "sum" | "gc"; throws Error naming --combiner.
-Combiner parse_combiner(const std::string& name);
-std::string combiner_name(Combiner combiner);
+inline constexpr core::EnumNames<Combiner, 3> kCombinerNames{
+    {{"average", Combiner::kAverage}, {"sum", Combiner::kSum}, {"gc", Combiner::kGc}}};
+inline std::string combiner_name(Combiner combiner) { return core::enum_name(kCombinerNames, combiner); }
 
 // out[0..dim) = the combination of `updates` (each of dim floats, in rank order; at least one).
 void combine_updates(Combiner combiner, std::span<const float* const> updates, std::int64_t dim, float* out);

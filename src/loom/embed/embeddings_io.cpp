@@ -215,13 +215,6 @@ bool starts_with_npy_magic(const std::string& path) {
 
 }  // namespace
 
-EmbeddingFormat parse_embedding_format(const std::string& name) {
-  if (name == "text") return EmbeddingFormat::kText;
-  if (name == "binary") return EmbeddingFormat::kBinary;
-  if (name == "npy") return EmbeddingFormat::kNpy;
-  throw Error::in_argument("--format", "unknown format '" + name + "' (expected text, binary or npy)");
-}
-
 std::string vocab_path_for(const std::string& npy_path) {
   return (ends_with(npy_path, ".npy") ? npy_path.substr(0, npy_path.size() - 4) : npy_path) + ".vocab.txt";
 }

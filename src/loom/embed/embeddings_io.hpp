@@ -15,14 +15,15 @@
 #include <string>
 #include <vector>
 
+#include "loom/core/enum_names.hpp"
 #include "loom/embed/matrix.hpp"
 #include "loom/embed/vocabulary.hpp"
 
 namespace loom::embed {
 
 enum class EmbeddingFormat { kText, kBinary, kNpy };
-// "text" | "binary" | "npy"; throws Error::in_argument("--format", ...).
-EmbeddingFormat parse_embedding_format(const std::string& name);
+inline constexpr core::EnumNames<EmbeddingFormat, 3> kEmbeddingFormatNames{
+    {{"text", EmbeddingFormat::kText}, {"binary", EmbeddingFormat::kBinary}, {"npy", EmbeddingFormat::kNpy}}};
 
 // Rows in vocabulary order, dense (no padding).
 struct Embeddings {

@@ -18,22 +18,6 @@
 
 namespace loom::embed {
 
-SgnsKernel parse_sgns_kernel(const std::string& name) {
-  if (name == "hogwild") return SgnsKernel::kHogwild;
-  if (name == "shared") return SgnsKernel::kShared;
-  if (name == "batched") return SgnsKernel::kBatched;
-  throw Error::in_argument("--kernel", "unknown kernel '" + name + "' (expected hogwild, shared or batched)");
-}
-
-std::string sgns_kernel_name(SgnsKernel kernel) {
-  switch (kernel) {
-    case SgnsKernel::kHogwild: return "hogwild";
-    case SgnsKernel::kShared: return "shared";
-    case SgnsKernel::kBatched: return "batched";
-  }
-  return "?";
-}
-
 void validate(const SgnsOptions& o) {
   LOOM_CHECK_ARG(o.dim >= 1 && o.dim <= 100000, "--dim", "must be in [1, 100000], got {}", o.dim);
   LOOM_CHECK_ARG(o.window >= 1 && o.window <= 1000, "--window", "must be in [1, 1000], got {}", o.window);

@@ -26,15 +26,16 @@
 #include <string>
 
 #include "loom/core/checkpoint_dir.hpp"
+#include "loom/core/enum_names.hpp"
 #include "loom/embed/corpus.hpp"
 #include "loom/embed/matrix.hpp"
 
 namespace loom::embed {
 
 enum class SgnsKernel { kHogwild, kShared, kBatched };
-// "hogwild" | "shared" | "batched"; throws Error::in_argument("--kernel", ...).
-SgnsKernel parse_sgns_kernel(const std::string& name);
-std::string sgns_kernel_name(SgnsKernel kernel);
+inline constexpr core::EnumNames<SgnsKernel, 3> kSgnsKernelNames{
+    {{"hogwild", SgnsKernel::kHogwild}, {"shared", SgnsKernel::kShared}, {"batched", SgnsKernel::kBatched}}};
+inline std::string sgns_kernel_name(SgnsKernel kernel) { return core::enum_name(kSgnsKernelNames, kernel); }
 
 struct SgnsOptions {
   std::int64_t dim = 100;

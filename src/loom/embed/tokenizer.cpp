@@ -1,7 +1,5 @@
 #include "loom/embed/tokenizer.hpp"
 
-#include "loom/core/error.hpp"
-
 namespace loom::embed {
 
 namespace {
@@ -74,22 +72,6 @@ void split(std::string_view text, IsSeparator is_separator, std::vector<std::str
 }
 
 }  // namespace
-
-TokenizeMode parse_tokenize_mode(const std::string& name) {
-  if (name == "lower-letters") return TokenizeMode::kLowerLetters;
-  if (name == "lower") return TokenizeMode::kLower;
-  if (name == "raw") return TokenizeMode::kRaw;
-  throw Error::in_argument("--tokenize", "unknown mode '" + name + "' (expected lower-letters, lower or raw)");
-}
-
-std::string tokenize_mode_name(TokenizeMode mode) {
-  switch (mode) {
-    case TokenizeMode::kLowerLetters: return "lower-letters";
-    case TokenizeMode::kLower: return "lower";
-    case TokenizeMode::kRaw: return "raw";
-  }
-  return "raw";
-}
 
 void tokenize(std::string_view line, TokenizeMode mode, std::string& scratch, std::vector<std::string_view>& words) {
   words.clear();

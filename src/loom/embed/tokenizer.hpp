@@ -11,13 +11,14 @@
 #include <string_view>
 #include <vector>
 
+#include "loom/core/enum_names.hpp"
+
 namespace loom::embed {
 
 enum class TokenizeMode { kLowerLetters, kLower, kRaw };
-
-// "lower-letters" | "lower" | "raw"; throws Error::in_argument("--tokenize", ...) otherwise.
-TokenizeMode parse_tokenize_mode(const std::string& name);
-std::string tokenize_mode_name(TokenizeMode mode);
+inline constexpr core::EnumNames<TokenizeMode, 3> kTokenizeModeNames{
+    {{"lower-letters", TokenizeMode::kLowerLetters}, {"lower", TokenizeMode::kLower}, {"raw", TokenizeMode::kRaw}}};
+inline std::string tokenize_mode_name(TokenizeMode mode) { return core::enum_name(kTokenizeModeNames, mode); }
 
 void tokenize(std::string_view line, TokenizeMode mode, std::string& scratch, std::vector<std::string_view>& words);
 

@@ -22,8 +22,7 @@ std::vector<std::int64_t> split_ids(const graph::GraphStore& store, std::int64_t
 
 AnalysisInput open_analysis_input(const std::string& path) {
   AnalysisInput in;
-  const std::string format = graph::store_format(path);
-  if (format == "loom-partitioned") {
+  if (graph::store_kind(path) == graph::StoreKind::kPartitioned) {
     const auto store = partition::PartitionedStore::open(path);
     in.topology = store.topology();
     in.book = store.book();
@@ -31,13 +30,11 @@ AnalysisInput open_analysis_input(const std::string& path) {
       in.train_ids.push_back(split_ids(store.part(k).store(), in.book.range(k).begin));
       in.halo_sizes.push_back(static_cast<std::int64_t>(store.part(k).halo_ids().size()));
     }
-  } else if (format == "loom-graph") {
+  } else {
     in.topology = graph::GraphStore::open(path);
     in.book = partition::PartitionBook({0, in.topology.num_nodes()});
     in.train_ids.push_back(split_ids(in.topology, 0));
     in.halo_sizes.push_back(0);
-  } else {
-    throw Error::in_file(path, 0, "unknown store format '" + format + "'");
   }
   return in;
 }

@@ -19,7 +19,6 @@ void validate(const CacheAnalysisOptions& o) {
   LOOM_CHECK_ARG(!o.alphas.empty(), "--alpha", "give at least one value");
   for (const double a : o.alphas) LOOM_CHECK_ARG(a >= 0, "--alpha", "must be >= 0, got {}", a);
   LOOM_CHECK_ARG(!o.policies.empty(), "--policies", "give at least one policy");
-  for (const auto& p : o.policies) check_cache_policy(p, "--policies");
   LOOM_CHECK_ARG(o.epochs > 0, "--epochs", "must be positive, got {}", o.epochs);
   LOOM_CHECK_ARG(o.simulation_epochs >= 0, "--simulation-epochs", "must be >= 0, got {}", o.simulation_epochs);
   LOOM_CHECK_ARG(o.batch_size > 0, "--batch-size", "must be positive, got {}", o.batch_size);
@@ -75,8 +74,9 @@ CacheAnalysis analyze_cache(const CacheAnalysisOptions& options) {
     for (auto& policy : result.results) {
       core::Timer timer;
       // The oracle's ranking is these very counts: reuse them rather than sample the epochs again.
-      const std::vector<double> scores = policy.policy == "oracle" ? std::vector<double>(counts.begin(), counts.end())
-                                                                   : cache_scores(policy.policy, context);
+      const std::vector<double> scores = policy.policy == CachePolicy::kOracle
+                                             ? std::vector<double>(counts.begin(), counts.end())
+                                             : cache_scores(policy.policy, context);
       const auto cached = select_cache(scores, in.book, k, most);
       policy.seconds += timer.seconds();
       std::vector<double> saved(cached.size() + 1, 0.0);  // saved[m] = counts of the m hottest cached
@@ -101,7 +101,8 @@ nlohmann::json CacheAnalysis::to_json() const {
                       {"remote_rows_per_epoch_no_cache", no_cache_remote_rows},
                       {"sampling_seconds", sampling_seconds}};
   for (const auto& r : results)
-    j["policies"][r.policy] = {{"remote_rows_per_epoch", r.remote_rows}, {"ranking_seconds", r.seconds}};
+    j["policies"][core::enum_name(kCachePolicyNames, r.policy)] = {{"remote_rows_per_epoch", r.remote_rows},
+                                                                   {"ranking_seconds", r.seconds}};
   return j;
 }
 
@@ -115,7 +116,7 @@ std::string CacheAnalysis::table() const {
   for (const double a : alphas) out += fmt::format(" {:>10}", fmt::format("a={:g}", a));
   out += "\n";
   for (const auto& r : results) {
-    out += fmt::format("{:<12}", r.policy);
+    out += fmt::format("{:<12}", core::enum_name(kCachePolicyNames, r.policy));
     for (const double rows : r.remote_rows) out += fmt::format(" {:>10.4g}", rows);
     out += "\n";
   }

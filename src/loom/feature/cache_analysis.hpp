@@ -12,6 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "loom/feature/cache_policy.hpp"
+
 namespace loom::feature {
 
 struct CacheAnalysisOptions {
@@ -19,14 +21,15 @@ struct CacheAnalysisOptions {
   std::vector<std::int32_t> fanouts{15, 10, 5};
   std::int64_t batch_size = 1024;
   std::vector<double> alphas = {0, 0.01, 0.05, 0.1, 0.2, 0.5, 1};
-  std::vector<std::string> policies = {"vip", "simulation", "degree", "halo", "random", "oracle"};
+  std::vector<CachePolicy> policies = {CachePolicy::kVip,  CachePolicy::kSimulation, CachePolicy::kDegree,
+                                       CachePolicy::kHalo, CachePolicy::kRandom,     CachePolicy::kOracle};
   int epochs = 5;             // measured epochs
   int simulation_epochs = 0;  // epochs the simulation policy samples (0 = `epochs`)
   std::uint64_t seed = 0;     // the training run's seed
 };
 
 struct PolicyResult {
-  std::string policy;
+  CachePolicy policy = CachePolicy::kNone;
   std::vector<double> remote_rows;  // per epoch, summed over parts, one per alpha
   double seconds = 0;               // time to rank the vertices (all parts)
 };
@@ -46,7 +49,7 @@ struct CacheAnalysis {
   std::string table() const;
 };
 
-// Throws Error naming the argument for alpha < 0, an unknown policy, bad fanouts or epochs.
+// Throws Error naming the argument for alpha < 0, no policy, bad fanouts or epochs.
 CacheAnalysis analyze_cache(const CacheAnalysisOptions& options);
 
 }  // namespace loom::feature

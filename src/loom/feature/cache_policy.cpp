@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <functional>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -11,51 +10,18 @@
 
 namespace loom::feature {
 
-namespace {
-
-using Scorer = std::function<std::vector<double>(const CacheContext&)>;
-
-// Policies in the order they are listed to users.
-const std::vector<std::pair<std::string, Scorer>>& registry() {
-  static const std::vector<std::pair<std::string, Scorer>> policies = {
-      {"none", [](const CacheContext& c) { return std::vector<double>(c.graph->num_rows(), 0.0); }},
-      {"vip", policies::vip},
-      {"simulation", policies::simulation},
-      {"degree", policies::degree},
-      {"halo", policies::halo},
-      {"random", policies::random},
-      {"oracle", policies::oracle},
-  };
-  return policies;
-}
-
-const Scorer* find_policy(const std::string& name) {
-  for (const auto& [policy, scorer] : registry())
-    if (policy == name) return &scorer;
-  return nullptr;
-}
-
-}  // namespace
-
-const std::vector<std::string>& cache_policy_names() {
-  static const std::vector<std::string> names = [] {
-    std::vector<std::string> out;
-    for (const auto& entry : registry()) out.push_back(entry.first);
-    return out;
-  }();
-  return names;
-}
-
-void check_cache_policy(const std::string& name, const std::string& argument) {
-  if (find_policy(name) == nullptr)
-    throw Error::in_argument(
-        argument, fmt::format("unknown cache policy '{}' (one of {})", name, fmt::join(cache_policy_names(), ", ")));
-}
-
-std::vector<double> cache_scores(const std::string& policy, const CacheContext& context) {
-  check_cache_policy(policy);
-  LOOM_CHECK(context.graph != nullptr, "cache policy '{}' needs a graph", policy);
-  return (*find_policy(policy))(context);
+std::vector<double> cache_scores(CachePolicy policy, const CacheContext& context) {
+  LOOM_CHECK(context.graph != nullptr, "cache policy '{}' needs a graph", core::enum_name(kCachePolicyNames, policy));
+  switch (policy) {
+    case CachePolicy::kNone: return std::vector<double>(context.graph->num_rows(), 0.0);
+    case CachePolicy::kVip: return policies::vip(context);
+    case CachePolicy::kSimulation: return policies::simulation(context);
+    case CachePolicy::kDegree: return policies::degree(context);
+    case CachePolicy::kHalo: return policies::halo(context);
+    case CachePolicy::kRandom: return policies::random(context);
+    case CachePolicy::kOracle: return policies::oracle(context);
+  }
+  throw Error("cache_scores: unknown policy");
 }
 
 std::vector<std::int64_t> select_cache(std::span<const double> scores, const partition::PartitionBook& book, int rank,

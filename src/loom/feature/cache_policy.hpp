@@ -9,7 +9,8 @@
 //   random      a seeded random order
 //   oracle      inclusion counts of the very epochs being measured (`measured`): the bound no
 //               static cache can beat
-// cache_scores() looks a policy up by name and throws Error naming `--cache` for an unknown one.
+// The CLI parses a policy's name into CachePolicy once (kCachePolicyNames); below it, policies are
+// values.
 #pragma once
 
 #include <cstdint>
@@ -17,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "loom/core/enum_names.hpp"
 #include "loom/feature/inclusion_counts.hpp"
 #include "loom/partition/partition_book.hpp"
 #include "loom/sample/neighbor_sampler.hpp"
@@ -35,12 +37,18 @@ struct CacheContext {
   int simulation_epochs = 2;
 };
 
-const std::vector<std::string>& cache_policy_names();
-// Throws Error naming `argument` unless `name` is a policy.
-void check_cache_policy(const std::string& name, const std::string& argument = "--cache");
+// Policies in the order they are listed to users.
+enum class CachePolicy { kNone, kVip, kSimulation, kDegree, kHalo, kRandom, kOracle };
+inline constexpr core::EnumNames<CachePolicy, 7> kCachePolicyNames{{{"none", CachePolicy::kNone},
+                                                                    {"vip", CachePolicy::kVip},
+                                                                    {"simulation", CachePolicy::kSimulation},
+                                                                    {"degree", CachePolicy::kDegree},
+                                                                    {"halo", CachePolicy::kHalo},
+                                                                    {"random", CachePolicy::kRandom},
+                                                                    {"oracle", CachePolicy::kOracle}}};
 
 // One score per global vertex (size num_nodes), higher = cache first.
-std::vector<double> cache_scores(const std::string& policy, const CacheContext& context);
+std::vector<double> cache_scores(CachePolicy policy, const CacheContext& context);
 
 // The vertices `rank` caches: at most `capacity` of those it does not own, by score (desc) then id,
 // skipping scores <= 0; returned sorted by score rank (hottest first).

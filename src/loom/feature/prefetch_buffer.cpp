@@ -15,8 +15,6 @@ void validate(const PrefetchOptions& o) {
   LOOM_CHECK_ARG(o.decay > 0 && o.decay < 1, "--prefetch-decay", "must be in (0, 1), got {}", o.decay);
   LOOM_CHECK_ARG(o.period > 0, "--prefetch-period", "must be positive, got {}", o.period);
   LOOM_CHECK_ARG(o.lookahead >= 0, "--prefetch-lookahead", "must be >= 0, got {}", o.lookahead);
-  LOOM_CHECK_ARG(o.initial == "empty" || o.initial == "degree" || o.initial == "random" || o.initial == "vip",
-                 "--prefetch-init", "must be empty, degree, random or vip, got '{}'", o.initial);
 }
 
 PrefetchBuffer::PrefetchBuffer(partition::IdRange own, std::int64_t num_nodes, std::int64_t capacity, std::int64_t dim,

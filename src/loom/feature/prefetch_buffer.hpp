@@ -19,19 +19,27 @@
 #include <string>
 #include <vector>
 
+#include "loom/core/enum_names.hpp"
 #include "loom/feature/remote_fetcher.hpp"
 
 namespace loom::feature {
 
+// What the buffer holds before the first minibatch: nothing, or the rows a cache policy ranks hottest.
+enum class PrefetchStart { kEmpty, kDegree, kRandom, kVip };
+inline constexpr core::EnumNames<PrefetchStart, 4> kPrefetchStartNames{{{"empty", PrefetchStart::kEmpty},
+                                                                        {"degree", PrefetchStart::kDegree},
+                                                                        {"random", PrefetchStart::kRandom},
+                                                                        {"vip", PrefetchStart::kVip}}};
+
 struct PrefetchOptions {
-  double fraction = 0.25;       // capacity = fraction * halo size, in (0, 1]
-  double decay = 0.05;          // a: scores decay by (1 - a) per minibatch
-  int period = 32;              // rows idle this many minibatches are eviction candidates
-  std::string initial = "vip";  // initial fill: empty | degree | random | vip (the rows VIP ranks hottest)
-  int lookahead = 0;            // minibatches sampled ahead whose fetched rows are admitted (0 = off)
+  double fraction = 0.25;                       // capacity = fraction * halo size, in (0, 1]
+  double decay = 0.05;                          // a: scores decay by (1 - a) per minibatch
+  int period = 32;                              // rows idle this many minibatches are eviction candidates
+  PrefetchStart initial = PrefetchStart::kVip;  // initial fill
+  int lookahead = 0;                            // minibatches sampled ahead whose fetched rows are admitted (0 = off)
 };
 
-// Throws Error naming --prefetch, --prefetch-decay, --prefetch-period or --prefetch-init.
+// Throws Error naming --prefetch, --prefetch-decay, --prefetch-period or --prefetch-lookahead.
 void validate(const PrefetchOptions& options);
 
 class PrefetchBuffer {

@@ -1,5 +1,8 @@
-// Summaries of a graph store for `loom info`: counts, degree statistics, features, classes,
-// splits, id mapping and bytes on disk, as JSON and as aligned text.
+// Summaries of a store for `loom info`, as JSON and as aligned text, for both kinds of store: the
+// graph's description (counts, features, classes, splits, id mapping) the same way for each; a
+// graph store adds degree statistics, index width, part and provenance, a partitioned store
+// (partition/partitioned_info.hpp) its method, edge cut, balance and per-part table; both add
+// their bytes on disk.
 #pragma once
 
 #include <string>
@@ -16,11 +19,16 @@ struct DegreeStats {
 };
 DegreeStats degree_stats(const Csr& csr);
 
+// The summary keys of a description: nodes, stored_edges, directed, undirected_edges_approx (when
+// undirected), weighted, features, classes, multi_label, splits, id_map, id_map_note.
+nlohmann::json describe(const GraphDescription& description);
 nlohmann::json store_summary(const GraphStore& store);
+// The text of either kind's summary (store_summary or partition::partitioned_summary).
 std::string format_store_summary(const nlohmann::json& summary);
 
-// "format" field of DIR/meta.json ("loom-graph", "loom-partitioned"), or throws naming DIR.
-std::string store_format(const std::string& dir);
+// The kind of store at DIR, by its meta.json's "format"; throws Error naming DIR when it has no
+// meta.json, or naming the file when it is not JSON or declares another format.
+StoreKind store_kind(const std::string& dir);
 
 // "12.3 MiB"
 std::string human_bytes(double bytes);

@@ -16,30 +16,14 @@ namespace fs = std::filesystem;
 
 namespace loom::graph {
 
-std::string id_map_name(IdMapKind kind) {
-  switch (kind) {
-    case IdMapKind::kIdentity: return "identity";
-    case IdMapKind::kOrigId: return "orig_id";
-    case IdMapKind::kNames: return "names";
-  }
-  return "?";
+IdMapKind parse_id_map(const std::string& text, const std::string& path) {
+  for (const auto& [name, kind] : kIdMapNames)
+    if (text == name) return kind;
+  throw Error::in_file(path, 0, fmt::format("id_map must be {}, found '{}'", core::enum_choices(kIdMapNames), text));
 }
 
-namespace {
-
-IdMapKind parse_id_map(const std::string& s, const std::string& path) {
-  if (s == "identity") return IdMapKind::kIdentity;
-  if (s == "orig_id") return IdMapKind::kOrigId;
-  if (s == "names") return IdMapKind::kNames;
-  throw Error::in_file(path, 0, "unknown id_map '" + s + "'");
-}
-
-}  // namespace
-
-nlohmann::json StoreMeta::to_json() const {
+nlohmann::json GraphDescription::to_json() const {
   nlohmann::json j;
-  j["format"] = "loom-graph";
-  j["version"] = 1;
   j["num_nodes"] = num_nodes;
   j["num_edges"] = num_edges;
   j["directed"] = directed;
@@ -51,6 +35,33 @@ nlohmann::json StoreMeta::to_json() const {
   j["splits"] = splits;
   j["id_map"] = id_map_name(id_map);
   j["id_map_note"] = id_map_note;
+  return j;
+}
+
+GraphDescription GraphDescription::from_json(const nlohmann::json& j, const std::string& path) {
+  try {
+    GraphDescription d;
+    d.num_nodes = core::json_int<std::int64_t>(j.at("num_nodes"), path);
+    d.num_edges = core::json_int<std::int64_t>(j.at("num_edges"), path);
+    d.directed = j.at("directed").get<bool>();
+    d.weighted = j.value("weighted", false);
+    d.feat_dim = core::json_int<std::int64_t>(j.at("feat_dim"), path);
+    d.feat_dtype = core::parse_feat_dtype(j.value("feat_dtype", "float32"), path);
+    d.num_classes = core::json_int<std::int64_t>(j.at("num_classes"), path);
+    d.multi_label = j.at("multi_label").get<bool>();
+    d.splits = core::json_int_map<std::int64_t>(j.at("splits"), path);
+    d.id_map = parse_id_map(j.value("id_map", "identity"), path);
+    d.id_map_note = j.value("id_map_note", "");
+    return d;
+  } catch (const nlohmann::json::exception& e) {
+    throw Error::in_file(path, 0, std::string("malformed meta.json: ") + e.what());
+  }
+}
+
+nlohmann::json StoreMeta::to_json() const {
+  nlohmann::json j = GraphDescription::to_json();
+  j["format"] = "loom-graph";
+  j["version"] = 1;
   if (partition) {
     j["partition"] = {{"part", partition->part},
                       {"num_parts", partition->num_parts},
@@ -66,26 +77,20 @@ nlohmann::json StoreMeta::to_json() const {
   return j;
 }
 
-std::string store_format(const nlohmann::json& meta) {
-  if (!meta.is_object() || !meta.contains("format") || !meta["format"].is_string()) return "";
-  return meta["format"].get<std::string>();
+std::optional<StoreKind> declared_store_kind(const nlohmann::json& meta) {
+  if (!meta.is_object() || !meta.contains("format") || !meta["format"].is_string()) return std::nullopt;
+  const std::string format = meta["format"].get<std::string>();
+  for (const auto& [name, kind] : kStoreKindNames)
+    if (name == format) return kind;
+  return std::nullopt;
 }
 
 StoreMeta StoreMeta::from_json(const nlohmann::json& j, const std::string& path) {
   try {
-    if (store_format(j) != "loom-graph") throw Error::in_file(path, 0, "not a Loom graph store (format != loom-graph)");
+    if (declared_store_kind(j) != StoreKind::kGraph)
+      throw Error::in_file(path, 0, "not a Loom graph store (format != loom-graph)");
     StoreMeta m;
-    m.num_nodes = core::json_int<std::int64_t>(j.at("num_nodes"), path);
-    m.num_edges = core::json_int<std::int64_t>(j.at("num_edges"), path);
-    m.directed = j.at("directed").get<bool>();
-    m.weighted = j.value("weighted", false);
-    m.feat_dim = core::json_int<std::int64_t>(j.at("feat_dim"), path);
-    m.feat_dtype = core::parse_feat_dtype(j.value("feat_dtype", "float32"), path);
-    m.num_classes = core::json_int<std::int64_t>(j.at("num_classes"), path);
-    m.multi_label = j.at("multi_label").get<bool>();
-    m.splits = core::json_int_map<std::int64_t>(j.at("splits"), path);
-    m.id_map = parse_id_map(j.value("id_map", "identity"), path);
-    m.id_map_note = j.value("id_map_note", "");
+    static_cast<GraphDescription&>(m) = GraphDescription::from_json(j, path);
     if (j.contains("partition")) {
       const auto& p = j["partition"];
       m.partition = PartitionInfo{core::json_int<int>(p.at("part"), path), core::json_int<int>(p.at("num_parts"), path),
@@ -239,7 +244,7 @@ GraphStore GraphStore::open(const std::string& dir) {
   } catch (const nlohmann::json::exception& e) {
     throw Error::in_file(meta_path, 0, std::string("invalid JSON: ") + e.what());
   }
-  if (store_format(j) == "loom-partitioned")
+  if (declared_store_kind(j) == StoreKind::kPartitioned)
     throw Error::in_file(dir, 0,
                          "is a partitioned store; open one of its part-<k>/ stores or use a partition-aware command");
   GraphStore g;

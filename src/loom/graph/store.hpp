@@ -23,12 +23,18 @@
 
 #include <nlohmann/json.hpp>
 
+#include "loom/core/enum_names.hpp"
 #include "loom/core/npy.hpp"
 #include "loom/graph/csr.hpp"
 
 namespace loom::graph {
 
 enum class IdMapKind { kIdentity, kOrigId, kNames };
+inline constexpr core::EnumNames<IdMapKind, 3> kIdMapNames{
+    {{"identity", IdMapKind::kIdentity}, {"orig_id", IdMapKind::kOrigId}, {"names", IdMapKind::kNames}}};
+inline std::string id_map_name(IdMapKind kind) { return core::enum_name(kIdMapNames, kind); }
+// The id map a meta.json names (kIdMapNames); Error naming `path` otherwise.
+IdMapKind parse_id_map(const std::string& text, const std::string& path);
 
 struct PartitionInfo {
   int part = 0;
@@ -37,12 +43,17 @@ struct PartitionInfo {
   std::int64_t global_num_nodes = 0;  // size of the global id space of `indices`
 };
 
-// The "format" a meta.json declares ("loom-graph", "loom-partitioned"), or "" when it declares
-// none or is not a JSON object.
-std::string store_format(const nlohmann::json& meta);
+// The two kinds of store, by the "format" their meta.json declares.
+enum class StoreKind { kGraph, kPartitioned };
+inline constexpr core::EnumNames<StoreKind, 2> kStoreKindNames{
+    {{"loom-graph", StoreKind::kGraph}, {"loom-partitioned", StoreKind::kPartitioned}}};
+// The kind a meta.json declares, or nullopt when it declares no known one (or is not an object).
+std::optional<StoreKind> declared_store_kind(const nlohmann::json& meta);
 
-struct StoreMeta {
-  std::int64_t num_nodes = 0;  // rows of this store
+// What both kinds of store say about their graph, under the same meta.json keys: a graph store's
+// StoreMeta is one; a partitioned store's meta holds one for the whole graph.
+struct GraphDescription {
+  std::int64_t num_nodes = 0;  // rows of this store (of the whole graph, for a partitioned store)
   std::int64_t num_edges = 0;  // stored (directed) CSR entries
   bool directed = false;       // false: every edge is stored in both directions
   bool weighted = false;
@@ -50,9 +61,18 @@ struct StoreMeta {
   core::DType feat_dtype = core::DType::kFloat32;
   std::int64_t num_classes = 0;  // 0 = no labels
   bool multi_label = false;
-  std::map<std::string, std::int64_t> splits;  // "train" -> size, ...
+  std::map<std::string, std::int64_t> splits;  // "train" -> size, ... (partitioned: totals over parts)
   IdMapKind id_map = IdMapKind::kIdentity;
   std::string id_map_note;  // how ids were mapped, in words (shown by `loom info`)
+
+  // The keys above (num_nodes ... id_map_note); the store's meta adds its own to them.
+  nlohmann::json to_json() const;
+  // Reads those keys (absent: weighted false, feat_dtype float32, id_map identity, no note);
+  // throws Error naming `path` when one is malformed.
+  static GraphDescription from_json(const nlohmann::json& j, const std::string& path);
+};
+
+struct StoreMeta : GraphDescription {
   std::optional<PartitionInfo> partition;
   // A part that holds no CSR of its own: its rows are rows [node_offset, node_offset + num_nodes)
   // of the store at this path (relative to the part's folder), e.g. "../topology".
@@ -154,7 +174,5 @@ class GraphStore {
   core::NpyArray feat_, feat_index_, label_, weight_;
   std::map<std::string, core::NpyArray> splits_;
 };
-
-std::string id_map_name(IdMapKind kind);
 
 }  // namespace loom::graph

@@ -1,9 +1,9 @@
-// Summaries of a partitioned store for `loom info`: the global counts, how ids were mapped,
-// the edge cut and balance, and a per-part table (global id range, nodes, stored edges,
-// training nodes, halo size, bytes on disk) read from the parts themselves. As JSON and as text.
+// The `loom info` summary of a partitioned store, as JSON: the whole graph's description
+// (graph::describe, the keys a graph store's summary has), method, seed and source, the partition
+// book, edge cut and balance, and a per-part table (global id range, nodes, stored edges,
+// training nodes, halo size, bytes on disk) read from the parts themselves. Its text is
+// graph::format_store_summary, the one printer for both kinds of store.
 #pragma once
-
-#include <string>
 
 #include <nlohmann/json.hpp>
 
@@ -12,6 +12,5 @@
 namespace loom::partition {
 
 nlohmann::json partitioned_summary(const PartitionedStore& store);
-std::string format_partitioned_summary(const nlohmann::json& summary);
 
 }  // namespace loom::partition

@@ -22,7 +22,7 @@ core::NpyArray map_int64(const std::string& path, std::int64_t expected_size) {
 }  // namespace
 
 nlohmann::json PartitionedMeta::to_json() const {
-  nlohmann::json j;
+  nlohmann::json j = graph.to_json();
   j["format"] = "loom-partitioned";
   j["version"] = 1;
   j["num_parts"] = num_parts();
@@ -30,24 +30,13 @@ nlohmann::json PartitionedMeta::to_json() const {
   j["seed"] = seed;
   j["source"] = source;
   j["node_offsets"] = book.to_json();
-  j["num_nodes"] = num_nodes;
-  j["num_edges"] = num_edges;
-  j["directed"] = directed;
-  j["weighted"] = weighted;
-  j["feat_dim"] = feat_dim;
-  j["feat_dtype"] = core::dtype_name(feat_dtype);
-  j["num_classes"] = num_classes;
-  j["multi_label"] = multi_label;
-  j["splits"] = splits;
-  j["id_map"] = graph::id_map_name(id_map);
-  j["id_map_note"] = id_map_note;
   j["quality"] = quality.to_json();
   return j;
 }
 
 PartitionedMeta PartitionedMeta::from_json(const nlohmann::json& j, const std::string& path) {
   try {
-    if (graph::store_format(j) != "loom-partitioned")
+    if (graph::declared_store_kind(j) != graph::StoreKind::kPartitioned)
       throw Error::in_file(path, 0, "not a Loom partitioned store (format != loom-partitioned)");
     if (core::json_int<int>(j.at("version"), path) != 1)
       throw Error::in_file(path, 0, "unsupported partitioned store version " + j.at("version").dump());
@@ -56,28 +45,17 @@ PartitionedMeta PartitionedMeta::from_json(const nlohmann::json& j, const std::s
     m.seed = core::json_int<std::uint64_t>(j.at("seed"), path);
     m.source = j.at("source").get<std::string>();
     m.book = PartitionBook::from_json(j.at("node_offsets"), path);
-    m.num_nodes = core::json_int<std::int64_t>(j.at("num_nodes"), path);
-    m.num_edges = core::json_int<std::int64_t>(j.at("num_edges"), path);
-    m.directed = j.at("directed").get<bool>();
-    m.weighted = j.value("weighted", false);
-    m.feat_dim = core::json_int<std::int64_t>(j.at("feat_dim"), path);
-    m.feat_dtype = core::parse_feat_dtype(j.at("feat_dtype").get<std::string>(), path);
-    m.num_classes = core::json_int<std::int64_t>(j.at("num_classes"), path);
-    m.multi_label = j.at("multi_label").get<bool>();
-    m.splits = core::json_int_map<std::int64_t>(j.at("splits"), path);
-    const auto id_map = j.at("id_map").get<std::string>();
-    if (id_map != "orig_id" && id_map != "names")
-      throw Error::in_file(path, 0, "id_map must be orig_id or names, found '" + id_map + "'");
-    m.id_map = id_map == "names" ? graph::IdMapKind::kNames : graph::IdMapKind::kOrigId;
-    m.id_map_note = j.value("id_map_note", "");
+    m.graph = graph::GraphDescription::from_json(j, path);
+    if (m.graph.id_map == graph::IdMapKind::kIdentity)
+      throw Error::in_file(path, 0, "id_map must be orig_id or names, found 'identity'");
     m.quality = PartitionQuality::from_json(j.at("quality"), path);
     if (core::json_int<int>(j.at("num_parts"), path) != m.num_parts())
       throw Error::in_file(path, 0,
                            fmt::format("num_parts {} does not match {} node_offsets",
                                        core::json_int<int>(j.at("num_parts"), path), m.num_parts() + 1));
-    if (m.book.num_nodes() != m.num_nodes)
-      throw Error::in_file(path, 0,
-                           fmt::format("node_offsets end at {}, num_nodes is {}", m.book.num_nodes(), m.num_nodes));
+    if (m.book.num_nodes() != m.graph.num_nodes)
+      throw Error::in_file(
+          path, 0, fmt::format("node_offsets end at {}, num_nodes is {}", m.book.num_nodes(), m.graph.num_nodes));
     return m;
   } catch (const nlohmann::json::exception& e) {
     throw Error::in_file(path, 0, std::string("malformed meta.json: ") + e.what());
@@ -105,10 +83,10 @@ PartitionedStore PartitionedStore::open(const std::string& dir) {
   s.dir_ = dir;
   s.meta_ = PartitionedMeta::from_json(j, meta_path);
   s.topology_ = graph::GraphStore::open(dir + "/topology");
-  if (s.topology_.num_nodes() != s.meta_.num_nodes || s.topology_.meta().num_edges != s.meta_.num_edges)
+  if (s.topology_.num_nodes() != s.meta_.graph.num_nodes || s.topology_.meta().num_edges != s.meta_.graph.num_edges)
     throw Error::in_file(dir + "/topology", 0, "node or edge count does not match the partitioned store's meta.json");
-  s.new_to_source_ = map_int64(dir + "/new_to_source.npy", s.meta_.num_nodes);
-  graph::check_ids_in_range(s.new_to_source(), 0, s.meta_.num_nodes, dir + "/new_to_source.npy", "source id");
+  s.new_to_source_ = map_int64(dir + "/new_to_source.npy", s.meta_.graph.num_nodes);
+  graph::check_ids_in_range(s.new_to_source(), 0, s.meta_.graph.num_nodes, dir + "/new_to_source.npy", "source id");
   return s;
 }
 
@@ -121,10 +99,10 @@ Part PartitionedStore::part(int k) const {
   p.store_ = graph::GraphStore::open(pdir);
   const auto& info = p.store_.meta().partition;
   if (!info || info->part != k || info->num_parts != num_parts() || info->node_offset != p.range_.begin ||
-      info->global_num_nodes != meta_.num_nodes || p.store_.num_nodes() != p.range_.size())
+      info->global_num_nodes != meta_.graph.num_nodes || p.store_.num_nodes() != p.range_.size())
     throw Error::in_file(pdir + "/meta.json", 0,
                          fmt::format("partition info does not match the partition book (part {} owns [{}, {}) of {})",
-                                     k, p.range_.begin, p.range_.end, meta_.num_nodes));
+                                     k, p.range_.begin, p.range_.end, meta_.graph.num_nodes));
   p.halo_offsets_ = map_int64(pdir + "/halo_offsets.npy", num_parts() + 1);
   p.halo_ids_ = map_int64(pdir + "/halo_ids.npy", -1);
   const auto offsets = p.halo_offsets();

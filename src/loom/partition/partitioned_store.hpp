@@ -1,7 +1,8 @@
 // A partitioned store: what `loom partition` writes and distributed trainers read.
 //   meta.json          PartitionedMeta: format "loom-partitioned", the partition book
-//                      ("node_offsets", K+1), method, seed, source path, global counts, splits
-//                      (totals), id map and the quality report
+//                      ("node_offsets", K+1), method, seed, source path, the quality report and
+//                      the whole graph's description (graph::GraphDescription: global counts,
+//                      splits as totals, id map), under the keys a graph store uses
 //   new_to_source.npy  int64 [nodes]: new global id -> dense id of the source store
 //   topology/          a graph store of the whole graph in new ids (structure only, plus global
 //                      split ids and original ids), so samplers can replicate the structure
@@ -17,7 +18,6 @@
 #pragma once
 
 #include <cstdint>
-#include <map>
 #include <span>
 #include <string>
 
@@ -31,21 +31,13 @@
 namespace loom::partition {
 
 struct PartitionedMeta {
+  // The whole graph, under the same meta.json keys as a graph store's: counts of the whole graph,
+  // splits as totals over all parts, id_map what the parts store (orig_id.npy or names.txt).
+  graph::GraphDescription graph;
   std::string method;
   std::uint64_t seed = 0;
   std::string source;  // the source store's path, as given
   PartitionBook book;
-  std::int64_t num_nodes = 0;
-  std::int64_t num_edges = 0;  // stored CSR entries of the whole graph
-  bool directed = false;
-  bool weighted = false;
-  std::int64_t feat_dim = 0;
-  core::DType feat_dtype = core::DType::kFloat32;
-  std::int64_t num_classes = 0;
-  bool multi_label = false;
-  std::map<std::string, std::int64_t> splits;           // totals over all parts
-  graph::IdMapKind id_map = graph::IdMapKind::kOrigId;  // what parts store: orig_id.npy or names.txt
-  std::string id_map_note;
   PartitionQuality quality;
 
   int num_parts() const { return book.num_parts(); }

@@ -6,34 +6,17 @@
 
 namespace loom::partition {
 
-namespace {
-struct Entry {
-  const char* name;
-  std::unique_ptr<Partitioner> (*make)();
-};
-constexpr Entry kRegistry[] = {
-    {"metis", make_metis_partitioner},
-    {"stream", [] { return make_stream_partitioner(); }},
-    {"random", make_random_partitioner},
-    {"hash", make_hash_partitioner},
-};
-}  // namespace
-
-std::vector<std::string> partitioner_names() {
-  std::vector<std::string> names;
-  for (const auto& e : kRegistry) names.emplace_back(e.name);
-  return names;
-}
-
-std::unique_ptr<Partitioner> make_partitioner(const std::string& name) {
-  for (const auto& e : kRegistry)
-    if (name == e.name) return e.make();
-  if (name == "ptscotch")
-    throw Error::in_argument("--method",
-                             "ptscotch is distributed: run `loom partition --method ptscotch` (under "
-                             "mpirun -np P) or comm::partition_store_ptscotch");
-  throw Error::in_argument("--method", fmt::format("unknown partitioning method '{}' (known: {})", name,
-                                                   fmt::join(partitioner_names(), ", ")));
+std::unique_ptr<Partitioner> make_partitioner(PartitionMethod method, int stream_passes) {
+  switch (method) {
+    case PartitionMethod::kMetis: return make_metis_partitioner();
+    case PartitionMethod::kStream: return make_stream_partitioner(stream_passes);
+    case PartitionMethod::kRandom: return make_random_partitioner();
+    case PartitionMethod::kHash: return make_hash_partitioner();
+    case PartitionMethod::kPtscotch: break;
+  }
+  throw Error::in_argument("--method",
+                           "ptscotch is distributed: run `loom partition --method ptscotch` (under "
+                           "mpirun -np P) or comm::partition_store_ptscotch");
 }
 
 void check_num_parts(std::int64_t num_parts, std::int64_t num_nodes) {

@@ -1,6 +1,6 @@
 // Partitioner: assigns every node of a graph store to one of K parts. Implementations are
-// named ("metis", "stream", "random", "hash"), one file each, and made through make_partitioner(name),
-// so the CLI and benchmarks select them by string. assign_parts() is the entry point: it checks
+// PartitionMethods, one file each, made through make_partitioner(method) (the CLI parses the
+// method's name once, kPartitionMethodNames). assign_parts() is the entry point: it checks
 // K against the store (-k must be in [1, nodes]) and then calls the partitioner, which may
 // assume a valid K. The result is deterministic for a given store, K and seed, at any thread
 // count. Part ids are int32 in [0, K).
@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "loom/core/enum_names.hpp"
 #include "loom/graph/store.hpp"
 
 namespace loom::partition {
@@ -37,10 +38,16 @@ std::unique_ptr<Partitioner> make_hash_partitioner();
 inline constexpr int kDefaultStreamPasses = 3;
 std::unique_ptr<Partitioner> make_stream_partitioner(int passes = kDefaultStreamPasses);
 
-// Names accepted by make_partitioner, in a stable order.
-std::vector<std::string> partitioner_names();
-// Throws Error::in_argument("--method", ...) listing the known names when `name` is unknown.
-std::unique_ptr<Partitioner> make_partitioner(const std::string& name);
+// kPtscotch is distributed (comm/ptscotch_partition.hpp): partition_store takes its assignment.
+enum class PartitionMethod { kMetis, kStream, kRandom, kHash, kPtscotch };
+inline constexpr core::EnumNames<PartitionMethod, 5> kPartitionMethodNames{{{"metis", PartitionMethod::kMetis},
+                                                                            {"stream", PartitionMethod::kStream},
+                                                                            {"random", PartitionMethod::kRandom},
+                                                                            {"hash", PartitionMethod::kHash},
+                                                                            {"ptscotch", PartitionMethod::kPtscotch}}};
+// The partitioner of a one-process method (`stream_passes` for kStream); throws Error naming
+// --method for kPtscotch.
+std::unique_ptr<Partitioner> make_partitioner(PartitionMethod method, int stream_passes = kDefaultStreamPasses);
 
 // Throws Error::in_argument("-k", ...) unless 1 <= num_parts <= num_nodes.
 void check_num_parts(std::int64_t num_parts, std::int64_t num_nodes);

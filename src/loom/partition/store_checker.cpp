@@ -103,7 +103,7 @@ void check_partitioned(const std::string& dir, StoreCheck& report) {
   std::optional<PartitionedStore> store;
   collect(report, [&] { store = PartitionedStore::open(dir); });
   if (!store) return;
-  const auto n = store->meta().num_nodes;
+  const auto n = store->meta().graph.num_nodes;
   collect(report, [&] {
     std::vector<std::uint8_t> seen(static_cast<std::size_t>(n), 0);
     const auto map = store->new_to_source();
@@ -123,10 +123,10 @@ void check_partitioned(const std::string& dir, StoreCheck& report) {
       check_part_rows(*store, part, report);
     });
   }
-  if (edges != store->meta().num_edges)
+  if (edges != store->meta().graph.num_edges)
     report.problems.push_back(
-        fmt::format("{}/meta.json: parts hold {} edges, num_edges is {}", dir, edges, store->meta().num_edges));
-  for (const auto& [name, total] : store->meta().splits)
+        fmt::format("{}/meta.json: parts hold {} edges, num_edges is {}", dir, edges, store->meta().graph.num_edges));
+  for (const auto& [name, total] : store->meta().graph.splits)
     if (split_sums[name] != total)
       report.problems.push_back(
           fmt::format("{}/meta.json: parts hold {} {} ids, splits.{} is {}", dir, split_sums[name], name, name, total));
@@ -142,10 +142,7 @@ nlohmann::json StoreCheck::to_json() const {
 StoreCheck check_store(const std::string& dir, bool progress) {
   core::Timer timer;
   StoreCheck report;
-  const std::string format = graph::store_format(dir);
-  LOOM_CHECK_ARG(format == "loom-graph" || format == "loom-partitioned", "store",
-                 "{} is not a Loom graph store or partitioned store (format '{}')", dir, format);
-  const bool partitioned = format == "loom-partitioned";
+  const bool partitioned = graph::store_kind(dir) == graph::StoreKind::kPartitioned;
   int parts = 0;
   if (partitioned)
     collect(report, [&] {

@@ -195,8 +195,9 @@ std::vector<std::int64_t> halo_offsets(const std::vector<std::int64_t>& halo, co
 }
 
 nlohmann::json provenance(const graph::GraphStore& source, const PartitionOptions& o, const std::string& role) {
-  return {{"tool", "loom partition"}, {"role", role},   {"source", o.source},
-          {"method", o.method},       {"seed", o.seed}, {"source_provenance", source.meta().provenance}};
+  return {{"tool", "loom partition"}, {"role", role},
+          {"source", o.source},       {"method", core::enum_name(kPartitionMethodNames, o.method)},
+          {"seed", o.seed},           {"source_provenance", source.meta().provenance}};
 }
 
 void check_output_is_not_source(const std::string& output, const std::string& source) {
@@ -277,20 +278,12 @@ PartQuality write_part(const graph::GraphStore& source, const PartitionOptions& 
 void describe_source(const graph::GraphStore& source, const PartitionOptions& o, const OriginalIds& original,
                      PartitionedMeta& meta) {
   const auto& sm = source.meta();
-  meta.method = o.method;
+  meta.method = core::enum_name(kPartitionMethodNames, o.method);
   meta.seed = o.seed;
   meta.source = o.source;
-  meta.num_nodes = source.num_nodes();
-  meta.num_edges = sm.num_edges;
-  meta.directed = sm.directed;
-  meta.weighted = sm.weighted;
-  meta.feat_dim = sm.feat_dim;
-  meta.feat_dtype = sm.feat_dtype;
-  meta.num_classes = sm.num_classes;
-  meta.multi_label = sm.multi_label;
-  meta.splits = sm.splits;
-  meta.id_map = original.kind == graph::IdMapKind::kNames ? graph::IdMapKind::kNames : graph::IdMapKind::kOrigId;
-  meta.id_map_note = fmt::format(
+  meta.graph = static_cast<const graph::GraphDescription&>(sm);
+  meta.graph.id_map = original.kind == graph::IdMapKind::kNames ? graph::IdMapKind::kNames : graph::IdMapKind::kOrigId;
+  meta.graph.id_map_note = fmt::format(
       "new global ids: part p owns [node_offsets[p], node_offsets[p+1]), source order kept within a part; "
       "new_to_source.npy: new global id -> dense id of source {}; part-<k>/{}: local row -> original id",
       o.source, original.kind == graph::IdMapKind::kNames ? "names.txt" : "orig_id.npy");
@@ -300,9 +293,7 @@ void describe_source(const graph::GraphStore& source, const PartitionOptions& o,
 
 PartitionedMeta partition_store(const PartitionOptions& o, const AssignParts& assign) {
   core::Timer total;
-  const auto partitioner = assign                 ? nullptr
-                           : o.method == "stream" ? make_stream_partitioner(o.stream_passes)
-                                                  : make_partitioner(o.method);
+  const auto partitioner = assign ? nullptr : make_partitioner(o.method, o.stream_passes);
   const auto source = graph::GraphStore::open(o.source);
   if (source.meta().partition)
     throw Error::in_file(o.source, 0, "is one part of a partitioned store; partition a whole graph store");
@@ -322,8 +313,9 @@ PartitionedMeta partition_store(const PartitionOptions& o, const AssignParts& as
     meta.quality.edge_cut = edge_cut(source.csr(), parts, source.meta().directed);
     r = relabel_by_part(parts, k);
   }
-  spdlog::info("partition: {} method, {} parts in {:.1f}s, edge cut {} ({:.2f}%)", o.method, k,
-               meta.quality.partition_seconds, meta.quality.edge_cut.cut, 100.0 * meta.quality.edge_cut.fraction());
+  spdlog::info("partition: {} method, {} parts in {:.1f}s, edge cut {} ({:.2f}%)",
+               core::enum_name(kPartitionMethodNames, o.method), k, meta.quality.partition_seconds,
+               meta.quality.edge_cut.cut, 100.0 * meta.quality.edge_cut.fraction());
   const OriginalIds original = load_original_ids(source);
   const auto splits = relabel_splits(source, r);
 

@@ -25,7 +25,7 @@ struct PartitionOptions {
   std::string source;  // a graph store directory
   std::string output;  // the partitioned store to write
   std::int64_t num_parts = 2;
-  std::string method = "metis";
+  PartitionMethod method = PartitionMethod::kMetis;
   std::uint64_t seed = 0;
   bool overwrite = false;
   int stream_passes = kDefaultStreamPasses;           // --method stream

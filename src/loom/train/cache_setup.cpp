@@ -1,7 +1,5 @@
 #include "loom/train/cache_setup.hpp"
 
-#include <array>
-
 #include "loom/core/log.hpp"
 #include "loom/core/timer.hpp"
 #include "loom/graph/info.hpp"
@@ -17,7 +15,7 @@ feature::CacheContext cache_context(const MinibatchOptions& options, const Train
   context.train_ids = data.train_ids;
   context.fanouts.assign(fanouts.begin(), fanouts.end());
   context.batch_size = options.batch_size;
-  context.measured = {options.seed, 0, 0};
+  context.measured = {options.run.seed, 0, 0};
   return context;
 }
 
@@ -25,9 +23,10 @@ feature::StaticCache build_static_cache(const MinibatchOptions& options, const T
                                         std::span<const std::int32_t> fanouts, std::int64_t steps, int start_epoch,
                                         const feature::RemoteFetcher& fetcher, comm::Communicator& world,
                                         nlohmann::json& record) {
-  if (options.cache == "none") return {};
+  if (options.cache == feature::CachePolicy::kNone) return {};
+  const std::string policy = core::enum_name(feature::kCachePolicyNames, options.cache);
   if (world.size() == 1) {
-    spdlog::warn("--cache {}: one rank owns every row, so there is nothing to cache", options.cache);
+    spdlog::warn("--cache {}: one rank owns every row, so there is nothing to cache", policy);
     return {};
   }
   core::Timer ranking;
@@ -35,7 +34,7 @@ feature::StaticCache build_static_cache(const MinibatchOptions& options, const T
   world.agree_on([&] {
     feature::CacheContext context = cache_context(options, data, fanouts, world.rank());
     context.steps = steps;
-    context.measured = {options.seed, start_epoch, options.epochs - start_epoch};
+    context.measured = {options.run.seed, start_epoch, options.run.epochs - start_epoch};
     context.simulation_epochs = options.cache_epochs;
     const auto scores = feature::cache_scores(options.cache, context);
     ids = feature::select_cache(scores, data.book, world.rank(),
@@ -44,20 +43,20 @@ feature::StaticCache build_static_cache(const MinibatchOptions& options, const T
   const double ranking_seconds = ranking.seconds();
   feature::StaticCache cache;
   world.agree_on([&] { cache = feature::StaticCache::fill(fetcher, std::move(ids), options.cache_dtype); });
-  std::array<std::int64_t, 3> totals{cache.size(), cache.rows().bytes(), cache.fill_stats().bytes};
-  world.allreduce_sum(totals, comm::Channel::control);
+  std::int64_t rows = cache.size(), bytes = cache.rows().bytes(), fill_bytes = cache.fill_stats().bytes;
+  world.sum_fields(comm::Channel::control, rows, bytes, fill_bytes);
   record = {{"event", "cache"},
-            {"policy", options.cache},
+            {"policy", policy},
             {"alpha", options.alpha},
-            {"rows", totals[0]},
-            {"bytes", totals[1]},
-            {"fill_bytes_received", totals[2]},
+            {"rows", rows},
+            {"bytes", bytes},
+            {"fill_bytes_received", fill_bytes},
             {"ranking_seconds", ranking_seconds},
             {"fill_seconds", cache.fill_stats().seconds}};
   if (world.rank() == 0)
-    spdlog::info("static cache '{}' alpha {}: {} rows over {} ranks ({}), ranked in {:.2f}s, filled in {:.2f}s",
-                 options.cache, options.alpha, totals[0], world.size(),
-                 graph::human_bytes(static_cast<double>(totals[1])), ranking_seconds, cache.fill_stats().seconds);
+    spdlog::info("static cache '{}' alpha {}: {} rows over {} ranks ({}), ranked in {:.2f}s, filled in {:.2f}s", policy,
+                 options.alpha, rows, world.size(), graph::human_bytes(static_cast<double>(bytes)), ranking_seconds,
+                 cache.fill_stats().seconds);
   return cache;
 }
 

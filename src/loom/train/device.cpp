@@ -12,25 +12,41 @@
 
 namespace loom::train {
 
-torch::Device resolve_device(const std::string& name, int rank) {
-  if (name == "cpu") return torch::kCPU;
-  LOOM_CHECK_ARG(name == "cuda" || name.starts_with("cuda:"), "--device", "must be cpu, cuda or cuda:N, got '{}'",
-                 name);
+std::string DeviceChoice::name() const {
+  switch (kind) {
+    case Kind::kCpu: return "cpu";
+    case Kind::kCudaByRank: return "cuda";
+    case Kind::kCudaIndex: break;
+  }
+  return "cuda:" + std::to_string(index);
+}
+
+DeviceChoice parse_device_choice(const std::string& text, const std::string& argument) {
+  if (text == "cpu") return {};
+  if (text == "cuda") return {DeviceChoice::Kind::kCudaByRank};
+  int index = -1;
+  if (text.starts_with("cuda:")) {
+    try {
+      std::size_t used = 0;
+      index = std::stoi(text.substr(5), &used);
+      if (used != text.size() - 5) index = -1;
+    } catch (const std::exception&) {
+      index = -1;
+    }
+  }
+  LOOM_CHECK_ARG(index >= 0, argument, "must be cpu, cuda or cuda:N, got '{}'", text);
+  return {DeviceChoice::Kind::kCudaIndex, index};
+}
+
+torch::Device resolve_device(const DeviceChoice& choice, int rank) {
+  if (choice.is_cpu()) return torch::kCPU;
   const auto count = static_cast<int>(torch::cuda::device_count());
   LOOM_CHECK_ARG(torch::cuda::is_available() && count > 0, "--device",
                  "'{}' asked for, but this LibTorch build has no CUDA support or sees no GPU "
                  "(torch::cuda::device_count() = {}); use --device cpu or a CUDA LibTorch",
-                 name, count);
-  if (name == "cuda") return torch::Device(torch::kCUDA, static_cast<torch::DeviceIndex>(rank % count));
-  int index = -1;
-  try {
-    std::size_t used = 0;
-    index = std::stoi(name.substr(5), &used);
-    if (used != name.size() - 5) index = -1;
-  } catch (const std::exception&) {
-    index = -1;
-  }
-  LOOM_CHECK_ARG(index >= 0 && index < count, "--device", "'{}': no such GPU ({} visible)", name, count);
+                 choice.name(), count);
+  const int index = choice.kind == DeviceChoice::Kind::kCudaByRank ? rank % count : choice.index;
+  LOOM_CHECK_ARG(index < count, "--device", "'{}': no such GPU ({} visible)", choice.name(), count);
   return torch::Device(torch::kCUDA, static_cast<torch::DeviceIndex>(index));
 }
 

@@ -14,9 +14,21 @@
 
 namespace loom::train {
 
-// "cpu", "cuda" (GPU rank % device count) or "cuda:N". Throws Error naming --device when the
-// name is unknown or CUDA is asked for where this LibTorch has no CUDA or sees no GPU.
-torch::Device resolve_device(const std::string& name, int rank);
+// The --device option, parsed once at the boundary: the CPU, a GPU picked by rank (rank % the
+// GPU count), or GPU `index`.
+struct DeviceChoice {
+  enum class Kind { kCpu, kCudaByRank, kCudaIndex };
+  Kind kind = Kind::kCpu;
+  int index = -1;  // kCudaIndex only
+  bool is_cpu() const { return kind == Kind::kCpu; }
+  std::string name() const;  // "cpu", "cuda" or "cuda:N"
+};
+// "cpu", "cuda" or "cuda:N"; throws Error naming `argument` otherwise.
+DeviceChoice parse_device_choice(const std::string& text, const std::string& argument = "--device");
+
+// The torch::Device of `choice` for `rank`. Throws Error naming --device where CUDA is asked for
+// but this LibTorch has no CUDA or sees no GPU, or GPU N does not exist.
+torch::Device resolve_device(const DeviceChoice& choice, int rank);
 
 // Blocks until the device has finished its queued work (nothing to do on CPU).
 void synchronize(torch::Device device);

@@ -21,7 +21,8 @@ DeviceFeatures build_device_features(const MinibatchOptions& options, const Trai
         static_cast<std::int64_t>(std::llround(options.device_rows * static_cast<double>(data.num_local)));
     if (capacity > 0) {
       // The vip policy's score of every vertex; this rank's rows are [offset, offset + num_local).
-      const std::vector<double> vip = feature::cache_scores("vip", cache_context(options, data, fanouts, world.rank()));
+      const std::vector<double> vip =
+          feature::cache_scores(feature::CachePolicy::kVip, cache_context(options, data, fanouts, world.rank()));
       tier = feature::HotTier::hottest(std::span(vip).subspan(data.offset, data.num_local), capacity);
     }
     const std::int64_t rows = tier.size();

@@ -76,39 +76,34 @@ EpochSummary summarize_epoch(int epoch, double seconds, std::int64_t steps, bool
   s.changed_conditions = changed;
   s.lr = lr;
   s.phases = t.phases;
-  std::array<double, 2> loss_steps{t.loss_sum, static_cast<double>(steps)};
-  world.allreduce_sum(loss_steps, comm::Channel::control);
-  s.loss = loss_steps[0] / std::max(1.0, loss_steps[1]);
+  double loss_sum = t.loss_sum, all_steps = static_cast<double>(steps);
+  world.sum_fields(comm::Channel::control, loss_sum, all_steps);
+  s.loss = loss_sum / std::max(1.0, all_steps);
   s.train_score = score(sum_over_ranks(t.train, world), multi_label);
   const double producer = t.phases.sample + t.phases.fetch;
   s.pipeline_hidden_fraction = pipelined && producer > 0 ? std::clamp(1.0 - t.phases.wait / producer, 0.0, 1.0) : 0.0;
 
   const feature::FetchStats& f = t.fetched;
-  std::array<std::int64_t, 6> rows{f.local_rows, f.device_rows, f.remote_rows, f.cached_rows, f.bytes, t.sampled_edges};
-  world.allreduce_sum(rows, comm::Channel::control);
-  s.rows_local = rows[0];
-  s.rows_device = rows[1];
-  s.rows_remote = rows[2];
-  s.rows_cached = rows[3];
-  s.feature_bytes = rows[4];
-  s.sampled_edges = rows[5];
+  s.rows_local = f.local_rows;
+  s.rows_device = f.device_rows;
+  s.rows_remote = f.remote_rows;
+  s.rows_cached = f.cached_rows;
+  s.feature_bytes = f.bytes;
+  s.sampled_edges = t.sampled_edges;
+  world.sum_fields(comm::Channel::control, s.rows_local, s.rows_device, s.rows_remote, s.rows_cached, s.feature_bytes,
+                   s.sampled_edges);
   if (control) {
     const PrefetchCounters& now = control->counters();
-    std::array<std::int64_t, 7> p{f.prefetch_hits,
-                                  f.prefetch_hits + f.remote_rows - f.prefetch_rows,
-                                  f.prefetch_rows,
-                                  now.decisions - since.decisions.decisions,
-                                  now.evictions - since.decisions.evictions,
-                                  now.fallbacks - since.decisions.fallbacks,
-                                  buffer->rows_admitted() - since.rows_admitted};
-    world.allreduce_sum(p, comm::Channel::control);
-    s.prefetch = PrefetchEpoch{.hits = p[0],
-                               .lookups = p[1],
-                               .rows_in = p[2],
-                               .decisions = p[3],
-                               .evictions = p[4],
-                               .fallbacks = p[5],
-                               .rows_admitted = p[6]};
+    PrefetchEpoch p{.hits = f.prefetch_hits,
+                    .lookups = f.prefetch_hits + f.remote_rows - f.prefetch_rows,
+                    .rows_in = f.prefetch_rows,
+                    .decisions = now.decisions - since.decisions.decisions,
+                    .evictions = now.evictions - since.decisions.evictions,
+                    .fallbacks = now.fallbacks - since.decisions.fallbacks,
+                    .rows_admitted = buffer->rows_admitted() - since.rows_admitted};
+    world.sum_fields(comm::Channel::control, p.hits, p.lookups, p.rows_in, p.decisions, p.evictions, p.fallbacks,
+                     p.rows_admitted);
+    s.prefetch = p;
   }
   s.comm = world.global_stats(world.stats() - since.comm);
   return s;

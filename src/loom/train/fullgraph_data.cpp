@@ -32,7 +32,7 @@ torch::Tensor labels_of(const graph::GraphStore& part, bool multi_label, std::in
 
 FullGraphData load_fullgraph_data(const partition::PartitionedStore& store, const FullGraphLayout& layout,
                                   bool load_features, bool load_labels) {
-  const auto& meta = store.meta();
+  const auto& meta = store.meta().graph;
   if (meta.feat_dim == 0) throw Error::in_file(store.dir(), 0, "has no node features; full-graph training needs them");
   if (meta.num_classes == 0) throw Error::in_file(store.dir(), 0, "has no labels; full-graph training needs them");
   FullGraphData d;

@@ -9,7 +9,7 @@
 #include "loom/comm/link_model.hpp"
 #include "loom/nn/deep_model.hpp"
 #include "loom/train/fullgraph_layout.hpp"
-#include "loom/train/lr_schedule.hpp"
+#include "loom/train/run_options.hpp"
 
 namespace loom::train {
 
@@ -24,13 +24,15 @@ struct FullGraphOptions {
   nn::DeepModelOptions model;  // in_features and num_classes come from the data
   int ways = 2;                // hybrid: ranks per stage
   int chunks = 0;              // pipe/hybrid: chunks per way; 0 = take them from the part count
-  int epochs = 100;
-  double lr = 0.01;
-  double weight_decay = 0.0;
-  LrSchedule lr_schedule;
-  std::uint64_t seed = 0;
-  int threads = 0;             // 0 = the cores shared among the ranks on this machine
-  std::string device = "cpu";  // cpu | cuda (GPU rank % count) | cuda:N
+  // epochs, optimizer, seed, threads, device, memory limit, link; 100 epochs at lr 0.01 by default
+  RunOptions run = [] {
+    RunOptions r;
+    r.epochs = 100;
+    r.lr = 0.01;
+    return r;
+  }();
+  CheckpointOptions checkpoint;  // one sub-directory per rank (rank-<r>)
+  OutputOptions output;
   // GNNPipe's convergence aids (pipe and hybrid):
   bool shuffle_chunks = true;  // a new chunk order every epoch (seed shared by all ranks)
   int history_window = 1;      // historical buffers refreshed every N epochs, held in between
@@ -41,18 +43,7 @@ struct FullGraphOptions {
   //   drop      dropped, those in time used as they are
   CrossGrad cross_grad = CrossGrad::kUnbiased;
   bool stale_halo = false;  // graph mode: PipeGCN-style one-epoch-stale halo, overlapped
-  comm::LinkModel link;
-  int eval_every = 1;          // valid/test accuracy every N epochs (0 = only after the last, -1 = never)
-  std::string metrics_path;    // JSON lines, written by rank 0
-  std::string checkpoint_dir;  // one sub-directory per rank (rank-<r>)
-  int checkpoint_every = 0;
-  int keep_checkpoints = 0;  // keep the newest N checkpoints (0 = all)
-  bool resume = false;
-  std::string output_dir;  // predictions (and embeddings) keyed by original id, written by rank 0
-  bool save_embeddings = false;
-  bool overwrite = false;  // replace an existing output_dir
-  bool quiet = false;
-  std::int64_t memory_limit = 0;  // bytes one rank may use (0 = what the machine has available)
+  int eval_every = 1;       // valid/test accuracy every N epochs (0 = only after the last, -1 = never)
 };
 
 }  // namespace loom::train

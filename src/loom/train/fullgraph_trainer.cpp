@@ -20,10 +20,12 @@
 #include "loom/nn/runtime.hpp"
 #include "loom/train/checkpoint.hpp"
 #include "loom/train/device.hpp"
+#include "loom/train/fullgraph_epoch.hpp"
 #include "loom/train/gradient_sync.hpp"
 #include "loom/train/layer_profile.hpp"
 #include "loom/train/lr_schedule.hpp"
 #include "loom/train/memory_plan.hpp"
+#include "loom/train/run_steps.hpp"
 #include "loom/train/stage_engine.hpp"
 #include "loom/train/training_outputs.hpp"
 
@@ -32,15 +34,12 @@ namespace loom::train {
 namespace {
 
 void validate(const FullGraphOptions& o) {
-  LOOM_CHECK_ARG(o.epochs >= 0, "--epochs", "must be >= 0, got {}", o.epochs);
-  LOOM_CHECK_ARG(o.lr > 0, "--lr", "must be positive, got {}", o.lr);
-  validate_lr_schedule(o.lr_schedule);
+  check_run_options(o.run);
+  check_checkpoint_options(o.checkpoint);
   LOOM_CHECK_ARG(o.history_window >= 1, "--history-window", "must be >= 1, got {}", o.history_window);
   LOOM_CHECK_ARG(o.eval_every >= -1, "--eval-every", "must be >= -1, got {}", o.eval_every);
   LOOM_CHECK_ARG(o.chunks >= 0, "--chunks", "must be >= 0, got {}", o.chunks);
   LOOM_CHECK_ARG(!o.stale_halo || o.mode == FullGraphMode::kGraph, "--stale-halo", "applies to --mode graph only");
-  LOOM_CHECK_ARG(!o.resume || !o.checkpoint_dir.empty(), "--resume", "needs --checkpoint-dir");
-  LOOM_CHECK_ARG(o.checkpoint_every >= 0, "--checkpoint-every", "must be >= 0, got {}", o.checkpoint_every);
 }
 
 // The checkpoint every rank resumes from: the newest epoch intact in every rank's own directory
@@ -92,7 +91,7 @@ std::vector<int> chunk_order(const FullGraphOptions& o, int chunks, int epoch) {
   std::vector<int> order(static_cast<std::size_t>(chunks));
   std::iota(order.begin(), order.end(), 0);
   if (o.shuffle_chunks) {
-    core::Rng rng(core::mix_seed(o.seed, 0x63686e6b /*"chnk"*/ + static_cast<std::uint64_t>(epoch)));
+    core::Rng rng(core::mix_seed(o.run.seed, 0x63686e6b /*"chnk"*/ + static_cast<std::uint64_t>(epoch)));
     core::shuffle(order.begin(), order.end(), rng);
   }
   return order;
@@ -103,8 +102,6 @@ std::string fingerprint(const FullGraphOptions& o, const FullGraphLayout& l, con
                      nn::deep_kind_name(o.model.kind), o.model.num_layers, o.model.hidden, d.feat_dim, d.num_classes,
                      d.num_nodes, l.stages, l.ways, l.chunks * l.ways);
 }
-
-std::uint64_t channel_bytes(const comm::GlobalCommStats& s, comm::Channel c) { return s.sum[c].bytes_sent; }
 
 // L2 norm of the whole model's summed gradient: each stage counts its own parameters once (way
 // 0; the ways hold the same sums) and the input part is counted on the first stage only.
@@ -122,8 +119,8 @@ double gradient_norm(std::span<const torch::Tensor> stage_params, std::span<cons
 
 // The last stage's rows of its way's chunks (in chunk order, which is global id order) as the
 // run's outputs; the other stages contribute none.
-void write_outputs(const FullGraphOptions& o, const FullGraphData& d, const FullGraphLayout& layout,
-                   const ChunkResults& results, const comm::Communicator& world) {
+void write_chunk_outputs(const FullGraphOptions& o, const FullGraphData& d, const FullGraphLayout& layout,
+                         const ChunkResults& results, const comm::Communicator& world) {
   NodeOutputs rows;
   rows.multi_label = d.multi_label;
   rows.num_classes = d.num_classes;
@@ -132,7 +129,7 @@ void write_outputs(const FullGraphOptions& o, const FullGraphData& d, const Full
   std::vector<std::string> names;
   if (layout.last_stage()) {
     rows.logits = torch::cat(results.logits);
-    if (o.save_embeddings) rows.embeddings = torch::cat(results.hidden);
+    if (o.output.save_embeddings) rows.embeddings = torch::cat(results.hidden);
     for (const ChunkRows& chunk : d.chunks) {
       ids.insert(ids.end(), chunk.original_ids.begin(), chunk.original_ids.end());
       names.insert(names.end(), chunk.original_names.begin(), chunk.original_names.end());
@@ -140,7 +137,7 @@ void write_outputs(const FullGraphOptions& o, const FullGraphData& d, const Full
   }
   rows.original_ids = ids;
   rows.original_names = names;
-  write_training_outputs(o.output_dir, o.overwrite, rows, world);
+  write_training_outputs(o.output.dir, o.output.overwrite, rows, world);
 }
 
 // What one rank of a full-graph run holds, built in place by open_stage() (the engine refers to
@@ -166,6 +163,8 @@ struct FullGraphRun {
   int threads_per_rank = 0;
   std::int64_t runtime_bytes = 0;  // resident before the store was opened
   MemoryPlan memory;
+  ChunkResults final_rows;  // the last epoch's exact inference, kept for the outputs
+  bool final_rows_ready = false;
 };
 
 // The memory plan of this rank's stage (memory_plan.hpp), before its engine allocates.
@@ -199,12 +198,13 @@ MemoryPlan plan_stage_memory(const FullGraphOptions& options, const FullGraphRun
 
 // Opens the store, places this rank in the layout, builds the model and this stage's chunks and
 // rows, splits the layers over the stages and sets up what this rank trains.
-void open_stage(const FullGraphOptions& options, comm::Communicator& world, torch::Device device, int threads,
-                const std::vector<int>& machine_of_ranks, FullGraphRun& run) {
+void open_stage(const FullGraphOptions& options, comm::Communicator& world, const RankRuntime& runtime,
+                FullGraphRun& run) {
   const int rank = world.rank();
-  run.threads_per_rank = threads;
+  const torch::Device device = runtime.device;
+  run.threads_per_rank = runtime.threads;
   world.agree_on([&] {
-    if (graph::store_format(options.store) != "loom-partitioned")
+    if (graph::store_kind(options.store) != graph::StoreKind::kPartitioned)
       throw Error::in_file(options.store, 0,
                            "full-graph training needs a partitioned store: run `loom partition " + options.store +
                                " -k N -o PARTS` first");
@@ -217,9 +217,9 @@ void open_stage(const FullGraphOptions& options, comm::Communicator& world, torc
   const graph::Csr& csr = run.store->topology().csr();
   world.agree_on([&] {
     nn::DeepModelOptions model_options = options.model;
-    model_options.in_features = run.store->meta().feat_dim;
-    model_options.num_classes = run.store->meta().num_classes;
-    torch::manual_seed(options.seed);
+    model_options.in_features = run.store->meta().graph.feat_dim;
+    model_options.num_classes = run.store->meta().graph.num_classes;
+    torch::manual_seed(options.run.seed);
     run.model = std::make_shared<nn::DeepGnn>(model_options);
     run.model->to(device);
     run.chunks.emplace(csr, run.store->book(), layout);
@@ -229,9 +229,9 @@ void open_stage(const FullGraphOptions& options, comm::Communicator& world, torc
     move_to(run.data, device);
   });
 
-  run.rank_dir = options.checkpoint_dir + "/rank-" + std::to_string(rank);
+  run.rank_dir = options.checkpoint.dir + "/rank-" + std::to_string(rank);
   std::optional<nlohmann::json> resumed_state;
-  if (options.resume) run.resume_epochs = agreed_checkpoint(run.rank_dir, options.checkpoint_dir, world);
+  if (options.checkpoint.resume) run.resume_epochs = agreed_checkpoint(run.rank_dir, options.checkpoint.dir, world);
   if (run.resume_epochs > 0)
     world.agree_on([&] { resumed_state = read_checkpoint_state(run.rank_dir, run.resume_epochs); });
   run.bounds = layer_bounds(*run.model, layout, csr, run.store->book(), world, resumed_state, run.costs);
@@ -239,7 +239,7 @@ void open_stage(const FullGraphOptions& options, comm::Communicator& world, torc
     LOOM_CHECK(run.bounds.size() == static_cast<std::size_t>(layout.stages) + 1 && run.bounds.front() == 0 &&
                    run.bounds.back() == run.model->num_layers() && std::is_sorted(run.bounds.begin(), run.bounds.end()),
                "{}: checkpoint holds a layer split ({}) that does not fit {} stages of {} layers",
-               options.checkpoint_dir, fmt::join(run.bounds, ","), layout.stages, run.model->num_layers());
+               options.checkpoint.dir, fmt::join(run.bounds, ","), layout.stages, run.model->num_layers());
   });
   const int first_layer = run.bounds[static_cast<std::size_t>(layout.stage)];
   const int end_layer = run.bounds[static_cast<std::size_t>(layout.stage) + 1];
@@ -253,17 +253,17 @@ void open_stage(const FullGraphOptions& options, comm::Communicator& world, torc
   if (runs_input)
     for (auto& p : run.model->input_parameters()) trained.push_back(p);
   run.optimizer = std::make_unique<torch::optim::Adam>(
-      trained, torch::optim::AdamOptions(options.lr).weight_decay(options.weight_decay));
+      trained, torch::optim::AdamOptions(options.run.lr).weight_decay(options.run.weight_decay));
   run.stage_sync = std::make_unique<GradientSync>(*run.stage_comm, run.stage_params, comm::Channel::weights,
                                                   /*average=*/false);
   if (runs_input)
     run.input_sync.emplace(run.model->uses_initial_residual() ? world : *run.stage_comm, run.model->input_parameters(),
                            comm::Channel::weights, /*average=*/false);
-  run.threads.emplace(layout, machine_of_ranks, rank, nn::machine_cores(), threads,
-                      /*fixed=*/options.threads > 0 || device.is_cuda());
+  run.threads.emplace(layout, world.machine_of_ranks(), rank, nn::machine_cores(), runtime.threads,
+                      /*fixed=*/options.run.threads > 0 || device.is_cuda());
   world.agree_on([&] {
     run.memory = plan_stage_memory(options, run, trained, end_layer - first_layer, device);
-    check_memory_plan(run.memory, options.memory_limit, world.ranks_on_this_node());
+    check_memory_plan(run.memory, options.run.memory_limit, world.ranks_on_this_node());
   });
   run.engine = std::make_unique<StageEngine>(*run.model, options, layout, first_layer, end_layer, *run.chunks,
                                              run.store->book(), run.data, world, *run.stage_comm, *run.threads);
@@ -272,7 +272,7 @@ void open_stage(const FullGraphOptions& options, comm::Communicator& world, torc
 // Loads this rank's newest checkpoint (with --resume); returns the epochs every rank has done.
 int resume_stage(const FullGraphOptions& options, FullGraphRun& run, comm::Communicator& world,
                  FullGraphReport& report) {
-  if (!options.resume) return 0;
+  if (!options.checkpoint.resume) return 0;
   if (run.resume_epochs == 0) return 0;
   std::optional<nlohmann::json> state;
   world.agree_on([&] {
@@ -281,7 +281,7 @@ int resume_stage(const FullGraphOptions& options, FullGraphRun& run, comm::Commu
   });
   const int done = state ? state->at("epochs_done").get<int>() : 0;
   LOOM_CHECK(world.allreduce_min(done, comm::Channel::control) == world.allreduce_max(done, comm::Channel::control),
-             "{}: ranks hold checkpoints of different epochs", options.checkpoint_dir);
+             "{}: ranks hold checkpoints of different epochs", options.checkpoint.dir);
   if (state) report.epochs = state->value("epochs", std::vector<nlohmann::json>{});
   return done;
 }
@@ -305,8 +305,8 @@ nlohmann::json setup_record(const FullGraphOptions& options, const FullGraphRun&
           {"chunks_per_way", layout.chunks},
           {"nodes", run.data.num_nodes},
           {"features", run.data.feat_dim},
-          {"lr", options.lr},
-          {"lr_schedule", core::enum_name(kLrScheduleNames, options.lr_schedule.kind)},
+          {"lr", options.run.lr},
+          {"lr_schedule", core::enum_name(kLrScheduleNames, options.run.lr_schedule.kind)},
           {"cross_grad", core::enum_name(kCrossGradNames, options.cross_grad)},
           {"threads_per_rank", run.threads_per_rank},
           {"elastic_threads", run.threads->elastic()},
@@ -320,14 +320,15 @@ nlohmann::json setup_record(const FullGraphOptions& options, const FullGraphRun&
 
 // One epoch: every chunk through this rank's stage, the weight gradients summed within the stage
 // (and the input part over its runners), one optimizer step. Returns the epoch's record.
-nlohmann::json train_epoch(const FullGraphOptions& options, FullGraphRun& run, int epoch, comm::Communicator& world,
-                           const std::string& score_name) {
+FullGraphEpoch train_epoch(const FullGraphOptions& options, FullGraphRun& run, int epoch, comm::Communicator& world) {
   // Dropout stream of (seed, epoch, rank), from the project's splittable RNG: no two collide.
-  torch::manual_seed(core::Rng(options.seed)
+  torch::manual_seed(core::Rng(options.run.seed)
                          .split(static_cast<std::uint64_t>(epoch) + 1, static_cast<std::uint64_t>(world.rank()))
                          .seed());
-  const double lr = learning_rate_at(options.lr_schedule, options.lr, epoch, options.epochs);
-  set_learning_rate(*run.optimizer, lr);
+  FullGraphEpoch e;
+  e.epoch = epoch + 1;
+  e.lr = learning_rate_at(options.run.lr_schedule, options.run.lr, epoch, options.run.epochs);
+  set_learning_rate(*run.optimizer, e.lr);
   run.optimizer->zero_grad();
   const comm::CommStats before = world.stats();
   core::Timer timer;
@@ -336,137 +337,109 @@ nlohmann::json train_epoch(const FullGraphOptions& options, FullGraphRun& run, i
   run.stage_sync->all_reduce();
   if (run.input_sync) run.input_sync->all_reduce();
   run.optimizer->step();
-  const double seconds = timer.seconds();
-  const comm::GlobalCommStats traffic = world.global_stats(world.stats() - before);
-
-  nlohmann::json record = {{"epoch", epoch + 1}, {"epoch_seconds", seconds}, {"lr", lr}};
-  record["loss"] = world.allreduce_sum(counts.loss, comm::Channel::control);
-  record["grad_norm"] = gradient_norm(run.stage_params, run.model->input_parameters(), run.layout, world);
-  std::array<double, 2> waits{counts.bubble_seconds, counts.exchange_seconds};
-  world.allreduce_max(waits, comm::Channel::control);
-  record["bubble_seconds"] = waits[0];
-  record["exchange_seconds"] = waits[1];
-  record["bytes"] = {{"activations", channel_bytes(traffic, comm::Channel::activations)},
-                     {"gradients", channel_bytes(traffic, comm::Channel::gradients)},
-                     {"halo", channel_bytes(traffic, comm::Channel::halo)},
-                     {"weights", channel_bytes(traffic, comm::Channel::weights)},
-                     {"total", traffic.sum.total().bytes_sent}};
-  record["comm"] = traffic.to_json();
-  record["train_" + score_name] = score(sum_over_ranks(counts.train, world), run.data.multi_label);
-  return record;
+  e.seconds = timer.seconds();
+  e.traffic = world.global_stats(world.stats() - before);
+  e.loss = world.allreduce_sum(counts.loss, comm::Channel::control);
+  e.grad_norm = gradient_norm(run.stage_params, run.model->input_parameters(), run.layout, world);
+  e.bubble_seconds = counts.bubble_seconds;
+  e.exchange_seconds = counts.exchange_seconds;
+  world.max_fields(comm::Channel::control, e.bubble_seconds, e.exchange_seconds);
+  e.train_score = score(sum_over_ranks(counts.train, world), run.data.multi_label);
+  return e;
 }
 
-// Exact full-graph inference of every split into `record` and the report; the last stage's rows
-// into `rows` where given (for the outputs).
-void evaluate_epoch(FullGraphRun& run, comm::Communicator& world, ChunkResults* rows, nlohmann::json& record,
+// Exact full-graph inference of every split into the epoch's record and the report; the last
+// stage's rows into `rows` where given (for the outputs).
+void evaluate_epoch(FullGraphRun& run, comm::Communicator& world, ChunkResults* rows, FullGraphEpoch& e,
                     FullGraphReport& report) {
   core::Timer timer;
   const comm::CommStats before = world.stats();
   StageCounts eval = run.engine->evaluate(rows);
-  record["eval_bytes"] = world.global_stats(world.stats() - before).sum.total().bytes_sent;
+  e.eval_bytes = world.global_stats(world.stats() - before).sum.total().bytes_sent;
   for (ScoreCounts* s : {&eval.train, &eval.valid, &eval.test}) *s = sum_over_ranks(*s, world);
   report.final_train = score(eval.train, run.data.multi_label);
   report.final_valid = score(eval.valid, run.data.multi_label);
   report.final_test = score(eval.test, run.data.multi_label);
-  record["eval_train_" + report.score_name] = report.final_train;
-  record["valid_" + report.score_name] = report.final_valid;
-  record["test_" + report.score_name] = report.final_test;
-  record["eval_seconds"] = timer.seconds();
+  e.evaluated = true;
+  e.eval_train_score = report.final_train;
+  e.valid_score = report.final_valid;
+  e.test_score = report.final_test;
+  e.eval_seconds = timer.seconds();
 }
 
-void log_epoch(const nlohmann::json& record, const std::string& score_name) {
-  const auto optional = [&](const std::string& key) {
-    return record.contains(key) ? fmt::format("{:.4f}", record[key].get<double>()) : std::string("-");
-  };
-  const auto bytes = [&](const char* channel) {
-    return graph::human_bytes(static_cast<double>(record["bytes"][channel].get<std::uint64_t>()));
-  };
+// Every rank's checkpoint of its stage after `epochs_done` epochs, with the layer split it trains.
+void save_stage_checkpoint(const FullGraphOptions& options, FullGraphRun& run, int epochs_done,
+                           const FullGraphReport& report, comm::Communicator& world) {
+  world.agree_on([&] {
+    save_checkpoint(run.rank_dir, epochs_done, *run.model, *run.optimizer,
+                    {{"fingerprint", fingerprint(options, run.layout, run.data)},
+                     {"epochs", report.epochs},
+                     {"layer_bounds", run.bounds},
+                     {"layer_costs", run.costs}},
+                    run.engine->carried_tensors(), options.checkpoint.keep);
+  });
+}
+
+// One epoch and what follows it: the training step, the evaluation --eval-every asks for (the last
+// epoch's rows kept for the outputs), the record, and the checkpoint that is due or that a signal
+// asks for (SIGTERM / SIGINT on any rank stops every rank here: one optimizer step is one epoch).
+// Returns whether a signal stopped the run.
+bool run_epoch(const FullGraphOptions& options, FullGraphRun& run, int epoch, comm::Communicator& world,
+               core::MetricsLog& metrics, FullGraphReport& report) {
+  FullGraphEpoch record = train_epoch(options, run, epoch, world);
+  const bool last = epoch + 1 == options.run.epochs;
+  const bool keeps_rows = !options.output.dir.empty() && last;
+  if ((options.eval_every > 0 && (epoch + 1) % options.eval_every == 0) || (last && options.eval_every >= 0)) {
+    evaluate_epoch(run, world, keeps_rows ? &run.final_rows : nullptr, record, report);
+    run.final_rows_ready = keeps_rows;
+  }
+  report.epochs.push_back(record.to_json(report.score_name));
+  if (world.rank() == 0) {
+    metrics.write(report.epochs.back());
+    if (!options.output.quiet) record.log();
+  }
+  report.stopped_by = last ? 0 : agreed_stop_signal(world);
+  if (options.checkpoint.due(epoch + 1, report.stopped_by))
+    save_stage_checkpoint(options, run, epoch + 1, report, world);
+  if (report.stopped_by == 0) return false;
+  log_stopped(report.stopped_by, fmt::format("epoch {}", epoch + 1), options.checkpoint, world);
+  return true;
+}
+
+// The predictions (and embeddings) of -o, from the last epoch's exact inference.
+void write_outputs(const FullGraphOptions& options, FullGraphRun& run, const comm::Communicator& world) {
+  if (options.output.dir.empty()) return;
+  if (!run.final_rows_ready) run.engine->evaluate(&run.final_rows);
+  write_chunk_outputs(options, run.data, run.layout, run.final_rows, world);
+}
+
+void log_layout(const FullGraphOptions& options, const FullGraphRun& run, const comm::Communicator& world) {
+  if (world.rank() != 0) return;
   spdlog::info(
-      "epoch {:>3} | {:.2f}s (bubble {:.2f}, exchange {:.2f}) | loss {:.4f} | train {:.4f} | valid {} | "
-      "test {} | {} (act {}, grad {}, halo {}, weights {})",
-      record["epoch"].get<int>(), record["epoch_seconds"].get<double>(), record["bubble_seconds"].get<double>(),
-      record["exchange_seconds"].get<double>(), record["loss"].get<double>(),
-      record["train_" + score_name].get<double>(), optional("valid_" + score_name), optional("test_" + score_name),
-      bytes("total"), bytes("activations"), bytes("gradients"), bytes("halo"), bytes("weights"));
+      "fullgraph {}: {} x {} layers (hidden {}), {} stage(s) x {} way(s), {} chunk(s) per way, layers per stage {}",
+      fullgraph_mode_name(options.mode), nn::deep_kind_name(options.model.kind), options.model.num_layers,
+      options.model.hidden, run.layout.stages, run.layout.ways, run.layout.chunks, fmt::join(run.bounds, ","));
 }
 
 }  // namespace
 
 FullGraphReport run_fullgraph(const FullGraphOptions& options, comm::Communicator& world) {
-  const int rank = world.rank();
-  world.agree_on([&] {
-    validate(options);
-    check_output_options(options.output_dir, options.save_embeddings, options.overwrite, rank == 0);
-  });
-  const std::vector<int> machine_of_ranks = world.machine_of_ranks();
-  const auto ranks_here = std::count(machine_of_ranks.begin(), machine_of_ranks.end(), machine_of_ranks[rank]);
-  const int threads = nn::cpu_threads_per_rank(options.threads, static_cast<int>(ranks_here));
-  nn::configure_cpu_runtime(threads);
-  world.set_link_model(options.link);
-  torch::Device device = torch::kCPU;
-  world.agree_on([&] { device = resolve_device(options.device, rank); });
-
+  const RankRuntime runtime = open_rank(options.run, options.output, world, [&] { validate(options); });
   core::install_stop_handlers();
   FullGraphRun run;
   run.runtime_bytes = core::resident_bytes();
-  open_stage(options, world, device, threads, machine_of_ranks, run);
+  open_stage(options, world, runtime, run);
   FullGraphReport report;
   report.score_name = run.data.multi_label ? "micro_f1" : "accuracy";
   const int start_epoch = resume_stage(options, run, world, report);
   report.setup = setup_record(options, run, world);
-  core::MetricsLog metrics(rank == 0 ? options.metrics_path : "", options.resume);
-  if (rank == 0) metrics.write(report.setup);  // the first record, as readers expect
+  core::MetricsLog metrics(world.rank() == 0 ? options.output.metrics_path : "", options.checkpoint.resume);
+  if (world.rank() == 0) metrics.write(report.setup);  // the first record, as readers expect
   const std::int64_t estimate = record_memory_plan(run.memory, world, metrics);
-  if (rank == 0) {
-    spdlog::info(
-        "fullgraph {}: {} x {} layers (hidden {}), {} stage(s) x {} way(s), {} chunk(s) per way, "
-        "layers per stage {}",
-        fullgraph_mode_name(options.mode), nn::deep_kind_name(options.model.kind), options.model.num_layers,
-        options.model.hidden, run.layout.stages, run.layout.ways, run.layout.chunks, fmt::join(run.bounds, ","));
-  }
-
-  const std::string print = fingerprint(options, run.layout, run.data);
-  const bool writes_outputs = !options.output_dir.empty();
-  ChunkResults final_rows;  // the last epoch's exact inference, for the outputs
-  bool final_rows_ready = false;
-  for (int epoch = start_epoch; epoch < options.epochs; ++epoch) {
-    nlohmann::json record = train_epoch(options, run, epoch, world, report.score_name);
-    const bool last = epoch + 1 == options.epochs;
-    if ((options.eval_every > 0 && (epoch + 1) % options.eval_every == 0) || (last && options.eval_every >= 0)) {
-      evaluate_epoch(run, world, writes_outputs && last ? &final_rows : nullptr, record, report);
-      final_rows_ready = writes_outputs && last;
-    }
-    report.epochs.push_back(record);
-    if (rank == 0) {
-      metrics.write(record);
-      if (!options.quiet) log_epoch(record, report.score_name);
-    }
-    // SIGTERM / SIGINT on any rank: every rank stops at this step boundary (one optimizer step is
-    // one epoch here) with a checkpoint of it.
-    report.stopped_by = last ? 0 : world.allreduce_max(core::stop_signal(), comm::Channel::control);
-    const bool checkpoint_due = options.checkpoint_every > 0 && (epoch + 1) % options.checkpoint_every == 0;
-    if (!options.checkpoint_dir.empty() && (checkpoint_due || report.stopped_by != 0))
-      world.agree_on([&] {
-        save_checkpoint(run.rank_dir, epoch + 1, *run.model, *run.optimizer,
-                        {{"fingerprint", print},
-                         {"epochs", report.epochs},
-                         {"layer_bounds", run.bounds},
-                         {"layer_costs", run.costs}},
-                        run.engine->carried_tensors(), options.keep_checkpoints);
-      });
-    if (report.stopped_by != 0) {
-      if (rank == 0)
-        spdlog::warn("stopped by signal {} after epoch {}: {}", report.stopped_by, epoch + 1,
-                     options.checkpoint_dir.empty()
-                         ? "nothing saved (no --checkpoint-dir)"
-                         : "checkpoint in " + options.checkpoint_dir + "; continue with --resume");
-      return report;
-    }
-  }
-  if (writes_outputs) {
-    if (!final_rows_ready) run.engine->evaluate(&final_rows);
-    write_outputs(options, run.data, run.layout, final_rows, world);
-  }
+  log_layout(options, run, world);
+  for (int epoch = start_epoch; epoch < options.run.epochs; ++epoch)
+    if (run_epoch(options, run, epoch, world, metrics, report)) return report;
+  write_outputs(options, run, world);
   record_memory_peak(estimate, world, metrics);
   return report;
 }

@@ -83,7 +83,7 @@ BatchShape probe_training_batch(const MinibatchOptions& o, const TrainingData& d
   const std::int64_t steps =
       sample::steps_per_epoch(std::array{static_cast<std::int64_t>(data.train_ids.size())}, o.batch_size);
   const auto plan = sample::plan_epoch(data.train_ids, std::min<std::int64_t>(steps, kProbeBatches), o.batch_size,
-                                       o.seed, 0, data.rank);
+                                       o.run.seed, 0, data.rank);
   std::vector<BatchShape> shapes;
   for (const auto& step : plan) shapes.push_back(shape_of(sampler.sample(step.seeds, step.sample_seed)));
   return largest(shapes, data.feat_dim);
@@ -93,9 +93,11 @@ BatchShape probe_training_batch(const MinibatchOptions& o, const TrainingData& d
 BatchShape probe_sampled_eval_batch(const MinibatchOptions& o, const TrainingData& data) {
   const auto& ids = data.valid_ids.empty() ? data.test_ids : data.valid_ids;
   if (ids.empty()) return {};
-  const sample::NeighborSampler sampler(data.topology.csr(), eval_fanouts_for(o, o.model.num_layers));
+  LOOM_CHECK(static_cast<int>(o.eval_fanouts.size()) == o.model.num_layers,
+             "memory plan: eval fanouts not one per layer (options not from checked_minibatch_options)");
+  const sample::NeighborSampler sampler(data.topology.csr(), o.eval_fanouts);
   const auto n = std::min<std::int64_t>(static_cast<std::int64_t>(ids.size()), o.eval_batch_size);
-  return shape_of(sampler.sample(std::span(ids).first(static_cast<std::size_t>(n)), o.seed));
+  return shape_of(sampler.sample(std::span(ids).first(static_cast<std::size_t>(n)), o.run.seed));
 }
 
 // Exact layer-wise inference (evaluation.cpp): an output and an input copy of this rank's rows per
@@ -128,13 +130,13 @@ std::int64_t model_bytes(const MinibatchOptions& o, const nn::GnnModel& model, i
 }
 
 std::int64_t cache_bytes(const MinibatchOptions& o, const TrainingData& data) {
-  if (o.cache == "none" || o.alpha <= 0 || data.book.num_parts() == 1) return 0;
+  if (o.cache == feature::CachePolicy::kNone || o.alpha <= 0 || data.book.num_parts() == 1) return 0;
   const std::int64_t rows = feature::cache_capacity(o.alpha, data.book, data.rank);
   return rows * (data.feat_dim * static_cast<std::int64_t>(core::dtype_size(o.cache_dtype)) + 8 + 16);
 }
 
 std::int64_t prefetch_bytes(const MinibatchOptions& o, const TrainingData& data) {
-  if (o.control.name == "none" || data.book.num_parts() == 1) return 0;
+  if (o.control.kind == control::ControllerKind::kNone || data.book.num_parts() == 1) return 0;
   const std::int64_t capacity = feature::PrefetchBuffer::capacity_for(static_cast<std::int64_t>(data.halo_ids.size()),
                                                                       effective_prefetch_options(o));
   const std::int64_t remote = data.num_nodes() - data.num_local;
@@ -144,8 +146,8 @@ std::int64_t prefetch_bytes(const MinibatchOptions& o, const TrainingData& data)
 // Own rows stay mapped from the part's store unless they are normalised (a copy) or pinned for
 // a GPU (a copy in host memory).
 Residence own_rows_residence(const MinibatchOptions& o) {
-  return o.normalize_features == graph::FeatureNorm::kNone && o.device == "cpu" ? Residence::kMapped
-                                                                                : Residence::kResident;
+  return o.normalize_features == graph::FeatureNorm::kNone && o.run.device.is_cpu() ? Residence::kMapped
+                                                                                    : Residence::kResident;
 }
 
 std::int64_t topology_bytes(const TrainingData& data) {
@@ -193,7 +195,7 @@ MemoryPlan plan_minibatch_memory(const MinibatchOptions& o, const TrainingData& 
     const BatchShape eval = probe_sampled_eval_batch(o, data);
     evaluation = batch_bytes(eval, data.feat_dim) + activation_bytes(eval, model, data.feat_dim, false);
   }
-  if (o.exact_eval || !o.output_dir.empty() || (o.eval_every > 0 && o.eval_mode == EvalMode::kExact))
+  if (o.exact_eval || !o.output.dir.empty() || (o.eval_every > 0 && o.eval_mode == EvalMode::kExact))
     evaluation = std::max(evaluation, exact_inference_bytes(data, model));
   // Training and evaluation take turns: the peak holds the larger of the two working sets.
   const bool training_peaks = in_flight + step >= evaluation;
@@ -205,9 +207,10 @@ MemoryPlan plan_minibatch_memory(const MinibatchOptions& o, const TrainingData& 
       {"own rows", data.features.bytes() + static_cast<std::int64_t>(data.labels.nbytes()), "", own_rows_residence(o)},
       {"static cache", cache_bytes(o, data), "--alpha, --cache-dtype float16"},
       {"prefetch buffer", prefetch_bytes(o, data), "--prefetch"},
-      {"model and optimizer", model_bytes(o, model, ranks), "--hidden, --layers"},
-      {"batches in flight", training_peaks ? in_flight : 0, "--batch-size, --fanouts, --pipeline-depth"},
-      {"activations", training_peaks ? step : 0, "--batch-size, --fanouts, --hidden"},
+      {"model and optimizer", model_bytes(o, model, ranks), "--hidden, --layers", Residence::kResident, true},
+      {"batches in flight", training_peaks ? in_flight : 0, "--batch-size, --fanouts, --pipeline-depth",
+       Residence::kResident, true},
+      {"activations", training_peaks ? step : 0, "--batch-size, --fanouts, --hidden", Residence::kResident, true},
       {"evaluation", training_peaks ? 0 : evaluation, "--eval-batch-size, --eval-fanouts, --no-exact-eval"},
   };
   return plan;
@@ -241,8 +244,7 @@ MemoryPlan plan_device_memory(const MemoryPlan& host_plan, const MinibatchOption
   MemoryPlan plan;
   plan.parts.push_back({"device rows", static_cast<std::int64_t>(tier_rows * row_bytes), "--device-rows"});
   for (const auto& part : host_plan.parts)
-    if (part.name == "model and optimizer" || part.name == "batches in flight" || part.name == "activations")
-      plan.parts.push_back(part);
+    if (part.on_device) plan.parts.push_back(part);
   return plan;
 }
 

@@ -33,6 +33,7 @@ struct MemoryPart {
   std::int64_t bytes = 0;
   std::string lower;  // the options that shrink it ("" = none)
   Residence residence = Residence::kResident;
+  bool on_device = false;  // held on the GPU too under --device cuda (plan_device_memory)
 };
 
 struct MemoryPlan {

@@ -12,15 +12,6 @@
 
 namespace loom::train {
 
-std::vector<std::int32_t> eval_fanouts_for(const MinibatchOptions& o, int layers) {
-  std::vector<std::int32_t> f = o.eval_fanouts;
-  sample::check_fanouts(f, "--eval-fanouts");
-  if (f.size() == 1) f.assign(static_cast<std::size_t>(layers), f[0]);
-  LOOM_CHECK_ARG(static_cast<int>(f.size()) == layers, "--eval-fanouts", "{} values for a {}-layer model", f.size(),
-                 layers);
-  return f;
-}
-
 MinibatchDataPath::MinibatchDataPath(const MinibatchOptions& options, TrainingData data, comm::Communicator& world,
                                      torch::Device device, bool whole_graph_gcn_norm, int start_epoch,
                                      core::MetricsLog& metrics)
@@ -35,7 +26,7 @@ MinibatchDataPath::MinibatchDataPath(const MinibatchOptions& options, TrainingDa
   const std::int64_t steps = world.allreduce_max(
       sample::steps_per_epoch(std::array{static_cast<std::int64_t>(data_.train_ids.size())}, options.batch_size),
       comm::Channel::control);
-  LOOM_CHECK(steps > 0 || options.epochs == 0, "{}: no training nodes on any rank", options.store);
+  LOOM_CHECK(steps > 0 || options.run.epochs == 0, "{}: no training nodes on any rank", options.store);
 
   nlohmann::json cache_record;
   cache_ = build_static_cache(options, data_, options.fanouts, steps, start_epoch, *fetcher_, world, cache_record);
@@ -51,8 +42,7 @@ MinibatchDataPath::MinibatchDataPath(const MinibatchOptions& options, TrainingDa
   features_ =
       std::make_unique<feature::FeatureSource>(*fetcher_, &cache_, prefetch_.buffer.get(), &device_features_.tier());
   eval_features_ = std::make_unique<feature::FeatureSource>(*fetcher_, &cache_, nullptr, &device_features_.tier());
-  eval_sampler_ = std::make_unique<sample::NeighborSampler>(data_.topology.csr(),
-                                                            eval_fanouts_for(options, options.model.num_layers));
+  eval_sampler_ = std::make_unique<sample::NeighborSampler>(data_.topology.csr(), options.eval_fanouts);
   eval_builder_ = std::make_unique<BatchBuilder>(data_, *eval_sampler_, *eval_features_, &device_features_, gcn_norm_);
   base_ = make_setting(options.fanouts, options.batch_size, 1.0, world);
   if (options.change_epoch >= 0)
@@ -69,7 +59,7 @@ EpochSetting MinibatchDataPath::make_setting(const std::vector<std::int32_t>& fa
   s.batch_size = batch_size;
   s.train_ids = data_.train_ids;
   if (train_fraction < 1) {  // a seeded subset of this rank's training nodes
-    core::Rng rng = core::Rng(options_.seed).split(0x73756273 /*"subs"*/, static_cast<std::uint64_t>(world.rank()));
+    core::Rng rng = core::Rng(options_.run.seed).split(0x73756273 /*"subs"*/, static_cast<std::uint64_t>(world.rank()));
     core::shuffle(s.train_ids.begin(), s.train_ids.end(), rng);
     s.train_ids.resize(static_cast<std::size_t>(std::ceil(train_fraction * static_cast<double>(s.train_ids.size()))));
     std::sort(s.train_ids.begin(), s.train_ids.end());
@@ -89,7 +79,7 @@ int sample_workers_for(const MinibatchOptions& options, torch::Device device) {
 std::unique_ptr<BatchPipeline> MinibatchDataPath::pipeline(int epoch, int first_step) const {
   const EpochSetting& s = setting(epoch);
   return std::make_unique<BatchPipeline>(
-      *s.builder, sample::plan_epoch(s.train_ids, s.steps, s.batch_size, options_.seed, epoch, data_.rank),
+      *s.builder, sample::plan_epoch(s.train_ids, s.steps, s.batch_size, options_.run.seed, epoch, data_.rank),
       options_.pipeline_depth, prefetch_.control.get(), prefetch_.buffer ? prefetch_.buffer->options().lookahead : 0,
       static_cast<std::size_t>(first_step), sample_workers_for(options_, device_features_.device()));
 }

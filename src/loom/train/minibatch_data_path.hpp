@@ -39,10 +39,6 @@ struct EpochSetting {
   std::int64_t full_steps = 0;
 };
 
-// options.eval_fanouts for a model of `layers` layers (one value stands for every layer); throws
-// naming --eval-fanouts when the count fits neither.
-std::vector<std::int32_t> eval_fanouts_for(const MinibatchOptions& options, int layers);
-
 // The threads that sample a run's batches: --sample-workers, or 1 on the CPU (where the cores
 // train) and 4 on a GPU (where they would wait).
 int sample_workers_for(const MinibatchOptions& options, torch::Device device);

@@ -10,11 +10,12 @@
 #include "loom/comm/link_model.hpp"
 #include "loom/control/controller.hpp"
 #include "loom/core/enum_names.hpp"
+#include "loom/feature/cache_policy.hpp"
 #include "loom/feature/prefetch_buffer.hpp"
 #include "loom/feature/remote_fetcher.hpp"
 #include "loom/graph/feature_norm.hpp"
 #include "loom/nn/model.hpp"
-#include "loom/train/lr_schedule.hpp"
+#include "loom/train/run_options.hpp"
 
 namespace loom::train {
 
@@ -34,28 +35,24 @@ struct MinibatchOptions {
   nn::ModelOptions model;                        // in_features and num_classes come from the data
   std::vector<std::int32_t> fanouts{15, 10, 5};  // fanouts[0] is the hop from the seeds; one per layer (-1 = all)
   std::int64_t batch_size = 1024;
-  int epochs = 10;
-  std::int64_t max_steps = 0;  // steps per epoch at most (0 = all): time a bounded part of a large epoch
-  double lr = 0.003;
-  double weight_decay = 0.0;
+  RunOptions run;  // epochs, optimizer, seed, threads, device, memory limit, link
+  CheckpointOptions checkpoint;
+  OutputOptions output;
+  std::int64_t max_steps = 0;            // steps per epoch at most (0 = all): time a bounded part of a large epoch
   std::vector<int> weight_decay_layers;  // layers (0 = the input layer) weight decay applies to; empty = all
   graph::FeatureNorm normalize_features = graph::FeatureNorm::kNone;  // applied to the rows at start-up
-  LrSchedule lr_schedule;
-  std::uint64_t seed = 0;
-  int threads = 0;             // 0 = the cores shared among the ranks on this machine
-  int pipeline_depth = 4;      // prepared batches in flight; 0 = synchronous fetch (DistDGL-like)
-  int sample_workers = 0;      // threads sampling batches at once (0 = 1 on the CPU, 4 on a GPU, whose cores are free)
-  std::string device = "cpu";  // cpu | cuda (GPU rank % count) | cuda:N
-  double device_rows = 0;      // fraction of own feature rows kept on the device, hottest by VIP first
+  int pipeline_depth = 4;  // prepared batches in flight; 0 = synchronous fetch (DistDGL-like)
+  int sample_workers = 0;  // threads sampling batches at once (0 = 1 on the CPU, 4 on a GPU, whose cores are free)
+  double device_rows = 0;  // fraction of own feature rows kept on the device, hottest by VIP first
   std::int64_t device_memory_limit = 0;  // device bytes one rank may use (0 = its share of the GPU's free memory)
   feature::WireDType wire_dtype = feature::WireDType::kFloat32;  // feature rows on the wire
-  std::string cache = "none";  // static cache policy of remote rows (feature::cache_policy_names())
-  double alpha = 0;            // cache rows per rank = alpha * N / K
-  int cache_epochs = 2;        // epochs sampled by the `simulation` policy
-  core::DType cache_dtype = core::DType::kFloat32;  // cache rows stored as float32 | float16
-  // Prefetch buffer of halo rows driven by a controller (Rudder); control.name "none" = no buffer.
+  feature::CachePolicy cache = feature::CachePolicy::kNone;      // static cache of remote rows
+  double alpha = 0;                                              // cache rows per rank = alpha * N / K
+  int cache_epochs = 2;                                          // epochs sampled by the `simulation` policy
+  core::DType cache_dtype = core::DType::kFloat32;               // cache rows stored as float32 | float16
+  // Prefetch buffer of halo rows driven by a controller (Rudder); ControllerKind::kNone = no buffer.
   feature::PrefetchOptions prefetch;
-  control::ControllerOptions control{.name = "none"};
+  control::ControllerOptions control{.kind = control::ControllerKind::kNone};
   int control_window = 8;    // minibatches per controller decision
   std::string decision_log;  // JSON lines of decisions and outcomes (one file per rank)
   // Changing conditions: from epoch `change_epoch` on (-1 = never), train with these instead.
@@ -63,28 +60,19 @@ struct MinibatchOptions {
   std::vector<std::int32_t> change_fanouts;  // empty = unchanged
   std::int64_t change_batch_size = 0;        // 0 = unchanged
   double change_train_fraction = 1;          // sample seeds from this share of each rank's training nodes
-  comm::LinkModel link;                      // link emulation (off by default)
   int eval_every = 1;                        // valid/test evaluation every N epochs (0 = never)
   EvalMode eval_mode = EvalMode::kSampled;
   Selection selection = Selection::kLast;
   int patience = 0;  // stop after this many epochs without a better validation score (0 = never)
   std::vector<std::int32_t> eval_fanouts{20};  // one value (used for every layer) or one per layer
   std::int64_t eval_batch_size = 4096;
-  bool exact_eval = true;    // exact layer-wise inference after the last epoch
-  std::string metrics_path;  // JSON-lines, written by rank 0
-  std::string checkpoint_dir;
-  int checkpoint_every = 0;
-  int keep_checkpoints = 0;  // keep the newest N checkpoints (0 = all)
-  bool resume = false;
-  std::string output_dir;  // predictions / embeddings / node ids (.npy), written by rank 0
-  bool save_embeddings = false;
-  bool overwrite = false;
-  bool quiet = false;             // no per-epoch log lines
-  std::int64_t memory_limit = 0;  // bytes one rank may use (0 = what the machine has available)
+  bool exact_eval = true;  // exact layer-wise inference after the last epoch
 };
 
 // Checks every option (model, fanouts against the layers, cache, prefetch, schedule, selection)
-// and throws Error::in_argument naming the first bad one.
-void check_minibatch_options(const MinibatchOptions& options);
+// and throws Error::in_argument naming the first bad one. Returns the options as training runs
+// them (what plan_minibatch_memory and MinibatchDataPath expect): eval_fanouts one per layer,
+// where one value was given for every layer.
+MinibatchOptions checked_minibatch_options(const MinibatchOptions& options);
 
 }  // namespace loom::train

@@ -24,6 +24,7 @@
 #include "loom/train/minibatch_data_path.hpp"
 #include "loom/train/model_selection.hpp"
 #include "loom/train/optimizer.hpp"
+#include "loom/train/run_steps.hpp"
 #include "loom/train/training_outputs.hpp"
 
 namespace loom::train {
@@ -46,13 +47,12 @@ void check_layer_count(std::span<const std::int32_t> fanouts, const std::string&
 
 }  // namespace
 
-void check_minibatch_options(const MinibatchOptions& o) {
+MinibatchOptions checked_minibatch_options(const MinibatchOptions& o) {
   nn::validate_model_options(o.model);
   LOOM_CHECK_ARG(o.batch_size > 0, "--batch-size", "must be positive, got {}", o.batch_size);
-  LOOM_CHECK_ARG(o.epochs >= 0, "--epochs", "must be >= 0, got {}", o.epochs);
   LOOM_CHECK_ARG(o.max_steps >= 0, "--max-steps", "must be >= 0, got {}", o.max_steps);
-  LOOM_CHECK_ARG(o.lr > 0, "--lr", "must be positive, got {}", o.lr);
-  LOOM_CHECK_ARG(o.weight_decay >= 0, "--weight-decay", "must be >= 0, got {}", o.weight_decay);
+  check_run_options(o.run);
+  check_checkpoint_options(o.checkpoint);
   for (const int layer : o.weight_decay_layers)
     LOOM_CHECK_ARG(layer >= 0 && layer < o.model.num_layers, "--weight-decay-layers",
                    "layer {} outside the model's layers 0..{}", layer, o.model.num_layers - 1);
@@ -61,19 +61,15 @@ void check_minibatch_options(const MinibatchOptions& o) {
                  o.patience > 0 ? "--patience" : "--selection", "needs validation scores: set --eval-every N > 0");
   LOOM_CHECK_ARG(o.pipeline_depth >= 0, "--pipeline-depth", "must be >= 0, got {}", o.pipeline_depth);
   LOOM_CHECK_ARG(o.sample_workers >= 0, "--sample-workers", "must be >= 0, got {}", o.sample_workers);
-  validate_lr_schedule(o.lr_schedule);
-  LOOM_CHECK_ARG(!o.resume || !o.checkpoint_dir.empty(), "--resume", "needs --checkpoint-dir");
   check_layer_count(o.fanouts, "--fanouts", o.model.num_layers);
-  eval_fanouts_for(o, o.model.num_layers);
-  feature::check_cache_policy(o.cache, "--cache");
   LOOM_CHECK_ARG(o.alpha >= 0, "--alpha", "must be >= 0, got {}", o.alpha);
   LOOM_CHECK_ARG(o.device_rows >= 0 && o.device_rows <= 1, "--device-rows", "must be in [0, 1], got {}", o.device_rows);
-  LOOM_CHECK_ARG(o.device_memory_limit >= 0 && (o.device_memory_limit == 0 || o.device != "cpu"),
+  LOOM_CHECK_ARG(o.device_memory_limit >= 0 && (o.device_memory_limit == 0 || !o.run.device.is_cpu()),
                  "--device-memory-limit", "applies to --device cuda only (and must be >= 0)");
   LOOM_CHECK_ARG(o.cache_epochs > 0, "--cache-epochs", "must be positive, got {}", o.cache_epochs);
   LOOM_CHECK_ARG(o.cache_dtype == core::DType::kFloat32 || o.cache_dtype == core::DType::kFloat16, "--cache-dtype",
                  "must be float32 or float16, got {}", core::dtype_name(o.cache_dtype));
-  if (o.control.name != "none") {
+  if (o.control.kind != control::ControllerKind::kNone) {
     feature::validate(o.prefetch);
     control::validate(o.control);
   }
@@ -83,6 +79,12 @@ void check_minibatch_options(const MinibatchOptions& o) {
   LOOM_CHECK_ARG(o.change_train_fraction > 0 && o.change_train_fraction <= 1, "--change-train-fraction",
                  "must be in (0, 1], got {}", o.change_train_fraction);
   if (!o.change_fanouts.empty()) check_layer_count(o.change_fanouts, "--change-fanouts", o.model.num_layers);
+  MinibatchOptions checked = o;
+  sample::check_fanouts(o.eval_fanouts, "--eval-fanouts");
+  if (o.eval_fanouts.size() == 1)
+    checked.eval_fanouts.assign(static_cast<std::size_t>(o.model.num_layers), o.eval_fanouts[0]);
+  check_layer_count(checked.eval_fanouts, "--eval-fanouts", o.model.num_layers);
+  return checked;
 }
 
 namespace {
@@ -102,12 +104,12 @@ TrainingModel build_model(const MinibatchOptions& options, const TrainingData& d
   model_options.num_classes = data.num_classes;
   TrainingModel m;
   world.agree_on([&] {
-    torch::manual_seed(options.seed);
+    torch::manual_seed(options.run.seed);
     m.model = std::make_shared<nn::GnnModel>(model_options);
     m.model->to(device);
   });
   m.optimizer = std::make_unique<torch::optim::Adam>(
-      make_adam(*m.model, options.lr, options.weight_decay, options.weight_decay_layers));
+      make_adam(*m.model, options.run.lr, options.run.weight_decay, options.weight_decay_layers));
   m.selection = std::make_unique<ModelSelection>(options.selection, options.patience, *m.model);
   m.gradients = std::make_unique<GradientSync>(world, m.model->parameters());
   return m;
@@ -153,12 +155,12 @@ struct StartPoint {
 StartPoint resume_from_checkpoint(const MinibatchOptions& options, const TrainingData& data, TrainingModel& m,
                                   comm::Communicator& world, MinibatchReport& report) {
   StartPoint start;
-  if (!options.resume) return start;
+  if (!options.checkpoint.resume) return start;
   world.agree_on([&] {
     const std::optional<nlohmann::json> json = load_checkpoint(
-        options.checkpoint_dir, *m.model, *m.optimizer, fingerprint(options, data), m.selection->checkpoint_tensors());
+        options.checkpoint.dir, *m.model, *m.optimizer, fingerprint(options, data), m.selection->checkpoint_tensors());
     if (!json) return;
-    const std::string where = options.checkpoint_dir + " (state.json)";
+    const std::string where = options.checkpoint.dir + " (state.json)";
     const CheckpointState state = parse_checkpoint_state(json->dump(), where);
     start.epoch = state.epochs_done;
     start.step = state.steps_done;
@@ -172,7 +174,7 @@ StartPoint resume_from_checkpoint(const MinibatchOptions& options, const Trainin
     report.epochs = state.json.value("epochs", std::vector<nlohmann::json>{});
   });
   if (world.rank() == 0 && (start.epoch > 0 || start.step > 0))
-    spdlog::info("resumed from {} after epoch {}{}", options.checkpoint_dir, start.epoch,
+    spdlog::info("resumed from {} after epoch {}{}", options.checkpoint.dir, start.epoch,
                  start.step > 0 ? fmt::format(" and {} steps of epoch {}", start.step, start.epoch + 1) : "");
   return start;
 }
@@ -246,7 +248,7 @@ EvalScores evaluate(nn::GnnModel& model, const MinibatchOptions& o, const Miniba
     s.valid = exact_scores(exact, path.eval_builder(), data, data.valid_ids, comm);
     s.test = exact_scores(exact, path.eval_builder(), data, data.test_ids, comm);
   } else {
-    const auto seed = core::mix_seed(o.seed, 0x6576616c + static_cast<std::uint64_t>(epoch));
+    const auto seed = core::mix_seed(o.run.seed, 0x6576616c + static_cast<std::uint64_t>(epoch));
     s.valid =
         sampled_scores(model, path.eval_builder(), data.valid_ids, o.eval_batch_size, seed, comm, data.multi_label);
     s.test =
@@ -260,7 +262,8 @@ EvalScores evaluate(nn::GnnModel& model, const MinibatchOptions& o, const Miniba
 // `report`, observed by model selection. Returns whether selection says to stop early.
 bool evaluate_epoch(TrainingModel& m, const MinibatchOptions& options, const MinibatchDataPath& path, int epoch,
                     nlohmann::json& record, MinibatchReport& report) {
-  if (options.eval_every <= 0 || ((epoch + 1) % options.eval_every != 0 && epoch + 1 != options.epochs)) return false;
+  if (options.eval_every <= 0 || ((epoch + 1) % options.eval_every != 0 && epoch + 1 != options.run.epochs))
+    return false;
   const EvalScores scores = evaluate(*m.model, options, path, epoch);
   report.final_valid = score(scores.valid, path.data().multi_label);
   report.final_test = score(scores.test, path.data().multi_label);
@@ -313,19 +316,18 @@ void final_evaluation(nn::GnnModel& model, const MinibatchOptions& options, cons
     spdlog::info("exact layer-wise inference: valid {} {:.4f} | test {} {:.4f}{} ({:.1f}s)", report.score_name,
                  report.final_valid, report.score_name, report.final_test, topk, timer.seconds());
   }
-  if (options.output_dir.empty()) return;
+  if (options.output.dir.empty()) return;
   const NodeOutputs rows{.logits = exact.logits,
-                         .embeddings = options.save_embeddings ? exact.embeddings : torch::Tensor(),
+                         .embeddings = options.output.save_embeddings ? exact.embeddings : torch::Tensor(),
                          .original_ids = data.original_ids,
                          .original_names = data.original_names,
                          .multi_label = data.multi_label,
                          .num_classes = data.num_classes,
                          .num_nodes = data.num_nodes()};
-  write_training_outputs(options.output_dir, options.overwrite, rows, comm);
+  write_training_outputs(options.output.dir, options.output.overwrite, rows, comm);
 }
 
-// What the epochs of one run share, and the two things they may do on the way: checkpoint, and
-// say why the run stopped early.
+// What the epochs of one run share, and the checkpoint they may write on the way.
 struct Run {
   const MinibatchOptions& options;
   comm::Communicator& world;
@@ -342,17 +344,9 @@ struct Run {
     state["selection"] = m.selection->state();
     world.agree_on([&] {
       if (world.rank() == 0)
-        save_checkpoint(options.checkpoint_dir, id, *m.model, *m.optimizer, state, m.selection->checkpoint_tensors(),
-                        options.keep_checkpoints);
+        save_checkpoint(options.checkpoint.dir, id, *m.model, *m.optimizer, state, m.selection->checkpoint_tensors(),
+                        options.checkpoint.keep);
     });
-  }
-
-  void log_stop(int signal, const std::string& when) const {
-    if (world.rank() == 0)
-      spdlog::warn("stopped by signal {} after {}: {}", signal, when,
-                   options.checkpoint_dir.empty()
-                       ? "nothing saved (no --checkpoint-dir)"
-                       : "checkpoint in " + options.checkpoint_dir + "; continue with --resume");
   }
 };
 
@@ -366,7 +360,7 @@ AfterEpoch run_epoch(Run& run, int epoch) {
   comm::Communicator& world = run.world;
   const MinibatchDataPath& path = run.path;
   MinibatchReport& report = run.report;
-  const double lr = learning_rate_at(options.lr_schedule, options.lr, epoch, options.epochs);
+  const double lr = learning_rate_at(options.run.lr_schedule, options.run.lr, epoch, options.run.epochs);
   set_learning_rate(*run.m.optimizer, lr);
   const EpochSetting& setting = path.setting(epoch);
   if (world.rank() == 0 && path.changed(epoch) && epoch == options.change_epoch)
@@ -378,13 +372,15 @@ AfterEpoch run_epoch(Run& run, int epoch) {
   const bool resumed_here = epoch == run.start.epoch;
   EpochTotals totals = resumed_here ? run.start.totals : EpochTotals{};
   const EpochProgress progress =
-      train_epoch(run.m, path, options.seed, epoch, resumed_here ? run.start.step : 0, totals);
+      train_epoch(run.m, path, options.run.seed, epoch, resumed_here ? run.start.step : 0, totals);
   totals.earlier_seconds += timer.seconds();
   if (progress.steps_done < setting.steps) {  // stopped mid-epoch by a signal
     report.stopped_by = progress.stopped_by;
     const auto all_totals = world.allgatherv(std::span<const double>(pack_totals(totals)), comm::Channel::control);
-    if (!options.checkpoint_dir.empty()) run.save({epoch, progress.steps_done}, {{"epoch_totals", all_totals}});
-    run.log_stop(report.stopped_by, fmt::format("step {} of epoch {}", progress.steps_done, epoch + 1));
+    if (options.checkpoint.due(epoch + 1, report.stopped_by))
+      run.save({epoch, progress.steps_done}, {{"epoch_totals", all_totals}});
+    log_stopped(report.stopped_by, fmt::format("step {} of epoch {}", progress.steps_done, epoch + 1),
+                options.checkpoint, world);
     return AfterEpoch::kStopped;
   }
   const EpochSummary summary = summarize_epoch(epoch + 1, totals.earlier_seconds, setting.steps, path.changed(epoch),
@@ -401,17 +397,14 @@ AfterEpoch run_epoch(Run& run, int epoch) {
   report.epochs.push_back(record);
   if (world.rank() == 0) {
     run.metrics.write(record);
-    if (!options.quiet) log_epoch(summary, record, report.score_name);
+    if (!options.output.quiet) log_epoch(summary, record, report.score_name);
   }
   // A signal during the epoch's last step or its evaluation stops the run here.
-  const bool last = epoch + 1 == options.epochs || stop;
-  if (!last)
-    report.stopped_by = progress.stopped_by != 0 ? progress.stopped_by
-                                                 : world.allreduce_max(core::stop_signal(), comm::Channel::control);
-  const bool checkpoint_due = options.checkpoint_every > 0 && (epoch + 1) % options.checkpoint_every == 0;
-  if (!options.checkpoint_dir.empty() && (checkpoint_due || report.stopped_by != 0)) run.save(epoch + 1, {});
+  const bool last = epoch + 1 == options.run.epochs || stop;
+  if (!last) report.stopped_by = progress.stopped_by != 0 ? progress.stopped_by : agreed_stop_signal(world);
+  if (options.checkpoint.due(epoch + 1, report.stopped_by)) run.save(epoch + 1, {});
   if (report.stopped_by != 0) {
-    run.log_stop(report.stopped_by, fmt::format("epoch {}", epoch + 1));
+    log_stopped(report.stopped_by, fmt::format("epoch {}", epoch + 1), options.checkpoint, world);
     return AfterEpoch::kStopped;
   }
   if (stop && world.rank() == 0)
@@ -422,17 +415,12 @@ AfterEpoch run_epoch(Run& run, int epoch) {
 
 }  // namespace
 
-MinibatchReport run_minibatch(const MinibatchOptions& options, comm::Communicator& world) {
+MinibatchReport run_minibatch(const MinibatchOptions& given, comm::Communicator& world) {
   const int rank = world.rank();
-  world.agree_on([&] {
-    check_minibatch_options(options);
-    check_output_options(options.output_dir, options.save_embeddings, options.overwrite, rank == 0);
-  });
-  const int threads = nn::cpu_threads_per_rank(options.threads, world.ranks_on_this_node());
-  nn::configure_cpu_runtime(threads);
-  world.set_link_model(options.link);
-  torch::Device device = torch::kCPU;
-  world.agree_on([&] { device = resolve_device(options.device, rank); });
+  MinibatchOptions options;
+  const RankRuntime runtime =
+      open_rank(given.run, given.output, world, [&] { options = checked_minibatch_options(given); });
+  const torch::Device device = runtime.device;
 
   const std::int64_t runtime_bytes = core::resident_bytes();
   TrainingData data = open_training_data(options.store, world);
@@ -442,11 +430,11 @@ MinibatchReport run_minibatch(const MinibatchOptions& options, comm::Communicato
   report.score_name = data.multi_label ? "micro_f1" : "accuracy";
   const StartPoint start = resume_from_checkpoint(options, data, m, world, report);
   const std::string print = fingerprint(options, data);
-  core::MetricsLog metrics(rank == 0 ? options.metrics_path : "", options.resume);
+  core::MetricsLog metrics(rank == 0 ? options.output.metrics_path : "", options.checkpoint.resume);
   MemoryPlan memory;
   world.agree_on([&] {
     memory = plan_minibatch_memory(options, data, *m.model, runtime_bytes);
-    check_memory_plan(memory, options.memory_limit, world.ranks_on_this_node());
+    check_memory_plan(memory, options.run.memory_limit, world.ranks_on_this_node());
   });
   const std::int64_t estimate = record_memory_plan(memory, world, metrics);
   if (device.is_cuda()) check_device_memory(memory, options, data, device, world, metrics);
@@ -455,12 +443,12 @@ MinibatchReport run_minibatch(const MinibatchOptions& options, comm::Communicato
   if (rank == 0)
     spdlog::info("training {} ({} layers, hidden {}) on {} nodes, {} ranks of {} threads, {} steps per epoch",
                  nn::model_kind_name(options.model.kind), options.model.num_layers, options.model.hidden,
-                 path.data().num_nodes(), world.size(), threads, path.setting(start.epoch).steps);
+                 path.data().num_nodes(), world.size(), runtime.threads, path.setting(start.epoch).steps);
   core::install_stop_handlers();
 
   Run run{options, world, m, path, start, print, metrics, report};
   int weights_epoch = start.epoch;  // the epoch whose weights the model holds
-  for (int epoch = start.epoch; epoch < options.epochs; ++epoch) {
+  for (int epoch = start.epoch; epoch < options.run.epochs; ++epoch) {
     const AfterEpoch next = run_epoch(run, epoch);
     if (next == AfterEpoch::kStopped) return report;
     weights_epoch = epoch + 1;
@@ -472,7 +460,7 @@ MinibatchReport run_minibatch(const MinibatchOptions& options, comm::Communicato
       spdlog::info("selected the weights of epoch {} (best validation {} {:.4f})", weights_epoch, report.score_name,
                    m.selection->best_score());
   }
-  if (options.exact_eval || !options.output_dir.empty())
+  if (options.exact_eval || !options.output.dir.empty())
     final_evaluation(*m.model, options, path, weights_epoch, metrics, report);
   report.memory_estimate_bytes = estimate;
   report.memory_peak_bytes = record_memory_peak(estimate, world, metrics);

@@ -1,7 +1,5 @@
 #include "loom/train/prefetch_setup.hpp"
 
-#include <array>
-
 #include "loom/core/log.hpp"
 #include "loom/core/rng.hpp"
 #include "loom/train/cache_setup.hpp"
@@ -13,8 +11,12 @@ namespace {
 // Scores for the initial fill (per global vertex); empty for an empty buffer.
 std::vector<double> initial_scores(const MinibatchOptions& o, const TrainingData& data,
                                    std::span<const std::int32_t> fanouts, int rank) {
-  if (o.prefetch.initial == "empty") return {};
-  return feature::cache_scores(o.prefetch.initial, cache_context(o, data, fanouts, rank));
+  using feature::CachePolicy, feature::PrefetchStart;
+  if (o.prefetch.initial == PrefetchStart::kEmpty) return {};
+  const CachePolicy policy = o.prefetch.initial == PrefetchStart::kDegree   ? CachePolicy::kDegree
+                             : o.prefetch.initial == PrefetchStart::kRandom ? CachePolicy::kRandom
+                                                                            : CachePolicy::kVip;
+  return feature::cache_scores(policy, cache_context(o, data, fanouts, rank));
 }
 
 std::string log_path(const std::string& path, int rank, int ranks) {
@@ -29,7 +31,7 @@ std::string log_path(const std::string& path, int rank, int ranks) {
 
 feature::PrefetchOptions effective_prefetch_options(const MinibatchOptions& options) {
   feature::PrefetchOptions buffer_options = options.prefetch;
-  if (options.control.name == "lookahead" && buffer_options.lookahead == 0)
+  if (options.control.kind == control::ControllerKind::kLookahead && buffer_options.lookahead == 0)
     buffer_options.lookahead = kDefaultLookahead;
   return buffer_options;
 }
@@ -38,10 +40,12 @@ PrefetchSetup build_prefetch(const MinibatchOptions& options, const TrainingData
                              std::span<const std::int32_t> fanouts, const feature::RemoteFetcher& fetcher,
                              comm::Communicator& world, nlohmann::json& record) {
   PrefetchSetup setup;
-  if (options.control.name == "none") return setup;
+  if (options.control.kind == control::ControllerKind::kNone) return setup;
+  const std::string controller_name = core::enum_name(control::kControllerNames, options.control.kind);
+  const std::string initial = core::enum_name(feature::kPrefetchStartNames, options.prefetch.initial);
   if (world.size() == 1) {
     spdlog::warn("--controller {}: one rank owns every row, so there is nothing to prefetch; no buffer built",
-                 options.control.name);
+                 controller_name);
     return setup;
   }
   std::vector<double> scores;
@@ -57,7 +61,7 @@ PrefetchSetup build_prefetch(const MinibatchOptions& options, const TrainingData
   feature::FetchStats fill;
   world.agree_on([&] { fill = setup.buffer->fill(fetcher, scores); });
   control::ControllerOptions controller = options.control;
-  controller.seed = core::mix_seed(options.seed, static_cast<std::uint64_t>(world.rank()));
+  controller.seed = core::mix_seed(options.run.seed, static_cast<std::uint64_t>(world.rank()));
   const nlohmann::json facts = {{"graph_nodes", data.num_nodes()},
                                 {"ranks", world.size()},
                                 {"rank", world.rank()},
@@ -73,23 +77,22 @@ PrefetchSetup build_prefetch(const MinibatchOptions& options, const TrainingData
         std::make_unique<PrefetchControl>(*setup.buffer, control::make_controller(controller), options.control_window,
                                           facts, log_path(options.decision_log, world.rank(), world.size()));
   });
-  std::array<std::int64_t, 4> totals{setup.buffer->capacity(), static_cast<std::int64_t>(data.halo_ids.size()),
-                                     setup.buffer->occupancy(), fill.bytes};
-  world.allreduce_sum(totals, comm::Channel::control);
+  std::int64_t capacity = setup.buffer->capacity(), halo = static_cast<std::int64_t>(data.halo_ids.size());
+  std::int64_t initial_rows = setup.buffer->occupancy(), fill_bytes = fill.bytes;
+  world.sum_fields(comm::Channel::control, capacity, halo, initial_rows, fill_bytes);
   record = {{"event", "prefetch"},
-            {"controller", options.control.name},
+            {"controller", controller_name},
             {"fraction", options.prefetch.fraction},
-            {"initial", options.prefetch.initial},
-            {"capacity", totals[0]},
-            {"halo", totals[1]},
-            {"initial_rows", totals[2]},
-            {"fill_bytes_received", totals[3]},
+            {"initial", initial},
+            {"capacity", capacity},
+            {"halo", halo},
+            {"initial_rows", initial_rows},
+            {"fill_bytes_received", fill_bytes},
             {"lookahead", buffer_options.lookahead}};
   if (world.rank() == 0)
     spdlog::info(
         "prefetch buffer: {} rows over {} ranks ({} of their {} halo vertices), {} filled by {}, controller '{}'",
-        totals[0], world.size(), options.prefetch.fraction, totals[1], totals[2], options.prefetch.initial,
-        options.control.name);
+        capacity, world.size(), options.prefetch.fraction, halo, initial_rows, initial, controller_name);
   return setup;
 }
 

@@ -46,8 +46,7 @@ TrainingData open_training_data(const std::string& path, const comm::Communicato
   d.path = path;
   d.rank = world.rank();
   world.agree_on([&] {
-    const std::string format = graph::store_format(path);
-    if (format == "loom-partitioned") {
+    if (graph::store_kind(path) == graph::StoreKind::kPartitioned) {
       auto store = partition::PartitionedStore::open(path);
       if (store.num_parts() != world.size())
         throw Error::in_file(path, 0,
@@ -64,7 +63,7 @@ TrainingData open_training_data(const std::string& path, const comm::Communicato
       load_rows(d, part.store(), d.offset);
       const auto halo = part.halo_ids();
       d.halo_ids.assign(halo.begin(), halo.end());
-    } else if (format == "loom-graph") {
+    } else {
       if (world.size() > 1)
         throw Error::in_file(path, 0,
                              "is not partitioned but the job has " + std::to_string(world.size()) +
@@ -74,8 +73,6 @@ TrainingData open_training_data(const std::string& path, const comm::Communicato
       d.book = partition::PartitionBook({0, d.topology.num_nodes()});
       d.num_local = d.topology.num_nodes();
       load_rows(d, d.topology, 0);
-    } else {
-      throw Error::in_file(path, 0, "unknown store format '" + format + "'");
     }
     if (d.topology.meta().directed)
       spdlog::warn("{}: graph is directed; neighbour sampling follows stored (out-)edges", path);

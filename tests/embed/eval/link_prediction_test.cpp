@@ -134,7 +134,7 @@ TEST(LinkPrediction, CommunityVectorsPredictLinksAndNoiseDoesNot) {
   EXPECT_NEAR(noise.auc, 0.5, 0.15);
   vectors.present[0] = 0;
   EXPECT_GE(evaluate_link_prediction(vectors, split, EdgeOperator::kL1, {}).skipped_pairs, 0);
-  EXPECT_THROW(parse_edge_operator("dot"), Error);
+  EXPECT_THROW(core::parse_enum(kEdgeOperatorNames, "dot", "--operator"), Error);
 }
 
 TEST(LinkPrediction, StoreSplitKeepsOriginalIds) {

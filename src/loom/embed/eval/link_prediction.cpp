@@ -202,24 +202,6 @@ LinkSplit linkpred_split(const graph::GraphStore& store, const LinkSplitOptions&
   return split;
 }
 
-EdgeOperator parse_edge_operator(const std::string& name) {
-  if (name == "hadamard") return EdgeOperator::kHadamard;
-  if (name == "average") return EdgeOperator::kAverage;
-  if (name == "l1") return EdgeOperator::kL1;
-  if (name == "l2") return EdgeOperator::kL2;
-  throw Error::in_argument("--operator", "unknown edge operator '" + name + "' (hadamard, average, l1, l2)");
-}
-
-std::string edge_operator_name(EdgeOperator op) {
-  switch (op) {
-    case EdgeOperator::kHadamard: return "hadamard";
-    case EdgeOperator::kAverage: return "average";
-    case EdgeOperator::kL1: return "l1";
-    case EdgeOperator::kL2: return "l2";
-  }
-  return "?";
-}
-
 LinkPredResult evaluate_link_prediction(const NodeVectors& vectors, const LinkSplit& split, EdgeOperator op,
                                         const LogisticOptions& options) {
   LinkPredResult result;

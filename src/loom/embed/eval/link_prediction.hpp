@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "loom/core/enum_names.hpp"
 #include "loom/embed/eval/logistic.hpp"
 #include "loom/embed/eval/node_classification.hpp"
 #include "loom/graph/csr.hpp"
@@ -49,9 +50,11 @@ LinkSplit linkpred_split(const graph::Csr& csr, const LinkSplitOptions& options)
 LinkSplit linkpred_split(const graph::GraphStore& store, const LinkSplitOptions& options);
 
 enum class EdgeOperator { kHadamard, kAverage, kL1, kL2 };
-// "hadamard" | "average" | "l1" | "l2"; throws Error::in_argument("--operator", ...).
-EdgeOperator parse_edge_operator(const std::string& name);
-std::string edge_operator_name(EdgeOperator op);
+inline constexpr core::EnumNames<EdgeOperator, 4> kEdgeOperatorNames{{{"hadamard", EdgeOperator::kHadamard},
+                                                                      {"average", EdgeOperator::kAverage},
+                                                                      {"l1", EdgeOperator::kL1},
+                                                                      {"l2", EdgeOperator::kL2}}};
+inline std::string edge_operator_name(EdgeOperator op) { return core::enum_name(kEdgeOperatorNames, op); }
 
 struct LinkPredResult {
   double auc = 0;

@@ -3,6 +3,8 @@
 #include <charconv>
 #include <filesystem>
 #include <optional>
+#include <string_view>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -54,24 +56,21 @@ struct Splitter {
   }
 };
 
+// The words --delimiter takes, several spellings per splitter; besides them, one separator character
+// other than those of numbers and comments (a digit, '-', '.', '#', '%').
+constexpr std::pair<std::string_view, Splitter> kDelimiterWords[] = {
+    {"auto", {.detect = true}}, {"whitespace", {}},       {" ", {}},
+    {"tab", {.delim = '\t'}},   {"\\t", {.delim = '\t'}}, {"\t", {.delim = '\t'}},
+    {"comma", {.delim = ','}},
+};
+
 Splitter parse_delimiter(const std::string& text) {
-  Splitter s;
-  if (text == "auto") {
-    s.detect = true;
-  } else if (text == "whitespace" || text == " ") {
-    s.delim = 0;
-  } else if (text == "tab" || text == "\\t" || text == "\t") {
-    s.delim = '\t';
-  } else if (text == "comma") {
-    s.delim = ',';
-  } else if (text.size() == 1 && text[0] != '#' && text[0] != '%' && text[0] != '-' && text[0] != '.' &&
-             !(text[0] >= '0' && text[0] <= '9')) {
-    s.delim = text[0];
-  } else {
-    throw Error::in_argument("--delimiter",
-                             "'" + text + "' is not auto, whitespace, tab, comma or one separator character");
-  }
-  return s;
+  for (const auto& [word, splitter] : kDelimiterWords)
+    if (text == word) return splitter;
+  LOOM_CHECK_ARG(text.size() == 1 && text[0] != '#' && text[0] != '%' && text[0] != '-' && text[0] != '.' &&
+                     !(text[0] >= '0' && text[0] <= '9'),
+                 "--delimiter", "'{}' is not auto, whitespace, tab, comma or one separator character", text);
+  return Splitter{.delim = text[0]};
 }
 
 std::optional<std::int64_t> parse_id(std::string_view field) {
@@ -223,15 +222,6 @@ void read_strings(const EdgeListImportOptions& o, Splitter& splitter, BadLines& 
   data.id_map_note = "string ids mapped to 0..N-1 in sorted (byte-wise) order; names.txt holds the names";
 }
 
-std::string id_kind_name(IdKind kind) {
-  switch (kind) {
-    case IdKind::kAuto: return "auto";
-    case IdKind::kNumeric: return "numeric";
-    case IdKind::kString: return "string";
-  }
-  return "?";
-}
-
 }  // namespace
 
 ImportedGraph read_edgelist(const EdgeListImportOptions& o, const std::string& spill_dir) {
@@ -272,8 +262,8 @@ ImportedGraph read_edgelist(const EdgeListImportOptions& o, const std::string& s
       {"delimiter", splitter.delim == 0 ? std::string("whitespace") : std::string(1, splitter.delim)},
       {"weighted", o.weighted},
       {"bad_lines", o.skip_bad_lines ? "skip" : "error"},
-      {"ids", id_kind_name(o.ids)},
-      {"ids_read_as", id_kind_name(used)},
+      {"ids", core::enum_name(kIdKindNames, o.ids)},
+      {"ids_read_as", core::enum_name(kIdKindNames, used)},
       {"num_nodes", o.num_nodes}};
   data.provenance["counts"]["nodes"] = num_nodes;
   g.edges = std::move(spill);

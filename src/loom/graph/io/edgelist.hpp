@@ -15,12 +15,15 @@
 #include <cstdint>
 #include <string>
 
+#include "loom/core/enum_names.hpp"
 #include "loom/graph/io/import_common.hpp"
 #include "loom/graph/store.hpp"
 
 namespace loom::graph::io {
 
 enum class IdKind { kAuto, kNumeric, kString };
+inline constexpr core::EnumNames<IdKind, 3> kIdKindNames{
+    {{"auto", IdKind::kAuto}, {"numeric", IdKind::kNumeric}, {"string", IdKind::kString}}};
 
 struct EdgeListImportOptions {
   std::string path;

@@ -202,8 +202,15 @@ void warn_unread_arrays(const std::string& dir) {
 
 }  // namespace
 
-ImportedGraph read_npy(const NpyImportOptions& o) {
-  require_source(o.dir, "SRC", /*directory=*/true);
+namespace {
+
+// The two edge arrays of DIR, src/dst.npy or indptr/indices.npy, checked against each other (an
+// indptr also fixes the node count).
+struct EdgeArrays {
+  core::NpyArray first, second;
+  bool csr = false;
+};
+EdgeArrays open_edge_arrays(const NpyImportOptions& o, NodeCount& count) {
   auto file = [&](const char* name) { return o.dir + "/" + name; };
   auto has = [&](const char* name) { return fs::is_regular_file(file(name)); };
   const bool coo = has("src.npy") || has("dst.npy");
@@ -216,31 +223,29 @@ ImportedGraph read_npy(const NpyImportOptions& o) {
       coo ? std::array<const char*, 2>{"src.npy", "dst.npy"} : std::array<const char*, 2>{"indptr.npy", "indices.npy"};
   for (const char* name : edge_files)
     if (!has(name)) throw Error::in_file(file(name), 0, "missing (needed with the other edge array)");
-  NodeCount count;
-  if (o.num_nodes >= 0) {
-    LOOM_CHECK_ARG(o.num_nodes > 0, "--num-nodes", "must be positive");
-    count.agree(o.num_nodes, "--num-nodes");
-  }
-  const core::NpyArray first = map_int_vector(file(edge_files[0])), second = map_int_vector(file(edge_files[1]));
+  EdgeArrays e{map_int_vector(file(edge_files[0])), map_int_vector(file(edge_files[1])), csr};
   if (coo) {
-    if (first.size() != second.size())
-      throw Error::in_file(second.path(), 0,
-                           fmt::format("has {} entries, but src.npy has {}", second.size(), first.size()));
+    if (e.first.size() != e.second.size())
+      throw Error::in_file(e.second.path(), 0,
+                           fmt::format("has {} entries, but src.npy has {}", e.second.size(), e.first.size()));
   } else {
-    const auto indptr = core::read_npy_as<std::int64_t>(first.path());
-    if (indptr.empty() || indptr.front() != 0 || indptr.back() != second.size())
-      throw Error::in_file(first.path(), 0,
-                           fmt::format("must start at 0 and end at the {} entries of indices.npy", second.size()));
-    count.agree(static_cast<std::int64_t>(indptr.size()) - 1, first.path() + " (rows)");
+    const auto indptr = core::read_npy_as<std::int64_t>(e.first.path());
+    if (indptr.empty() || indptr.front() != 0 || indptr.back() != e.second.size())
+      throw Error::in_file(e.first.path(), 0,
+                           fmt::format("must start at 0 and end at the {} entries of indices.npy", e.second.size()));
+    count.agree(static_cast<std::int64_t>(indptr.size()) - 1, e.first.path() + " (rows)");
     for (std::size_t u = 0; u + 1 < indptr.size(); ++u)
-      if (indptr[u] > indptr[u + 1]) throw Error::in_file(first.path(), 0, fmt::format("entry {}: decreases", u + 1));
+      if (indptr[u] > indptr[u + 1]) throw Error::in_file(e.first.path(), 0, fmt::format("entry {}: decreases", u + 1));
   }
-  if (second.size() == 0) throw Error::in_file(first.path(), 0, "no edges (empty array)");
-  ImportedGraph g;
-  g.policy = o.policy;
-  GraphData& data = g.nodes;
-  if (has("feat.npy")) {
-    const auto a = core::NpyArray::map(file("feat.npy"));
+  if (e.second.size() == 0) throw Error::in_file(e.first.path(), 0, "no edges (empty array)");
+  return e;
+}
+
+// feat.npy, label.npy and orig_id.npy where DIR has them, each agreeing on the node count.
+void read_node_arrays(const std::string& dir, NodeCount& count, GraphData& data) {
+  const std::string feat = dir + "/feat.npy", label = dir + "/label.npy", orig_id = dir + "/orig_id.npy";
+  if (fs::is_regular_file(feat)) {
+    const auto a = core::NpyArray::map(feat);
     if (a.ndim() != 2 || !is_float(a.dtype()))
       throw Error::in_file(
           a.path(), 0, fmt::format("expected a 2-D float array, found {}-D {}", a.ndim(), core::dtype_name(a.dtype())));
@@ -248,42 +253,64 @@ ImportedGraph read_npy(const NpyImportOptions& o) {
     data.feat = core::read_npy_as<float>(a.path());
     data.feat_dim = a.cols();
   }
-  if (has("label.npy")) read_labels(file("label.npy"), count, data);
-  if (has("orig_id.npy")) {
-    data.orig_id = read_int_vector(file("orig_id.npy"));
-    count.agree(static_cast<std::int64_t>(data.orig_id.size()), file("orig_id.npy"));
+  if (fs::is_regular_file(label)) read_labels(label, count, data);
+  if (fs::is_regular_file(orig_id)) {
+    data.orig_id = read_int_vector(orig_id);
+    count.agree(static_cast<std::int64_t>(data.orig_id.size()), orig_id);
     data.id_map_note = "original ids from orig_id.npy";
   } else {
     data.id_map_note = "ids used as given";
   }
-  if (count.value < 0) {
-    const std::int64_t largest = std::max(check_id_array(first, -1, ""), check_id_array(second, -1, ""));
-    count.agree(largest + 1, "the largest edge id + 1");
-  }
-  const std::int64_t n = count.value;
-  if (coo) check_id_array(first, n, count.from);
-  check_id_array(second, n, count.from);
-  data.rows_without_csr = n;
+}
+
+// train_idx.npy, valid_idx.npy (or PyG's val_idx.npy) and test_idx.npy, ids checked against n.
+void read_split_arrays(const std::string& dir, std::int64_t n, const NodeCount& count, GraphData& data) {
+  auto has = [&](const char* name) { return fs::is_regular_file(dir + "/" + name); };
   if (has("valid_idx.npy") && has("val_idx.npy"))
     throw Error::in_argument("SRC",
-                             "'" + o.dir + "' holds both valid_idx.npy and val_idx.npy (PyG's name for it); keep one");
+                             "'" + dir + "' holds both valid_idx.npy and val_idx.npy (PyG's name for it); keep one");
   for (const auto& [name, files] : {std::pair<const char*, std::array<const char*, 2>>{"train", {"train_idx.npy", ""}},
                                     {"valid", {"valid_idx.npy", "val_idx.npy"}},
                                     {"test", {"test_idx.npy", ""}}}) {
     for (const char* split_file : files) {
       if (!*split_file || !has(split_file)) continue;
-      const std::string path = file(split_file);
+      const std::string path = dir + "/" + split_file;
       auto ids = read_int_vector(path);
       check_ids(path, ids, n, count.from);
       data.splits[name] = std::move(ids);
     }
   }
+}
+
+}  // namespace
+
+ImportedGraph read_npy(const NpyImportOptions& o) {
+  require_source(o.dir, "SRC", /*directory=*/true);
+  NodeCount count;
+  if (o.num_nodes >= 0) {
+    LOOM_CHECK_ARG(o.num_nodes > 0, "--num-nodes", "must be positive");
+    count.agree(o.num_nodes, "--num-nodes");
+  }
+  EdgeArrays edges = open_edge_arrays(o, count);
+  ImportedGraph g;
+  g.policy = o.policy;
+  GraphData& data = g.nodes;
+  read_node_arrays(o.dir, count, data);
+  if (count.value < 0) {
+    const std::int64_t largest = std::max(check_id_array(edges.first, -1, ""), check_id_array(edges.second, -1, ""));
+    count.agree(largest + 1, "the largest edge id + 1");
+  }
+  const std::int64_t n = count.value;
+  if (!edges.csr) check_id_array(edges.first, n, count.from);
+  check_id_array(edges.second, n, count.from);
+  data.rows_without_csr = n;
+  read_split_arrays(o.dir, n, count, data);
   warn_unread_arrays(o.dir);
   data.provenance["importer"] = "npy";
   data.provenance["source"] = fs::absolute(o.dir).lexically_normal().string();
-  data.provenance["options"] = {{"edges_from", coo ? "src/dst" : "indptr/indices"}, {"num_nodes", o.num_nodes}};
+  data.provenance["options"] = {{"edges_from", edges.csr ? "indptr/indices" : "src/dst"}, {"num_nodes", o.num_nodes}};
   data.provenance["counts"]["nodes"] = n;
-  g.edges = std::make_unique<NpyEdges>(first, second, csr, n);
+  g.edges = std::make_unique<NpyEdges>(edges.first, edges.second, edges.csr, n);
   return g;
 }
 

@@ -1,0 +1,21 @@
+#include "loom/train/run_options.hpp"
+
+#include "loom/core/error.hpp"
+
+namespace loom::train {
+
+void check_run_options(const RunOptions& run) {
+  LOOM_CHECK_ARG(run.epochs >= 0, "--epochs", "must be >= 0, got {}", run.epochs);
+  LOOM_CHECK_ARG(run.lr > 0, "--lr", "must be positive, got {}", run.lr);
+  LOOM_CHECK_ARG(run.weight_decay >= 0, "--weight-decay", "must be >= 0, got {}", run.weight_decay);
+  LOOM_CHECK_ARG(run.memory_limit >= 0, "--memory-limit", "must be >= 0, got {}", run.memory_limit);
+  validate_lr_schedule(run.lr_schedule);
+}
+
+void check_checkpoint_options(const CheckpointOptions& checkpoint) {
+  LOOM_CHECK_ARG(!checkpoint.resume || !checkpoint.dir.empty(), "--resume", "needs --checkpoint-dir");
+  LOOM_CHECK_ARG(checkpoint.every >= 0, "--checkpoint-every", "must be >= 0, got {}", checkpoint.every);
+  LOOM_CHECK_ARG(checkpoint.keep >= 0, "--keep-checkpoints", "must be >= 0, got {}", checkpoint.keep);
+}
+
+}  // namespace loom::train
