@@ -1,7 +1,7 @@
 // Multi-rank: every rank gets the exact rows of any global ids through RemoteFetcher, with
-// float32 and float16 on the wire, and the bytes counted are the rows that crossed ranks; a
-// static cache filled from the owners serves its rows so that only the others travel; with a hot
-// tier, the rows it holds are listed for the device and the others come packed.
+// float32 and float16 on the wire (and with own and served rows gathered in one file-order sweep), and the bytes
+// counted are the rows that crossed ranks; a static cache filled from the owners serves its rows so that only the
+// others travel; with a hot tier, the rows it holds are listed for the device and the others come packed.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -36,8 +36,11 @@ struct Ranks {
   }
 };
 
-void check_fetch(WireDType wire) {
+// In file order (a table too large for the page cache), a rank gathers its own rows and the rows
+// it serves in one sweep: the same rows.
+void check_fetch(WireDType wire, bool file_order = false) {
   Ranks s;
+  s.local.set_reads_in_file_order(file_order);
   RemoteFetcher fetcher(s.comm, s.book, s.local, wire);
   core::Rng rng(s.comm.rank() + 1);
   std::vector<std::int64_t> ids;
@@ -96,6 +99,10 @@ TEST(FeatureSource, HotTierRowsAreListedAndTheOthersComePacked) {
 
 TEST(RemoteFetcher, Float32RowsAreExact) { check_fetch(WireDType::kFloat32); }
 TEST(RemoteFetcher, Float16RowsAreExactForSmallIntegers) { check_fetch(WireDType::kFloat16); }
+TEST(RemoteFetcher, OneFileOrderSweepForOwnAndServedRowsIsExact) {
+  check_fetch(WireDType::kFloat32, true);
+  check_fetch(WireDType::kFloat16, true);
+}
 
 TEST(RemoteFetcher, RankWithNothingToFetchStillTakesPart) {
   Ranks s;

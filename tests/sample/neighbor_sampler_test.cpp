@@ -141,13 +141,16 @@ TEST(NeighborSampler, CsrOrderReadsGiveTheSameSample) {
   EXPECT_FALSE(sampler.reads_in_csr_order()) << "a small graph is read in batch order";
   const auto seeds = first_nodes(1024, 5, 6000);
   const SampledBatch batch_order = sampler.sample(seeds, 99);
-  sampler.set_reads_in_csr_order(true);
-  const SampledBatch csr_order = sampler.sample(seeds, 99);
-  EXPECT_EQ(batch_order.input_nodes, csr_order.input_nodes);
-  ASSERT_EQ(batch_order.blocks.size(), csr_order.blocks.size());
-  for (std::size_t l = 0; l < batch_order.blocks.size(); ++l) {
-    EXPECT_EQ(batch_order.blocks[l].indptr, csr_order.blocks[l].indptr);
-    EXPECT_EQ(batch_order.blocks[l].indices, csr_order.blocks[l].indices);
+  for (const std::int64_t window : {NeighborSampler::kReadWindowBytes, std::int64_t{4096}, std::int64_t{1}}) {
+    SCOPED_TRACE(window);  // one window, a window per few pages, a window per list
+    sampler.set_reads_in_csr_order(true, window);
+    const SampledBatch csr_order = sampler.sample(seeds, 99);
+    EXPECT_EQ(batch_order.input_nodes, csr_order.input_nodes);
+    ASSERT_EQ(batch_order.blocks.size(), csr_order.blocks.size());
+    for (std::size_t l = 0; l < batch_order.blocks.size(); ++l) {
+      EXPECT_EQ(batch_order.blocks[l].indptr, csr_order.blocks[l].indptr);
+      EXPECT_EQ(batch_order.blocks[l].indices, csr_order.blocks[l].indices);
+    }
   }
 }
 

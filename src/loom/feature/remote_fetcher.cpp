@@ -1,6 +1,7 @@
 #include "loom/feature/remote_fetcher.hpp"
 
 #include <numeric>
+#include <type_traits>
 
 #include "loom/core/parallel.hpp"
 #include "loom/core/timer.hpp"
@@ -45,8 +46,14 @@ FetchStats RemoteFetcher::fetch(std::span<const std::int64_t> ids, float* out) c
       remote_positions.push_back(static_cast<std::int64_t>(i));
     }
   }
-  local_.gather_at(local_rows, local_positions, out);
-  FetchStats stats = fetch_remote(ids, remote_positions, out);
+  FetchStats stats;
+  if (local_.reads_in_file_order()) {  // one sweep of the file for own and served rows
+    const OwnRows own{local_rows, local_positions};
+    stats = fetch_remote(ids, remote_positions, out, &own);
+  } else {
+    local_.gather_at(local_rows, local_positions, out);
+    stats = fetch_remote(ids, remote_positions, out, nullptr);
+  }
   stats.local_rows = static_cast<std::int64_t>(local_rows.size());
   stats.seconds = timer.seconds();
   return stats;
@@ -54,6 +61,12 @@ FetchStats RemoteFetcher::fetch(std::span<const std::int64_t> ids, float* out) c
 
 FetchStats RemoteFetcher::fetch_remote(std::span<const std::int64_t> ids,
                                        std::span<const std::int64_t> remote_positions, float* out) const {
+  return fetch_remote(ids, remote_positions, out, nullptr);
+}
+
+FetchStats RemoteFetcher::fetch_remote(std::span<const std::int64_t> ids,
+                                       std::span<const std::int64_t> remote_positions, float* out,
+                                       const OwnRows* own) const {
   core::Timer timer;
   const int parts = book_.num_parts();
   std::vector<std::vector<std::int64_t>> request_ids(parts), positions(parts);
@@ -66,9 +79,9 @@ FetchStats RemoteFetcher::fetch_remote(std::span<const std::int64_t> ids,
   FetchStats stats;
   stats.remote_rows = static_cast<std::int64_t>(remote_positions.size());
   if (wire_ == WireDType::kFloat16)
-    exchange_rows<core::Half>(request_ids, positions, out, stats);
+    exchange_rows<core::Half>(request_ids, positions, own, out, stats);
   else
-    exchange_rows<float>(request_ids, positions, out, stats);
+    exchange_rows<float>(request_ids, positions, own, out, stats);
   stats.seconds = timer.seconds();
   return stats;
 }
@@ -83,14 +96,38 @@ std::vector<float> RemoteFetcher::fetch_rows(std::span<const std::int64_t> ids, 
 }
 
 template <class Wire>
+void RemoteFetcher::gather_served_and_own(std::span<const std::int64_t> wanted, const OwnRows* own, float* out,
+                                          std::vector<Wire>& encoded) const {
+  if (own == nullptr) {
+    encode_rows<Wire>(local_, wanted, encoded);
+    return;
+  }
+  const auto served = static_cast<std::int64_t>(wanted.size());
+  const std::int64_t dim = local_.dim();
+  encoded.resize(wanted.size() * static_cast<std::size_t>(dim));
+  local_.for_each_row(
+      served + static_cast<std::int64_t>(own->rows.size()),
+      [&](std::int64_t i) { return i < served ? wanted[i] : own->rows[i - served]; },
+      [&](std::int64_t i) {
+        if (i >= served) {
+          local_.row(own->rows[i - served], out + own->positions[i - served] * dim);
+        } else if constexpr (std::is_same_v<Wire, float>) {
+          local_.row(wanted[i], encoded.data() + i * dim);
+        } else {
+          local_.row_half(wanted[i], encoded.data() + i * dim);
+        }
+      });
+}
+
+template <class Wire>
 void RemoteFetcher::exchange_rows(const std::vector<std::vector<std::int64_t>>& request_ids,
-                                  const std::vector<std::vector<std::int64_t>>& positions, float* out,
-                                  FetchStats& stats) const {
+                                  const std::vector<std::vector<std::int64_t>>& positions, const OwnRows* own,
+                                  float* out, FetchStats& stats) const {
   const int parts = book_.num_parts();
   // Round 1: ids to their owners. Round 2: owners answer with the rows, in request order.
   const auto requested = comm_->alltoallv(request_ids, comm::Channel::features);
-  // Every rank's requested rows are read in one gather (one sweep of the file, where the table
-  // reads in file order), then split into the replies.
+  // Every rank's requested rows (and, with `own`, this rank's own) are read in one gather (one
+  // sweep of the file, where the table reads in file order), then split into the replies.
   std::vector<std::int64_t> wanted;
   std::vector<std::size_t> first(static_cast<std::size_t>(parts) + 1, 0);
   for (int p = 0; p < parts; ++p) {
@@ -104,7 +141,7 @@ void RemoteFetcher::exchange_rows(const std::vector<std::vector<std::int64_t>>& 
     first[p + 1] = wanted.size();
   }
   std::vector<Wire> encoded;
-  encode_rows<Wire>(local_, wanted, encoded);
+  gather_served_and_own<Wire>(wanted, own, out, encoded);
   const auto dim = static_cast<std::size_t>(local_.dim());
   std::vector<std::vector<Wire>> replies(parts);
   for (int p = 0; p < parts; ++p)

@@ -56,9 +56,22 @@ class RemoteFetcher {
   std::vector<float> fetch_rows(std::span<const std::int64_t> ids, FetchStats* stats = nullptr) const;
 
  private:
+  // Rows of this rank's own table and where they go in `out`.
+  struct OwnRows {
+    std::span<const std::int64_t> rows, positions;
+  };
+  FetchStats fetch_remote(std::span<const std::int64_t> ids, std::span<const std::int64_t> remote_positions, float* out,
+                          const OwnRows* own) const;
+  // `own` (may be null): this rank's own rows, gathered with the rows it serves.
   template <class Wire>
   void exchange_rows(const std::vector<std::vector<std::int64_t>>& request_ids,
-                     const std::vector<std::vector<std::int64_t>>& positions, float* out, FetchStats& stats) const;
+                     const std::vector<std::vector<std::int64_t>>& positions, const OwnRows* own, float* out,
+                     FetchStats& stats) const;
+  // The rows other ranks asked for (`wanted`, as wire rows into `encoded`) and `own` (as float32
+  // rows into `out`) in one gather: one sweep of the file where the table reads in file order.
+  template <class Wire>
+  void gather_served_and_own(std::span<const std::int64_t> wanted, const OwnRows* own, float* out,
+                             std::vector<Wire>& encoded) const;
 
   const comm::Communicator* comm_;
   partition::PartitionBook book_;

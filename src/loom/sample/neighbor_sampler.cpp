@@ -7,6 +7,7 @@
 #include "loom/core/error.hpp"
 #include "loom/core/memory.hpp"
 #include "loom/core/parallel.hpp"
+#include "loom/core/readahead.hpp"
 #include "loom/core/rng.hpp"
 #include "loom/sample/id_map.hpp"
 
@@ -42,12 +43,26 @@ inline void pick_positions(std::int64_t n, std::int64_t k, core::Rng& rng, std::
   std::sort(out, out + k);
 }
 
+// A read-ahead sweep over the neighbour lists of nodes[order[k]] (ascending ids), windows of
+// about `window_bytes` of reads.
+template <class IdT>
+core::SweepAhead lists_ahead(graph::CsrView<IdT> g, std::span<const std::int64_t> nodes,
+                             std::span<const std::int64_t> order, std::int64_t window_bytes) {
+  constexpr auto kWidth = static_cast<std::int64_t>(sizeof(IdT));
+  std::vector<core::ByteSpan> spans;
+  spans.reserve(order.size());
+  for (const std::int64_t i : order) spans.emplace_back(g.indptr[nodes[i]] * kWidth, g.indptr[nodes[i] + 1] * kWidth);
+  return core::SweepAhead(g.indices.data(), std::move(spans), window_bytes);
+}
+
 // Samples one hop for the destination nodes nodes[0 .. num_dst) into `block`, appending newly
-// seen source nodes to `nodes` and `map`. With `in_csr_order` the neighbour lists are read in
-// ascending node id; what is drawn for node i depends on i alone, so the block is the same.
+// seen source nodes to `nodes` and `map`. With `read_window` > 0 the neighbour lists are read in
+// ascending node id, asked of the kernel a window of `read_window` bytes ahead; what is drawn for
+// node i depends on i alone, so the block is the same.
 template <class IdT>
 void sample_hop(graph::CsrView<IdT> g, std::int64_t num_dst, std::int32_t fanout, const core::Rng& hop_rng, IdMap& map,
-                std::vector<std::int64_t>& nodes, Block& block, bool in_csr_order) {
+                std::vector<std::int64_t>& nodes, Block& block, std::int64_t read_window) {
+  const bool in_csr_order = read_window > 0;
   const std::vector<std::int64_t> order = in_csr_order
                                               ? core::ascending_order(num_dst, [&](std::int64_t i) { return nodes[i]; })
                                               : std::vector<std::int64_t>{};
@@ -63,23 +78,35 @@ void sample_hop(graph::CsrView<IdT> g, std::int64_t num_dst, std::int32_t fanout
   const std::int64_t num_edges = block.indptr[num_dst];
   auto picked = std::make_unique_for_overwrite<std::int64_t[]>(static_cast<std::size_t>(num_edges));
 
-  core::parallel_for_blocks(num_dst, kRowsPerTask, [&](std::int64_t begin, std::int64_t end, std::int64_t) {
-    std::vector<std::int64_t> scratch;
-    for (std::int64_t k = begin; k < end; ++k) {
-      const std::int64_t i = position(k);
-      const auto neighbors = g.neighbors(nodes[i]);
-      const auto deg = static_cast<std::int64_t>(neighbors.size());
-      std::int64_t* out = picked.get() + block.indptr[i];
-      const std::int64_t take = block.indptr[i + 1] - block.indptr[i];
-      if (take == deg) {
-        for (std::int64_t q = 0; q < deg; ++q) out[q] = neighbors[q];
-        continue;
+  const auto read_lists = [&](std::int64_t first, std::int64_t last) {
+    core::parallel_for_blocks(last - first, kRowsPerTask, [&](std::int64_t begin, std::int64_t end, std::int64_t) {
+      std::vector<std::int64_t> scratch;
+      for (std::int64_t k = first + begin; k < first + end; ++k) {
+        const std::int64_t i = position(k);
+        const auto neighbors = g.neighbors(nodes[i]);
+        const auto deg = static_cast<std::int64_t>(neighbors.size());
+        std::int64_t* out = picked.get() + block.indptr[i];
+        const std::int64_t take = block.indptr[i + 1] - block.indptr[i];
+        if (take == deg) {
+          for (std::int64_t q = 0; q < deg; ++q) out[q] = neighbors[q];
+          continue;
+        }
+        core::Rng rng = hop_rng.split(static_cast<std::uint64_t>(i));
+        pick_positions(deg, take, rng, out, scratch);
+        for (std::int64_t q = 0; q < take; ++q) out[q] = neighbors[out[q]];
       }
-      core::Rng rng = hop_rng.split(static_cast<std::uint64_t>(i));
-      pick_positions(deg, take, rng, out, scratch);
-      for (std::int64_t q = 0; q < take; ++q) out[q] = neighbors[out[q]];
+    });
+  };
+  if (in_csr_order) {
+    const core::SweepAhead ahead = lists_ahead(g, nodes, order, read_window);
+    ahead.request(0);
+    for (std::int64_t w = 0; w < ahead.windows(); ++w) {
+      ahead.request(w + 1);
+      read_lists(ahead.begin(w), ahead.end(w));
     }
-  });
+  } else {
+    read_lists(0, num_dst);
+  }
 
   block.indices.resize(static_cast<std::size_t>(num_edges));
   for (std::int64_t e = 0; e < num_edges; ++e) {
@@ -102,6 +129,10 @@ NeighborSampler::NeighborSampler(const graph::Csr& graph, std::vector<std::int32
                  graph.num_rows());
   const auto topology_bytes = graph.indptr_array().nbytes() + graph.indices_array().nbytes();
   csr_order_ = core::exceeds_half_available(static_cast<std::int64_t>(topology_bytes));
+  // Lists are then read ahead exactly (lists_ahead in sample_hop); the kernel's readahead around each
+  // fault would read megabytes for a list of a hundred bytes.
+  if (csr_order_)
+    core::advise_random(graph.indices_array().data(), static_cast<std::int64_t>(graph.indices_array().nbytes()));
 }
 
 NeighborSampler NeighborSampler::full_neighborhood(const graph::Csr& graph, int num_layers) {
@@ -137,7 +168,8 @@ SampledBatch NeighborSampler::sample(std::span<const std::int64_t> seeds, std::u
     Block& block = batch.blocks[fanouts_.size() - 1 - hop];
     const std::int64_t num_dst = static_cast<std::int64_t>(nodes.size());
     graph_->visit([&](auto view) {
-      detail::sample_hop(view, num_dst, fanouts_[hop], rng.split(hop), map, nodes, block, csr_order_);
+      detail::sample_hop(view, num_dst, fanouts_[hop], rng.split(hop), map, nodes, block,
+                         csr_order_ ? std::max<std::int64_t>(1, read_window_bytes_) : 0);
     });
     batch.num_sampled_edges += block.num_edges();
   }

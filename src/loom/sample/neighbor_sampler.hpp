@@ -41,15 +41,22 @@ class NeighborSampler {
 
   // Whether each hop reads its frontier's neighbour lists in CSR order (ascending node id) rather
   // than batch order: set where the topology is larger than half the memory available at
-  // construction, so that faults on a mapped topology that the page cache cannot hold ride the
-  // kernel's readahead instead of reading at random. The batches are the same either way.
+  // construction. Each hop then asks the kernel for exactly the frontier's lists first, in
+  // ascending order and all at once (core::will_need; fault readahead on the mapped lists is off),
+  // instead of reading at random, in windows of about `window_bytes` of reads. The batches are the
+  // same either way.
+  static constexpr std::int64_t kReadWindowBytes = std::int64_t{64} << 20;
   bool reads_in_csr_order() const { return csr_order_; }
-  void set_reads_in_csr_order(bool on) { csr_order_ = on; }
+  void set_reads_in_csr_order(bool on, std::int64_t window_bytes = kReadWindowBytes) {
+    csr_order_ = on;
+    read_window_bytes_ = window_bytes;
+  }
 
  private:
   const graph::Csr* graph_;
   std::vector<std::int32_t> fanouts_;
   bool csr_order_ = false;
+  std::int64_t read_window_bytes_ = kReadWindowBytes;
 };
 
 // The sampling seed of batch `batch` of epoch `epoch` under a run's base seed.
