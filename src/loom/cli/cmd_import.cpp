@@ -30,7 +30,8 @@ namespace {
 struct CommonImportOptions {
   std::string source, out;
   bool overwrite = false, directed = false;
-  std::string duplicates = "remove", self_loops = "remove";
+  graph::DuplicatePolicy duplicates = graph::DuplicatePolicy::kRemove;
+  graph::SelfLoopPolicy self_loops = graph::SelfLoopPolicy::kRemove;
   core::DType feat_dtype = core::DType::kFloat32;
   std::string features;              // embeddings file whose vectors become the node features
   std::vector<double> random_split;  // {train, valid} fractions of the labelled nodes; empty = keep
@@ -41,8 +42,8 @@ struct CommonImportOptions {
   graph::io::EdgePolicy policy() const {
     graph::io::EdgePolicy p;
     p.directed = directed;
-    p.duplicates = duplicates == "keep" ? graph::DuplicatePolicy::kKeep : graph::DuplicatePolicy::kRemove;
-    p.self_loops = self_loops == "keep" ? graph::SelfLoopPolicy::kKeep : graph::SelfLoopPolicy::kRemove;
+    p.duplicates = duplicates;
+    p.self_loops = self_loops;
     return p;
   }
 };
@@ -52,12 +53,8 @@ void add_common_options(CLI::App* sub, CommonImportOptions& c, const std::string
   sub->add_option("-o,--output", c.out, "Output graph store directory")->required();
   sub->add_flag("--overwrite", c.overwrite, "Replace the output directory if it exists");
   sub->add_flag("--directed", c.directed, "Keep edge direction (default: store both directions)");
-  sub->add_option("--duplicates", c.duplicates, "Duplicate edges: remove|keep")
-      ->check(CLI::IsMember({"remove", "keep"}))
-      ->capture_default_str();
-  sub->add_option("--self-loops", c.self_loops, "Self-loops: remove|keep")
-      ->check(CLI::IsMember({"remove", "keep"}))
-      ->capture_default_str();
+  add_enum_option(*sub, "--duplicates", c.duplicates, graph::kDuplicatePolicyNames, "Duplicate edges");
+  add_enum_option(*sub, "--self-loops", c.self_loops, graph::kSelfLoopPolicyNames, "Self-loops");
   add_enum_option(*sub, "--feat-dtype", c.feat_dtype, core::kFeatDTypeNames, "Stored feature type");
   sub->add_option("--features", c.features,
                   "Node features from trained embeddings (word2vec text/binary or .npy, keyed by original node id)");

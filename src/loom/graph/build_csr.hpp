@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "loom/core/enum_names.hpp"
+
 namespace loom::graph {
 
 struct EdgeList {
@@ -15,7 +17,11 @@ struct EdgeList {
 };
 
 enum class DuplicatePolicy { kRemove, kKeep };
+inline constexpr core::EnumNames<DuplicatePolicy, 2> kDuplicatePolicyNames{
+    {{"remove", DuplicatePolicy::kRemove}, {"keep", DuplicatePolicy::kKeep}}};
 enum class SelfLoopPolicy { kRemove, kKeep };
+inline constexpr core::EnumNames<SelfLoopPolicy, 2> kSelfLoopPolicyNames{
+    {{"remove", SelfLoopPolicy::kRemove}, {"keep", SelfLoopPolicy::kKeep}}};
 
 struct CsrBuildOptions {
   bool symmetric = true;

@@ -12,8 +12,8 @@ namespace loom::graph::io {
 
 nlohmann::json policy_json(const EdgePolicy& policy) {
   return {{"directed", policy.directed},
-          {"duplicates", policy.duplicates == DuplicatePolicy::kRemove ? "remove" : "keep"},
-          {"self_loops", policy.self_loops == SelfLoopPolicy::kRemove ? "remove" : "keep"}};
+          {"duplicates", core::enum_name(kDuplicatePolicyNames, policy.duplicates)},
+          {"self_loops", core::enum_name(kSelfLoopPolicyNames, policy.self_loops)}};
 }
 
 namespace {
