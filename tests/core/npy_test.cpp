@@ -65,6 +65,22 @@ TEST(Npy, ReadAsConvertsHalfToFloat) {
   EXPECT_EQ(f, (std::vector<float>{1.5f, -2.0f, 65504.0f}));
 }
 
+// Every float16 value, subnormals included, survives float32 and back; float32 values round to the
+// nearest float16 (ties to even) below float16's normal range too (numpy's results).
+TEST(Half, EveryValueRoundTripsAndSubnormalsRoundToNearest) {
+  for (std::uint32_t bits = 0; bits < 0x10000u; ++bits) {
+    const Half h{static_cast<std::uint16_t>(bits)};
+    if ((bits & 0x7c00u) == 0x7c00u && (bits & 0x3ffu) != 0) continue;  // NaN
+    ASSERT_EQ(float_to_half(half_to_float(h)).bits, h.bits) << "float16 bits " << bits;
+  }
+  EXPECT_EQ(float_to_half(3e-6f).bits, 50);
+  EXPECT_EQ(float_to_half(5e-5f).bits, 839);
+  EXPECT_EQ(float_to_half(-std::ldexp(1.0f, -15)).bits, 0x8000 | 512);
+  EXPECT_EQ(float_to_half(std::ldexp(1.0f, -25)).bits, 0);  // a tie: to even (0)
+  EXPECT_EQ(float_to_half(std::ldexp(3.0f, -25)).bits, 2);  // a tie: to even (2)
+  EXPECT_EQ(float_to_half(std::ldexp(1.0f, -26)).bits, 0);
+}
+
 TEST(Npy, BFloat16RoundsToNearestEvenAndIsStoredAsTwoByteVoids) {
   EXPECT_EQ(float_to_bfloat16(1.0f).bits, 0x3f80);
   EXPECT_EQ(float_to_bfloat16(1.00390625f).bits, 0x3f80) << "a tie goes to the even mantissa";

@@ -30,7 +30,7 @@ TEST(RowTable, AnIndexedViewReadsTheIndexedRowsInEveryDtype) {
   table.gather(std::vector<std::int64_t>{0, 1, 2}, out.data());
   EXPECT_EQ(out, (std::vector<float>{6, 7, 0, 1, 6, 7}));
   core::Half h[2];
-  table.row_half(1, h);
+  table.row(1, h);
   EXPECT_EQ(core::half_to_float(h[1]), 1.0f);
   EXPECT_THROW(table.data(), Error) << "indexed rows are not one block";
   const RowTable copy = table.contiguous();

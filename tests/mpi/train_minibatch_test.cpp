@@ -16,7 +16,8 @@
 namespace loom::train {
 namespace {
 
-std::string make_parts(const comm::Communicator& world, const std::string& dir, int parts) {
+std::string make_parts(const comm::Communicator& world, const std::string& dir, int parts,
+                       core::DType feat_dtype = core::DType::kFloat32) {
   if (world.rank() == 0) {
     graph::generate::SbmOptions o;
     o.nodes = 1600;
@@ -28,7 +29,7 @@ std::string make_parts(const comm::Communicator& world, const std::string& dir, 
     o.train = 0.3;
     o.valid = 0.2;
     o.seed = 5;
-    graph::generate::generate_sbm_store(o, dir + "/sbm", {});
+    graph::generate::generate_sbm_store(o, dir + "/sbm", {.feat_dtype = feat_dtype});
     partition::PartitionOptions p;
     p.source = dir + "/sbm";
     p.output = dir + "/parts";
@@ -188,6 +189,46 @@ TEST(MinibatchMpi, LookaheadKeepsFetchedRowsAndMovesFewerRows) {
   EXPECT_LT(named.epochs[0]["rows_remote"].get<std::int64_t>(), fixed.epochs[0]["rows_remote"].get<std::int64_t>());
   options.prefetch.lookahead = -1;
   EXPECT_THROW(run_minibatch(options, world), Error);
+}
+
+// A superbatch gathers the rows of several steps at once, each distinct row once: the same
+// batches and weights as step by step, with at most as many rows moved, for float16 rows (held as
+// float16 until their step) and float32 rows, a static cache, a pipeline, and a last group cut
+// short by the end of the epoch.
+TEST(MinibatchMpi, SuperbatchFetchesDistinctRowsOnceAndTrainsIdentically) {
+  auto world = comm::Communicator::world();
+  const mpi_test::SharedScratch scratch(world, "superbatch");
+  for (const core::DType dtype : {core::DType::kFloat16, core::DType::kFloat32}) {
+    const std::string dir = scratch.path() + "/" + core::dtype_name(dtype);
+    auto options = options_for(make_parts(world, dir, world.size(), dtype));
+    options.run.epochs = 2;
+    options.batch_size = 24;
+    options.exact_eval = false;
+    for (const auto cache : {feature::CachePolicy::kNone, feature::CachePolicy::kVip}) {
+      options.cache = cache;
+      options.alpha = cache == feature::CachePolicy::kNone ? 0 : 0.1;
+      options.superbatch = 1;
+      const auto single = run_minibatch(options, world);
+      options.superbatch = 3;
+      for (const int depth : {0, 2}) {
+        options.pipeline_depth = depth;
+        const auto grouped = run_minibatch(options, world);
+        for (std::size_t e = 0; e < single.epochs.size(); ++e) {
+          const auto& a = single.epochs[e];
+          const auto& b = grouped.epochs[e];
+          EXPECT_DOUBLE_EQ(a["loss"].get<double>(), b["loss"].get<double>()) << dir << " epoch " << e;
+          EXPECT_EQ(a["steps"].get<std::int64_t>(), b["steps"].get<std::int64_t>());
+          EXPECT_LT(b["rows_remote"].get<std::int64_t>(), a["rows_remote"].get<std::int64_t>()) << dir;
+          EXPECT_LT(b["feature_bytes"].get<std::int64_t>(), a["feature_bytes"].get<std::int64_t>()) << dir;
+        }
+      }
+    }
+    options.superbatch = 0;
+    EXPECT_THROW(run_minibatch(options, world), Error);
+    options.superbatch = 2;
+    options.control.kind = control::ControllerKind::kNever;
+    EXPECT_THROW(run_minibatch(options, world), Error);
+  }
 }
 
 TEST(MinibatchMpi, ConditionsChangeAtTheGivenEpoch) {

@@ -64,6 +64,10 @@ void add_train_command(CLI::App& app, Action& action) {
   sub->add_option("--sample-workers", o.sample_workers,
                   "Threads sampling batches at once, ahead of their fetch (0 = 1 on cpu, 4 on cuda)")
       ->capture_default_str();
+  sub->add_option("--superbatch", o.superbatch,
+                  "Training batches whose input rows are fetched in one gather, each distinct row once: with "
+                  "features on disk, one sweep of the file for that many steps (rows held in the store's dtype)")
+      ->capture_default_str();
   sub->add_option("--device-rows", o.device_rows,
                   "Fraction of the rank's own feature rows held in device memory, hottest by VIP first "
                   "(the rest in host memory, pinned under cuda)")

@@ -23,10 +23,10 @@ inline Half float_to_half(float value) {
   if (abs < 0x38800000u) {                                                      // subnormal or zero
     if (abs < 0x33000000u) return {static_cast<std::uint16_t>(sign)};
     const std::uint32_t mant = (abs & 0x7fffffu) | 0x800000u;
-    const int shift = 126 - static_cast<int>(abs >> 23);
-    std::uint32_t h = mant >> (shift + 1);
-    const std::uint32_t rem = mant & ((1u << (shift + 1)) - 1);
-    const std::uint32_t half_point = 1u << shift;
+    const int shift = 126 - static_cast<int>(abs >> 23);  // value = h * 2^-24 with h = mant >> shift
+    std::uint32_t h = mant >> shift;
+    const std::uint32_t rem = mant & ((1u << shift) - 1);
+    const std::uint32_t half_point = 1u << (shift - 1);
     if (rem > half_point || (rem == half_point && (h & 1u))) ++h;
     return {static_cast<std::uint16_t>(sign | h)};
   }

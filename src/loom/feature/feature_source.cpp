@@ -1,6 +1,7 @@
 #include "loom/feature/feature_source.hpp"
 
 #include <algorithm>
+#include <type_traits>
 
 #include <absl/container/flat_hash_map.h>
 
@@ -48,7 +49,13 @@ FetchStats FeatureSource::gather(std::span<const std::int64_t> ids, float* out, 
   return stats;
 }
 
-FetchStats FeatureSource::gather_rows(std::span<const std::int64_t> ids, float* out,
+FetchStats FeatureSource::gather(std::span<const std::int64_t> ids, core::Half* out) const {
+  LOOM_CHECK(buffer_ == nullptr, "FeatureSource: float16 rows are not served through a prefetch buffer");
+  return gather_rows(ids, out, {});
+}
+
+template <class Out>
+FetchStats FeatureSource::gather_rows(std::span<const std::int64_t> ids, Out* out,
                                       std::span<const std::span<const std::int64_t>> upcoming) const {
   const bool cached = cache_ != nullptr && !cache_->empty();
   if (!cached && buffer_ == nullptr) return fetcher_->fetch(ids, out);
@@ -81,17 +88,18 @@ FetchStats FeatureSource::gather_rows(std::span<const std::int64_t> ids, float* 
       },
       256);
   FetchStats stats;
-  if (buffer_ != nullptr) {
-    const auto before = buffer_->hits();
-    buffer_->see_ahead(upcoming);
-    remote_positions = buffer_->lookup(ids, remote_positions, out);
-    stats = fetch_with_replacements(ids, remote_positions, out);
-    buffer_->admit(ids, remote_positions, out);
-    stats.prefetch_hits = buffer_->hits() - before;
-    buffer_->end_step();
-  } else {
-    stats = fetcher_->fetch_remote(ids, remote_positions, out);
+  if constexpr (std::is_same_v<Out, float>) {
+    if (buffer_ != nullptr) {
+      const auto before = buffer_->hits();
+      buffer_->see_ahead(upcoming);
+      remote_positions = buffer_->lookup(ids, remote_positions, out);
+      stats = fetch_with_replacements(ids, remote_positions, out);
+      buffer_->admit(ids, remote_positions, out);
+      stats.prefetch_hits = buffer_->hits() - before;
+      buffer_->end_step();
+    }
   }
+  if (buffer_ == nullptr) stats = fetcher_->fetch_remote(ids, remote_positions, out);
   for (std::int64_t i = 0; i < n; ++i) {
     stats.cached_rows += slot[i] >= 0;
     stats.local_rows += slot[i] == kOwn;

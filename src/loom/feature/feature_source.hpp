@@ -37,10 +37,14 @@ class FeatureSource {
   // the minibatches sampled after this one, for the buffer's lookahead.
   FetchStats gather(std::span<const std::int64_t> ids, float* out, TierRows* tier_rows = nullptr,
                     std::span<const std::span<const std::int64_t>> upcoming = {}) const;
+  // Collective. Every row as float16 (rounded as RowTable::row does), from the own rows, the
+  // static cache and other ranks; not with a prefetch buffer (whose rows are float32).
+  FetchStats gather(std::span<const std::int64_t> ids, core::Half* out) const;
 
  private:
-  // gather() without a hot tier: every row of `ids` into out.
-  FetchStats gather_rows(std::span<const std::int64_t> ids, float* out,
+  // gather() without a hot tier: every row of `ids` into out (Out: float or core::Half).
+  template <class Out>
+  FetchStats gather_rows(std::span<const std::int64_t> ids, Out* out,
                          std::span<const std::span<const std::int64_t>> upcoming) const;
   // Fetches the rows at `positions` plus the buffer's replacement rows in one exchange.
   FetchStats fetch_with_replacements(std::span<const std::int64_t> ids, std::span<const std::int64_t> positions,

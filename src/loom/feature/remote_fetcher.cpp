@@ -34,7 +34,8 @@ RemoteFetcher::RemoteFetcher(const comm::Communicator& comm, const partition::Pa
              local_.rows(), book.range(rank_).size());
 }
 
-FetchStats RemoteFetcher::fetch(std::span<const std::int64_t> ids, float* out) const {
+template <class Out>
+FetchStats RemoteFetcher::fetch_as(std::span<const std::int64_t> ids, Out* out) const {
   core::Timer timer;
   const partition::IdRange mine = book_.range(rank_);
   std::vector<std::int64_t> local_rows, local_positions, remote_positions;
@@ -46,27 +47,23 @@ FetchStats RemoteFetcher::fetch(std::span<const std::int64_t> ids, float* out) c
       remote_positions.push_back(static_cast<std::int64_t>(i));
     }
   }
-  FetchStats stats;
-  if (local_.reads_in_file_order()) {  // one sweep of the file for own and served rows
-    const OwnRows own{local_rows, local_positions};
-    stats = fetch_remote(ids, remote_positions, out, &own);
-  } else {
-    local_.gather_at(local_rows, local_positions, out);
-    stats = fetch_remote(ids, remote_positions, out, nullptr);
+  // Own rows are read in the gather of the served rows (one sweep of the file) where the table
+  // reads in file order, and for float16 output; otherwise here, beforehand.
+  const bool own_with_served = local_.reads_in_file_order() || !std::is_same_v<Out, float>;
+  if constexpr (std::is_same_v<Out, float>) {
+    if (!own_with_served) local_.gather_at(local_rows, local_positions, out);
   }
+  const OwnRows own{local_rows, local_positions};
+  FetchStats stats = fetch_remote_as(ids, remote_positions, out, own_with_served ? &own : nullptr);
   stats.local_rows = static_cast<std::int64_t>(local_rows.size());
   stats.seconds = timer.seconds();
   return stats;
 }
 
-FetchStats RemoteFetcher::fetch_remote(std::span<const std::int64_t> ids,
-                                       std::span<const std::int64_t> remote_positions, float* out) const {
-  return fetch_remote(ids, remote_positions, out, nullptr);
-}
-
-FetchStats RemoteFetcher::fetch_remote(std::span<const std::int64_t> ids,
-                                       std::span<const std::int64_t> remote_positions, float* out,
-                                       const OwnRows* own) const {
+template <class Out>
+FetchStats RemoteFetcher::fetch_remote_as(std::span<const std::int64_t> ids,
+                                          std::span<const std::int64_t> remote_positions, Out* out,
+                                          const OwnRows* own) const {
   core::Timer timer;
   const int parts = book_.num_parts();
   std::vector<std::vector<std::int64_t>> request_ids(parts), positions(parts);
@@ -79,9 +76,9 @@ FetchStats RemoteFetcher::fetch_remote(std::span<const std::int64_t> ids,
   FetchStats stats;
   stats.remote_rows = static_cast<std::int64_t>(remote_positions.size());
   if (wire_ == WireDType::kFloat16)
-    exchange_rows<core::Half>(request_ids, positions, own, out, stats);
+    exchange_rows<core::Half, Out>(request_ids, positions, own, out, stats);
   else
-    exchange_rows<float>(request_ids, positions, own, out, stats);
+    exchange_rows<float, Out>(request_ids, positions, own, out, stats);
   stats.seconds = timer.seconds();
   return stats;
 }
@@ -95,8 +92,8 @@ std::vector<float> RemoteFetcher::fetch_rows(std::span<const std::int64_t> ids, 
   return rows;
 }
 
-template <class Wire>
-void RemoteFetcher::gather_served_and_own(std::span<const std::int64_t> wanted, const OwnRows* own, float* out,
+template <class Wire, class Out>
+void RemoteFetcher::gather_served_and_own(std::span<const std::int64_t> wanted, const OwnRows* own, Out* out,
                                           std::vector<Wire>& encoded) const {
   if (own == nullptr) {
     encode_rows<Wire>(local_, wanted, encoded);
@@ -111,18 +108,16 @@ void RemoteFetcher::gather_served_and_own(std::span<const std::int64_t> wanted, 
       [&](std::int64_t i) {
         if (i >= served) {
           local_.row(own->rows[i - served], out + own->positions[i - served] * dim);
-        } else if constexpr (std::is_same_v<Wire, float>) {
-          local_.row(wanted[i], encoded.data() + i * dim);
         } else {
-          local_.row_half(wanted[i], encoded.data() + i * dim);
+          local_.row(wanted[i], encoded.data() + i * dim);
         }
       });
 }
 
-template <class Wire>
+template <class Wire, class Out>
 void RemoteFetcher::exchange_rows(const std::vector<std::vector<std::int64_t>>& request_ids,
-                                  const std::vector<std::vector<std::int64_t>>& positions, const OwnRows* own,
-                                  float* out, FetchStats& stats) const {
+                                  const std::vector<std::vector<std::int64_t>>& positions, const OwnRows* own, Out* out,
+                                  FetchStats& stats) const {
   const int parts = book_.num_parts();
   // Round 1: ids to their owners. Round 2: owners answer with the rows, in request order.
   const auto requested = comm_->alltoallv(request_ids, comm::Channel::features);
@@ -153,9 +148,16 @@ void RemoteFetcher::exchange_rows(const std::vector<std::vector<std::int64_t>>& 
     LOOM_CHECK(
         static_cast<std::int64_t>(rows[p].size()) == static_cast<std::int64_t>(positions[p].size()) * local_.dim(),
         "rank {} answered {} values for {} rows", p, rows[p].size(), positions[p].size());
-    decode_rows<Wire>(rows[p], local_.dim(), positions[p], out);
+    decode_rows<Wire, Out>(rows[p], local_.dim(), positions[p], out);
     stats.bytes += static_cast<std::int64_t>(rows[p].size() * sizeof(Wire));
   }
 }
+
+template FetchStats RemoteFetcher::fetch_as(std::span<const std::int64_t>, float*) const;
+template FetchStats RemoteFetcher::fetch_as(std::span<const std::int64_t>, core::Half*) const;
+template FetchStats RemoteFetcher::fetch_remote_as(std::span<const std::int64_t>, std::span<const std::int64_t>, float*,
+                                                   const OwnRows*) const;
+template FetchStats RemoteFetcher::fetch_remote_as(std::span<const std::int64_t>, std::span<const std::int64_t>,
+                                                   core::Half*, const OwnRows*) const;
 
 }  // namespace loom::feature

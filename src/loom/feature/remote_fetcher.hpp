@@ -1,10 +1,11 @@
 // RemoteFetcher: gathers the rows of any global node ids for this rank, DistDGL-style: rows this
 // rank owns are copied from its RowTable; the others are fetched from their owners by one
 // batched request/response round (ids out, rows back) over comm::Channel::features, with rows
-// on the wire as float32 or float16. fetch() is COLLECTIVE: every rank calls it the same number
-// of times in the same order (trainers run the same number of steps on every rank); a rank with
-// nothing to fetch still takes part. Ids may be given in any order; duplicates are allowed.
-// A fetcher may run on a background thread if its Communicator is used by no other thread.
+// on the wire as float32 or float16. Rows come out as float32, or as float16 (rounded as
+// RowTable::row does; exact where the table holds float16 rows). fetch() is COLLECTIVE: every rank calls it the same
+// number of times in the same order (trainers run the same number of steps on every rank); a rank with nothing to fetch
+// still takes part. Ids may be given in any order; duplicates are allowed. A fetcher may run on a background thread if
+// its Communicator is used by no other thread.
 #pragma once
 
 #include <cstdint>
@@ -43,13 +44,20 @@ class RemoteFetcher {
   const partition::PartitionBook& book() const { return book_; }
   int rank() const { return rank_; }
 
-  // Collective. out[i*dim ..] = row of ids[i] (out has ids.size() * dim() floats).
-  FetchStats fetch(std::span<const std::int64_t> ids, float* out) const;
+  // Collective. out[i*dim ..] = row of ids[i] (out has ids.size() * dim() values).
+  FetchStats fetch(std::span<const std::int64_t> ids, float* out) const { return fetch_as(ids, out); }
+  FetchStats fetch(std::span<const std::int64_t> ids, core::Half* out) const { return fetch_as(ids, out); }
 
   // Collective. Like fetch(), but only the ids in `remote_positions` (positions into ids, all of
   // them owned by other ranks) travel; the caller fills the other rows itself.
   FetchStats fetch_remote(std::span<const std::int64_t> ids, std::span<const std::int64_t> remote_positions,
-                          float* out) const;
+                          float* out) const {
+    return fetch_remote_as(ids, remote_positions, out, nullptr);
+  }
+  FetchStats fetch_remote(std::span<const std::int64_t> ids, std::span<const std::int64_t> remote_positions,
+                          core::Half* out) const {
+    return fetch_remote_as(ids, remote_positions, out, nullptr);
+  }
 
   // Collective. The rows of `ids` (all owned by other ranks), in order, as a new buffer of
   // ids.size() * dim() floats; `stats` (optional) receives the fetch statistics.
@@ -60,17 +68,21 @@ class RemoteFetcher {
   struct OwnRows {
     std::span<const std::int64_t> rows, positions;
   };
-  FetchStats fetch_remote(std::span<const std::int64_t> ids, std::span<const std::int64_t> remote_positions, float* out,
-                          const OwnRows* own) const;
+  // Out: float or core::Half.
+  template <class Out>
+  FetchStats fetch_as(std::span<const std::int64_t> ids, Out* out) const;
+  template <class Out>
+  FetchStats fetch_remote_as(std::span<const std::int64_t> ids, std::span<const std::int64_t> remote_positions,
+                             Out* out, const OwnRows* own) const;
   // `own` (may be null): this rank's own rows, gathered with the rows it serves.
-  template <class Wire>
+  template <class Wire, class Out>
   void exchange_rows(const std::vector<std::vector<std::int64_t>>& request_ids,
-                     const std::vector<std::vector<std::int64_t>>& positions, const OwnRows* own, float* out,
+                     const std::vector<std::vector<std::int64_t>>& positions, const OwnRows* own, Out* out,
                      FetchStats& stats) const;
-  // The rows other ranks asked for (`wanted`, as wire rows into `encoded`) and `own` (as float32
-  // rows into `out`) in one gather: one sweep of the file where the table reads in file order.
-  template <class Wire>
-  void gather_served_and_own(std::span<const std::int64_t> wanted, const OwnRows* own, float* out,
+  // The rows other ranks asked for (`wanted`, as wire rows into `encoded`) and `own` (as Out rows
+  // into `out`) in one gather: one sweep of the file where the table reads in file order.
+  template <class Wire, class Out>
+  void gather_served_and_own(std::span<const std::int64_t> wanted, const OwnRows* own, Out* out,
                              std::vector<Wire>& encoded) const;
 
   const comm::Communicator* comm_;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <type_traits>
 
 #include "loom/core/error.hpp"
 #include "loom/core/float_rows.hpp"
@@ -84,7 +85,7 @@ void RowTable::row(std::int64_t r, float* out) const {
                      {out, static_cast<std::size_t>(dim_)});
 }
 
-void RowTable::row_half(std::int64_t r, core::Half* out) const {
+void RowTable::row(std::int64_t r, core::Half* out) const {
   r = physical(r);
   switch (dtype_) {
     case core::DType::kFloat16:
@@ -124,29 +125,32 @@ void encode_rows(const RowTable& table, std::span<const std::int64_t> local_rows
   } else {
     table.for_each_row(
         static_cast<std::int64_t>(local_rows.size()), [&](std::int64_t i) { return local_rows[i]; },
-        [&](std::int64_t i) { table.row_half(local_rows[i], out.data() + i * dim); });
+        [&](std::int64_t i) { table.row(local_rows[i], out.data() + i * dim); });
   }
 }
 
-template <class Wire>
-void decode_rows(std::span<const Wire> wire, std::int64_t dim, std::span<const std::int64_t> out_positions,
-                 float* out) {
+template <class Wire, class Out>
+void decode_rows(std::span<const Wire> wire, std::int64_t dim, std::span<const std::int64_t> out_positions, Out* out) {
   core::parallel_for(
       static_cast<std::int64_t>(out_positions.size()),
       [&](std::int64_t i) {
-        float* dst = out + out_positions[i] * dim;
+        Out* dst = out + out_positions[i] * dim;
         const Wire* src = wire.data() + i * dim;
-        if constexpr (std::is_same_v<Wire, float>)
-          std::memcpy(dst, src, sizeof(float) * dim);
-        else
+        if constexpr (std::is_same_v<Wire, Out>)
+          std::memcpy(dst, src, sizeof(Out) * dim);
+        else if constexpr (std::is_same_v<Out, float>)
           for (std::int64_t j = 0; j < dim; ++j) dst[j] = core::half_to_float(src[j]);
+        else
+          for (std::int64_t j = 0; j < dim; ++j) dst[j] = core::float_to_half(src[j]);
       },
       256);
 }
 
 template void encode_rows<float>(const RowTable&, std::span<const std::int64_t>, std::vector<float>&);
 template void encode_rows<core::Half>(const RowTable&, std::span<const std::int64_t>, std::vector<core::Half>&);
-template void decode_rows<float>(std::span<const float>, std::int64_t, std::span<const std::int64_t>, float*);
-template void decode_rows<core::Half>(std::span<const core::Half>, std::int64_t, std::span<const std::int64_t>, float*);
+template void decode_rows(std::span<const float>, std::int64_t, std::span<const std::int64_t>, float*);
+template void decode_rows(std::span<const core::Half>, std::int64_t, std::span<const std::int64_t>, float*);
+template void decode_rows(std::span<const float>, std::int64_t, std::span<const std::int64_t>, core::Half*);
+template void decode_rows(std::span<const core::Half>, std::int64_t, std::span<const std::int64_t>, core::Half*);
 
 }  // namespace loom::feature

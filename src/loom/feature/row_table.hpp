@@ -56,10 +56,9 @@ class RowTable {
   // order where reads_in_file_order().
   template <class RowOf, class Fn>
   void for_each_row(std::int64_t n, RowOf&& row_of, Fn&& fn) const;
-  // One row as float32.
+  // One row as float32, or as float16.
   void row(std::int64_t r, float* out) const;
-  // One row as float16.
-  void row_half(std::int64_t r, core::Half* out) const;
+  void row(std::int64_t r, core::Half* out) const;
 
  private:
   std::int64_t physical(std::int64_t r) const { return index_ == nullptr ? r : index_[r]; }
@@ -87,8 +86,9 @@ void RowTable::for_each_row(std::int64_t n, RowOf&& row_of, Fn&& fn) const {
 // Encodes rows of `table` as wire elements (float or core::Half).
 template <class Wire>
 void encode_rows(const RowTable& table, std::span<const std::int64_t> local_rows, std::vector<Wire>& out);
-// Decodes `count` wire rows of width dim into float rows at the given output positions.
-template <class Wire>
-void decode_rows(std::span<const Wire> wire, std::int64_t dim, std::span<const std::int64_t> out_positions, float* out);
+// Decodes wire rows of width dim into rows at the given output positions (Out: float or
+// core::Half; float wire rows become float16 rounded, as row() does).
+template <class Wire, class Out>
+void decode_rows(std::span<const Wire> wire, std::int64_t dim, std::span<const std::int64_t> out_positions, Out* out);
 
 }  // namespace loom::feature

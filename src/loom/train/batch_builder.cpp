@@ -1,5 +1,8 @@
 #include "loom/train/batch_builder.hpp"
 
+#include <algorithm>
+
+#include "loom/core/parallel.hpp"
 #include "loom/core/timer.hpp"
 
 namespace loom::train {
@@ -67,6 +70,70 @@ void BatchBuilder::fetch(PreparedBatch& b, std::span<const std::span<const std::
   const torch::Tensor y = labels(seeds);
   b.copies = device_->copy_stream().run([&] {
     b.x = device_->assemble(host, tier_rows);
+    for (auto& graph : b.graphs) graph = device_->to_device(graph);
+    b.y = device_->to_device(y);
+  });
+}
+
+namespace {
+
+// Every input id of `batches`, once each, ascending.
+std::vector<std::int64_t> distinct_input_ids(std::span<const PreparedBatch> batches) {
+  std::vector<std::int64_t> ids;
+  for (const PreparedBatch& b : batches)
+    ids.insert(ids.end(), b.sampled.input_nodes.begin(), b.sampled.input_nodes.end());
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  return ids;
+}
+
+// Where each of `ids` lies in `sorted` (which holds them all).
+torch::Tensor positions_in(std::span<const std::int64_t> sorted, std::span<const std::int64_t> ids) {
+  auto positions = torch::empty({static_cast<std::int64_t>(ids.size())}, torch::kInt64);
+  auto* out = positions.data_ptr<std::int64_t>();
+  core::parallel_for(
+      static_cast<std::int64_t>(ids.size()),
+      [&](std::int64_t i) { out[i] = std::lower_bound(sorted.begin(), sorted.end(), ids[i]) - sorted.begin(); }, 4096);
+  return positions;
+}
+
+}  // namespace
+
+std::int64_t BatchBuilder::grouped_row_bytes() const {
+  return features_->fetcher().local().dtype() == core::DType::kFloat16 ? 2 : 4;
+}
+
+void BatchBuilder::fetch_group(std::span<PreparedBatch> batches) const {
+  LOOM_CHECK(features_->buffer() == nullptr && (device_ == nullptr || device_->tier().empty()),
+             "a superbatch is fetched without a prefetch buffer or a device tier");
+  if (batches.empty()) return;
+  const std::vector<std::int64_t> ids = distinct_input_ids(batches);
+  const auto rows = static_cast<std::int64_t>(ids.size());
+  torch::Tensor x;
+  if (grouped_row_bytes() == 2) {
+    x = torch::empty({rows, features_->dim()}, torch::kHalf);
+    batches.front().fetch = features_->gather(ids, static_cast<core::Half*>(x.data_ptr()));
+  } else {
+    x = torch::empty({rows, features_->dim()}, torch::kFloat32);
+    batches.front().fetch = features_->gather(ids, x.data_ptr<float>());
+  }
+  for (PreparedBatch& b : batches) {
+    b.x = x;
+    b.group_positions = positions_in(ids, b.sampled.input_nodes);
+    b.y = labels(b.sampled.seeds);
+  }
+}
+
+void BatchBuilder::finish_grouped(PreparedBatch& b) const {
+  const torch::Tensor host = b.x.index_select(0, b.group_positions).to(torch::kFloat32);
+  b.group_positions = torch::Tensor();
+  if (device_ == nullptr) {
+    b.x = host;
+    return;
+  }
+  const torch::Tensor y = b.y;
+  b.copies = device_->copy_stream().run([&] {
+    b.x = device_->to_device(host);
     for (auto& graph : b.graphs) graph = device_->to_device(graph);
     b.y = device_->to_device(y);
   });

@@ -8,6 +8,11 @@
 // With `whole_graph_gcn_norm` (for GCN models), every graph carries the whole graph's GCN
 // normalisation (nn::sampled_gcn_norm), so that training computes the GCN that exact inference
 // computes: with every neighbour sampled, exactly the full-graph GCN.
+// A superbatch (fetch_group(), then finish_grouped() per batch; MariusGNN's and Ginex's answer to
+// features on disk): the input rows of several sampled batches in one collective gather, each
+// distinct id once, so that one sweep of a mapped feature file serves them all. The group's rows
+// are held in the store's dtype (float16 stays float16) until each batch's turn; the batches are
+// the same as fetched one by one.
 #pragma once
 
 #include <cstdint>
@@ -33,6 +38,9 @@ struct PreparedBatch {
   feature::FetchStats fetch;
   double sample_seconds = 0;
   CopiesDone copies;  // the copies of x, y and graphs to the device
+  // Between fetch_group() and finish_grouped(): x holds the group's distinct rows (shared by its
+  // batches, in the store's dtype, on the host) and these are this batch's rows among them.
+  torch::Tensor group_positions;
 
   // The calling thread's current stream waits for the copies (nothing to do on CPU).
   void wait_for_copies() const;
@@ -55,6 +63,13 @@ class BatchBuilder {
   // buffer the batches sampled after this one (`upcoming`).
   PreparedBatch sample(std::span<const std::int64_t> seeds, std::uint64_t sample_seed) const;
   void fetch(PreparedBatch& batch, std::span<const std::span<const std::int64_t>> upcoming = {}) const;
+  // Collective: the features and labels of sampled `batches` in one gather (a superbatch; not
+  // with a prefetch buffer or a device tier). The group's fetch statistics go to its first batch.
+  void fetch_group(std::span<PreparedBatch> batches) const;
+  // A batch of fetch_group(), ready as fetch() leaves one: x its float32 rows, copies queued.
+  void finish_grouped(PreparedBatch& batch) const;
+  // The bytes one fetched input row takes while its group waits (fetch_group's dtype).
+  std::int64_t grouped_row_bytes() const;
   // Labels of seeds owned by this rank.
   torch::Tensor labels(std::span<const std::int64_t> seeds) const;
 

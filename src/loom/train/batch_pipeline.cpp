@@ -8,12 +8,14 @@
 namespace loom::train {
 
 BatchPipeline::BatchPipeline(const BatchBuilder& builder, std::vector<StepPlan> plan, int depth,
-                             PrefetchControl* control, int lookahead, std::size_t first_step, int sample_workers)
+                             PrefetchControl* control, int lookahead, std::size_t first_step, int sample_workers,
+                             int superbatch)
     : builder_(&builder),
       plan_(std::move(plan)),
       depth_(depth),
       control_(control),
       lookahead_(static_cast<std::size_t>(std::max(0, lookahead))),
+      superbatch_(static_cast<std::size_t>(std::max(1, superbatch))),
       first_step_(first_step),
       next_sample_(first_step),
       next_sync_(first_step),
@@ -34,9 +36,7 @@ BatchPipeline::~BatchPipeline() {
   if (producer_.joinable()) producer_.join();
 }
 
-PreparedBatch BatchPipeline::prepare(std::size_t index) {
-  // Sampled ahead: the lookahead's batches, or one per sampling thread.
-  const std::size_t ahead = std::max(lookahead_, samplers_ ? static_cast<std::size_t>(samplers_->size()) : 0);
+void BatchPipeline::sample_ahead(std::size_t ahead) {
   while (next_sample_ < plan_.size() && sampled_.size() <= ahead) {
     const StepPlan* step = &plan_[next_sample_++];
     const auto sample = [this, step] {
@@ -55,6 +55,30 @@ PreparedBatch BatchPipeline::prepare(std::size_t index) {
       sampled_.push_back(done.get_future().share());
     }
   }
+}
+
+PreparedBatch BatchPipeline::prepare_grouped(std::size_t index) {
+  if (grouped_.empty()) {  // the group's first step: fetch the group
+    const std::size_t group = std::min(superbatch_, plan_.size() - index);
+    sample_ahead(group - 1 + (samplers_ ? samplers_->size() : 0));
+    std::vector<PreparedBatch> batches;
+    for (std::size_t k = 0; k < group; ++k) {
+      batches.push_back(std::move(*sampled_.front().get()));
+      sampled_.pop_front();
+    }
+    builder_->fetch_group(batches);
+    for (PreparedBatch& b : batches) grouped_.push_back(std::move(b));
+  }
+  PreparedBatch batch = std::move(grouped_.front());
+  grouped_.pop_front();
+  builder_->finish_grouped(batch);
+  return batch;
+}
+
+PreparedBatch BatchPipeline::prepare(std::size_t index) {
+  if (superbatch_ > 1) return prepare_grouped(index);
+  // Sampled ahead: the lookahead's batches, or one per sampling thread.
+  sample_ahead(std::max(lookahead_, samplers_ ? static_cast<std::size_t>(samplers_->size()) : 0));
   PreparedBatch batch = std::move(*sampled_.front().get());
   sampled_.pop_front();
   // The prefetch buffer sees the input ids of the `lookahead_` batches after this one.

@@ -14,6 +14,9 @@
 // which stay in plan order on the producer; the W samplers and the producer each compute with an
 // equal share of the cores. A sample does not depend on the thread that draws it, so the batches
 // are the same at any W.
+// With `superbatch` S > 1 the batches are fetched S at a time (BatchBuilder::fetch_group, one
+// collective gather of their distinct rows, one sweep of a mapped feature file for S steps): groups
+// start at first_step and every S steps after it on every rank, so their gathers pair up.
 #pragma once
 
 #include <atomic>
@@ -36,7 +39,7 @@ using sample::StepPlan;
 class BatchPipeline {
  public:
   BatchPipeline(const BatchBuilder& builder, std::vector<StepPlan> plan, int depth, PrefetchControl* control = nullptr,
-                int lookahead = 0, std::size_t first_step = 0, int sample_workers = 1);
+                int lookahead = 0, std::size_t first_step = 0, int sample_workers = 1, int superbatch = 1);
   ~BatchPipeline();
   BatchPipeline(const BatchPipeline&) = delete;
   BatchPipeline& operator=(const BatchPipeline&) = delete;
@@ -50,6 +53,10 @@ class BatchPipeline {
  private:
   void produce();
   PreparedBatch prepare(std::size_t index);
+  // Starts sampling until `ahead` + 1 batches are sampled and not fetched (or the plan ends).
+  void sample_ahead(std::size_t ahead);
+  // The next batch of the current superbatch, fetching the group first at its first step.
+  PreparedBatch prepare_grouped(std::size_t index);
   const BatchBuilder* builder_;
   std::vector<StepPlan> plan_;
   int depth_;
@@ -57,6 +64,8 @@ class BatchPipeline {
   std::size_t lookahead_;
   // Sampling or sampled, not yet fetched, in plan order.
   std::deque<std::shared_future<std::shared_ptr<PreparedBatch>>> sampled_;
+  std::size_t superbatch_;
+  std::deque<PreparedBatch> grouped_;  // fetched with their group, not yet prepared
   std::size_t first_step_;
   std::size_t next_sample_;
   std::size_t next_sync_;           // the caller's next step without a producer

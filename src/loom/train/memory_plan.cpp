@@ -76,6 +76,14 @@ BatchShape largest(const std::vector<BatchShape>& shapes, std::int64_t dim) {
   return best;
 }
 
+// A superbatch waiting for its turns: its batches' blocks and their input rows in the group's
+// dtype (BatchBuilder::fetch_group; as if no row were shared, an upper bound).
+std::int64_t superbatch_bytes(const MinibatchOptions& o, const BatchShape& s, const TrainingData& data) {
+  if (o.superbatch <= 1) return 0;
+  const std::int64_t row = data.features.dtype() == core::DType::kFloat16 ? 2 : kFloat;
+  return o.superbatch * (batch_bytes(s, data.feat_dim) - s.input_nodes * data.feat_dim * (kFloat - row));
+}
+
 // A few of the run's first training batches, sampled as training will sample them.
 BatchShape probe_training_batch(const MinibatchOptions& o, const TrainingData& data) {
   if (data.train_ids.empty()) return {};
@@ -188,7 +196,8 @@ MemoryPlan plan_minibatch_memory(const MinibatchOptions& o, const TrainingData& 
                                  std::int64_t held_bytes) {
   const int ranks = data.book.num_parts();
   const BatchShape train = probe_training_batch(o, data);
-  const std::int64_t in_flight = (o.pipeline_depth + 2) * batch_bytes(train, data.feat_dim);
+  const std::int64_t in_flight =
+      (o.pipeline_depth + 2) * batch_bytes(train, data.feat_dim) + superbatch_bytes(o, train, data);
   const std::int64_t step = activation_bytes(train, model, data.feat_dim, true);
   std::int64_t evaluation = 0;
   if (o.eval_every > 0 && o.eval_mode == EvalMode::kSampled) {
@@ -208,7 +217,7 @@ MemoryPlan plan_minibatch_memory(const MinibatchOptions& o, const TrainingData& 
       {"static cache", cache_bytes(o, data), "--alpha, --cache-dtype float16"},
       {"prefetch buffer", prefetch_bytes(o, data), "--prefetch"},
       {"model and optimizer", model_bytes(o, model, ranks), "--hidden, --layers", Residence::kResident, true},
-      {"batches in flight", training_peaks ? in_flight : 0, "--batch-size, --fanouts, --pipeline-depth",
+      {"batches in flight", training_peaks ? in_flight : 0, "--batch-size, --fanouts, --pipeline-depth, --superbatch",
        Residence::kResident, true},
       {"activations", training_peaks ? step : 0, "--batch-size, --fanouts, --hidden", Residence::kResident, true},
       {"evaluation", training_peaks ? 0 : evaluation, "--eval-batch-size, --eval-fanouts, --no-exact-eval"},

@@ -81,7 +81,8 @@ std::unique_ptr<BatchPipeline> MinibatchDataPath::pipeline(int epoch, int first_
   return std::make_unique<BatchPipeline>(
       *s.builder, sample::plan_epoch(s.train_ids, s.steps, s.batch_size, options_.run.seed, epoch, data_.rank),
       options_.pipeline_depth, prefetch_.control.get(), prefetch_.buffer ? prefetch_.buffer->options().lookahead : 0,
-      static_cast<std::size_t>(first_step), sample_workers_for(options_, device_features_.device()));
+      static_cast<std::size_t>(first_step), sample_workers_for(options_, device_features_.device()),
+      options_.superbatch);
 }
 
 }  // namespace loom::train

@@ -61,6 +61,11 @@ MinibatchOptions checked_minibatch_options(const MinibatchOptions& o) {
                  o.patience > 0 ? "--patience" : "--selection", "needs validation scores: set --eval-every N > 0");
   LOOM_CHECK_ARG(o.pipeline_depth >= 0, "--pipeline-depth", "must be >= 0, got {}", o.pipeline_depth);
   LOOM_CHECK_ARG(o.sample_workers >= 0, "--sample-workers", "must be >= 0, got {}", o.sample_workers);
+  LOOM_CHECK_ARG(o.superbatch >= 1, "--superbatch", "must be >= 1, got {}", o.superbatch);
+  LOOM_CHECK_ARG(o.superbatch == 1 || o.control.kind == control::ControllerKind::kNone, "--superbatch",
+                 "fetches rows for several steps at once, which a prefetch buffer (--controller) does not allow");
+  LOOM_CHECK_ARG(o.superbatch == 1 || o.device_rows == 0, "--superbatch",
+                 "is not combined with a device tier (--device-rows)");
   check_layer_count(o.fanouts, "--fanouts", o.model.num_layers);
   LOOM_CHECK_ARG(o.alpha >= 0, "--alpha", "must be >= 0, got {}", o.alpha);
   LOOM_CHECK_ARG(o.device_rows >= 0 && o.device_rows <= 1, "--device-rows", "must be in [0, 1], got {}", o.device_rows);
