@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "loom/core/half.hpp"
 #include "loom/core/parallel.hpp"
 #include "loom/core/timer.hpp"
 
@@ -97,6 +98,23 @@ torch::Tensor positions_in(std::span<const std::int64_t> sorted, std::span<const
   return positions;
 }
 
+// rows[positions] as float32, widened row by row (no float16 copy of the batch on the way).
+torch::Tensor widened_rows(const torch::Tensor& rows, const torch::Tensor& positions) {
+  if (rows.scalar_type() == torch::kFloat32) return rows.index_select(0, positions);
+  const std::int64_t n = positions.size(0), dim = rows.size(1);
+  auto x = torch::empty({n, dim}, torch::kFloat32);
+  const auto* from = static_cast<const core::Half*>(rows.data_ptr());
+  const auto* at = positions.data_ptr<std::int64_t>();
+  float* out = x.data_ptr<float>();
+  core::parallel_for(
+      n,
+      [&](std::int64_t i) {
+        for (std::int64_t j = 0; j < dim; ++j) out[i * dim + j] = core::half_to_float(from[at[i] * dim + j]);
+      },
+      1024);
+  return x;
+}
+
 }  // namespace
 
 std::int64_t BatchBuilder::grouped_row_bytes() const {
@@ -125,7 +143,7 @@ void BatchBuilder::fetch_group(std::span<PreparedBatch> batches) const {
 }
 
 void BatchBuilder::finish_grouped(PreparedBatch& b) const {
-  const torch::Tensor host = b.x.index_select(0, b.group_positions).to(torch::kFloat32);
+  const torch::Tensor host = widened_rows(b.x, b.group_positions);
   b.group_positions = torch::Tensor();
   if (device_ == nullptr) {
     b.x = host;

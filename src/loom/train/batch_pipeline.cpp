@@ -112,6 +112,7 @@ void BatchPipeline::produce() {
 
 bool BatchPipeline::next(PreparedBatch& out, double& wait_seconds) {
   core::Timer timer;
+  out = PreparedBatch();  // the caller is done with the last batch: its memory goes before the next is made
   if (depth_ == 0) {
     if (next_sync_ >= plan_.size()) return false;
     out = prepare(next_sync_++);
