@@ -38,7 +38,8 @@ class Loader(_loom.Loader):
     seeds' hop first), batch_size, seed, threads, pipeline_depth, cache ("none", "vip", "degree")
     and alpha, cache_dtype, controller and prefetch / lookahead (remote-row prefetching),
     wire_dtype, net_bandwidth / net_latency (link emulation), normalize_features, gcn_norm,
-    device, eval_fanouts (-1: exact inference). Batches: x, y (the seeds'), seeds, input_nodes
+    device, eval_fanouts (-1: exact inference), superbatch (batches whose rows are fetched in one
+    gather: features on disk read in one sweep for that many steps). Batches: x, y (the seeds'), seeds, input_nodes
     (n_id), blocks, edge_index, batch_size, num_sampled_nodes / num_sampled_edges, to(device),
     to_pyg()."""
 

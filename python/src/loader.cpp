@@ -336,7 +336,7 @@ void bind_loader(py::module_& m) {
                        const std::string& wire_dtype, const std::string& net_bandwidth, const std::string& net_latency,
                        const std::string& normalize_features, bool gcn_norm, const std::string& device,
                        std::vector<std::int32_t> eval_fanouts, const std::string& net_host_bandwidth,
-                       const std::string& net_host_latency) {
+                       const std::string& net_host_latency, int superbatch) {
              train::MinibatchOptions o;
              o.store = store.string();
              o.fanouts = std::move(fanouts);
@@ -346,6 +346,7 @@ void bind_loader(py::module_& m) {
              o.run.seed = seed;
              o.run.threads = threads;
              o.pipeline_depth = pipeline_depth;
+             o.superbatch = superbatch;
              o.cache = enum_argument(feature::kCachePolicyNames, cache, "cache");
              o.alpha = alpha;
              o.cache_dtype = enum_argument(core::kFloatDTypeNames, cache_dtype, "cache_dtype");
@@ -366,7 +367,7 @@ void bind_loader(py::module_& m) {
            py::arg("lookahead") = 0, py::arg("wire_dtype") = "float32", py::arg("net_bandwidth") = "",
            py::arg("net_latency") = "", py::arg("normalize_features") = "none", py::arg("gcn_norm") = false,
            py::arg("device") = "cpu", py::arg("eval_fanouts") = std::vector<std::int32_t>{20},
-           py::arg("net_host_bandwidth") = "", py::arg("net_host_latency") = "")
+           py::arg("net_host_bandwidth") = "", py::arg("net_host_latency") = "", py::arg("superbatch") = 1)
       .def_property_readonly("num_nodes", [](const Loader& l) { return l.data().num_nodes(); })
       .def_property_readonly("feat_dim", [](const Loader& l) { return l.data().feat_dim; })
       .def_property_readonly("num_classes", [](const Loader& l) { return l.data().num_classes; })

@@ -32,6 +32,17 @@ def test_batches_hold_blocks_inputs_and_labels(sbm):
     assert stats["rows_remote"] == 0 and stats["steps"] == len(batches)
 
 
+def test_superbatch_yields_the_same_batches(sbm):
+    single = list(loom.Loader(sbm, fanouts=[10, 5], batch_size=16, seed=1).epoch(0))
+    grouped = list(loom.Loader(sbm, fanouts=[10, 5], batch_size=16, seed=1, superbatch=3).epoch(0))
+    assert len(single) == len(grouped) > 3
+    for a, b in zip(single, grouped):
+        assert torch.equal(a.input_nodes, b.input_nodes)
+        assert torch.equal(a.x, b.x) and torch.equal(a.y, b.y)
+    with pytest.raises(loom.Error, match="superbatch: must be >= 1"):
+        loom.Loader(sbm, fanouts=[10, 5], superbatch=0)
+
+
 def test_python_model_trains_on_the_loader(sbm):
     torch.manual_seed(0)
     loader = loom.Loader(sbm, fanouts=[10, 5], batch_size=128, seed=1)
