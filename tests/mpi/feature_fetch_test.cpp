@@ -1,10 +1,11 @@
 // Multi-rank: every rank gets the exact rows of any global ids through RemoteFetcher, with
-// float32 and float16 on the wire (and with own and served rows gathered in one file-order sweep), and the bytes
+// float32 and float16 on the wire and out (and with own and served rows gathered in one file-order sweep, ranks in step window by window), and the bytes
 // counted are the rows that crossed ranks; a static cache filled from the owners serves its rows so that only the
 // others travel; with a hot tier, the rows it holds are listed for the device and the others come packed.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <type_traits>
 
 #include "loom/comm/communicator.hpp"
 #include "loom/core/rng.hpp"
@@ -37,22 +38,34 @@ struct Ranks {
 };
 
 // In file order (a table too large for the page cache), a rank gathers its own rows and the rows
-// it serves in one sweep: the same rows.
-void check_fetch(WireDType wire, bool file_order = false) {
+// it serves in one sweep, in step with the other ranks window by window (`window_bytes`: here a
+// few rows, so that there are many windows, some empty); `file_order_rank` -1: every rank sweeps
+// so, otherwise that rank alone (the others sweep in step with it). Rows out as float32, or as
+// float16 (`Out`): the same rows.
+template <class Out = float>
+void check_fetch(WireDType wire, bool file_order = false, std::int64_t window_bytes = 0, int file_order_rank = -1) {
   Ranks s;
-  s.local.set_reads_in_file_order(file_order);
+  s.local.set_reads_in_file_order(file_order && (file_order_rank < 0 || file_order_rank == s.comm.rank()));
   RemoteFetcher fetcher(s.comm, s.book, s.local, wire);
+  if (window_bytes > 0) fetcher.set_sweep_window_bytes(window_bytes);
   core::Rng rng(s.comm.rank() + 1);
   std::vector<std::int64_t> ids;
   for (int i = 0; i < 40; ++i) ids.push_back(static_cast<std::int64_t>(rng.below(s.book.num_nodes())));
-  std::vector<float> out(ids.size() * kDim, -1.0f);
+  std::vector<Out> out(ids.size() * kDim);
   const auto before = s.comm.stats();
   const FetchStats stats = fetcher.fetch(ids, out.data());
   const auto after = s.comm.stats();
   std::int64_t remote = 0;
   for (std::size_t i = 0; i < ids.size(); ++i) {
     remote += s.book.owner(ids[i]) != s.comm.rank();
-    for (std::int64_t j = 0; j < kDim; ++j) EXPECT_EQ(out[i * kDim + j], value(ids[i], j)) << "id " << ids[i];
+    for (std::int64_t j = 0; j < kDim; ++j) {
+      float got = 0;
+      if constexpr (std::is_same_v<Out, float>)
+        got = out[i * kDim + j];
+      else
+        got = core::half_to_float(out[i * kDim + j]);
+      EXPECT_EQ(got, value(ids[i], j)) << "id " << ids[i];
+    }
   }
   EXPECT_EQ(stats.remote_rows, remote);
   EXPECT_EQ(stats.local_rows + stats.remote_rows, static_cast<std::int64_t>(ids.size()));
@@ -102,6 +115,18 @@ TEST(RemoteFetcher, Float16RowsAreExactForSmallIntegers) { check_fetch(WireDType
 TEST(RemoteFetcher, OneFileOrderSweepForOwnAndServedRowsIsExact) {
   check_fetch(WireDType::kFloat32, true);
   check_fetch(WireDType::kFloat16, true);
+}
+TEST(RemoteFetcher, RanksSweepingInStepWindowByWindowGetTheSameRows) {
+  constexpr std::int64_t kThreeRows = 3 * kDim * 4;
+  check_fetch(WireDType::kFloat32, true, kThreeRows);
+  check_fetch(WireDType::kFloat16, true, kThreeRows);
+  check_fetch(WireDType::kFloat32, true, kThreeRows, /*file_order_rank=*/0);
+  check_fetch(WireDType::kFloat32, true, kThreeRows, /*file_order_rank=*/1);
+}
+TEST(RemoteFetcher, Float16OutputIsExactForSmallIntegers) {
+  check_fetch<core::Half>(WireDType::kFloat32);
+  check_fetch<core::Half>(WireDType::kFloat16);
+  check_fetch<core::Half>(WireDType::kFloat16, true, 3 * kDim * 4);
 }
 
 TEST(RemoteFetcher, RankWithNothingToFetchStillTakesPart) {

@@ -153,6 +153,17 @@ Communicator Communicator::split(int color, int key) const {
 
 void Communicator::barrier() const { detail::check(MPI_Barrier(impl_->comm), "MPI_Barrier"); }
 
+void Communicator::barrier_sleeping() const {
+  MPI_Request request = MPI_REQUEST_NULL;
+  detail::check(MPI_Ibarrier(impl_->comm, &request), "MPI_Ibarrier");
+  for (auto pause = std::chrono::microseconds(10);; pause = std::min(2 * pause, std::chrono::microseconds(1000))) {
+    int done = 0;
+    detail::check(MPI_Test(&request, &done, MPI_STATUS_IGNORE), "MPI_Test");
+    if (done) return;
+    std::this_thread::sleep_for(pause);
+  }
+}
+
 bool Communicator::barrier_within(double seconds) const {
   MPI_Request request = MPI_REQUEST_NULL;
   detail::check(MPI_Ibarrier(impl_->comm, &request), "MPI_Ibarrier");

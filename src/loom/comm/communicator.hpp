@@ -87,6 +87,9 @@ class Communicator {
   Communicator split(int color, int key) const;
   // Collective; moves no payload and is not counted or emulated.
   void barrier() const;
+  // The same, sleeping between tests rather than spinning, so that ranks waiting in it leave the
+  // cores to those still working (oversubscribed ranks).
+  void barrier_sleeping() const;
   // The same, giving up after `seconds`: false when some rank did not arrive by then (it is
   // still working, or waits in a collective this rank did not call). The barrier is then left
   // pending: the caller ends the job.

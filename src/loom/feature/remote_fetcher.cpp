@@ -95,23 +95,32 @@ std::vector<float> RemoteFetcher::fetch_rows(std::span<const std::int64_t> ids, 
 template <class Wire, class Out>
 void RemoteFetcher::gather_served_and_own(std::span<const std::int64_t> wanted, const OwnRows* own, Out* out,
                                           std::vector<Wire>& encoded) const {
-  if (own == nullptr) {
+  // Where any rank's table is larger than the page cache can hold, every rank sweeps its rows in
+  // step with the others, window by window: ranks mapping one file (a partitioned store's mapped
+  // features) then read each page of it from disk once, not once per rank that drifted apart.
+  const std::int64_t local_windows =
+      local_.reads_in_file_order() ? (local_.array_bytes() + sweep_window_bytes_ - 1) / sweep_window_bytes_ : 0;
+  const std::int64_t windows = comm_->allreduce_max(local_windows, comm::Channel::control);
+  if (own == nullptr && windows == 0) {
     encode_rows<Wire>(local_, wanted, encoded);
     return;
   }
   const auto served = static_cast<std::int64_t>(wanted.size());
   const std::int64_t dim = local_.dim();
   encoded.resize(wanted.size() * static_cast<std::size_t>(dim));
-  local_.for_each_row(
-      served + static_cast<std::int64_t>(own->rows.size()),
-      [&](std::int64_t i) { return i < served ? wanted[i] : own->rows[i - served]; },
-      [&](std::int64_t i) {
-        if (i >= served) {
-          local_.row(own->rows[i - served], out + own->positions[i - served] * dim);
-        } else {
-          local_.row(wanted[i], encoded.data() + i * dim);
-        }
-      });
+  const auto n = served + static_cast<std::int64_t>(own == nullptr ? 0 : own->rows.size());
+  const auto row_of = [&](std::int64_t i) { return i < served ? wanted[i] : own->rows[i - served]; };
+  const auto read = [&](std::int64_t i) {
+    if (i >= served) {
+      local_.row(own->rows[i - served], out + own->positions[i - served] * dim);
+    } else {
+      local_.row(wanted[i], encoded.data() + i * dim);
+    }
+  };
+  if (windows > 0)
+    local_.for_each_row_by_window(n, windows, row_of, read, [&](std::int64_t) { comm_->barrier_sleeping(); });
+  else
+    local_.for_each_row(n, row_of, read);
 }
 
 template <class Wire, class Out>

@@ -42,6 +42,9 @@ class RemoteFetcher {
   std::int64_t dim() const { return local_.dim(); }
   const RowTable& local() const { return local_; }
   const partition::PartitionBook& book() const { return book_; }
+  // The file span ranks sweep between two meetings where tables read in file order (default
+  // 256 MiB: the page cache holds this span and the next one asked for ahead).
+  void set_sweep_window_bytes(std::int64_t bytes) { sweep_window_bytes_ = bytes; }
   int rank() const { return rank_; }
 
   // Collective. out[i*dim ..] = row of ids[i] (out has ids.size() * dim() values).
@@ -91,6 +94,7 @@ class RemoteFetcher {
   WireDType wire_;
   int rank_;
   std::int64_t offset_;
+  std::int64_t sweep_window_bytes_ = std::int64_t{256} << 20;
 };
 
 }  // namespace loom::feature

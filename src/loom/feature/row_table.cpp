@@ -1,6 +1,7 @@
 #include "loom/feature/row_table.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <type_traits>
 
@@ -8,6 +9,7 @@
 #include "loom/core/float_rows.hpp"
 #include "loom/core/memory.hpp"
 #include "loom/core/parallel.hpp"
+#include "loom/core/readahead.hpp"
 
 namespace loom::feature {
 
@@ -23,6 +25,7 @@ RowTable RowTable::view(const core::NpyArray& array, const core::NpyArray& index
     t = adopt(array.data(), index.size(), array.cols(), array.dtype(),
               std::make_shared<std::pair<core::NpyArray, core::NpyArray>>(array, index));
     t.index_ = index.span<std::int64_t>().data();
+    t.array_rows_ = array.rows();
   }
   const auto array_bytes = array.rows() * array.cols() * static_cast<std::int64_t>(core::dtype_size(array.dtype()));
   t.file_order_ = core::exceeds_half_available(array_bytes);
@@ -65,6 +68,7 @@ RowTable RowTable::adopt(const void* data, std::int64_t rows, std::int64_t dim, 
   RowTable t;
   t.data_ = data;
   t.rows_ = rows;
+  t.array_rows_ = rows;
   t.dim_ = dim;
   t.dtype_ = dtype;
   t.keep_alive_ = std::move(keep_alive);
@@ -77,6 +81,13 @@ RowTable RowTable::owned(std::vector<float> data, std::int64_t dim) {
 
 RowTable RowTable::owned(std::vector<core::Half> data, std::int64_t dim) {
   return owned_rows(std::move(data), dim, core::DType::kFloat16);
+}
+
+void RowTable::will_need_rows(std::int64_t begin, std::int64_t end) const {
+  if (begin >= end) return;
+  const auto row_bytes = dim_ * static_cast<std::int64_t>(core::dtype_size(dtype_));
+  const std::array spans{core::ByteSpan{begin * row_bytes, end * row_bytes}};
+  core::will_need(data_, spans);
 }
 
 void RowTable::row(std::int64_t r, float* out) const {

@@ -56,15 +56,26 @@ class RowTable {
   // order where reads_in_file_order().
   template <class RowOf, class Fn>
   void for_each_row(std::int64_t n, RowOf&& row_of, Fn&& fn) const;
+  // for_each_row() in file order, window by window: the rows of the array behind the table cut
+  // into `windows` equal spans; the kernel is asked for span w + 1 (MADV_WILLNEED) before span
+  // w's rows are read, and after them `after(w)` is called for every w, also where no row falls in
+  // it (ranks reading one mapped file keep in step there: each page is read from disk once).
+  template <class RowOf, class Fn, class After>
+  void for_each_row_by_window(std::int64_t n, std::int64_t windows, RowOf&& row_of, Fn&& fn, After&& after) const;
+  // Bytes of the array behind the table (all its rows, where the table indexes some of them).
+  std::int64_t array_bytes() const { return array_rows_ * dim_ * static_cast<std::int64_t>(core::dtype_size(dtype_)); }
   // One row as float32, or as float16.
   void row(std::int64_t r, float* out) const;
   void row(std::int64_t r, core::Half* out) const;
 
  private:
   std::int64_t physical(std::int64_t r) const { return index_ == nullptr ? r : index_[r]; }
+  // Asks the kernel for the array's rows [begin, end) now.
+  void will_need_rows(std::int64_t begin, std::int64_t end) const;
   const void* data_ = nullptr;
   const std::int64_t* index_ = nullptr;  // row r -> row index_[r] of data_, or identity
   std::int64_t rows_ = 0, dim_ = 0;
+  std::int64_t array_rows_ = 0;  // rows of the array at data_ (rows_ unless indexed)
   core::DType dtype_ = core::DType::kFloat32;
   bool file_order_ = false;
   std::shared_ptr<const void> keep_alive_;
@@ -81,6 +92,25 @@ void RowTable::for_each_row(std::int64_t n, RowOf&& row_of, Fn&& fn) const {
   core::parallel_for_blocks(n, 4096, [&](std::int64_t begin, std::int64_t end, std::int64_t) {
     for (std::int64_t k = begin; k < end; ++k) fn(order[k]);
   });
+}
+
+template <class RowOf, class Fn, class After>
+void RowTable::for_each_row_by_window(std::int64_t n, std::int64_t windows, RowOf&& row_of, Fn&& fn,
+                                      After&& after) const {
+  const std::vector<std::int64_t> order = core::ascending_order(n, [&](std::int64_t i) { return physical(row_of(i)); });
+  const auto span_begin = [&](std::int64_t w) { return w >= windows ? array_rows_ : array_rows_ * w / windows; };
+  will_need_rows(span_begin(0), span_begin(1));
+  std::int64_t k = 0;
+  for (std::int64_t w = 0; w < windows; ++w) {
+    will_need_rows(span_begin(w + 1), span_begin(w + 2));
+    std::int64_t end = k;
+    while (end < n && physical(row_of(order[end])) < span_begin(w + 1)) ++end;
+    core::parallel_for_blocks(end - k, 4096, [&](std::int64_t begin, std::int64_t stop, std::int64_t) {
+      for (std::int64_t j = k + begin; j < k + stop; ++j) fn(order[j]);
+    });
+    k = end;
+    after(w);
+  }
 }
 
 // Encodes rows of `table` as wire elements (float or core::Half).
