@@ -42,11 +42,12 @@ declare -A GENERATE=(
   [papers]="--nodes 111000000 --avg-degree 28.8 --feat-dim 128 --feat-dtype float16 --classes 172 --train 0.0108 --valid 0.0012"
 )
 declare -A PARTITION=([products]="stream random metis ptscotch" [25m]="stream random" [papers]="stream")
-declare -A STEPS=([products]=40 [25m]=20 [papers]=5)
+declare -A STEPS=([products]=40 [25m]=20 [papers]=100)
 # papers: parts map the source's features (source and copied parts would not fit the disk
-# together); beyond products, one batch in flight per rank so that 8 ranks fit the host's memory.
+# together); beyond products, one batch in flight per rank so that 8 ranks fit the host's memory;
+# papers: a superbatch of 2, so that one sweep of the mapped feature file (ranks in step) serves two steps.
 declare -A PARTITION_OPTS=([products]="" [25m]="" [papers]="--features map")
-declare -A TRAIN_OPTS=([products]="" [25m]="--pipeline-depth 0" [papers]="--pipeline-depth 0")
+declare -A TRAIN_OPTS=([products]="" [25m]="--pipeline-depth 0" [papers]="--pipeline-depth 0 --superbatch 2")
 # Seconds a rank may go without a neighbour's heartbeat (loom --comm-timeout): a disk-bound step of
 # the papers shape starves the ranks' heartbeat threads of memory for minutes.
 declare -A COMM_TIMEOUT=([products]=300 [25m]=300 [papers]=3600)

@@ -1,7 +1,8 @@
 // Multi-rank: every rank gets the exact rows of any global ids through RemoteFetcher, with
-// float32 and float16 on the wire and out (and with own and served rows gathered in one file-order sweep, ranks in step window by window), and the bytes
-// counted are the rows that crossed ranks; a static cache filled from the owners serves its rows so that only the
-// others travel; with a hot tier, the rows it holds are listed for the device and the others come packed.
+// float32 and float16 on the wire and out (and with own and served rows gathered in one file-order sweep, ranks in step
+// window by window), and the bytes counted are the rows that crossed ranks; a static cache filled from the owners
+// serves its rows so that only the others travel; with a hot tier, the rows it holds are listed for the device and the
+// others come packed.
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -179,7 +179,11 @@ TEST(MemoryPlan, PartsFollowTheOptions) {
   auto shallow = deep;
   shallow.pipeline_depth = 0;
   EXPECT_EQ(part(plan_minibatch_memory(deep, data, narrow, 0), "batches in flight"),
-            5 * part(plan_minibatch_memory(shallow, data, narrow, 0), "batches in flight"));
+            10 * part(plan_minibatch_memory(shallow, data, narrow, 0), "batches in flight"));
+  auto grouped = shallow;
+  grouped.superbatch = 3;  // three batches' blocks and float32 rows (the store's dtype) wait
+  EXPECT_EQ(part(plan_minibatch_memory(grouped, data, narrow, 0), "batches in flight"),
+            4 * part(plan_minibatch_memory(shallow, data, narrow, 0), "batches in flight"));
 }
 
 TEST(MemoryPlan, ARunOverItsLimitStopsBeforeTraining) {

@@ -57,6 +57,8 @@ std::int64_t resident_bytes() { return bytes_of_kib(proc_kib("/proc/self/status"
 
 std::int64_t peak_resident_bytes() { return bytes_of_kib(proc_kib("/proc/self/status", "VmHWM:")); }
 
+std::int64_t private_resident_bytes() { return bytes_of_kib(proc_kib("/proc/self/status", "RssAnon:")); }
+
 std::int64_t available_bytes() {
   std::int64_t available = bytes_of_kib(proc_kib("/proc/meminfo", "MemAvailable:"));
   // The cgroup charges page cache too: what it could reclaim (inactive files) is still available.

@@ -12,6 +12,8 @@ namespace loom::core {
 
 std::int64_t resident_bytes();
 std::int64_t peak_resident_bytes();
+// The process's own resident pages (RssAnon), not the file pages it maps.
+std::int64_t private_resident_bytes();
 std::int64_t available_bytes();
 // Whether `bytes` exceed half the memory available now: data mapped from files that large will not
 // stay in the page cache, so Loom reads it in file order (sampling, feature gathers).

@@ -12,6 +12,7 @@
 
 #include "loom/core/log.hpp"
 #include "loom/core/memory.hpp"
+#include "loom/core/private_peak.hpp"
 #include "loom/core/metrics.hpp"
 #include "loom/core/rng.hpp"
 #include "loom/core/stop_signal.hpp"
@@ -436,11 +437,12 @@ FullGraphReport run_fullgraph(const FullGraphOptions& options, comm::Communicato
   core::MetricsLog metrics(world.rank() == 0 ? options.output.metrics_path : "", options.checkpoint.resume);
   if (world.rank() == 0) metrics.write(report.setup);  // the first record, as readers expect
   const std::int64_t estimate = record_memory_plan(run.memory, world, metrics);
+  core::PrivatePeak private_peak;
   log_layout(options, run, world);
   for (int epoch = start_epoch; epoch < options.run.epochs; ++epoch)
     if (run_epoch(options, run, epoch, world, metrics, report)) return report;
   write_outputs(options, run, world);
-  record_memory_peak(estimate, world, metrics);
+  record_memory_peak(estimate, run.memory.resident(), private_peak.bytes(), world, metrics);
   return report;
 }
 

@@ -196,8 +196,10 @@ MemoryPlan plan_minibatch_memory(const MinibatchOptions& o, const TrainingData& 
                                  std::int64_t held_bytes) {
   const int ranks = data.book.num_parts();
   const BatchShape train = probe_training_batch(o, data);
-  const std::int64_t in_flight =
-      (o.pipeline_depth + 2) * batch_bytes(train, data.feat_dim) + superbatch_bytes(o, train, data);
+  // Queued batches, one being prepared and the one training; with no pipeline the last is released
+  // before the next is prepared.
+  const std::int64_t batches = o.pipeline_depth == 0 ? 1 : o.pipeline_depth + 2;
+  const std::int64_t in_flight = batches * batch_bytes(train, data.feat_dim) + superbatch_bytes(o, train, data);
   const std::int64_t step = activation_bytes(train, model, data.feat_dim, true);
   std::int64_t evaluation = 0;
   if (o.eval_every > 0 && o.eval_mode == EvalMode::kSampled) {
@@ -342,17 +344,34 @@ std::int64_t record_memory_plan(const MemoryPlan& plan, const comm::Communicator
   return largest;
 }
 
-std::int64_t record_memory_peak(std::int64_t estimate, const comm::Communicator& world, core::MetricsLog& metrics) {
+std::int64_t record_memory_peak(std::int64_t estimate, std::int64_t resident_estimate, std::int64_t private_peak,
+                                const comm::Communicator& world, core::MetricsLog& metrics) {
   const std::vector<std::int64_t> per_rank = world.allgather(core::peak_resident_bytes(), comm::Channel::control);
+  const std::vector<std::int64_t> private_per_rank = world.allgather(private_peak, comm::Channel::control);
+  const std::vector<std::int64_t> resident_per_rank = world.allgather(resident_estimate, comm::Channel::control);
   const std::int64_t peak = *std::max_element(per_rank.begin(), per_rank.end());
   if (world.rank() != 0 || peak <= 0) return peak;
-  const double error = static_cast<double>(estimate - peak) / static_cast<double>(peak);
+  const auto relative = [](std::int64_t estimated, std::int64_t measured) {
+    return measured > 0 ? static_cast<double>(estimated - measured) / static_cast<double>(measured) : 0.0;
+  };
+  double private_error = 0;  // the largest difference of any rank, by size
+  for (std::size_t r = 0; r < private_per_rank.size(); ++r) {
+    const double e = relative(resident_per_rank[r], private_per_rank[r]);
+    if (std::abs(e) > std::abs(private_error)) private_error = e;
+  }
+  const std::int64_t private_max = *std::max_element(private_per_rank.begin(), private_per_rank.end());
+  const std::int64_t resident_max = *std::max_element(resident_per_rank.begin(), resident_per_rank.end());
   metrics.write({{"event", "memory_peak"},
                  {"estimate_bytes", estimate},
                  {"peak_bytes", peak},
-                 {"error", error},
-                 {"peak_bytes_per_rank", per_rank}});
-  spdlog::info("memory peak {} per rank, estimated {} ({:+.0f}%)", human(peak), human(estimate), 100 * error);
+                 {"error", relative(estimate, peak)},
+                 {"peak_bytes_per_rank", per_rank},
+                 {"resident_estimate_bytes_per_rank", resident_per_rank},
+                 {"private_peak_bytes_per_rank", private_per_rank},
+                 {"private_error", private_error}});
+  spdlog::info("memory peak {} per rank, estimated {} ({:+.0f}%); private {}, resident estimated {} ({:+.0f}% at most)",
+               human(peak), human(estimate), 100 * relative(estimate, peak), human(private_max), human(resident_max),
+               100 * private_error);
   return peak;
 }
 

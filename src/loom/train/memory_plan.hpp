@@ -91,8 +91,11 @@ MemoryPlan plan_fullgraph_memory(const FullGraphMemoryInputs& in);
 // Collective: rank 0 logs the plan and writes its record (with every rank's estimate and the
 // largest, which it returns).
 std::int64_t record_memory_plan(const MemoryPlan& plan, const comm::Communicator& world, core::MetricsLog& metrics);
-// Collective: the measured peak (VmHWM; every rank's and the largest) beside `estimate`: rank 0
-// logs it and writes a "memory_peak" record. Returns the largest peak.
-std::int64_t record_memory_peak(std::int64_t estimate, const comm::Communicator& world, core::MetricsLog& metrics);
+// Collective: the measured peak (VmHWM, mapped file pages included; every rank's and the
+// largest) beside `estimate` (every rank's largest), and each rank's private peak (`private_peak`,
+// core::PrivatePeak: its own pages) beside its plan's resident part (`resident_estimate`): rank 0
+// logs both and writes a "memory_peak" record. Returns the largest peak.
+std::int64_t record_memory_peak(std::int64_t estimate, std::int64_t resident_estimate, std::int64_t private_peak,
+                                const comm::Communicator& world, core::MetricsLog& metrics);
 
 }  // namespace loom::train

@@ -6,6 +6,7 @@
 
 #include "loom/core/log.hpp"
 #include "loom/core/memory.hpp"
+#include "loom/core/private_peak.hpp"
 #include "loom/core/metrics.hpp"
 #include "loom/core/rng.hpp"
 #include "loom/core/stop_signal.hpp"
@@ -442,6 +443,7 @@ MinibatchReport run_minibatch(const MinibatchOptions& given, comm::Communicator&
     check_memory_plan(memory, options.run.memory_limit, world.ranks_on_this_node());
   });
   const std::int64_t estimate = record_memory_plan(memory, world, metrics);
+  core::PrivatePeak private_peak;
   if (device.is_cuda()) check_device_memory(memory, options, data, device, world, metrics);
   const MinibatchDataPath path(options, std::move(data), world, device, options.model.kind == nn::ModelKind::kGcn,
                                start.epoch, metrics);
@@ -468,7 +470,7 @@ MinibatchReport run_minibatch(const MinibatchOptions& given, comm::Communicator&
   if (options.exact_eval || !options.output.dir.empty())
     final_evaluation(*m.model, options, path, weights_epoch, metrics, report);
   report.memory_estimate_bytes = estimate;
-  report.memory_peak_bytes = record_memory_peak(estimate, world, metrics);
+  report.memory_peak_bytes = record_memory_peak(estimate, memory.resident(), private_peak.bytes(), world, metrics);
   return report;
 }
 
