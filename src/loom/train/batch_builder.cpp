@@ -117,10 +117,6 @@ torch::Tensor widened_rows(const torch::Tensor& rows, const torch::Tensor& posit
 
 }  // namespace
 
-std::int64_t BatchBuilder::grouped_row_bytes() const {
-  return features_->fetcher().local().dtype() == core::DType::kFloat16 ? 2 : 4;
-}
-
 void BatchBuilder::fetch_group(std::span<PreparedBatch> batches) const {
   LOOM_CHECK(features_->buffer() == nullptr && (device_ == nullptr || device_->tier().empty()),
              "a superbatch is fetched without a prefetch buffer or a device tier");
@@ -128,7 +124,7 @@ void BatchBuilder::fetch_group(std::span<PreparedBatch> batches) const {
   const std::vector<std::int64_t> ids = distinct_input_ids(batches);
   const auto rows = static_cast<std::int64_t>(ids.size());
   torch::Tensor x;
-  if (grouped_row_bytes() == 2) {
+  if (grouped_value_bytes(features_->fetcher().local().dtype()) == 2) {
     x = torch::empty({rows, features_->dim()}, torch::kHalf);
     batches.front().fetch = features_->gather(ids, static_cast<core::Half*>(x.data_ptr()));
   } else {

@@ -46,6 +46,10 @@ struct PreparedBatch {
   void wait_for_copies() const;
 };
 
+// The bytes per value of a superbatch's rows while they wait (fetch_group): float16 rows stay
+// float16 (2), the others are held as float32 (4).
+inline std::int64_t grouped_value_bytes(core::DType rows) { return rows == core::DType::kFloat16 ? 2 : 4; }
+
 class BatchBuilder {
  public:
   // `device` may be null (CPU, no tier); what the pointers name must outlive the builder.
@@ -68,8 +72,6 @@ class BatchBuilder {
   void fetch_group(std::span<PreparedBatch> batches) const;
   // A batch of fetch_group(), ready as fetch() leaves one: x its float32 rows, copies queued.
   void finish_grouped(PreparedBatch& batch) const;
-  // The bytes one fetched input row takes while its group waits (fetch_group's dtype).
-  std::int64_t grouped_row_bytes() const;
   // Labels of seeds owned by this rank.
   torch::Tensor labels(std::span<const std::int64_t> seeds) const;
 

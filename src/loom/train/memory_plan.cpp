@@ -80,8 +80,8 @@ BatchShape largest(const std::vector<BatchShape>& shapes, std::int64_t dim) {
 // dtype (BatchBuilder::fetch_group; as if no row were shared, an upper bound).
 std::int64_t superbatch_bytes(const MinibatchOptions& o, const BatchShape& s, const TrainingData& data) {
   if (o.superbatch <= 1) return 0;
-  const std::int64_t row = data.features.dtype() == core::DType::kFloat16 ? 2 : kFloat;
-  return o.superbatch * (batch_bytes(s, data.feat_dim) - s.input_nodes * data.feat_dim * (kFloat - row));
+  const std::int64_t held = grouped_value_bytes(data.features.dtype());
+  return o.superbatch * (batch_bytes(s, data.feat_dim) - s.input_nodes * data.feat_dim * (kFloat - held));
 }
 
 // A few of the run's first training batches, sampled as training will sample them.
