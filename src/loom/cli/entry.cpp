@@ -1,9 +1,11 @@
 #include "loom/cli/entry.hpp"
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <string>
+#include <thread>
 
 #include "loom/comm/watchdog.hpp"
 #include "loom/core/log.hpp"
@@ -19,6 +21,15 @@ bool is_secondary_rank() {
     if (const char* rank = std::getenv(name)) return std::string(rank) != "0";
   }
   return false;
+}
+
+// A usage error on a secondary rank: rank 0 parses the same line and prints the message, but a
+// rank that exits non-zero first makes mpirun end the job, which can kill rank 0 before it has
+// printed (seen under ASan, whose start-up is slow). So a secondary rank waits for mpirun to end
+// it once rank 0 has exited; the wait is bounded for launchers that do not end the job.
+int secondary_rank_usage_error() {
+  std::this_thread::sleep_for(std::chrono::seconds(10));
+  return 2;
 }
 
 }  // namespace
@@ -39,7 +50,7 @@ int run_cli(int argc, char** argv, const std::function<void(CLI::App&, Action&)>
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    if (is_secondary_rank()) return e.get_exit_code() == 0 ? 0 : 2;
+    if (is_secondary_rank()) return e.get_exit_code() == 0 ? 0 : secondary_rank_usage_error();
     return app.exit(e) == 0 ? 0 : 2;
   }
   try {
