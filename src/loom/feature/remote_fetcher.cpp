@@ -92,15 +92,23 @@ std::vector<float> RemoteFetcher::fetch_rows(std::span<const std::int64_t> ids, 
   return rows;
 }
 
-template <class Wire, class Out>
-void RemoteFetcher::gather_served_and_own(std::span<const std::int64_t> wanted, const OwnRows* own, Out* out,
-                                          std::vector<Wire>& encoded) const {
+std::int64_t RemoteFetcher::sweep_windows() const {
   // Where any rank's table is larger than the page cache can hold, every rank sweeps its rows in
   // step with the others, window by window: ranks mapping one file (a partitioned store's mapped
   // features) then read each page of it from disk once, not once per rank that drifted apart.
-  const std::int64_t local_windows =
-      local_.reads_in_file_order() ? (local_.array_bytes() + sweep_window_bytes_ - 1) / sweep_window_bytes_ : 0;
-  const std::int64_t windows = comm_->allreduce_max(local_windows, comm::Channel::control);
+  // A table's read order is fixed when it is opened, so the ranks agree on the count once.
+  if (!sweep_windows_) {
+    const std::int64_t local_windows =
+        local_.reads_in_file_order() ? (local_.array_bytes() + sweep_window_bytes_ - 1) / sweep_window_bytes_ : 0;
+    sweep_windows_ = comm_->allreduce_max(local_windows, comm::Channel::control);
+  }
+  return *sweep_windows_;
+}
+
+template <class Wire, class Out>
+void RemoteFetcher::gather_served_and_own(std::span<const std::int64_t> wanted, const OwnRows* own, Out* out,
+                                          std::vector<Wire>& encoded) const {
+  const std::int64_t windows = sweep_windows();
   if (own == nullptr && windows == 0) {
     encode_rows<Wire>(local_, wanted, encoded);
     return;

@@ -2,13 +2,15 @@
 // rank owns are copied from its RowTable; the others are fetched from their owners by one
 // batched request/response round (ids out, rows back) over comm::Channel::features, with rows
 // on the wire as float32 or float16. Rows come out as float32, or as float16 (rounded as
-// RowTable::row does; exact where the table holds float16 rows). fetch() is COLLECTIVE: every rank calls it the same
-// number of times in the same order (trainers run the same number of steps on every rank); a rank with nothing to fetch
-// still takes part. Ids may be given in any order; duplicates are allowed. A fetcher may run on a background thread if
-// its Communicator is used by no other thread.
+// RowTable::row does; exact where the table holds float16 rows). fetch() is COLLECTIVE: every
+// rank calls it the same number of times in the same order (trainers run the same number of steps
+// on every rank); a rank with nothing to fetch still takes part. Ids may be given in any order;
+// duplicates are allowed. A fetcher may run on a background thread if its Communicator is used by
+// no other thread.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 
 #include "loom/comm/communicator.hpp"
@@ -44,7 +46,10 @@ class RemoteFetcher {
   const partition::PartitionBook& book() const { return book_; }
   // The file span ranks sweep between two meetings where tables read in file order (default
   // 256 MiB: the page cache holds this span and the next one asked for ahead).
-  void set_sweep_window_bytes(std::int64_t bytes) { sweep_window_bytes_ = bytes; }
+  void set_sweep_window_bytes(std::int64_t bytes) {
+    sweep_window_bytes_ = bytes;
+    sweep_windows_.reset();
+  }
   int rank() const { return rank_; }
 
   // Collective. out[i*dim ..] = row of ids[i] (out has ids.size() * dim() values).
@@ -77,6 +82,9 @@ class RemoteFetcher {
   template <class Out>
   FetchStats fetch_remote_as(std::span<const std::int64_t> ids, std::span<const std::int64_t> remote_positions,
                              Out* out, const OwnRows* own) const;
+  // Collective on the first call (the first fetch): the windows every rank sweeps its table in, in
+  // step (0: no rank's table reads in file order).
+  std::int64_t sweep_windows() const;
   // `own` (may be null): this rank's own rows, gathered with the rows it serves.
   template <class Wire, class Out>
   void exchange_rows(const std::vector<std::vector<std::int64_t>>& request_ids,
@@ -95,6 +103,7 @@ class RemoteFetcher {
   int rank_;
   std::int64_t offset_;
   std::int64_t sweep_window_bytes_ = std::int64_t{256} << 20;
+  mutable std::optional<std::int64_t> sweep_windows_;  // agreed on the first fetch
 };
 
 }  // namespace loom::feature

@@ -6,8 +6,8 @@
 
 #include "loom/core/log.hpp"
 #include "loom/core/memory.hpp"
-#include "loom/core/private_peak.hpp"
 #include "loom/core/metrics.hpp"
+#include "loom/core/private_peak.hpp"
 #include "loom/core/rng.hpp"
 #include "loom/core/stop_signal.hpp"
 #include "loom/core/timer.hpp"
