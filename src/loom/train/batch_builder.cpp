@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "loom/core/float_rows.hpp"
 #include "loom/core/half.hpp"
 #include "loom/core/parallel.hpp"
 #include "loom/core/timer.hpp"
@@ -103,13 +104,15 @@ torch::Tensor widened_rows(const torch::Tensor& rows, const torch::Tensor& posit
   if (rows.scalar_type() == torch::kFloat32) return rows.index_select(0, positions);
   const std::int64_t n = positions.size(0), dim = rows.size(1);
   auto x = torch::empty({n, dim}, torch::kFloat32);
-  const auto* from = static_cast<const core::Half*>(rows.data_ptr());
+  const auto* from = static_cast<const char*>(rows.data_ptr());
   const auto* at = positions.data_ptr<std::int64_t>();
   float* out = x.data_ptr<float>();
+  const auto row_bytes = static_cast<std::size_t>(dim) * sizeof(core::Half);
   core::parallel_for(
       n,
       [&](std::int64_t i) {
-        for (std::int64_t j = 0; j < dim; ++j) out[i * dim + j] = core::half_to_float(from[at[i] * dim + j]);
+        core::widen_floats(from + at[i] * row_bytes, core::DType::kFloat16,
+                           {out + i * dim, static_cast<std::size_t>(dim)});
       },
       1024);
   return x;
