@@ -10,15 +10,19 @@
 #      the peer keeps them; whole epoch), Loom on the CPU cores and the peer on the GPU (--max-steps
 #      each, the epoch projected);
 #   4. SALIENT++'s storage tiers on it: --device-rows 0 (every row pinned on the host) to 1.
-#   5. sampling threads (--sample-workers 2 and 8 beside the default 4): where the GPU epoch's time goes.
+#   5. sampling workers (--sample-workers 4 and 16 beside the default, 8 on 16 cores): where the GPU
+#      epoch's time goes;
+#   6. the sampler alone (build/bench/bench_sampler where it was built, on the SBM): one thread's batch
+#      time and batches per second at 1, 2, 4, 8 and 16 workers of one thread each.
 # Writes $OUT_DIR/gpu.md (bench/gpu_report.py; default bench/results) and keeps every run's log
 # and metrics in $WORK. Sections run in the order BENCH_SECTIONS names them (default "facebook
-# fullgraph products tiers workers") while LOOM_BENCH_SECONDS last (default 1800); a run with no time
+# fullgraph products tiers workers sampler") while LOOM_BENCH_SECONDS last (default 1800); a run with no time
 # left is named in the report, not run.
 #   LOOM         the loom binary (default build/loom)      LOOM_PYTHON  Python with torch (default /usr/bin/python3)
 #   LOOM_DATA    data folder with graphs/facebook (else .device/data/facebook)
 #   LOOM_BENCH_OUT  where gpu.md goes                      WORK         run folder (default bench/work/gpu)
 #   CPU_THREADS  threads of Loom's CPU rows (default nproc)  PRODUCTS_NODES  (default 2500000)
+#   BENCH_SAMPLER  the bench_sampler binary (default bench/bench_sampler beside $LOOM's folder)
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
 start=$SECONDS
@@ -27,7 +31,8 @@ out=${LOOM_BENCH_OUT:-bench/results}
 work=${WORK:-bench/work/gpu}
 cpu_threads=${CPU_THREADS:-$(nproc)}
 products_nodes=${PRODUCTS_NODES:-2500000}
-sections=${BENCH_SECTIONS:-facebook fullgraph products tiers workers}
+sections=${BENCH_SECTIONS:-facebook fullgraph products tiers workers sampler}
+bench_sampler=${BENCH_SAMPLER:-$(dirname "$loom")/bench/bench_sampler}
 facebook=$data/graphs/facebook
 [ -d "$facebook" ] || facebook=.device/data/facebook
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -60,6 +65,7 @@ gpu=$("${py[@]}" -c 'import torch; print(int(torch.cuda.is_available()))' 2>/dev
   nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>/dev/null | sed 's/^/gpu: /'
   "${py[@]}" -c 'import torch; print("peer torch:", torch.__version__)' 2>/dev/null
   echo "loom cpu threads: $cpu_threads"
+  echo "default sample workers: $(( $(nproc) / 2 > 8 ? 8 : ($(nproc) / 2 < 1 ? 1 : $(nproc) / 2) ))"
   echo "products nodes: $products_nodes"
 } > "$work/facts.txt"
 
@@ -124,19 +130,30 @@ tiers_section() {
   done
 }
 
-# Sampling threads on the GPU (the default is 4, in sbm-loom-gpu): where the epoch's time goes.
+# Sampling workers on the GPU (the default, half the cores and at most 8, is sbm-loom-gpu): where the
+# epoch's time goes.
 workers_section() {
   [[ $gpu == 1 ]] && sbm_store || return
-  for workers in 2 8; do
+  for workers in 4 16; do
     run "workers-$workers" 45 "$loom" train "$sbm" "${products[@]}" --device cuda --device-rows 1 --max-steps 60 \
       --sample-workers "$workers" --metrics "$work/workers-$workers.jsonl"
   done
 }
 
+# The sampler alone on the SBM, on the host's cores (no GPU needed): bench_sampler's throughput rows and
+# its workers section at 1 to 16 workers of one thread each.
+sampler_section() {
+  [[ -x $bench_sampler ]] || { echo "sampler: not run, no $bench_sampler (build the bench_sampler target)" |
+                                tee -a "$work/skipped.txt"; return; }
+  sbm_store || return
+  run sampler 60 env LOOM_BENCH_STORE="$sbm" LOOM_BENCH_RMAT_SCALE=0 LOOM_BENCH_STEP=0 LOOM_BENCH_THREADS=1 \
+    LOOM_BENCH_WORKERS=1,2,4,8,16 "$bench_sampler"
+}
+
 for section in $sections; do
   case "$section" in
-    facebook | fullgraph | products | tiers | workers) "${section}_section" ;;
-    *) echo "bench_gpu: unknown section '$section' in BENCH_SECTIONS (facebook fullgraph products tiers workers)" >&2
+    facebook | fullgraph | products | tiers | workers | sampler) "${section}_section" ;;
+    *) echo "bench_gpu: unknown section '$section' in BENCH_SECTIONS (facebook fullgraph products tiers workers sampler)" >&2
        exit 2 ;;
   esac
 done

@@ -1,17 +1,25 @@
-// Sampler throughput and the per-step compute of mini-batch training.
-//  1. Sampled edges per second of NeighborSampler (fanouts 15,10,5, batch 1024, one epoch over all
-//     nodes in shuffled batches) at 1 and 2 threads, on a Facebook-sized graph and an R-MAT graph
+// Sampler throughput and the per-step compute of mini-batch training, in this order:
+//  1. Sampled edges per second of NeighborSampler (fanouts 15,10,5, batch 1024, up to 200 batches
+//     of shuffled nodes) at 1 and 2 threads, on a Facebook-sized graph and an R-MAT graph
 //     (LOOM_BENCH_RMAT_SCALE, default 20, edge factor 16), or on a store (LOOM_BENCH_STORE=dir).
-//  2. One training step of a 3-layer GraphSAGE (hidden 256, fanouts 15,10,5, batch 1024, Adam) on
+//  2. Sampling workers of one thread each sampling distinct batches at once (as the pipeline's
+//     samplers run, --sample-workers): batches per second at each count of LOOM_BENCH_WORKERS
+//     (default 1,2; bench_gpu.sh's sampler section runs 1,2,4,8,16).
+//  3. One training step of a 3-layer GraphSAGE (hidden 256, fanouts 15,10,5, batch 1024, Adam) on
 //     the Facebook-sized graph with 128 random features (or the store's features), split into
 //     sample / gather / forward / backward / optimizer time, and the implied epoch time over a 60%
-//     training split. Prints markdown tables (bench/results/sampler.md records a run).
-// LOOM_BENCH_THREADS=N measures N threads only (default 1 and 2); LOOM_BENCH_STEP=0 skips part 2.
+//     training split.
+// Prints markdown tables (bench/results/sampler.md records runs; bench/bench_sampler.sh sets pyg-lib
+// beside it). LOOM_BENCH_THREADS=N measures N threads only (default 1 and 2); LOOM_BENCH_STEP=0
+// skips part 3. Sampling reads a store's topology mapped, as training does; the allocator is set as
+// `loom train` sets it (nn::configure_cpu_runtime).
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <numeric>
 #include <string>
+#include <thread>
 #include <ctime>
 
 #include <fmt/format.h>
@@ -67,11 +75,7 @@ BenchGraph rmat(int scale) {
 
 BenchGraph from_store(const std::string& dir) {
   const auto store = graph::GraphStore::open(dir);
-  const auto& csr = store.csr();
-  std::vector<std::int64_t> indptr(csr.indptr().begin(), csr.indptr().end());
-  std::vector<std::int64_t> indices =
-      csr.visit([](auto view) { return std::vector<std::int64_t>(view.indices.begin(), view.indices.end()); });
-  BenchGraph g{dir, graph::Csr::from_vectors(std::move(indptr), indices, csr.num_cols()), {}, 4};
+  BenchGraph g{dir, store.csr(), {}, 4};  // the mapped topology, as training samples it
   if (store.has_feat() && store.feat().dtype() == core::DType::kFloat32) {
     const auto f = store.feat().span<float>();
     g.features = torch::from_blob(const_cast<float*>(f.data()), {store.num_nodes(), store.meta().feat_dim}).clone();
@@ -122,6 +126,43 @@ void bench_sampler(const BenchGraph& g) {
     std::printf("| %s | %lld | %lld | %d | %lld | %.2f (%.2f) | %.1f |\n", g.name.c_str(),
                 static_cast<long long>(g.csr.num_rows()), static_cast<long long>(g.csr.num_edges()), threads,
                 static_cast<long long>(batches), 1e3 * s / batches, 1e3 * cpu / batches, edges / s / 1e6);
+  }
+}
+
+// LOOM_BENCH_WORKERS=1,2,4 lists the sampling worker counts of the scaling section (default 1,2).
+std::vector<int> worker_counts() {
+  const char* env = std::getenv("LOOM_BENCH_WORKERS");
+  std::vector<int> counts;
+  for (const std::int32_t w : sample::parse_fanouts(env ? env : "1,2", "LOOM_BENCH_WORKERS")) counts.push_back(w);
+  return counts;
+}
+
+// W workers of one thread each (as BatchPipeline's samplers run) sample distinct batches at once:
+// batches per second, and the speed-up over one worker.
+void bench_workers(const BenchGraph& g) {
+  const sample::NeighborSampler sampler(g.csr, {15, 10, 5});
+  const auto order = shuffled_nodes(g.csr.num_rows(), std::min<std::int64_t>(g.csr.num_rows(), 200 * 1024), 7);
+  const auto batches = static_cast<std::int64_t>((order.size() + 1023) / 1024);
+  double one_worker = 0;
+  for (const int workers : worker_counts()) {
+    std::atomic<std::int64_t> next{0};
+    core::Timer timer;
+    std::vector<std::thread> threads;
+    for (int w = 0; w < workers; ++w) {
+      threads.emplace_back([&] {
+        core::set_num_threads(1);
+        for (std::int64_t b = next++; b < batches; b = next++) {
+          const std::size_t begin = static_cast<std::size_t>(b) * 1024;
+          const std::size_t end = std::min(order.size(), begin + 1024);
+          sampler.sample(std::span(order).subspan(begin, end - begin), sample::batch_seed(1, 0, b));
+        }
+      });
+    }
+    for (auto& t : threads) t.join();
+    const double rate = static_cast<double>(batches) / timer.seconds();
+    if (one_worker == 0) one_worker = workers == 1 ? rate : 0;
+    std::printf("| %s | %d | %lld | %.1f | %s |\n", g.name.c_str(), workers, static_cast<long long>(batches), rate,
+                one_worker > 0 ? fmt::format("{:.2f}", rate / one_worker).c_str() : "-");
   }
 }
 
@@ -199,6 +240,7 @@ void bench_sage_step(const BenchGraph& g, int threads) {
 }  // namespace
 
 int main() {
+  nn::configure_cpu_runtime(0);  // the allocator settings of `loom train`
   const char* store = std::getenv("LOOM_BENCH_STORE");
   const char* scale_env = std::getenv("LOOM_BENCH_RMAT_SCALE");
   const int scale = scale_env ? std::atoi(scale_env) : 20;
@@ -210,6 +252,11 @@ int main() {
   std::printf("|---|---|---|---|---|---|---|\n");
   bench_sampler(fb);
   if (scale > 0) bench_sampler(rmat(scale));
+
+  std::printf("\n## Sampling workers of one thread each (fanouts 15,10,5, batch 1024; %d cores)\n\n",
+              nn::machine_cores());
+  std::printf("| graph | workers | batches | batches/s | speed-up over 1 worker |\n|---|---|---|---|---|\n");
+  bench_workers(fb);
 
   if (const char* step = std::getenv("LOOM_BENCH_STEP"); step != nullptr && std::atoi(step) == 0) return 0;
   std::printf("\n## 3-layer SAGE training step on %s (hidden 256, fanouts 15,10,5, batch 1024)\n\n", fb.name.c_str());

@@ -61,6 +61,35 @@ def speed_targets(what, epoch, prefix):
     return targets
 
 
+def sampler_section(work):
+    """bench_sampler's output on the SBM (its tables as they are) and the worker-scaling targets."""
+    path = os.path.join(work, "sampler.log")
+    if not os.path.exists(path):
+        return [], []
+    text = open(path).read()
+    lines = ["## The sampler alone (bench/bench_sampler on the products-scale SBM, host cores)", ""]
+    lines += [line for line in text.splitlines() if line.startswith(("|", "##")) or not line.strip()]
+    lines.append("")
+    rate = {}
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        # | graph | workers | batches | batches/s | speed-up |
+        if len(cells) == 5 and cells[1].isdigit():
+            rate[int(cells[1])] = float(cells[3])
+    targets = []
+    for workers, least in ((8, 1.8), (16, 3.0)):
+        value = rate[workers] / rate[4] if workers in rate and 4 in rate else None
+        targets.append(
+            (
+                f"Sampling: batches per second at {workers} workers at least {least}x those at 4",
+                value,
+                value is not None and value >= least,
+                "{:.2f}x",
+            )
+        )
+    return lines, targets
+
+
 def main(work, out):
     lines = ["# GPU (issue 40)", ""]
     facts = (
@@ -208,15 +237,19 @@ def main(work, out):
         if "sbm-loom-gpu" in sbm_epoch:
             targets += speed_targets("Products scale", sbm_epoch, "sbm")
 
-    workers = [(w, records(work, name)) for w, name in (("2", "workers-2"), ("4", "sbm-loom-gpu"), ("8", "workers-8"))]
+    default_workers = next(
+        (line.split(":")[1].strip() for line in facts.splitlines() if line.startswith("default sample workers")), "?"
+    )
+    workers = [(w, records(work, name)) for w, name in (("4", "workers-4"), (default_workers, "sbm-loom-gpu"))]
+    workers.append(("16", records(work, "workers-16")))
     if sum(recs is not None for _, recs in workers) > 1:
         lines += [
-            "## Sampling threads on the GPU (products-scale SBM, features in GPU memory)",
+            "## Sampling workers on the GPU (products-scale SBM, features in GPU memory)",
             "",
-            "`--sample-workers W` (default 4): W threads sample batches ahead; they and the producer (which "
-            "gathers and queues the copies) share the cores. Milliseconds per step: sample = one batch's "
-            "sampling on its thread, fetch = the producer's gather, compute = training, wait = the training "
-            "thread waiting for a batch.",
+            f"`--sample-workers W` (default half the cores, at most 8: {default_workers} here): W threads of one "
+            "thread each sample batches ahead; the producer (which gathers and queues the copies) computes on "
+            "the cores left. Milliseconds per step: sample = one batch's sampling on its thread, fetch = the "
+            "producer's gather, compute = training, wait = the training thread waiting for a batch.",
             "",
             "| W | steps run | epoch (s) | sample | fetch | compute | wait |",
             "|---|---|---|---|---|---|---|",
@@ -235,6 +268,10 @@ def main(work, out):
                 + " |"
             )
         lines.append("")
+
+    sampler_lines, sampler_targets = sampler_section(work)
+    lines += sampler_lines
+    targets += sampler_targets
 
     if targets:
         lines += ["## Targets", "", "| target | measured | met |", "|---|---|---|"]

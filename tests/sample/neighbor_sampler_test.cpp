@@ -1,6 +1,7 @@
 #include "loom/sample/neighbor_sampler.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <map>
 #include <set>
@@ -177,6 +178,59 @@ TEST(NeighborSampler, NeighbourFrequencyIsFanoutOverDegreeSmallFanout) { expect_
 
 TEST(NeighborSampler, NeighbourFrequencyIsFanoutOverDegreeLargeFanout) { expect_uniform_frequency(300, 100, 1500); }
 
+// The chi-square statistic of `counts` against equal expected counts, with the bounds between which
+// it falls with probability 1 - 2e-6 for a uniform draw (Wilson-Hilferty's approximation of the
+// chi-square quantiles, z = 4.753).
+struct ChiSquare {
+  double statistic = 0, low = 0, high = 0;
+};
+ChiSquare chi_square_uniform(const std::map<std::vector<std::int64_t>, int>& counts, std::int64_t cells, int draws) {
+  const double expected = static_cast<double>(draws) / static_cast<double>(cells);
+  ChiSquare c;
+  std::int64_t seen = 0;
+  for (const auto& [cell, n] : counts) {
+    c.statistic += (n - expected) * (n - expected) / expected;
+    ++seen;
+  }
+  c.statistic += static_cast<double>(cells - seen) * expected;  // cells never drawn
+  const double dof = static_cast<double>(cells - 1);
+  const auto quantile = [&](double z) { return dof * std::pow(1 - 2 / (9 * dof) + z * std::sqrt(2 / (9 * dof)), 3); };
+  c.low = quantile(-4.753);
+  c.high = quantile(4.753);
+  return c;
+}
+
+// Uniform without replacement: every set of `fanout` neighbours of a node of degree `degree` is
+// drawn equally often. Tallies the sets drawn (or, where fanout > degree / 2, the sets left out,
+// which name the same draw with fewer cells) and tests them against the uniform distribution.
+void expect_uniform_subsets(std::int64_t degree, std::int32_t fanout, std::int64_t cells, int draws) {
+  const auto g = star(degree);
+  const NeighborSampler sampler(g, {fanout});
+  const std::vector<std::int64_t> seeds = {0};
+  std::map<std::vector<std::int64_t>, int> counts;
+  for (int d = 0; d < draws; ++d) {
+    const SampledBatch batch = sampler.sample(seeds, batch_seed(11, 1, d));
+    std::vector<bool> taken(static_cast<std::size_t>(degree + 1), false);
+    for (const std::int32_t s : batch.blocks[0].indices) taken[batch.input_nodes[s]] = true;
+    std::vector<std::int64_t> cell;
+    const bool tally_taken = 2 * fanout <= degree;
+    for (std::int64_t v = 1; v <= degree; ++v)
+      if (taken[v] == tally_taken) cell.push_back(v);
+    ASSERT_EQ(static_cast<std::int64_t>(cell.size()), tally_taken ? fanout : degree - fanout);
+    ++counts[cell];
+  }
+  EXPECT_EQ(static_cast<std::int64_t>(counts.size()), cells) << "some neighbour sets were never drawn";
+  const ChiSquare c = chi_square_uniform(counts, cells, draws);
+  EXPECT_GT(c.statistic, c.low) << "draws too even to be random (degree " << degree << ", fanout " << fanout << ")";
+  EXPECT_LT(c.statistic, c.high) << "draws not uniform (degree " << degree << ", fanout " << fanout << ")";
+}
+
+// Floyd's draw: C(6, 3) = 20 sets of three.
+TEST(NeighborSampler, EveryNeighbourSetIsEquallyLikelySmallFanout) { expect_uniform_subsets(6, 3, 20, 20000); }
+
+// The partial Fisher-Yates draw (fanout > 64): the C(67, 2) = 2211 pairs left out of 65.
+TEST(NeighborSampler, EveryNeighbourSetIsEquallyLikelyLargeFanout) { expect_uniform_subsets(67, 65, 2211, 44220); }
+
 TEST(NeighborSampler, WideIndicesGiveTheSameSample) {
   const auto narrow = random_graph(1000, 8000, 6);
   ASSERT_FALSE(narrow.wide_ids());
@@ -245,7 +299,8 @@ TEST(NeighborSampler, ChecksParsedFanoutsNamingTheArgument) {
 
 TEST(IdMap, HandsOutIdsInInsertionOrderInBothRepresentations) {
   for (const std::int64_t num_ids : {std::int64_t{1000}, std::int64_t{1} << 26}) {
-    IdMap map(num_ids, 10);
+    IdMap map;
+    map.begin(num_ids, 10);
     EXPECT_EQ(map.dense(), num_ids == 1000);
     EXPECT_EQ(map.insert(500).first, 0);
     EXPECT_EQ(map.insert(7), std::make_pair(std::int32_t{1}, true));
@@ -254,6 +309,21 @@ TEST(IdMap, HandsOutIdsInInsertionOrderInBothRepresentations) {
     EXPECT_EQ(map.find(8), -1);
     EXPECT_EQ(map.size(), 2);
   }
+}
+
+TEST(IdMap, EachBatchStartsEmptyOnTheSameTable) {
+  IdMap map;
+  map.begin(1000, 10);
+  map.insert(500);
+  map.insert(7);
+  map.begin(2000, 10);  // a larger id space: the table grows
+  EXPECT_EQ(map.find(500), -1);
+  EXPECT_EQ(map.insert(1999), std::make_pair(std::int32_t{0}, true));
+  map.begin(1000, 10);  // a smaller one: the same table, nothing left from before
+  EXPECT_EQ(map.find(1999), -1);
+  EXPECT_EQ(map.find(7), -1);
+  EXPECT_EQ(map.insert(7), std::make_pair(std::int32_t{0}, true));
+  EXPECT_EQ(map.size(), 1);
 }
 
 }  // namespace

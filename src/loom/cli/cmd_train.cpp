@@ -62,7 +62,8 @@ void add_train_command(CLI::App& app, Action& action) {
   sub->add_option("--pipeline-depth", o.pipeline_depth, "Batches prepared ahead (0 = synchronous fetch)")
       ->capture_default_str();
   sub->add_option("--sample-workers", o.sample_workers,
-                  "Threads sampling batches at once, ahead of their fetch (0 = 1 on cpu, 4 on cuda)")
+                  "Threads sampling batches at once, one batch each, ahead of their fetch (0 = 1 on cpu; on "
+                  "cuda half the rank's threads, at most 8)")
       ->capture_default_str();
   sub->add_option("--superbatch", o.superbatch,
                   "Training batches whose input rows are fetched in one gather, each distinct row once: with "

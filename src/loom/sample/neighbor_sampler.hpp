@@ -7,8 +7,12 @@
 // Output depends only on (graph, fanouts, seeds, seed): each destination node's draw is seeded by
 // its position in its layer (Rng(seed).split(hop, position)), rows are filled in parallel into
 // slices fixed by a prefix sum, and local ids are assigned serially in edge order, so the batch is
-// identical at any thread count. sample() is const and may run concurrently on several threads;
-// the sampler keeps a reference to the Csr, which must outlive it.
+// identical at any thread count. Each hop runs in passes that ask for what they will read a few
+// steps ahead (the CSR offsets of the next destinations, the neighbour ids just drawn, the id map's
+// slots), so many cache misses are in flight at once rather than one at a time. sample() is const
+// and may run concurrently on several threads; each calling thread keeps its scratch from batch to
+// batch (the id map's table: 8 bytes per node where batches cover a good share of the graph, on
+// huge pages). The sampler keeps a reference to the Csr, which must outlive it.
 #pragma once
 
 #include <cstdint>

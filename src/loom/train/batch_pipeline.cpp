@@ -23,9 +23,10 @@ BatchPipeline::BatchPipeline(const BatchBuilder& builder, std::vector<StepPlan> 
       limit_(plan_.size()),
       queue_(depth > 0 ? depth : 1) {
   if (sample_workers > 1) {
-    // The samplers and the producer share the cores: OpenMP teams holding more threads than the
-    // cores spin against each other at the end of every parallel region.
-    sample_threads_ = std::max(1, core::num_threads() / (sample_workers + (depth > 0 ? 1 : 0)));
+    // One thread per sampler (a batch on each, as SALIENT++'s workers run), the producer's team
+    // on the cores left beside them and the training thread: OpenMP teams holding more threads
+    // than the cores spin against each other at the end of every parallel region.
+    producer_threads_ = std::max(1, core::num_threads() - sample_workers - (depth > 0 ? 1 : 0));
     samplers_ = std::make_unique<core::ThreadPool>(sample_workers);
   }
   if (depth_ > 0) producer_ = std::thread([this] { produce(); });
@@ -44,8 +45,8 @@ void BatchPipeline::sample_ahead(std::size_t ahead) {
     };
     if (samplers_) {
       sampled_.push_back(samplers_
-                             ->submit([this, sample] {
-                               core::set_num_threads(sample_threads_);
+                             ->submit([sample] {
+                               core::set_num_threads(1);
                                return sample();
                              })
                              .share());
@@ -100,7 +101,7 @@ void BatchPipeline::stop_early() {
 
 void BatchPipeline::produce() {
   try {
-    if (samplers_) core::set_num_threads(sample_threads_);
+    if (samplers_) core::set_num_threads(producer_threads_);
     // After close(): without stop_early() (an error), stop at once; with it, go on to the limit.
     for (std::size_t i = first_step_; i < limit_; ++i)
       if (!queue_.push(prepare(i)) && !stopping_) return;

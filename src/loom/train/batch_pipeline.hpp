@@ -11,9 +11,10 @@
 // Stopping before the end (stop_early(), then destruction): every rank's producer fetches the
 // same batches, so that the collective fetches of all ranks pair up, and none is left waiting.
 // With `sample_workers` W > 1, W threads sample the next batches at once ahead of the fetches,
-// which stay in plan order on the producer; the W samplers and the producer each compute with an
-// equal share of the cores. A sample does not depend on the thread that draws it, so the batches
-// are the same at any W.
+// which stay in plan order on the producer; each sampler is one thread (one batch per thread: no
+// team, no shared scratch), and the producer computes on the cores left beside the W samplers and
+// the training thread. A sample does not depend on the thread that draws it, so the batches are the
+// same at any W.
 // With `superbatch` S > 1 the batches are fetched S at a time (BatchBuilder::fetch_group, one
 // collective gather of their distinct rows, one sweep of a mapped feature file for S steps): groups
 // start at first_step and every S steps after it on every rank, so their gathers pair up.
@@ -74,7 +75,7 @@ class BatchPipeline {
   std::atomic<bool> stopping_{false};
   core::BoundedQueue<PreparedBatch> queue_;
   std::exception_ptr error_;
-  int sample_threads_ = 0;                      // OpenMP threads of each sampler and of the producer
+  int producer_threads_ = 0;                    // the producer's OpenMP threads, with samplers_
   std::unique_ptr<core::ThreadPool> samplers_;  // with sample_workers > 1; drained before the above go
   std::thread producer_;
 };

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "loom/core/parallel.hpp"
 #include "loom/core/rng.hpp"
 #include "loom/sample/epoch_plan.hpp"
 #include "loom/train/cache_setup.hpp"
@@ -73,7 +74,7 @@ EpochSetting MinibatchDataPath::make_setting(const std::vector<std::int32_t>& fa
 
 int sample_workers_for(const MinibatchOptions& options, torch::Device device) {
   if (options.sample_workers > 0) return options.sample_workers;
-  return device.is_cuda() ? 4 : 1;
+  return device.is_cuda() ? std::clamp(core::num_threads() / 2, 1, 8) : 1;
 }
 
 std::unique_ptr<BatchPipeline> MinibatchDataPath::pipeline(int epoch, int first_step) const {

@@ -40,7 +40,8 @@ struct EpochSetting {
 };
 
 // The threads that sample a run's batches: --sample-workers, or 1 on the CPU (where the cores
-// train) and 4 on a GPU (where they would wait).
+// train) and, on a GPU (where they would wait), half the rank's threads, at most 8: one batch per
+// thread, the rest for the producer's gathers and the training thread.
 int sample_workers_for(const MinibatchOptions& options, torch::Device device);
 
 class MinibatchDataPath {

@@ -42,7 +42,7 @@ struct MinibatchOptions {
   std::vector<int> weight_decay_layers;  // layers (0 = the input layer) weight decay applies to; empty = all
   graph::FeatureNorm normalize_features = graph::FeatureNorm::kNone;  // applied to the rows at start-up
   int pipeline_depth = 4;  // prepared batches in flight; 0 = synchronous fetch (DistDGL-like)
-  int sample_workers = 0;  // threads sampling batches at once (0 = 1 on the CPU, 4 on a GPU, whose cores are free)
+  int sample_workers = 0;  // threads sampling batches at once (0 = 1 on the CPU; on a GPU half the threads, <= 8)
   int superbatch = 1;      // training batches whose rows are fetched in one gather (features on disk: one sweep)
   double device_rows = 0;  // fraction of own feature rows kept on the device, hottest by VIP first
   std::int64_t device_memory_limit = 0;  // device bytes one rank may use (0 = its share of the GPU's free memory)
