@@ -40,8 +40,18 @@ def main():
         cpu = time.process_time()
         for start in range(0, seeds.numel(), args.batch_size):
             out = torch.ops.pyg.neighbor_sample(
-                indptr, indices, seeds[start : start + args.batch_size], fanouts,
-                None, None, True, False, True, False, "uniform", False,
+                indptr,
+                indices,
+                seeds[start : start + args.batch_size],
+                fanouts,
+                None,
+                None,
+                True,
+                False,
+                True,
+                False,
+                "uniform",
+                False,
             )
             edges += out[0].numel()
             batches += 1

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include <fmt/format.h>
@@ -18,6 +19,7 @@
 #include "loom/core/timer.hpp"
 #include "loom/embed/eval/node_features.hpp"
 #include "loom/graph/feature_norm.hpp"
+#include "loom/graph/finite_values.hpp"
 #include "loom/graph/generate/splits.hpp"
 #include "loom/graph/io/edgelist.hpp"
 #include "loom/graph/io/npy_import.hpp"
@@ -38,6 +40,7 @@ struct CommonImportOptions {
   std::uint64_t split_seed = 0;
   graph::FeatureNorm normalize = graph::FeatureNorm::kNone;
   std::int64_t build_memory = graph::StoreWriteOptions{}.memory_bytes;
+  std::optional<float> nan_as;  // replaces feature values and weights that are not finite
 
   graph::io::EdgePolicy policy() const {
     graph::io::EdgePolicy p;
@@ -71,6 +74,11 @@ void add_common_options(CLI::App* sub, CommonImportOptions& c, const std::string
       "Memory for the edges in flight, e.g. 4G (default 1G): edges are spilled to the output folder as "
       "they are read and the graph built in passes over them")
       ->option_text("SIZE");
+  sub->add_option_function<float>(
+         "--nan-as", [&c](float value) { c.nan_as = value; },
+         "Replace feature values and edge weights that are NaN or infinite by VALUE (counted in the store's "
+         "provenance); without it they are an error naming the file, row and column")
+      ->option_text("VALUE");
 }
 
 // Checked before any input is read.
@@ -87,6 +95,9 @@ void validate_random_split(const std::vector<double>& fractions) {
 void derive_features_and_split(const CommonImportOptions& c, graph::GraphData& data) {
   if (!c.features.empty()) {
     const auto attached = embed::eval::attach_embedding_features(data, embed::read_embeddings(c.features), c.features);
+    graph::NonFinitePolicy non_finite{c.nan_as};
+    graph::enforce_finite(data.feat, data.feat_dim, c.features, "embedding", non_finite);
+    if (c.nan_as) data.provenance["non_finite_embeddings"] = non_finite.to_json();
     spdlog::info("features: {} of {} nodes got a {}-dim vector from {} ({} vectors name no node)", attached.matched,
                  data.num_rows(), data.feat_dim, c.features, attached.unknown_keys);
   }
@@ -137,6 +148,7 @@ void add_import_ogb(CLI::App& import_cmd, Action& action) {
         o.dir = c->source;
         o.policy = c->policy();
         o.split = *split;
+        o.nan_as = c->nan_as;
         return graph::io::read_ogb(o, spill_dir);
       });
     };
@@ -166,6 +178,7 @@ void add_import_edgelist(CLI::App& import_cmd, Action& action) {
         o->path = c->source;
         o->policy = c->policy();
         o->skip_bad_lines = *bad_lines == "skip";
+        o->nan_as = c->nan_as;
         o->ids = *string_ids ? graph::io::IdKind::kString
                              : (*numeric_ids ? graph::io::IdKind::kNumeric : graph::io::IdKind::kAuto);
         return graph::io::read_edgelist(*o, spill_dir);
@@ -188,6 +201,7 @@ void add_import_npy(CLI::App& import_cmd, Action& action) {
         o.dir = c->source;
         o.policy = c->policy();
         o.num_nodes = *num_nodes;
+        o.nan_as = c->nan_as;
         return graph::io::read_npy(o);
       });
     };

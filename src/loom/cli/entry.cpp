@@ -7,6 +7,7 @@
 #include <string>
 #include <thread>
 
+#include "loom/cli/option_guards.hpp"
 #include "loom/comm/watchdog.hpp"
 #include "loom/core/log.hpp"
 
@@ -46,6 +47,7 @@ int run_cli(int argc, char** argv, const std::function<void(CLI::App&, Action&)>
 
   Action action;
   add(app, action);
+  add_option_guards(app);
 
   try {
     app.parse(argc, argv);

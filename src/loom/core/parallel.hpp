@@ -3,12 +3,14 @@
 // parallel_for(n, fn) calls fn(i) for i in [0, n); parallel_for_blocks(n, block, fn) calls
 // fn(begin, end, block_index) for fixed-size blocks, so work seeded per block is identical
 // at any thread count. set_num_threads() sets the OpenMP (and so OpenBLAS) thread count.
+// first_failing(n, ok) finds the lowest index where a check fails, in parallel.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
 #include <exception>
 #include <mutex>
+#include <string>
 
 #include <omp.h>
 
@@ -16,6 +18,14 @@ namespace loom::core {
 
 void set_num_threads(int threads);  // <= 0: leave the default (all cores)
 int num_threads();
+
+// The most threads a command may ask for: kThreadsPerCoreLimit per core of this host (a little
+// oversubscription can help a run that waits; thousands of threads only thrash, and a run busy
+// creating them answers no signal).
+inline constexpr int kThreadsPerCoreLimit = 4;
+int max_threads();
+// Throws Error naming `argument` unless 0 <= threads <= max_threads() (0 = the command's default).
+void check_thread_count(std::int64_t threads, const std::string& argument);
 
 class ExceptionCarrier {
  public:
@@ -64,6 +74,25 @@ void parallel_for_blocks(std::int64_t n, std::int64_t block, F&& fn) {
     carrier.run([&] { fn(begin, end, b); });
   }
   carrier.rethrow();
+}
+
+// The lowest i in [0, n) where ok(i) is false, or -1: blocks of 2^20 in parallel, those after a
+// known failure skipped. For checks that name the first bad entry of a large array.
+template <class Ok>
+std::int64_t first_failing(std::int64_t n, Ok&& ok) {
+  std::atomic<std::int64_t> first{n};
+  parallel_for_blocks(n, std::int64_t{1} << 20, [&](std::int64_t begin, std::int64_t end, std::int64_t) {
+    if (begin >= first.load(std::memory_order_relaxed)) return;
+    for (std::int64_t i = begin; i < end; ++i) {
+      if (!ok(i)) {
+        std::int64_t seen = first.load(std::memory_order_relaxed);
+        while (i < seen && !first.compare_exchange_weak(seen, i, std::memory_order_relaxed)) {}
+        return;
+      }
+    }
+  });
+  const std::int64_t found = first.load();
+  return found < n ? found : -1;
 }
 
 }  // namespace loom::core

@@ -25,6 +25,7 @@ void validate(const SgnsOptions& o) {
   LOOM_CHECK_ARG(o.epochs >= 1, "--epochs", "must be >= 1, got {}", o.epochs);
   LOOM_CHECK_ARG(o.alpha > 0 && std::isfinite(o.alpha), "--alpha", "must be > 0, got {}", o.alpha);
   LOOM_CHECK_ARG(o.threads >= 1, "--threads", "must be >= 1, got {}", o.threads);
+  core::check_thread_count(o.threads, "--threads");
   LOOM_CHECK_ARG(o.sample >= 0 && std::isfinite(o.sample), "--sample", "must be >= 0, got {}", o.sample);
   LOOM_CHECK_ARG(o.init_range > 0 && std::isfinite(o.init_range), "--init-range", "must be > 0, got {}", o.init_range);
 }

@@ -12,26 +12,7 @@ namespace loom::graph {
 
 namespace {
 
-constexpr std::int64_t kBlock = 1 << 20;
-
-// The lowest i in [0, n) where ok(i) is false, or -1; blocks in parallel, blocks after a known
-// failure skipped.
-template <class Ok>
-std::int64_t first_failing(std::int64_t n, Ok&& ok) {
-  std::atomic<std::int64_t> first{n};
-  core::parallel_for_blocks(n, kBlock, [&](std::int64_t begin, std::int64_t end, std::int64_t) {
-    if (begin >= first.load(std::memory_order_relaxed)) return;
-    for (std::int64_t i = begin; i < end; ++i) {
-      if (!ok(i)) {
-        std::int64_t seen = first.load(std::memory_order_relaxed);
-        while (i < seen && !first.compare_exchange_weak(seen, i, std::memory_order_relaxed)) {}
-        return;
-      }
-    }
-  });
-  const std::int64_t found = first.load();
-  return found < n ? found : -1;
-}
+using core::first_failing;
 
 [[noreturn]] void fail(const core::NpyArray& array, std::int64_t entry, const std::string& what) {
   throw Error::in_file(array.path(), 0,

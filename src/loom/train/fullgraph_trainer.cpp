@@ -337,11 +337,17 @@ FullGraphEpoch train_epoch(const FullGraphOptions& options, FullGraphRun& run, i
       run.engine->train_epoch(chunk_order(options, run.layout.chunks, epoch), epoch % options.history_window == 0);
   run.stage_sync->all_reduce();
   if (run.input_sync) run.input_sync->all_reduce();
+  e.loss = world.allreduce_sum(counts.loss, comm::Channel::control);
+  e.grad_norm = gradient_norm(run.stage_params, run.model->input_parameters(), run.layout, world);
+  // The same on every rank: stop before the step applies what is not finite.
+  if (!std::isfinite(e.loss) || !std::isfinite(e.grad_norm))
+    throw Error(
+        fmt::format("epoch {}: the training {} is not finite (loss {}, gradient norm {}); training stopped "
+                    "before the step was applied. Check the features (`loom check STORE`) and lower --lr",
+                    e.epoch, std::isfinite(e.loss) ? "gradient" : "loss", e.loss, e.grad_norm));
   run.optimizer->step();
   e.seconds = timer.seconds();
   e.traffic = world.global_stats(world.stats() - before);
-  e.loss = world.allreduce_sum(counts.loss, comm::Channel::control);
-  e.grad_norm = gradient_norm(run.stage_params, run.model->input_parameters(), run.layout, world);
   e.bubble_seconds = counts.bubble_seconds;
   e.exchange_seconds = counts.exchange_seconds;
   world.max_fields(comm::Channel::control, e.bubble_seconds, e.exchange_seconds);

@@ -21,11 +21,19 @@ void GradientSync::all_reduce() {
   if (comm_->size() > 1) sum_buckets({});
 }
 
-int GradientSync::all_reduce_agreeing_stop(int signal) {
-  if (comm_->size() == 1) return signal;
-  std::array<float, 2> flags = {signal == SIGTERM ? 1.0f : 0.0f, signal == SIGINT ? 1.0f : 0.0f};
+StepAgreement GradientSync::all_reduce_agreeing(int stop_signal, bool loss_finite) {
+  if (comm_->size() == 1) return {stop_signal, loss_finite ? 0 : 1};
+  std::array<float, 3> flags = {stop_signal == SIGTERM ? 1.0f : 0.0f, stop_signal == SIGINT ? 1.0f : 0.0f,
+                                loss_finite ? 0.0f : 1.0f};
   sum_buckets(flags);
-  return flags[0] > 0 ? SIGTERM : flags[1] > 0 ? SIGINT : 0;
+  return {flags[0] > 0 ? SIGTERM : flags[1] > 0 ? SIGINT : 0, static_cast<int>(flags[2])};
+}
+
+bool GradientSync::gradients_finite() const {
+  std::vector<torch::Tensor> finite;
+  for (const auto& p : parameters_)
+    if (p.grad().defined()) finite.push_back(torch::isfinite(p.grad()).all());
+  return finite.empty() || torch::stack(finite).all().item<bool>();  // one read, on any device
 }
 
 void GradientSync::sum_buckets(std::span<float> flags) {

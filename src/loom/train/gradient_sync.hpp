@@ -3,9 +3,10 @@
 // bucket on `channel` (default comm::Channel::gradients), divided by the number of ranks unless
 // `average` is false (full-graph training sums partial gradients of one loss), and unpacked. A
 // world of one rank does nothing. Parameters without a gradient contribute zeros. Gradients on
-// a device travel through host memory. all_reduce_agreeing_stop() also carries each rank's stop
-// signal (core::stop_signal()) in the last bucket, so that every rank learns in the same step,
-// without a message of its own, that some rank was asked to stop.
+// a device travel through host memory. all_reduce_agreeing() also carries each rank's stop signal
+// (core::stop_signal()) and whether its loss was finite in the last bucket, so that every rank
+// learns in the same step, without a message of its own, that some rank was asked to stop or
+// trained on a loss that is not finite. gradients_finite() then tells the same on every rank.
 #pragma once
 
 #include <span>
@@ -17,15 +18,22 @@
 
 namespace loom::train {
 
+// What every rank learns of all the ranks' step.
+struct StepAgreement {
+  int stop_signal = 0;            // SIGTERM when some rank's is SIGTERM, else SIGINT when some rank's is, else 0
+  int ranks_loss_not_finite = 0;  // ranks whose loss was NaN or infinite
+};
+
 class GradientSync {
  public:
   GradientSync(const comm::Communicator& comm, std::vector<torch::Tensor> parameters,
                comm::Channel channel = comm::Channel::gradients, bool average = true,
                std::size_t bucket_bytes = 8u << 20);
   void all_reduce();
-  // As all_reduce(); returns SIGTERM when some rank's `signal` is SIGTERM, else SIGINT when some
-  // rank's is SIGINT, else 0.
-  int all_reduce_agreeing_stop(int signal);
+  // As all_reduce(), agreeing on this rank's stop signal and whether its loss was finite.
+  StepAgreement all_reduce_agreeing(int stop_signal, bool loss_finite);
+  // Whether every gradient (the summed ones, after an all-reduce) is finite.
+  bool gradients_finite() const;
 
  private:
   const comm::Communicator* comm_;

@@ -1,5 +1,6 @@
 #include "loom/train/minibatch_trainer.hpp"
 
+#include <cmath>
 #include <optional>
 
 #include <fmt/format.h>
@@ -190,6 +191,23 @@ struct EpochProgress {
   int stopped_by = 0;  // the signal that stopped it at that step, or 0
 };
 
+// Stops the run (every rank alike, after the agreeing all-reduce) at the first step whose loss or
+// summed gradients are NaN or infinite, naming epoch and step (1-based), before the optimizer
+// applies them.
+void stop_unless_finite(const StepAgreement& agreed, const GradientSync& gradients, double loss, int epoch, int step) {
+  if (agreed.ranks_loss_not_finite > 0)
+    throw Error(fmt::format(
+        "epoch {}, step {}: the training loss is not finite ({} on this rank; {} rank{} with a "
+        "loss that is not); training stopped before the step was applied. Check the features "
+        "(`loom check STORE`) and lower --lr",
+        epoch + 1, step + 1, loss, agreed.ranks_loss_not_finite, agreed.ranks_loss_not_finite == 1 ? "" : "s"));
+  if (!gradients.gradients_finite())
+    throw Error(
+        fmt::format("epoch {}, step {}: a gradient is not finite (the loss was {}); training stopped before "
+                    "the step was applied. Lower --lr or check the features (`loom check STORE`)",
+                    epoch + 1, step + 1, loss));
+}
+
 // Steps of one epoch from `first_step`: forward, loss, backward, gradient all-reduce and optimizer
 // step on every batch the pipeline prepares, adding to this rank's `totals`. Dropout draws from
 // a stream of (seed, epoch, step). Stops on every rank after the same step when any rank has
@@ -213,18 +231,22 @@ EpochProgress train_epoch(TrainingModel& m, const MinibatchDataPath& path, std::
     t.sampled_edges += batch.sampled.num_sampled_edges;
     core::Timer compute;
     m.optimizer->zero_grad();
+    double loss_value = 0;
     if (!batch.sampled.seeds.empty()) {
       const auto logits = m.model->forward(batch.x, batch.graphs);
       const torch::Tensor loss = multi_label ? torch::binary_cross_entropy_with_logits(logits, batch.y)
                                              : torch::nn::functional::cross_entropy(logits, batch.y);
       loss.backward();
-      t.loss_sum += loss.item<double>();
+      loss_value = loss.item<double>();
+      t.loss_sum += loss_value;
       t.train += count_scores(logits.detach(), batch.y, multi_label);
     }
     t.phases.compute += compute.seconds();
     if (control) control->record_step_seconds(compute.seconds());
     core::Timer reduce;
-    progress.stopped_by = m.gradients->all_reduce_agreeing_stop(core::stop_signal());
+    const StepAgreement agreed = m.gradients->all_reduce_agreeing(core::stop_signal(), std::isfinite(loss_value));
+    stop_unless_finite(agreed, *m.gradients, loss_value, epoch, progress.steps_done);
+    progress.stopped_by = agreed.stop_signal;
     t.phases.allreduce += reduce.seconds();
     core::Timer step;
     m.optimizer->step();

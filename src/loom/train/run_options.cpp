@@ -1,13 +1,18 @@
 #include "loom/train/run_options.hpp"
 
+#include <cmath>
+
 #include "loom/core/error.hpp"
+#include "loom/core/parallel.hpp"
 
 namespace loom::train {
 
 void check_run_options(const RunOptions& run) {
   LOOM_CHECK_ARG(run.epochs >= 0, "--epochs", "must be >= 0, got {}", run.epochs);
-  LOOM_CHECK_ARG(run.lr > 0, "--lr", "must be positive, got {}", run.lr);
-  LOOM_CHECK_ARG(run.weight_decay >= 0, "--weight-decay", "must be >= 0, got {}", run.weight_decay);
+  LOOM_CHECK_ARG(run.lr > 0 && std::isfinite(run.lr), "--lr", "must be positive and finite, got {}", run.lr);
+  LOOM_CHECK_ARG(run.weight_decay >= 0 && std::isfinite(run.weight_decay), "--weight-decay",
+                 "must be >= 0 and finite, got {}", run.weight_decay);
+  core::check_thread_count(run.threads, "--threads");
   LOOM_CHECK_ARG(run.memory_limit >= 0, "--memory-limit", "must be >= 0, got {}", run.memory_limit);
   validate_lr_schedule(run.lr_schedule);
 }

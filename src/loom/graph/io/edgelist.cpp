@@ -11,6 +11,7 @@
 #include "loom/core/error.hpp"
 #include "loom/core/line_reader.hpp"
 #include "loom/core/log.hpp"
+#include "loom/graph/finite_values.hpp"
 #include "loom/graph/io/edge_spill.hpp"
 #include "loom/graph/io/id_remap.hpp"
 #include "loom/graph/io/import_common.hpp"
@@ -95,6 +96,7 @@ struct BadLines {
   bool skip = false;
   std::int64_t count = 0, first_line = 0;
   std::string first_reason;
+  NonFinitePolicy weights;  // edge weights that are not finite: an error, or replaced (--nan-as)
 
   void handle(const core::LineReader& reader, const std::string& reason) {
     if (!skip) throw reader.error(reason + " (pass --bad-lines skip to skip lines that are not edges)");
@@ -140,6 +142,7 @@ bool for_each_edge(const EdgeListImportOptions& o, Splitter& splitter, BadLines&
         bad.handle(reader, fmt::format("field 3: weight '{}' is not a number", fields[2]));
         continue;
       }
+      weight = enforce_finite(weight, o.path, reader.line_number(), 3, "edge weight", bad.weights);
     }
     const LineResult result = on_edge(fields[0], fields[1], weight, reader);
     if (result == LineResult::kStop) return false;
@@ -237,6 +240,7 @@ ImportedGraph read_edgelist(const EdgeListImportOptions& o, const std::string& s
   auto spill = std::make_unique<EdgeSpill>(spill_dir, o.weighted);
   BadLines bad;
   bad.skip = o.skip_bad_lines;
+  bad.weights.replacement = o.nan_as;
   IdKind used = o.ids;
   if (o.ids != IdKind::kString) {
     const bool allow_switch = o.ids == IdKind::kAuto && o.num_nodes < 0;
@@ -245,6 +249,7 @@ ImportedGraph read_edgelist(const EdgeListImportOptions& o, const std::string& s
   if (used == IdKind::kString) {
     bad = BadLines{};
     bad.skip = o.skip_bad_lines;
+    bad.weights.replacement = o.nan_as;
     spill = std::make_unique<EdgeSpill>(spill_dir, o.weighted);
     read_strings(o, splitter, bad, *spill, data);
   }
@@ -266,6 +271,7 @@ ImportedGraph read_edgelist(const EdgeListImportOptions& o, const std::string& s
       {"ids_read_as", core::enum_name(kIdKindNames, used)},
       {"num_nodes", o.num_nodes}};
   data.provenance["counts"]["nodes"] = num_nodes;
+  if (o.nan_as) data.provenance["non_finite"] = bad.weights.to_json();
   g.edges = std::move(spill);
   return g;
 }

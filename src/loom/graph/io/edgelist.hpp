@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "loom/core/enum_names.hpp"
@@ -33,6 +34,7 @@ struct EdgeListImportOptions {
   IdKind ids = IdKind::kAuto;
   std::int64_t num_nodes = -1;  // >= 0: identity ids in [0, num_nodes)
   bool skip_bad_lines = false;  // false: a line that is not an edge is an error
+  std::optional<float> nan_as;  // replaces weights that are not finite (else they are an error)
 };
 
 // The graph with its edges spilled into `spill_dir` (the output's temporary folder) as they are

@@ -13,6 +13,7 @@
 #include "loom/core/log.hpp"
 #include "loom/core/npy.hpp"
 #include "loom/core/parallel.hpp"
+#include "loom/graph/finite_values.hpp"
 
 namespace fs = std::filesystem;
 
@@ -241,8 +242,9 @@ EdgeArrays open_edge_arrays(const NpyImportOptions& o, NodeCount& count) {
   return e;
 }
 
-// feat.npy, label.npy and orig_id.npy where DIR has them, each agreeing on the node count.
-void read_node_arrays(const std::string& dir, NodeCount& count, GraphData& data) {
+// feat.npy, label.npy and orig_id.npy where DIR has them, each agreeing on the node count;
+// feature values that are not finite are an error or replaced by `nan_as`.
+void read_node_arrays(const std::string& dir, std::optional<float> nan_as, NodeCount& count, GraphData& data) {
   const std::string feat = dir + "/feat.npy", label = dir + "/label.npy", orig_id = dir + "/orig_id.npy";
   if (fs::is_regular_file(feat)) {
     const auto a = core::NpyArray::map(feat);
@@ -252,6 +254,9 @@ void read_node_arrays(const std::string& dir, NodeCount& count, GraphData& data)
     count.agree(a.rows(), a.path());
     data.feat = core::read_npy_as<float>(a.path());
     data.feat_dim = a.cols();
+    NonFinitePolicy non_finite{nan_as};
+    enforce_finite(data.feat, data.feat_dim, a.path(), "feature", non_finite);
+    if (nan_as) data.provenance["non_finite"] = non_finite.to_json();
   }
   if (fs::is_regular_file(label)) read_labels(label, count, data);
   if (fs::is_regular_file(orig_id)) {
@@ -295,7 +300,7 @@ ImportedGraph read_npy(const NpyImportOptions& o) {
   ImportedGraph g;
   g.policy = o.policy;
   GraphData& data = g.nodes;
-  read_node_arrays(o.dir, count, data);
+  read_node_arrays(o.dir, o.nan_as, count, data);
   if (count.value < 0) {
     const std::int64_t largest = std::max(check_id_array(edges.first, -1, ""), check_id_array(edges.second, -1, ""));
     count.agree(largest + 1, "the largest edge id + 1");

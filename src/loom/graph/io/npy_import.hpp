@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "loom/graph/io/import_common.hpp"
@@ -22,6 +23,7 @@ struct NpyImportOptions {
   std::string dir;
   EdgePolicy policy;
   std::int64_t num_nodes = -1;  // -1: inferred
+  std::optional<float> nan_as;  // replaces feature values that are not finite (else they are an error)
 };
 
 // The graph with its edges read from the mapped arrays on every replay (write_imported_store),

@@ -9,6 +9,7 @@
 #include "loom/core/error.hpp"
 #include "loom/core/line_reader.hpp"
 #include "loom/core/fs.hpp"
+#include "loom/graph/finite_values.hpp"
 #include "loom/graph/io/csv_tables.hpp"
 #include "loom/graph/io/edge_spill.hpp"
 
@@ -106,6 +107,9 @@ ImportedGraph read_ogb(const OgbImportOptions& o, const std::string& spill_dir) 
   if (const auto path = find_maybe_gz(raw, "node-feat.csv"); !path.empty()) {
     FloatRows feat = read_float_rows(path);
     check_rows(path, feat.rows, "feature rows", num_nodes, node_count_path);
+    NonFinitePolicy non_finite{o.nan_as};
+    enforce_finite(feat.values, feat.cols, path, "feature", non_finite, /*first_line=*/1);
+    if (o.nan_as) data.provenance["non_finite"] = non_finite.to_json();
     data.feat = std::move(feat.values);
     data.feat_dim = feat.cols;
   }

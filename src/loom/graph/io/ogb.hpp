@@ -9,6 +9,7 @@
 // range throws loom::Error naming the file and line.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "loom/graph/io/import_common.hpp"
@@ -19,7 +20,8 @@ namespace loom::graph::io {
 struct OgbImportOptions {
   std::string dir;
   EdgePolicy policy;
-  std::string split;  // split kind (folder under split/); "" = the only one, if any
+  std::string split;            // split kind (folder under split/); "" = the only one, if any
+  std::optional<float> nan_as;  // replaces feature values that are not finite (else they are an error)
 };
 
 // The graph with its edges spilled into `spill_dir` as they are read (write_imported_store), and

@@ -1,0 +1,73 @@
+#include "loom/graph/finite_values.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "loom/core/error.hpp"
+#include "loom/core/half.hpp"
+#include "loom/core/parallel.hpp"
+
+namespace loom::graph {
+
+namespace {
+
+constexpr const char* kHowToReplace = "--nan-as VALUE replaces such values";
+
+}  // namespace
+
+nlohmann::json NonFinitePolicy::to_json() const {
+  if (!replacement) return nullptr;
+  return {{"replaced_with", *replacement}, {"values_replaced", replaced}};
+}
+
+void enforce_finite(std::span<float> values, std::int64_t cols, const std::string& path, const std::string& what,
+                    NonFinitePolicy& policy, std::int64_t first_line) {
+  const auto n = static_cast<std::int64_t>(values.size());
+  if (policy.replacement) {
+    for (float& v : values) {
+      if (!std::isfinite(v)) {
+        v = *policy.replacement;
+        ++policy.replaced;
+      }
+    }
+    return;
+  }
+  const std::int64_t bad = core::first_failing(n, [&](std::int64_t i) { return std::isfinite(values[i]); });
+  if (bad < 0) return;
+  const std::int64_t row = bad / std::max<std::int64_t>(1, cols), col = bad % std::max<std::int64_t>(1, cols);
+  if (first_line > 0)
+    throw Error::in_file(path, first_line + row,
+                         fmt::format("field {}: {} value {} is not finite ({})", col + 1, what, values[bad],
+                                     kHowToReplace));
+  throw Error::in_file(path, 0,
+                       fmt::format("row {}, column {}: {} value {} is not finite ({})", row, col, what, values[bad],
+                                   kHowToReplace));
+}
+
+float enforce_finite(float value, const std::string& path, std::int64_t line, int field, const std::string& what,
+                     NonFinitePolicy& policy) {
+  if (std::isfinite(value)) return value;
+  if (!policy.replacement)
+    throw Error::in_file(path, line,
+                         fmt::format("field {}: {} {} is not finite ({})", field, what, value, kHowToReplace));
+  ++policy.replaced;
+  return *policy.replacement;
+}
+
+std::int64_t first_non_finite(const core::NpyArray& array) {
+  if (array.dtype() == core::DType::kFloat32) {
+    const auto v = array.span<float>();
+    return core::first_failing(array.size(), [&](std::int64_t i) { return std::isfinite(v[i]); });
+  }
+  if (array.dtype() == core::DType::kFloat16) {
+    // A half is NaN or infinite where its exponent bits are all ones.
+    const auto v = array.span<core::Half>();
+    return core::first_failing(array.size(), [&](std::int64_t i) { return (v[i].bits & 0x7c00u) != 0x7c00u; });
+  }
+  return -1;
+}
+
+}  // namespace loom::graph
