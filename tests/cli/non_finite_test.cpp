@@ -99,7 +99,8 @@ TEST(CliNonFinite, ThreadCountsAreBoundedByTheHost) {
 // A learning rate so large that the weights overflow within a few steps.
 TEST(CliNonFinite, TrainingStopsAtTheFirstLossThatIsNotFinite) {
   test::ScratchDir s;
-  auto r = test::run_loom("generate sbm -o " + s / "g" + " --nodes 600 --classes 3 --avg-degree 6 --feat-dim 8 --seed 1");
+  auto r =
+      test::run_loom("generate sbm -o " + s / "g" + " --nodes 600 --classes 3 --avg-degree 6 --feat-dim 8 --seed 1");
   ASSERT_EQ(r.status, 0) << r.output;
   r = test::run_loom("train " + s / "g" + " --lr 1e30 --epochs 3 --hidden 16 --batch-size 64 --quiet --metrics " +
                      s / "m.jsonl");

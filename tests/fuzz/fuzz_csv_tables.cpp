@@ -1,5 +1,7 @@
-// OGB CSV tables (`loom import ogb`): counts, id rows, float feature rows, label rows.
+// OGB CSV tables (`loom import ogb`): counts, id rows, float feature rows (then refused where a value
+// is not finite, as the importer does), label rows.
 #include "fuzz_input.hpp"
+#include "loom/graph/finite_values.hpp"
 #include "loom/graph/io/csv_tables.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -10,7 +12,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     switch (input.mode) {
       case 0: io::read_count(path); break;
       case 1: io::read_id_rows(path, 1000); break;
-      case 2: io::read_float_rows(path); break;
+      case 2: {
+        auto rows = io::read_float_rows(path);
+        loom::graph::NonFinitePolicy refuse;
+        loom::graph::enforce_finite(rows.values, rows.cols, path, "feature", refuse, 1);
+        break;
+      }
       default: io::read_label_rows(path); break;
     }
   });

@@ -39,12 +39,12 @@ void enforce_finite(std::span<float> values, std::int64_t cols, const std::strin
   if (bad < 0) return;
   const std::int64_t row = bad / std::max<std::int64_t>(1, cols), col = bad % std::max<std::int64_t>(1, cols);
   if (first_line > 0)
-    throw Error::in_file(path, first_line + row,
-                         fmt::format("field {}: {} value {} is not finite ({})", col + 1, what, values[bad],
-                                     kHowToReplace));
-  throw Error::in_file(path, 0,
-                       fmt::format("row {}, column {}: {} value {} is not finite ({})", row, col, what, values[bad],
-                                   kHowToReplace));
+    throw Error::in_file(
+        path, first_line + row,
+        fmt::format("field {}: {} value {} is not finite ({})", col + 1, what, values[bad], kHowToReplace));
+  throw Error::in_file(
+      path, 0,
+      fmt::format("row {}, column {}: {} value {} is not finite ({})", row, col, what, values[bad], kHowToReplace));
 }
 
 float enforce_finite(float value, const std::string& path, std::int64_t line, int field, const std::string& what,

@@ -13,6 +13,7 @@
 #include "loom/core/timer.hpp"
 #include "loom/graph/info.hpp"
 #include "loom/graph/store.hpp"
+#include "loom/graph/store_invariants.hpp"
 #include "loom/partition/partitioned_store.hpp"
 
 namespace loom::partition {
@@ -103,6 +104,8 @@ void check_partitioned(const std::string& dir, StoreCheck& report) {
   std::optional<PartitionedStore> store;
   collect(report, [&] { store = PartitionedStore::open(dir); });
   if (!store) return;
+  for (auto& problem : graph::store_invariant_problems(store->topology(), /*symmetry=*/true))
+    report.problems.push_back(std::move(problem));
   const auto n = store->meta().graph.num_nodes;
   collect(report, [&] {
     std::vector<std::uint8_t> seen(static_cast<std::size_t>(n), 0);
@@ -121,6 +124,8 @@ void check_partitioned(const std::string& dir, StoreCheck& report) {
       for (const auto& [name, size] : part.store().meta().splits) split_sums[name] += size;
       edges += part.store().meta().num_edges;
       check_part_rows(*store, part, report);
+      for (auto& problem : graph::store_invariant_problems(part.store(), /*symmetry=*/false))
+        report.problems.push_back(std::move(problem));
     });
   }
   if (edges != store->meta().graph.num_edges)
@@ -154,7 +159,10 @@ StoreCheck check_store(const std::string& dir, bool progress) {
   if (partitioned)
     check_partitioned(dir, report);
   else
-    collect(report, [&] { graph::GraphStore::open(dir); });
+    collect(report, [&] {
+      for (auto& problem : graph::store_invariant_problems(graph::GraphStore::open(dir), /*symmetry=*/true))
+        report.problems.push_back(std::move(problem));
+    });
   report.seconds = timer.seconds();
   return report;
 }

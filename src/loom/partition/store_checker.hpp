@@ -1,7 +1,8 @@
 // `loom check STORE`: what can be checked of a graph store or a partitioned store without training
 // on it. Every file against the digest its meta.json records (core/digest.hpp); then every
 // invariant Loom relies on: each store's arrays against its meta.json and the ranges they must
-// keep (GraphStore::open, graph/store_check.hpp), and for a partitioned store that the book, the
+// keep (GraphStore::open, graph/store_check.hpp) and the invariants of graph/store_invariants.hpp
+// (sorted rows, symmetry, disjoint splits, finite values), and for a partitioned store that the book, the
 // topology and the parts agree (each part's rows are its range of the topology's rows, its halo
 // lies outside it, split sizes sum to the totals) and that new_to_source.npy is a permutation.
 // Problems are collected rather than thrown, each naming its file (and entry), so one run lists

@@ -4,11 +4,29 @@
 #include <filesystem>
 
 #include "loom/core/error.hpp"
+#include "loom/core/log.hpp"
 #include "loom/core/parallel.hpp"
 
 namespace fs = std::filesystem;
 
 namespace loom::graph::io {
+
+void warn_if_classes_mostly_empty(const GraphData& d, const std::string& path) {
+  if (d.label.empty() || d.num_classes < 4) return;
+  std::vector<bool> used(static_cast<std::size_t>(d.num_classes), false);
+  std::int64_t count = 0, largest_at = 0;
+  for (std::size_t i = 0; i < d.label.size(); ++i) {
+    const std::int64_t y = d.label[i];
+    if (y < 0) continue;
+    if (!used[static_cast<std::size_t>(y)]) used[static_cast<std::size_t>(y)] = true, ++count;
+    if (y > d.label[static_cast<std::size_t>(largest_at)]) largest_at = static_cast<std::int64_t>(i);
+  }
+  if (2 * count >= d.num_classes) return;
+  spdlog::warn(
+      "{}: the labels use {} of the {} classes that the largest, label {} (node {}), makes: a model gets "
+      "{} outputs, most for classes no node has. A stray label? Classes are 0 .. the largest label",
+      path, count, d.num_classes, d.label[static_cast<std::size_t>(largest_at)], largest_at, d.num_classes);
+}
 
 nlohmann::json policy_json(const EdgePolicy& policy) {
   return {{"directed", policy.directed},

@@ -44,6 +44,10 @@ GraphData assemble_in_memory(ImportedGraph g);
 // "<dir>/<stem>.gz" if it exists, else "<dir>/<stem>" if it exists, else "" (stem: "edge.csv").
 std::string find_maybe_gz(const std::string& dir, const std::string& stem);
 
+// A warning when the labels of `d` (read from `path`) use fewer than half of its classes: the class
+// count is the largest label + 1, so one stray label (999) makes a thousand mostly empty classes.
+void warn_if_classes_mostly_empty(const GraphData& d, const std::string& path);
+
 // Throws Error naming `argument` unless `path` exists (a missing source).
 void require_source(const std::string& path, const std::string& argument, bool directory);
 

@@ -179,6 +179,7 @@ void read_labels(const std::string& path, NodeCount& count, GraphData& data) {
     data.num_classes = std::max(data.num_classes, data.label[i] + 1);
   }
   if (data.num_classes == 0) throw Error::in_file(path, 0, "every node is unlabeled");
+  warn_if_classes_mostly_empty(data, path);
 }
 
 // Names the .npy files of `dir` that import npy does not read (a misspelt split, say), so

@@ -123,6 +123,7 @@ ImportedGraph read_ogb(const OgbImportOptions& o, const std::string& spill_dir) 
       if (labels.num_classes == 0) throw Error::in_file(path, 0, "every node is unlabeled");
       data.label = std::move(labels.label);
       counts["unlabeled_nodes"] = labels.unlabeled;
+      warn_if_classes_mostly_empty(data, path);
     }
   }
   if (!split_kind.empty()) {
