@@ -54,7 +54,7 @@ loom_runs() {
     local start end
     start=$(date +%s.%N)
     "$loom" --log-level warn train "$store" --seed "$s" --threads "$threads" --quiet \
-      --metrics "$work/metrics.jsonl" "$@"
+      --overwrite --metrics "$work/metrics.jsonl" "$@"
     end=$(date +%s.%N)
     "$python" - "$work/metrics.jsonl" "$s" "$start" "$end" >> "$out" <<'PY'
 import json, sys

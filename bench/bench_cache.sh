@@ -57,7 +57,7 @@ if [[ "$nodes" -gt 0 ]]; then
     run() {  # name flags...
       local name="$1"; shift
       mpirun -np 4 --oversubscribe --bind-to none "$loom" --log-level warn train "$sbm-k4" "${common[@]}" \
-        --metrics "$work/e2e-$name.jsonl" "$@"
+        --overwrite --metrics "$work/e2e-$name.jsonl" "$@"
     }
     rm -f "$work"/e2e-*.jsonl
     run partition-only --pipeline-depth 0

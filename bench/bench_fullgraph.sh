@@ -69,7 +69,7 @@ run() {
   "${mpirun[@]}" "$loom" --log-level warn fullgraph "$work/$g-$parts" --mode "$mode" --model "$model" \
     --layers "$layers" --hidden 100 --epochs "$epochs" --eval-every "$eval_every" --lr "${LR:-0.005}" \
     --lr-schedule "${LR_SCHEDULE:-none}" --dropout 0.5 --threads "${THREADS:-0}" --net-bandwidth 10Gbit \
-    --metrics "$out" "${extra[@]}"
+    --overwrite --metrics "$out" "${extra[@]}"
   "$python" - "$out" <<'PY'
 import json, sys
 recs = [json.loads(l) for l in open(sys.argv[1])]

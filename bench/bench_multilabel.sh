@@ -41,10 +41,10 @@ for g in ppi blogcatalog; do
     --ratios 0.5 --repeats 3 --seed 1 --json)
   lr_micro=$(json "$lr" "'%.4f' % j['ratios'][0]['micro_f1']")
   "$loom" --log-level warn train "$work/$g" "${common[@]}" --batch-size 256 --threads 2 --quiet \
-    --metrics "$work/$g-1.jsonl"
+    --overwrite --metrics "$work/$g-1.jsonl"
   read -r m1 k1 t1 < <(exact "$work/$g-1.jsonl")
   mpirun -np 4 --oversubscribe --bind-to none "$loom" --log-level warn train "$work/$g-4" "${common[@]}" \
-    --batch-size 64 --threads 1 --quiet --metrics "$work/$g-4.jsonl"
+    --batch-size 64 --threads 1 --quiet --overwrite --metrics "$work/$g-4.jsonl"
   read -r m4 k4 t4 < <(exact "$work/$g-4.jsonl")
   rows+="| $g | $(prior "$work/$g") | $lr_micro | $k1 | $m1 | $t1 | $k4 | $m4 | $t4 |"$'\n'
   echo "bench_multilabel: $g done" >&2

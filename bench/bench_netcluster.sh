@@ -107,17 +107,17 @@ compare() {
     scripts/netcluster up 4 --rate "$rate" ${delay:+--delay "$delay"} > /dev/null
     [ -z "$delay" ] || ((round > 1)) || scripts/netcluster rtt > "$work/net/rtt-$name.txt"
     scripts/netcluster mpirun -q "$loom" --log-level warn "${args[@]}" \
-      --metrics "$work/net/tcp-$name-r$round.jsonl" 2> /dev/null
+      --overwrite --metrics "$work/net/tcp-$name-r$round.jsonl" 2> /dev/null
     scripts/netcluster down
-    "${shm[@]}" "$loom" --log-level warn "${args[@]}" "${wire[@]}" --metrics "$work/net/emulated-$name-r$round.jsonl"
+    "${shm[@]}" "$loom" --log-level warn "${args[@]}" "${wire[@]}" --overwrite --metrics "$work/net/emulated-$name-r$round.jsonl"
     "${shm[@]}" "$loom" --log-level warn "${args[@]}" "${wire[@]}" "${host[@]}" \
-      --metrics "$work/net/emulated-host-$name-r$round.jsonl"
+      --overwrite --metrics "$work/net/emulated-host-$name-r$round.jsonl"
   done
 }
 
 rm -f "$work"/net/*.jsonl
 "$python" bench/thread_load.py loom-torch "$work/net/shm-r1.jsonl" > "$work/net/load.txt" &
-"${shm[@]}" "$loom" --log-level warn "${args[@]}" --metrics "$work/net/shm-r1.jsonl"
+"${shm[@]}" "$loom" --log-level warn "${args[@]}" --overwrite --metrics "$work/net/shm-r1.jsonl"
 wait $!
 load=$(< "$work/net/load.txt")
 extra=$("$python" -c "print(f'{max(0.0, $load - $ranks):.2f}')")
@@ -136,7 +136,7 @@ first_rate=${rates%% *}
 loss_rows=
 if scripts/netcluster up 4 --rate "$first_rate" --loss 1% > /dev/null; then
   scripts/netcluster mpirun -q "$loom" --log-level warn "${args[@]}" \
-    --metrics "$work/net/tcp-loss-$first_rate-r1.jsonl"
+    --overwrite --metrics "$work/net/tcp-loss-$first_rate-r1.jsonl"
   loss_rows=$first_rate
 fi
 scripts/netcluster down

@@ -44,7 +44,7 @@ for scenario in steady change; do
       echo "bench_prefetch: $name" >&2
       mpirun -np 4 --oversubscribe --bind-to none "$loom" --log-level warn train "$work/facebook-k4" "${common[@]}" \
         "${extra[@]}" --controller "$controller" --prefetch "$fraction" --evict-every 8 \
-        --llm-url "http://127.0.0.1:$port" --metrics "$work/run-$name.jsonl" --decision-log "$work/decisions-$name.jsonl"
+        --llm-url "http://127.0.0.1:$port" --overwrite --metrics "$work/run-$name.jsonl" --decision-log "$work/decisions-$name.jsonl"
     done
   done
 done
@@ -57,7 +57,7 @@ if [[ -n "${PRODUCTS_PARTS:-}" ]]; then
     mpirun -np 4 --oversubscribe --bind-to none "$loom" --log-level warn train "$PRODUCTS_PARTS" --layers 3 --hidden 64 \
       --fanouts 15,10,5 --batch-size 1024 --epochs 1 --eval-every 0 --no-exact-eval --net-bandwidth 10Gbit \
       --net-latency 20us --threads 1 --seed 1 --prefetch-period 8 --controller "$controller" --prefetch 0.25 \
-      --evict-every 8 --metrics "$work/run-$name.jsonl"
+      --evict-every 8 --overwrite --metrics "$work/run-$name.jsonl"
   done
 fi
 # The bound on any controller, over the same sampled minibatches (steady scenario).

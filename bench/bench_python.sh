@@ -28,7 +28,7 @@ recipe=(--fanouts 15,10,5 --batch-size 1024 --hidden 256 --lr 0.003 --dropout 0.
 for ((s = 0; s < seeds; s++)); do
   echo "== seed $s"
   "$loom" --log-level warn train "$work/facebook" --model sage --layers 3 "${recipe[@]}" --epochs "$epochs" \
-    --threads 2 --seed "$s" --eval-every 0 --quiet --metrics "$work/runs/loom.$s.jsonl"
+    --threads 2 --seed "$s" --eval-every 0 --quiet --overwrite --metrics "$work/runs/loom.$s.jsonl"
   "$python" examples/python/sage_custom_model.py "$work/facebook" --model sage "${recipe[@]}" --epochs "$epochs" \
     --threads 2 --seed "$s" --metrics "$work/runs/python.$s.jsonl" > /dev/null
 done
@@ -36,7 +36,7 @@ done
 echo "== 4 ranks, VIP cache alpha 0.2, lookahead prefetch"
 four=(--fanouts 15,10,5 --batch-size 256 --hidden 256 --cache vip --alpha 0.2 --controller lookahead --threads 1)
 mpirun -np 4 --oversubscribe --bind-to none -q "$loom" --log-level warn train "$work/facebook-4" --model sage \
-  --layers 3 "${four[@]}" --epochs 2 --seed 0 --eval-every 0 --quiet --metrics "$work/runs/loom.np4.jsonl"
+  --layers 3 "${four[@]}" --epochs 2 --seed 0 --eval-every 0 --quiet --overwrite --metrics "$work/runs/loom.np4.jsonl"
 mpirun -np 4 --oversubscribe --bind-to none -q -x PYTHONPATH "$python" examples/python/sage_custom_model.py \
   "$work/facebook-4" --model sage "${four[@]}" --epochs 2 --seed 0 --metrics "$work/runs/python.np4.jsonl" \
   > /dev/null 2>&1

@@ -149,7 +149,7 @@ for size in $sizes; do
     DISK_OF= record "$size" train "train-$train_on" mpirun -np 8 --oversubscribe --bind-to none -q "$loom" \
       --comm-timeout "${COMM_TIMEOUT[$size]}" train "$parts" --layers 3 \
       --hidden 256 --fanouts 15,10,5 --batch-size 1024 --epochs 1 --max-steps "${MAX_STEPS:-${STEPS[$size]}}" --eval-every 0 \
-      --no-exact-eval --threads 1 ${TRAIN_OPTS[$size]} --metrics "$work/$size-train.jsonl"
+      --no-exact-eval --threads 1 ${TRAIN_OPTS[$size]} --overwrite --metrics "$work/$size-train.jsonl"
     wait
   fi
   [[ ${KEEP:-0} == 1 ]] || rm -rf "$src" "$src"-*-8

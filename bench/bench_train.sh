@@ -34,7 +34,7 @@ PY
 }
 
 "$loom" --log-level warn train "$work/facebook" "${common[@]}" --batch-size 1024 --threads 2 \
-  --metrics "$work/loom-1.jsonl"
+  --overwrite --metrics "$work/loom-1.jsonl"
 loom_epoch=$(mean_epoch "$work/loom-1.jsonl")
 loom_acc=$(last_field "$work/loom-1.jsonl" test_accuracy)
 
@@ -60,7 +60,7 @@ for link in "" "--net-bandwidth 10Gbit --net-latency 20us"; do
   for depth in 0 4; do
     out="$work/loom-4-d$depth${link:+-link}.jsonl"
     mpirun -np 4 --oversubscribe --allow-run-as-root --bind-to none "$loom" --log-level warn train "$work/facebook-4" \
-      "${common[@]}" --batch-size 256 --threads 1 --pipeline-depth $depth $link --metrics "$out"
+      "${common[@]}" --batch-size 256 --threads 1 --pipeline-depth $depth $link --overwrite --metrics "$out"
     summary=$("$python" - "$out" <<'PY'
 import json, sys
 r = [json.loads(l) for l in open(sys.argv[1])]

@@ -33,7 +33,7 @@ run_both() {  # NAME COMMAND...: the command with each binary (the word LOOM sta
   for side in before after; do
     binary=$loom
     [[ $side == before ]] && binary=$before
-    "${@/#LOOM/$binary}" --metrics "$work/runs/$name-$side.jsonl" > /dev/null 2>&1 ||
+    "${@/#LOOM/$binary}" --overwrite --metrics "$work/runs/$name-$side.jsonl" > /dev/null 2>&1 ||
       { echo "$bench: $name ($side) failed" >&2; return 1; }
   done
 }

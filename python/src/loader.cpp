@@ -113,10 +113,11 @@ std::set<Loader*>& live_loaders() {
 class Loader {
  public:
   Loader(const train::MinibatchOptions& options, comm::Communicator& world) : world_(&world) {
-    const train::RankRuntime runtime = train::open_rank(options.run, options.output, world,
+    const train::RankRuntime runtime = train::open_rank(options.run, options.output, /*resume=*/false, world,
                                                         [&] { options_ = train::checked_minibatch_options(options); });
     const torch::Device device = runtime.device;
     train::TrainingData data = train::open_training_data(options_.store, world);
+    world.agree_on([&] { train::start_store_verification(options_.store, world).wait(); });
     train::normalize_training_features(data, options_.normalize_features, world);
     path_ = std::make_unique<train::MinibatchDataPath>(options_, std::move(data), world, device,
                                                        options_.model.kind == nn::ModelKind::kGcn, 0, metrics_);

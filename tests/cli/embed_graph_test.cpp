@@ -38,7 +38,7 @@ TEST(EmbedGraph, WalkEmbedAndLinkPredictionRunEndToEnd) {
   EXPECT_TRUE(std::filesystem::exists(dir / "w.npy"));
 
   for (const std::string method : {"deepwalk", "node2vec --p 0.5 --q 2"}) {
-    const auto r = run_loom("embed " + method + " " + dir / "g" + " -o " + dir / "emb.txt" + kSmallWalkRun);
+    const auto r = run_loom("embed " + method + " " + dir / "g" + " -o " + dir / "emb.txt --overwrite" + kSmallWalkRun);
     ASSERT_EQ(r.status, 0) << r.output;
     EXPECT_NE(r.output.find("wrote 60 vectors of dimension 8"), std::string::npos) << r.output;
   }
@@ -58,6 +58,10 @@ TEST(EmbedGraph, BadOptionsExitNonZeroNamingTheOption) {
   const auto zero = run_loom("embed deepwalk " + dir / "g" + " -o " + dir / "emb.txt --length 0");
   EXPECT_EQ(zero.status, 1);
   EXPECT_NE(zero.output.find("--length"), std::string::npos) << zero.output;
+  // A walk of one node has no pair to train on (it used to write untrained vectors, loss 0).
+  const auto one = run_loom("embed deepwalk " + dir / "g" + " -o " + dir / "emb.txt --length 1");
+  EXPECT_EQ(one.status, 1);
+  EXPECT_NE(one.output.find("--length: walk length must be at least 2, got 1"), std::string::npos) << one.output;
   const auto bad_p = run_loom("embed node2vec " + dir / "g" + " -o " + dir / "emb.txt --p 0");
   EXPECT_EQ(bad_p.status, 1);
   EXPECT_NE(bad_p.output.find("--p"), std::string::npos) << bad_p.output;

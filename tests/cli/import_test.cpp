@@ -99,6 +99,36 @@ TEST(CliImport, NpyWritesAStore) {
   EXPECT_EQ(meta["directed"], true);
 }
 
+// A header line above integer ids is named (it used to make a string-id graph with an extra edge);
+// --bad-lines skip skips it; a file of words alone still reads as string ids.
+TEST(CliImport, EdgeListHeaderLineIsNamed) {
+  test::ScratchDir s;
+  test::write_file(s / "e.txt", "source target\n0 1\n1 2\n");
+  expect_clean_failure("import edgelist " + s / "e.txt", s / "out",
+                       "e.txt:1: 'source target' looks like a header line");
+  auto r = test::run_loom("import edgelist " + s / "e.txt" + " -o " + s / "skipped --bad-lines skip");
+  ASSERT_EQ(r.status, 0) << r.output;
+  auto meta = nlohmann::json::parse(core::read_text_file(s / "skipped/meta.json"));
+  EXPECT_EQ(meta["num_nodes"], 3);
+  EXPECT_EQ(meta["provenance"]["counts"]["bad_lines_skipped"], 1);
+  test::write_file(s / "w.txt", "alice bob\ncarol bob\n");
+  r = test::run_loom("import edgelist " + s / "w.txt" + " -o " + s / "words");
+  ASSERT_EQ(r.status, 0) << r.output;
+  meta = nlohmann::json::parse(core::read_text_file(s / "words/meta.json"));
+  EXPECT_EQ(meta["num_nodes"], 3);
+}
+
+// Bytes that are not text are reported by their offset, never echoed to the terminal.
+TEST(CliImport, BinaryEdgeListIsReportedByOffsetNotEchoed) {
+  test::ScratchDir s;
+  test::write_file(s / "b.txt", std::string("0 1\n\x7f\x45\x4c\x46\x02\x01\x01\x00 \x03\x00\n", 16));
+  const auto r = test::run_loom("import edgelist " + s / "b.txt" + " -o " + s / "out");
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_TRUE(contains(r.output, "b.txt:2: binary data (the line at byte 4 of the file is not text)")) << r.output;
+  EXPECT_FALSE(contains(r.output, "\x7f")) << "raw bytes echoed";
+  EXPECT_FALSE(contains(r.output, "ELF")) << "raw bytes echoed";
+}
+
 TEST(CliImport, BadInputFailsCleanly) {
   test::ScratchDir s;
   // Truncated gzip.

@@ -10,30 +10,45 @@
 #include "loom/core/fs.hpp"
 #include "loom/feature/cache_analysis.hpp"
 #include "loom/feature/prefetch_bound.hpp"
+#include "loom/partition/store_verification.hpp"
 
 namespace loom::cli {
 
 namespace {
 
+// --json PATH and --overwrite: where the results also go, checked before the analysis runs.
+struct JsonOutput {
+  std::string path;
+  bool overwrite = false;
+
+  void add_to(CLI::App& sub) {
+    sub.add_option("--json", path, "Also write the results as JSON here");
+    sub.add_flag("--overwrite", overwrite, "Replace the --json file if it exists");
+  }
+  void check() const {
+    if (!path.empty()) core::check_output_target(path, overwrite, "--json");
+  }
+};
+
 struct AnalyzeFlags {
   feature::CacheAnalysisOptions options;
-  std::string json_path;
+  JsonOutput json;
 };
 
 struct PrefetchFlags {
   feature::PrefetchBoundOptions options;
-  std::string json_path;
+  JsonOutput json;
 };
 
-template <class Result>
-int print_result(const Result& result, const std::string& json_path) {
+// Checks the --json output and the store's digests, runs `analyze` and prints its table (and
+// writes its JSON).
+template <class Analyze>
+int run_analysis(const JsonOutput& json, const std::string& store, Analyze&& analyze) {
+  json.check();
+  partition::verify_store(partition::mapped_folders(store));
+  const auto result = analyze();
   std::fputs(result.table().c_str(), stdout);
-  if (!json_path.empty()) {
-    core::AtomicFile file(json_path);
-    const std::string text = result.to_json().dump(2) + "\n";
-    std::fputs(text.c_str(), file.stream());
-    file.commit();
-  }
+  if (!json.path.empty()) core::write_text_file(json.path, result.to_json().dump(2) + "\n");
   return 0;
 }
 
@@ -52,9 +67,12 @@ void add_analyze_prefetch(CLI::App& analyze, Action& action) {
   sub->add_option("--seed", o.seed, "Seed of the training run being modelled")->capture_default_str();
   sub->add_option("--lookahead", o.lookahead, "Minibatches the online lookahead policy sees ahead")
       ->capture_default_str();
-  sub->add_option("--json", flags->json_path, "Also write the results as JSON here");
+  flags->json.add_to(*sub);
   sub->callback([&action, flags] {
-    action = [flags] { return print_result(feature::analyze_prefetch_bound(flags->options), flags->json_path); };
+    action = [flags] {
+      return run_analysis(flags->json, flags->options.store,
+                          [&] { return feature::analyze_prefetch_bound(flags->options); });
+    };
   });
 }
 
@@ -77,9 +95,11 @@ void add_analyze_command(CLI::App& app, Action& action) {
   sub->add_option("--simulation-epochs", o.simulation_epochs, "Epochs the simulation policy samples (0 = --epochs)")
       ->capture_default_str();
   sub->add_option("--seed", o.seed, "Seed of the training run being modelled")->capture_default_str();
-  sub->add_option("--json", flags->json_path, "Also write the results as JSON here");
+  flags->json.add_to(*sub);
   sub->callback([&action, flags] {
-    action = [flags] { return print_result(feature::analyze_cache(flags->options), flags->json_path); };
+    action = [flags] {
+      return run_analysis(flags->json, flags->options.store, [&] { return feature::analyze_cache(flags->options); });
+    };
   });
   add_analyze_prefetch(*analyze, action);
 }

@@ -27,6 +27,7 @@ struct EmbedTextArgs {
   std::string combiner = "gc";
   bool quiet = false;
   bool as_json = false;
+  bool overwrite = false;
 };
 
 int run_embed_text_on(EmbedTextArgs& args, comm::Communicator& world) {
@@ -40,6 +41,7 @@ int run_embed_text_on(EmbedTextArgs& args, comm::Communicator& world) {
   world.agree_on([&] {
     o.sync.combiner = core::parse_enum(embed::kCombinerNames, args.combiner, "--combiner");
     embed::validate(o.sync);
+    if (world.rank() == 0) embed::check_embedding_outputs(o.output, o.format, args.overwrite || o.checkpoints.resume);
   });
   if (world.size() > 1) o.sync.comm = &world;
   const auto r = embed::run_embed_text(o);
@@ -86,6 +88,7 @@ void add_embed_command(CLI::App& app, Action& action) {
   add_config_option(*sub);
   sub->add_option("corpus", o.corpus, "Text corpus")->required();
   sub->add_option("-o,--output", o.output, "Output embedding file")->required();
+  sub->add_flag("--overwrite", args->overwrite, "Replace the output file if it exists");
   sub->add_option("--format", args->format, "text|binary|npy (npy also writes <stem>.vocab.txt)")
       ->capture_default_str();
   sub->add_option("--tokenize", args->tokenize, "lower-letters|lower|raw")->capture_default_str();

@@ -12,6 +12,7 @@
 #include "loom/cli/config_option.hpp"
 #include "loom/cli/graph_embed_args.hpp"
 #include "loom/comm/mpi_session.hpp"
+#include "loom/partition/store_verification.hpp"
 
 namespace loom::cli {
 
@@ -21,6 +22,7 @@ struct EmbedGraphArgs {
   GraphEmbedArgs graph;
   std::string store, output, format = "text";
   bool as_json = false;
+  bool overwrite = false;
 };
 
 // One rank of `loom embed deepwalk|node2vec` (all ranks train together; rank 0 writes and prints).
@@ -30,9 +32,14 @@ int embed_graph_on(EmbedGraphArgs& args, comm::Communicator& world) {
     args.graph.finish();
     embed::validate(args.graph.options.sync);
     o.format = core::parse_enum(embed::kEmbeddingFormatNames, args.format, "--format");
+    if (world.rank() == 0)
+      embed::check_embedding_outputs(args.output, o.format, args.overwrite || args.graph.options.checkpoints.resume);
   });
   o.store = args.store;
   o.output = args.output;
+  world.agree_on([&] {
+    if (world.rank() == 0) partition::verify_store(partition::mapped_folders(o.store));
+  });
   o.graph = args.graph.options;
   if (world.size() > 1) o.graph.sync.comm = &world;
   const auto r = embed::eval::run_embed_graph(o);
@@ -73,6 +80,7 @@ void add_one(CLI::App& embed_cmd, Action& action, const std::string& name, bool 
   add_config_option(*sub);
   sub->add_option("store", args->store, "Graph store directory")->required();
   sub->add_option("-o,--output", args->output, "Output embedding file (keys are the store's original ids)")->required();
+  sub->add_flag("--overwrite", args->overwrite, "Replace the output file if it exists");
   sub->add_option("--format", args->format, "text|binary|npy (npy also writes <stem>.vocab.txt)")
       ->capture_default_str();
   add_graph_embed_options(*sub, args->graph, biased);

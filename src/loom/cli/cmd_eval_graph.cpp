@@ -12,6 +12,7 @@
 #include "loom/cli/graph_embed_args.hpp"
 #include "loom/core/parallel.hpp"
 #include "loom/embed/eval/linkpred_protocol.hpp"
+#include "loom/partition/store_verification.hpp"
 
 namespace loom::cli {
 
@@ -28,6 +29,7 @@ int run_nodeclass(const NodeClassArgs& args) {
   LOOM_CHECK_ARG(args.threads >= 1, "--threads", "must be >= 1, got {}", args.threads);
   core::set_num_threads(args.threads);
   const auto store = graph::GraphStore::open(args.store);
+  partition::verify_store(partition::mapped_folders(args.store));
   const auto labels = embed::eval::labels_from_store(store);
   const auto aligned = embed::eval::align_to_store(embed::read_embeddings(args.embeddings), store);
   const auto result = embed::eval::evaluate_node_classification(aligned.vectors, labels, args.options);
@@ -64,6 +66,7 @@ int run_linkpred(LinkPredArgs args) {
   o.operators.clear();
   for (const auto& name : args.operators)
     o.operators.push_back(core::parse_enum(embed::eval::kEdgeOperatorNames, name, "--operator"));
+  partition::verify_store(partition::mapped_folders(o.store));
   const auto r = embed::eval::run_linkpred(o);
   if (args.as_json) {
     nlohmann::json j = {{"store", o.store}, {"method", args.method}, {"p", o.graph.walks.p}, {"q", o.graph.walks.q}};

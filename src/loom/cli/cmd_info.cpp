@@ -1,12 +1,15 @@
 // `loom info DIR [--json]`: a summary of a graph store or of a partitioned store (global counts,
-// id mapping, edge cut, balance and a per-part table).
+// id mapping, edge cut, balance and a per-part table), after verifying the store's digests where
+// that is quick (a small store).
 #include <memory>
 
 #include <fmt/format.h>
 
 #include "loom/cli/commands.hpp"
 #include "loom/graph/info.hpp"
+#include "loom/core/digest.hpp"
 #include "loom/partition/partitioned_info.hpp"
+#include "loom/partition/store_verification.hpp"
 
 namespace loom::cli {
 
@@ -17,9 +20,27 @@ nlohmann::json summary_of(const std::string& dir) {
   return graph::store_summary(graph::GraphStore::open(dir));
 }
 
+// Verifies the store's digests where they cover at most kVerifyAtOnceBytes (a summary of a large
+// store stays quick: `loom check` verifies it); returns whether it did.
+bool verify_if_small(const std::string& dir) {
+  const auto folders = partition::mapped_folders(dir);
+  std::int64_t bytes = 0;
+  for (const auto& folder : folders) bytes += core::digested_bytes(folder);
+  if (!partition::digest_verification() || bytes > partition::kVerifyAtOnceBytes) return false;
+  partition::verify_store(folders);
+  return true;
+}
+
 int run_info(const std::string& dir, bool as_json) {
-  const auto summary = summary_of(dir);
-  fmt::print("{}", as_json ? summary.dump(2) + "\n" : graph::format_store_summary(summary));
+  auto summary = summary_of(dir);
+  const bool verified = verify_if_small(dir);
+  if (as_json) {
+    summary["digests_verified"] = verified;
+    fmt::print("{}\n", summary.dump(2));
+    return 0;
+  }
+  fmt::print("{}", graph::format_store_summary(summary));
+  if (!verified) fmt::print("digests: not verified here (`loom check {}` verifies every file)\n", dir);
   return 0;
 }
 }  // namespace

@@ -8,10 +8,12 @@
 #include <nlohmann/json.hpp>
 
 #include "loom/cli/commands.hpp"
+#include "loom/core/fs.hpp"
 #include "loom/cli/graph_embed_args.hpp"
 #include "loom/core/npy.hpp"
 #include "loom/core/parallel.hpp"
 #include "loom/graph/store.hpp"
+#include "loom/partition/store_verification.hpp"
 
 namespace loom::cli {
 
@@ -21,6 +23,7 @@ struct WalkArgs {
   GraphEmbedArgs graph;
   std::string store, output;
   bool as_json = false;
+  bool overwrite = false;
 };
 
 int run_walk(WalkArgs args) {
@@ -29,7 +32,9 @@ int run_walk(WalkArgs args) {
   sample::walk::validate_walk_options(opt.walks);
   LOOM_CHECK_ARG(opt.sgns.threads >= 1, "--threads", "must be >= 1, got {}", opt.sgns.threads);
   core::set_num_threads(opt.sgns.threads);
+  if (!args.output.empty()) core::check_output_target(args.output, args.overwrite, "-o");
   const auto store = graph::GraphStore::open(args.store);
+  partition::verify_store(partition::mapped_folders(args.store));
   const auto walks = sample::walk::generate_walks(store.csr(), opt.walks);
   if (!args.output.empty()) core::write_npy(args.output, walks.nodes, {walks.num_walks, walks.length});
   if (args.as_json) {
@@ -54,6 +59,7 @@ void add_walk_command(CLI::App& app, Action& action) {
   auto* sub = app.add_subcommand("walk", "Generate DeepWalk/node2vec random walks and report steps/s");
   sub->add_option("store", args->store, "Graph store directory")->required();
   sub->add_option("-o,--output", args->output, "Write the walks as an int32 .npy (num_walks x length)");
+  sub->add_flag("--overwrite", args->overwrite, "Replace the -o file if it exists");
   add_walk_options(*sub, args->graph, /*biased=*/true);
   sub->add_flag("--json", args->as_json, "Print the summary as JSON");
   sub->callback([&action, args] { action = [args] { return run_walk(*args); }; });

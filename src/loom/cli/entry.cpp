@@ -9,6 +9,7 @@
 
 #include "loom/cli/option_guards.hpp"
 #include "loom/comm/watchdog.hpp"
+#include "loom/partition/store_verification.hpp"
 #include "loom/core/log.hpp"
 
 namespace loom::cli {
@@ -40,6 +41,10 @@ int run_cli(int argc, char** argv, const std::function<void(CLI::App&, Action&)>
   app.require_subcommand(1);
   std::string log_level = "info";
   app.add_option("--log-level", log_level, "trace|debug|info|warn|error|off")->capture_default_str();
+  bool no_verify = false;
+  app.add_flag("--no-verify", no_verify,
+               "Do not verify a store's files against the digests its meta.json records before using them");
+  app.fallthrough();  // `loom train DIR --no-verify` as well as `loom --no-verify train DIR`
   double comm_timeout = comm::watchdog_timeout();
   app.add_option("--comm-timeout", comm_timeout,
                  "Seconds without a heartbeat from a neighbouring rank before the job ends naming it (0 = never)")
@@ -58,6 +63,7 @@ int run_cli(int argc, char** argv, const std::function<void(CLI::App&, Action&)>
   try {
     core::init_logging(log_level);
     comm::set_watchdog_timeout(comm_timeout);
+    partition::set_digest_verification(!no_verify);
     return action ? action() : 0;
   } catch (const std::exception& e) {  // loom::Error and any other
     std::fprintf(stderr, "loom: error: %s\n", e.what());

@@ -23,9 +23,11 @@ int exec_torch_binary(char** argv) {
 
 void add_entry(CLI::App& app, Action& action, char** argv, const char* name, const char* summary) {
   auto* sub = app.add_subcommand(name, summary);
-  // Everything after the command's name, --help included, is loom-torch's to parse.
+  // Everything after the command's name, --help included, is loom-torch's to parse (none of it
+  // falls through to loom's own options).
   sub->set_help_flag();
   sub->prefix_command();
+  sub->fallthrough(false);
   sub->callback([&action, argv] { action = [argv] { return exec_torch_binary(argv); }; });
 }
 

@@ -4,6 +4,7 @@
 
 #include <cerrno>
 #include <charconv>
+#include <cstdlib>
 #include <cstring>
 
 namespace loom::core {
@@ -36,6 +37,7 @@ bool LineReader::fill() {
     eof_ = true;
     return false;
   }
+  buffer_offset_ += static_cast<std::int64_t>(end_);
   begin_ = 0;
   end_ = static_cast<std::size_t>(n);
   return true;
@@ -44,6 +46,7 @@ bool LineReader::fill() {
 bool LineReader::next(std::string_view& line) {
   carry_.clear();
   bool have_carry = false;
+  line_offset_ = buffer_offset_ + static_cast<std::int64_t>(begin_);
   for (;;) {
     if (begin_ == end_ && !fill()) {
       if (!have_carry) return false;
@@ -93,13 +96,43 @@ void split_fields(std::string_view line, std::string_view delims, bool collapse,
   }
 }
 
+namespace {}  // namespace
+
+bool is_text(std::string_view text) {
+  for (std::size_t i = 0; i < text.size();) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c < 0x80) {
+      if ((c < 0x20 && c != '\t') || c == 0x7f) return false;
+      ++i;
+      continue;
+    }
+    const std::size_t length = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 ? 2 : 0;
+    if (length == 0 || c > 0xf4 || i + length > text.size()) return false;
+    for (std::size_t k = 1; k < length; ++k)
+      if ((static_cast<unsigned char>(text[i + k]) & 0xc0) != 0x80) return false;
+    i += length;
+  }
+  return true;
+}
+
 namespace {
+
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
   return s;
 }
 }  // namespace
+
+std::string quoted(std::string_view text, const LineReader& reader) {
+  if (!is_text(text))
+    return "binary data (the line at byte " + std::to_string(reader.line_offset()) + " of the file is not text)";
+  constexpr std::size_t kShown = 80;
+  if (text.size() <= kShown) return "'" + std::string(text) + "'";
+  std::size_t cut = kShown;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xc0) == 0x80) --cut;  // not inside a character
+  return "'" + std::string(text.substr(0, cut)) + "...'";
+}
 
 std::int64_t parse_int(std::string_view field, const LineReader& reader, int field_index) {
   const auto f = trim(field);
@@ -108,7 +141,8 @@ std::int64_t parse_int(std::string_view field, const LineReader& reader, int fie
   if (!f.empty() && f.front() == '+') ++begin;
   auto [ptr, ec] = std::from_chars(begin, f.data() + f.size(), value);
   if (f.empty() || ec != std::errc() || ptr != f.data() + f.size())
-    throw reader.error("field " + std::to_string(field_index + 1) + ": '" + std::string(field) + "' is not an integer");
+    throw reader.error("field " + std::to_string(field_index + 1) + ": " + quoted(field, reader) +
+                       " is not an integer");
   return value;
 }
 
@@ -117,7 +151,7 @@ double parse_double(std::string_view field, const LineReader& reader, int field_
   double value = 0;
   auto [ptr, ec] = std::from_chars(f.data(), f.data() + f.size(), value);
   if (f.empty() || ec != std::errc() || ptr != f.data() + f.size())
-    throw reader.error("field " + std::to_string(field_index + 1) + ": '" + std::string(field) + "' is not a number");
+    throw reader.error("field " + std::to_string(field_index + 1) + ": " + quoted(field, reader) + " is not a number");
   return value;
 }
 
@@ -126,7 +160,10 @@ float parse_float(std::string_view field, const LineReader& reader, int field_in
   float value = 0;
   auto [ptr, ec] = std::from_chars(f.data(), f.data() + f.size(), value);
   if (f.empty() || (ec != std::errc() && ec != std::errc::result_out_of_range) || ptr != f.data() + f.size())
-    throw reader.error("field " + std::to_string(field_index + 1) + ": '" + std::string(field) + "' is not a number");
+    throw reader.error("field " + std::to_string(field_index + 1) + ": " + quoted(field, reader) + " is not a number");
+  // Out of range, from_chars leaves `value` as it was: strtof gives +-infinity for a value too large
+  // (for the caller's finiteness check to name) and 0 for one too small.
+  if (ec == std::errc::result_out_of_range) return std::strtof(std::string(f).c_str(), nullptr);
   return value;
 }
 

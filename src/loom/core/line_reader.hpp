@@ -1,7 +1,9 @@
 // Reads a text file line by line, gzip-compressed or plain (detected by content), with the
-// line number kept for error messages. A truncated or corrupt gzip stream raises an Error
-// naming the file and the line reached. Field helpers parse numbers with std::from_chars and
-// report the file, line and field on failure.
+// line number and the line's byte offset kept for error messages. A truncated or corrupt gzip
+// stream raises an Error naming the file and the line reached. Field helpers parse numbers with
+// std::from_chars and report the file, line and field on failure. quoted() puts what was read
+// into a message: the text in quotes, or, for bytes that are not text (a binary file given as an
+// edge list), where they are, so that no raw bytes reach the terminal.
 #pragma once
 
 #include <cstdint>
@@ -23,6 +25,8 @@ class LineReader {
   // Next line without its newline (and without a trailing '\r'); false at end of file.
   bool next(std::string_view& line);
   std::int64_t line_number() const { return line_number_; }
+  // Byte offset of the current line's first byte in the (decompressed) file.
+  std::int64_t line_offset() const { return line_offset_; }
   const std::string& path() const { return path_; }
 
   // An Error located at the current line.
@@ -37,7 +41,16 @@ class LineReader {
   bool eof_ = false;
   std::string carry_;
   std::int64_t line_number_ = 0;
+  std::int64_t buffer_offset_ = 0;  // offset of buffer_[0] in the decompressed file
+  std::int64_t line_offset_ = 0;
 };
+
+// "'text'" (at most 80 characters, then "..."), or where `text` (read on the reader's current
+// line) holds a control byte or is not UTF-8: "binary data (the line at byte N of the file is
+// not text)".
+std::string quoted(std::string_view text, const LineReader& reader);
+// Whether `text` is UTF-8 with no control byte but tab.
+bool is_text(std::string_view text);
 
 // Splits `line` on any of `delims` (consecutive delimiters collapse when `collapse`).
 void split_fields(std::string_view line, std::string_view delims, bool collapse, std::vector<std::string_view>& out);

@@ -2,19 +2,28 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 
 #include "loom/core/error.hpp"
+#include "loom/core/fs.hpp"
 
 namespace loom::core {
 
 MetricsLog::MetricsLog(const std::string& path, bool append) : path_(path) {
   if (path.empty()) return;
-  file_ = std::fopen(path.c_str(), append ? "a" : "w");
+  std::error_code ec;
+  if (!append && std::filesystem::exists(path, ec)) {
+    replacing_ = path;
+    path_ = path + "." + temp_suffix();
+  }
+  file_ = std::fopen(path_.c_str(), append ? "a" : "w");
   if (!file_) throw Error::in_file(path, 0, std::string("cannot write metrics log: ") + std::strerror(errno));
 }
 
 MetricsLog::~MetricsLog() {
-  if (file_) std::fclose(file_);
+  if (!file_) return;
+  std::fclose(file_);
+  if (!replacing_.empty()) std::rename(path_.c_str(), replacing_.c_str());
 }
 
 void MetricsLog::write(const nlohmann::json& record) {

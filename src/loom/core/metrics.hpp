@@ -1,5 +1,7 @@
 // JSON-lines metrics: one JSON object per line (an epoch, an event), flushed as written so a
-// crashed run still leaves every finished line. An empty path disables the log.
+// crashed run still leaves every finished line. An empty path disables the log. A log that
+// replaces an existing file (not `append`) is written under a temporary name and renamed onto it
+// when the log closes, so a run killed on the way leaves the old file whole.
 #pragma once
 
 #include <cstdio>
@@ -23,6 +25,7 @@ class MetricsLog {
  private:
   std::FILE* file_ = nullptr;
   std::string path_;
+  std::string replacing_;  // the file renamed onto at close, or ""
 };
 
 }  // namespace loom::core

@@ -215,6 +215,12 @@ bool starts_with_npy_magic(const std::string& path) {
 
 }  // namespace
 
+void check_embedding_outputs(const std::string& path, EmbeddingFormat format, bool overwrite,
+                             const std::string& argument) {
+  core::check_output_target(path, overwrite, argument);
+  if (format == EmbeddingFormat::kNpy) core::check_output_target(vocab_path_for(path), overwrite, argument);
+}
+
 std::string vocab_path_for(const std::string& npy_path) {
   return (ends_with(npy_path, ".npy") ? npy_path.substr(0, npy_path.size() - 4) : npy_path) + ".vocab.txt";
 }

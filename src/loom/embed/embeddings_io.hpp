@@ -41,6 +41,10 @@ Embeddings to_embeddings(const Vocabulary& vocab, const EmbeddingMatrix& matrix)
 
 // Writes `embeddings` to `path`; for kNpy also writes vocab_path_for(path).
 void write_embeddings(const std::string& path, EmbeddingFormat format, const Embeddings& embeddings);
+// Throws Error naming `argument` when a file write_embeddings would write exists and `overwrite` is
+// false: checked before training, so a long run does not end by replacing someone's file.
+void check_embedding_outputs(const std::string& path, EmbeddingFormat format, bool overwrite,
+                             const std::string& argument = "-o");
 // "<path without .npy>.vocab.txt".
 std::string vocab_path_for(const std::string& npy_path);
 

@@ -8,6 +8,7 @@
 
 #include "loom/core/half.hpp"
 #include "loom/core/parallel.hpp"
+#include "loom/graph/build_csr.hpp"
 #include "loom/graph/finite_values.hpp"
 
 namespace loom::graph {
@@ -22,7 +23,9 @@ std::string entry_problem(const core::NpyArray& array, std::int64_t entry, const
 
 bool duplicates_kept(const GraphStore& g) {
   const auto& p = g.meta().provenance;
-  return p.contains("edge_policy") && p["edge_policy"].value("duplicates", "remove") == "keep";
+  if (!p.contains("edge_policy")) return false;
+  const std::string policy = p["edge_policy"].value("duplicates", "remove");
+  return core::parse_enum(kDuplicatePolicyNames, policy, g.dir() + "/meta.json") == DuplicatePolicy::kKeep;
 }
 
 // The first row whose neighbours are not ascending (or, without duplicates, not strictly so).
@@ -97,8 +100,8 @@ void check_finite(const core::NpyArray& array, std::int64_t cols, const std::str
   const double value = array.dtype() == core::DType::kFloat16
                            ? static_cast<double>(core::half_to_float(array.span<core::Half>()[bad]))
                            : static_cast<double>(array.span<float>()[bad]);
-  problems.push_back(fmt::format("{}: row {}, column {}: {} {} is not finite", array.path(), bad / cols, bad % cols,
-                                 what, value));
+  problems.push_back(
+      fmt::format("{}: row {}, column {}: {} {} is not finite", array.path(), bad / cols, bad % cols, what, value));
 }
 
 }  // namespace

@@ -15,19 +15,11 @@
 #include "loom/graph/store.hpp"
 #include "loom/graph/store_invariants.hpp"
 #include "loom/partition/partitioned_store.hpp"
+#include "loom/partition/store_verification.hpp"
 
 namespace loom::partition {
 
 namespace {
-
-// The store folders of `dir`: itself, and for a partitioned store topology/ and part-<k>/.
-std::vector<std::string> store_folders(const std::string& dir, bool partitioned, int parts) {
-  std::vector<std::string> folders{dir};
-  if (!partitioned) return folders;
-  folders.push_back(dir + "/topology");
-  for (int k = 0; k < parts; ++k) folders.push_back(dir + "/part-" + std::to_string(k));
-  return folders;
-}
 
 void check_digests(const std::vector<std::string>& folders, bool progress, StoreCheck& report) {
   std::int64_t total = 0;
@@ -148,14 +140,9 @@ StoreCheck check_store(const std::string& dir, bool progress) {
   core::Timer timer;
   StoreCheck report;
   const bool partitioned = graph::store_kind(dir) == graph::StoreKind::kPartitioned;
-  int parts = 0;
-  if (partitioned)
-    collect(report, [&] {
-      parts = PartitionedMeta::from_json(nlohmann::json::parse(core::read_text_file(dir + "/meta.json")),
-                                         dir + "/meta.json")
-                  .num_parts();
-    });
-  check_digests(store_folders(dir, partitioned, parts), progress, report);
+  std::vector<std::string> folders{dir};
+  collect(report, [&] { folders = mapped_folders(dir); });
+  check_digests(folders, progress, report);
   if (partitioned)
     check_partitioned(dir, report);
   else

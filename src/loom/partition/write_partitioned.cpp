@@ -17,6 +17,7 @@
 #include "loom/core/timer.hpp"
 #include "loom/partition/partitioner.hpp"
 #include "loom/partition/relabel.hpp"
+#include "loom/partition/store_verification.hpp"
 
 namespace fs = std::filesystem;
 
@@ -301,6 +302,7 @@ PartitionedMeta partition_store(const PartitionOptions& o, const AssignParts& as
   check_output_is_not_source(o.output, o.source);
   core::OutputDir out(o.output, o.overwrite, "-o");
   const int k = static_cast<int>(o.num_parts);
+  StoreVerification source_digests(mapped_folders(o.source));  // beside the partitioning; joined before the commit
 
   PartitionedMeta meta;
   core::Timer timer;
@@ -332,6 +334,7 @@ PartitionedMeta partition_store(const PartitionOptions& o, const AssignParts& as
   meta.quality.total_seconds = total.seconds();
   core::write_text_file(out.file("meta.json"), meta.to_json().dump(2) + "\n");
   core::record_digests(out.path());
+  source_digests.wait();  // nothing derived from a store that fails its digests is written
   out.commit();
   return meta;
 }

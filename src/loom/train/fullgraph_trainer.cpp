@@ -431,11 +431,13 @@ void log_layout(const FullGraphOptions& options, const FullGraphRun& run, const 
 }  // namespace
 
 FullGraphReport run_fullgraph(const FullGraphOptions& options, comm::Communicator& world) {
-  const RankRuntime runtime = open_rank(options.run, options.output, world, [&] { validate(options); });
+  const RankRuntime runtime =
+      open_rank(options.run, options.output, options.checkpoint.resume, world, [&] { validate(options); });
   core::install_stop_handlers();
   FullGraphRun run;
   run.runtime_bytes = core::resident_bytes();
   open_stage(options, world, runtime, run);
+  partition::StoreVerification digests = start_store_verification(options.store, world);  // beside the setup
   FullGraphReport report;
   report.score_name = run.data.multi_label ? "micro_f1" : "accuracy";
   const int start_epoch = resume_stage(options, run, world, report);
@@ -445,6 +447,7 @@ FullGraphReport run_fullgraph(const FullGraphOptions& options, comm::Communicato
   const std::int64_t estimate = record_memory_plan(run.memory, world, metrics);
   core::PrivatePeak private_peak;
   log_layout(options, run, world);
+  world.agree_on([&] { digests.wait(); });  // every rank stops here on a digest mismatch
   for (int epoch = start_epoch; epoch < options.run.epochs; ++epoch)
     if (run_epoch(options, run, epoch, world, metrics, report)) return report;
   write_outputs(options, run, world);

@@ -446,12 +446,13 @@ AfterEpoch run_epoch(Run& run, int epoch) {
 MinibatchReport run_minibatch(const MinibatchOptions& given, comm::Communicator& world) {
   const int rank = world.rank();
   MinibatchOptions options;
-  const RankRuntime runtime =
-      open_rank(given.run, given.output, world, [&] { options = checked_minibatch_options(given); });
+  const RankRuntime runtime = open_rank(given.run, given.output, given.checkpoint.resume, world,
+                                        [&] { options = checked_minibatch_options(given); });
   const torch::Device device = runtime.device;
 
   const std::int64_t runtime_bytes = core::resident_bytes();
   TrainingData data = open_training_data(options.store, world);
+  partition::StoreVerification digests = start_store_verification(options.store, world);  // beside the setup
   normalize_training_features(data, options.normalize_features, world);
   TrainingModel m = build_model(options, data, device, world);
   MinibatchReport report;
@@ -473,6 +474,7 @@ MinibatchReport run_minibatch(const MinibatchOptions& given, comm::Communicator&
     spdlog::info("training {} ({} layers, hidden {}) on {} nodes, {} ranks of {} threads, {} steps per epoch",
                  nn::model_kind_name(options.model.kind), options.model.num_layers, options.model.hidden,
                  path.data().num_nodes(), world.size(), runtime.threads, path.setting(start.epoch).steps);
+  world.agree_on([&] { digests.wait(); });  // every rank stops here on a digest mismatch
   core::install_stop_handlers();
 
   Run run{options, world, m, path, start, print, metrics, report};

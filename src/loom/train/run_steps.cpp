@@ -7,11 +7,11 @@
 
 namespace loom::train {
 
-RankRuntime open_rank(const RunOptions& run, const OutputOptions& output, comm::Communicator& world,
+RankRuntime open_rank(const RunOptions& run, const OutputOptions& output, bool resume, comm::Communicator& world,
                       const std::function<void()>& check) {
   world.agree_on([&] {
     check();
-    check_output_options(output.dir, output.save_embeddings, output.overwrite, world.rank() == 0);
+    check_output_options(output, resume, world.rank() == 0);
   });
   RankRuntime rank;
   rank.threads = nn::cpu_threads_per_rank(run.threads, world.ranks_on_this_node());

@@ -20,9 +20,10 @@ struct RankRuntime {
   torch::Device device = torch::kCPU;
 };
 
-// Checks the options (`check`, then the output directory; one error on every rank), gives this
-// rank its share of the machine's cores, turns on link emulation and resolves the device.
-RankRuntime open_rank(const RunOptions& run, const OutputOptions& output, comm::Communicator& world,
+// Checks the options (`check`, then the outputs: an existing --output or --metrics file needs
+// --overwrite, or for --metrics a `resume`; one error on every rank), gives this rank its share of
+// the machine's cores, turns on link emulation and resolves the device.
+RankRuntime open_rank(const RunOptions& run, const OutputOptions& output, bool resume, comm::Communicator& world,
                       const std::function<void()>& check);
 
 // The signal (SIGTERM, SIGINT) any rank has been asked to stop by since the handlers were

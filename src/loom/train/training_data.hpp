@@ -18,6 +18,7 @@
 #include "loom/graph/feature_norm.hpp"
 #include "loom/graph/store.hpp"
 #include "loom/partition/partitioned_store.hpp"
+#include "loom/partition/store_verification.hpp"
 
 namespace loom::train {
 
@@ -43,6 +44,12 @@ struct TrainingData {
 
 // Collective over `world`. Throws (on every rank) an Error naming the store and the problem.
 TrainingData open_training_data(const std::string& path, const comm::Communicator& world);
+
+// Starts verifying the store's digests (partition/store_verification.hpp), this rank's share: part
+// k on rank k, the partitioned store's own files on rank 0 and its topology on rank 1 (mod the
+// ranks). Join on every rank with world.agree_on([&] { v.wait(); }) before the first step, so that
+// all ranks stop together on a mismatch.
+partition::StoreVerification start_store_verification(const std::string& path, const comm::Communicator& world);
 
 // Replaces this rank's feature rows by a normalised float32 copy (graph::FeatureNorm; `standard`
 // fits on the training nodes of every rank, combined by one all-reduce). Collective; kNone

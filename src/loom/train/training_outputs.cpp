@@ -29,9 +29,13 @@ std::vector<T> values_of(const torch::Tensor& t) {
 
 }  // namespace
 
-void check_output_options(const std::string& dir, bool save_embeddings, bool overwrite, bool writer) {
-  LOOM_CHECK_ARG(!save_embeddings || !dir.empty(), "--save-embeddings", "needs --output DIR to write them to");
-  if (writer && !dir.empty()) core::check_output_target(dir, overwrite, "--output");
+void check_output_options(const OutputOptions& output, bool resume, bool writer) {
+  LOOM_CHECK_ARG(!output.save_embeddings || !output.dir.empty(), "--save-embeddings",
+                 "needs --output DIR to write them to");
+  if (!writer) return;
+  if (!output.dir.empty()) core::check_output_target(output.dir, output.overwrite, "--output");
+  if (!output.metrics_path.empty())
+    core::check_output_target(output.metrics_path, output.overwrite || resume, "--metrics");
 }
 
 void write_training_outputs(const std::string& dir, bool overwrite, const NodeOutputs& rows,

@@ -14,6 +14,7 @@
 #include <torch/types.h>
 
 #include "loom/comm/communicator.hpp"
+#include "loom/train/run_options.hpp"
 
 namespace loom::train {
 
@@ -26,10 +27,10 @@ struct NodeOutputs {
   std::int64_t num_classes = 0, num_nodes = 0;  // of the whole graph
 };
 
-// Checks --output / --save-embeddings / --overwrite before training: --save-embeddings needs an
-// --output, and (on the writing rank, `writer`) an existing --output needs --overwrite. Throws
-// loom::Error naming the argument.
-void check_output_options(const std::string& dir, bool save_embeddings, bool overwrite, bool writer);
+// Checks --output / --metrics / --save-embeddings / --overwrite before training: --save-embeddings
+// needs an --output, and (on the writing rank, `writer`) an existing --output or --metrics file needs
+// --overwrite (--metrics also --resume, which appends to it). Throws loom::Error naming the argument.
+void check_output_options(const OutputOptions& output, bool resume, bool writer);
 
 // `dir` is --output; `overwrite` replaces an existing one.
 void write_training_outputs(const std::string& dir, bool overwrite, const NodeOutputs& rows,

@@ -122,13 +122,17 @@ bool for_each_edge(const EdgeListImportOptions& o, Splitter& splitter, BadLines&
     std::size_t i = 0;
     while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
     if (i == line.size() || line[i] == '#' || line[i] == '%') continue;
+    if (!core::is_text(line)) {
+      bad.handle(reader, core::quoted(line, reader) + ": not a text edge list");
+      continue;
+    }
     if (splitter.detect) {
       splitter.delim = line.find(',') != std::string_view::npos ? ',' : 0;
       splitter.detect = false;
     }
     const int k = splitter.split(line, fields, want);
     if (k < 2 || fields[0].empty() || fields[1].empty()) {
-      bad.handle(reader, fmt::format("expected 2 fields (source, destination), found '{}'", line));
+      bad.handle(reader, fmt::format("expected 2 fields (source, destination), found {}", core::quoted(line, reader)));
       continue;
     }
     float weight = 0.0f;
@@ -139,7 +143,7 @@ bool for_each_edge(const EdgeListImportOptions& o, Splitter& splitter, BadLines&
       }
       auto [ptr, ec] = std::from_chars(fields[2].data(), fields[2].data() + fields[2].size(), weight);
       if (ec != std::errc() || ptr != fields[2].data() + fields[2].size()) {
-        bad.handle(reader, fmt::format("field 3: weight '{}' is not a number", fields[2]));
+        bad.handle(reader, fmt::format("field 3: weight {} is not a number", core::quoted(fields[2], reader)));
         continue;
       }
       weight = enforce_finite(weight, o.path, reader.line_number(), 3, "edge weight", bad.weights);
@@ -155,6 +159,20 @@ bool for_each_edge(const EdgeListImportOptions& o, Splitter& splitter, BadLines&
   throw Error::in_file(path, 0, "no edges: the file is empty or holds only comments");
 }
 
+// The first edge line held words and the next integer ids: a header line. An error naming it,
+// or (--bad-lines skip) a skipped line.
+void header_line_found(const EdgeListImportOptions& o, BadLines& bad, std::int64_t line, const std::string& header) {
+  const std::string reason = fmt::format(
+      "'{}' looks like a header line (the lines after it hold integer ids): delete it or begin it with "
+      "# to make it a comment",
+      header);
+  if (!bad.skip) throw Error::in_file(o.path, line, reason + " (or pass --bad-lines skip)");
+  if (bad.count++ == 0) {
+    bad.first_line = line;
+    bad.first_reason = reason;
+  }
+}
+
 // Integer ids. Returns false (auto mode) at the first id that is not a number at all.
 bool read_numeric(const EdgeListImportOptions& o, Splitter& splitter, bool allow_switch, BadLines& bad,
                   EdgeSpill& edges, GraphData& data) {
@@ -162,6 +180,10 @@ bool read_numeric(const EdgeListImportOptions& o, Splitter& splitter, bool allow
   const bool identity = o.num_nodes >= 0;
   std::int64_t switch_line = 0;
   std::string switch_field;
+  // A first edge line that is not integer ids: a header when the next one is (then an error), else
+  // the first of string ids.
+  std::int64_t header_line = 0;
+  std::string header;
   const bool complete = for_each_edge(
       o, splitter, bad, [&](std::string_view a, std::string_view b, float w, const core::LineReader& reader) {
         const auto u = parse_id(a), v = parse_id(b);
@@ -169,13 +191,19 @@ bool read_numeric(const EdgeListImportOptions& o, Splitter& splitter, bool allow
           const int index = u ? 2 : 1;
           const std::string field(u ? b : a);
           if (allow_switch && !is_number(field)) {
-            switch_line = reader.line_number();
-            switch_field = field;
+            if (edges.size() == 0 && header_line == 0) {
+              header_line = reader.line_number();
+              header = fmt::format("{} {}", a, b);
+              return LineResult::kBad;  // decided by the next edge line
+            }
+            switch_line = header_line ? header_line : reader.line_number();
+            switch_field = header_line ? header.substr(0, header.find(' ')) : field;
             return LineResult::kStop;
           }
-          bad.handle(reader, fmt::format("field {}: '{}' is not an integer id", index, field));
+          bad.handle(reader, fmt::format("field {}: {} is not an integer id", index, core::quoted(field, reader)));
           return LineResult::kBad;
         }
+        if (header_line != 0 && edges.size() == 0) header_line_found(o, bad, header_line, header);
         if (identity) {
           for (int f = 0; f < 2; ++f) {
             const auto id = f == 0 ? *u : *v;
@@ -190,7 +218,11 @@ bool read_numeric(const EdgeListImportOptions& o, Splitter& splitter, bool allow
         }
         return LineResult::kEdge;
       });
-  if (!complete) {
+  if (complete && header_line != 0 && edges.size() == 0) {  // one line of words: string ids after all
+    switch_line = header_line;
+    switch_field = header.substr(0, header.find(' '));
+  }
+  if (!complete || switch_line != 0) {
     spdlog::info("{}:{}: id '{}' is not an integer: reading all ids as strings", o.path, switch_line, switch_field);
     return false;
   }

@@ -39,7 +39,9 @@ std::int64_t first_unsorted_row(const graph::CsrView<IdT>& g) {
 void validate_walk_options(const WalkOptions& options) {
   LOOM_CHECK_ARG(options.walks_per_node >= 1, "--walks", "walks per node must be at least 1, got {}",
                  options.walks_per_node);
-  LOOM_CHECK_ARG(options.length >= 1, "--length", "walk length must be at least 1, got {}", options.length);
+  LOOM_CHECK_ARG(options.length >= 2, "--length",
+                 "walk length must be at least 2, got {} (a walk of one node takes no step: no pair to train on)",
+                 options.length);
   LOOM_CHECK_ARG(std::isfinite(options.p) && options.p > 0, "--p", "return parameter p must be > 0, got {}", options.p);
   LOOM_CHECK_ARG(std::isfinite(options.q) && options.q > 0, "--q", "in-out parameter q must be > 0, got {}", options.q);
 }

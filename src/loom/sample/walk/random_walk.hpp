@@ -29,7 +29,7 @@ constexpr std::int32_t kNoNode = -1;
 
 struct WalkOptions {
   std::int64_t walks_per_node = 10;  // rounds over the start nodes (>= 1)
-  std::int64_t length = 80;          // nodes per walk, start included (>= 1)
+  std::int64_t length = 80;          // nodes per walk, start included (>= 2)
   double p = 1.0;                    // return parameter (> 0); 1/p weighs stepping back
   double q = 1.0;                    // in-out parameter (> 0); 1/q weighs moving away
   std::uint64_t seed = 1;
