@@ -152,7 +152,7 @@ class comm:  # submodule loom.comm
     @staticmethod
     def rank() -> int: ...
     @staticmethod
-    def set_timeout(seconds: float) -> None: ...  # `loom --comm-timeout`: how long a rank waits for a silent peer, or at exit for the others, before it ends the job with a message (default 300; 0: forever). Collective once MPI has started.
+    def set_timeout(seconds: float) -> None: ...  # `loom --comm-timeout`: how long a rank waits for a silent peer, in a collective some rank has not joined (a loop left or stalled on one rank), or at exit for the others, before it ends the job with a message naming the ranks and their steps (default 300; 0: forever). Collective once MPI has started.
     @staticmethod
     def size() -> int: ...
     @staticmethod

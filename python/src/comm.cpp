@@ -24,10 +24,12 @@ double g_gradient_sync_seconds = 0;
 
 // A watchdog over the world (watchdog.hpp): a rank whose process, host or link is gone ends the
 // job with a line naming it after the comm timeout.
+// A user's loop may leave an epoch, or stall, on one rank while the others wait in a collective:
+// the watchdog also ends the job when a rank has waited in one for the timeout (watchdog.hpp).
 void restart_watchdog() {
   g_watchdog.reset();
   if (g_world->size() > 1 && comm::watchdog_timeout() > 0)
-    g_watchdog = std::make_unique<comm::Watchdog>(*g_world, comm::watchdog_timeout());
+    g_watchdog = std::make_unique<comm::Watchdog>(*g_world, comm::watchdog_timeout(), comm::watchdog_timeout());
 }
 
 // Finalises MPI at interpreter exit (registered with atexit when the module loads), once every
@@ -96,8 +98,9 @@ void bind_comm(py::module_& m) {
         if (g_world) restart_watchdog();
       },
       py::arg("seconds"),
-      "`loom --comm-timeout`: how long a rank waits for a silent peer, or at exit for the others, before it "
-      "ends the job with a message (default 300; 0: forever). Collective once MPI has started.");
+      "`loom --comm-timeout`: how long a rank waits for a silent peer, in a collective some rank has not "
+      "joined (a loop left or stalled on one rank), or at exit for the others, before it ends the job with a "
+      "message naming the ranks and their steps (default 300; 0: forever). Collective once MPI has started.");
   c.def("rank", [] { return python_world().rank(); });
   c.def("size", [] { return python_world().size(); });
   c.def("barrier", [] {

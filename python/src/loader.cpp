@@ -16,6 +16,7 @@
 #include <pybind11/stl.h>
 
 #include "bindings.hpp"
+#include "loom/comm/collective_wait.hpp"
 #include "loom/comm/link_model.hpp"
 #include "loom/core/metrics.hpp"
 #include "loom/core/rng.hpp"
@@ -150,6 +151,7 @@ class Loader {
                    "or call .close() on it) before starting epoch {}",
                    epoch_, epoch);
     epoch_ = epoch;
+    step_ = 0;
     totals_ = {};
     since_ = train::watch_epoch(*world_, path_->prefetch_control(), path_->prefetch_buffer());
     timer_.reset();
@@ -177,6 +179,7 @@ class Loader {
     totals_.fetched += prepared.fetch;
     totals_.sampled_edges += prepared.sampled.num_sampled_edges;
     Batch batch = to_batch(std::move(prepared), data());
+    comm::set_progress(epoch_, step_++);  // where this rank is, for the watchdog's messages
     handed_out_ = true;
     allreduce_at_hand_out_ = gradient_sync_seconds();
     since_hand_out_.reset();
@@ -258,6 +261,7 @@ class Loader {
   std::unique_ptr<train::MinibatchDataPath> path_;
   std::unique_ptr<train::BatchPipeline> pipeline_;
   int epoch_ = 0;
+  std::int64_t step_ = 0;  // batches handed out of the epoch
   train::EpochTotals totals_;
   train::EpochWatch since_;
   core::Timer timer_;

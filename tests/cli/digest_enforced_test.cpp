@@ -33,9 +33,9 @@ void expect_digest_named(const CommandResult& r, const std::string& file, const 
 class CliDigests : public ::testing::Test {
  protected:
   void SetUp() override {
-    ASSERT_EQ(run_loom("generate sbm -o " + store + " --nodes 800 --classes 3 --avg-degree 8 --feat-dim 8 --seed 4")
-                  .status,
-              0);
+    ASSERT_EQ(
+        run_loom("generate sbm -o " + store + " --nodes 800 --classes 3 --avg-degree 8 --feat-dim 8 --seed 4").status,
+        0);
   }
   ScratchDir dir;
   const std::string store = dir / "g";
@@ -62,8 +62,7 @@ TEST_F(CliDigests, EveryCommandReadingADamagedStoreStopsNamingTheFile) {
 TEST_F(CliDigests, EveryRankOfAJobStopsOnADamagedPart) {
   ASSERT_EQ(run_loom("partition " + store + " -k 2 --method random -o " + dir / "p").status, 0);
   const core::NpyArray feat = core::NpyArray::map(dir / "p/part-1/feat.npy");
-  std::vector<char> bytes(static_cast<const char*>(feat.data()),
-                          static_cast<const char*>(feat.data()) + feat.nbytes());
+  std::vector<char> bytes(static_cast<const char*>(feat.data()), static_cast<const char*>(feat.data()) + feat.nbytes());
   bytes[bytes.size() - 3] ^= 1;  // a feature value a little off: only its digest tells
   core::write_npy(dir / "p/part-1/feat.npy", feat.dtype(), feat.shape(), bytes.data());
   const auto r = run_command(

@@ -43,9 +43,9 @@ class CliOutputPolicy : public ::testing::Test {
 };
 
 TEST_F(CliOutputPolicy, EmbedGraphRefusesAnExistingOutput) {
-  expect_refused_then_replaced("embed deepwalk " + dir / "g" + " -o " + dir / "e.txt" +
-                                   " --walks 1 --length 5 --dim 4 --epochs 1 --threads 1",
-                               dir / "e.txt", "-o");
+  expect_refused_then_replaced(
+      "embed deepwalk " + dir / "g" + " -o " + dir / "e.txt" + " --walks 1 --length 5 --dim 4 --epochs 1 --threads 1",
+      dir / "e.txt", "-o");
 }
 
 TEST_F(CliOutputPolicy, EmbedNpyRefusesAnExistingVocabulary) {
@@ -69,30 +69,29 @@ TEST_F(CliOutputPolicy, EmbedTextRefusesAnExistingOutput) {
 
 TEST_F(CliOutputPolicy, AnalyzeCacheRefusesAnExistingJson) {
   ASSERT_EQ(run_loom("partition " + dir / "g" + " -k 2 --method random -o " + dir / "p").status, 0);
-  expect_refused_then_replaced("analyze cache " + dir / "p" + " --fanouts 3,2 --alpha 0.1 --epochs 1 --json " +
-                                   dir / "a.json",
-                               dir / "a.json", "--json");
+  expect_refused_then_replaced(
+      "analyze cache " + dir / "p" + " --fanouts 3,2 --alpha 0.1 --epochs 1 --json " + dir / "a.json", dir / "a.json",
+      "--json");
 }
 
 TEST_F(CliOutputPolicy, TrainingRefusesAnExistingMetricsLog) {
   expect_refused_then_replaced("train " + dir / "g" + " --epochs 1 --hidden 8 --quiet --metrics " + dir / "m.jsonl",
                                dir / "m.jsonl", "--metrics");
   ASSERT_EQ(run_loom("partition " + dir / "g" + " -k 1 --method random -o " + dir / "p").status, 0);
-  expect_refused_then_replaced("fullgraph " + dir / "p" + " --epochs 1 --layers 2 --hidden 8 --quiet --metrics " +
-                                   dir / "f.jsonl",
-                               dir / "f.jsonl", "--metrics");
+  expect_refused_then_replaced(
+      "fullgraph " + dir / "p" + " --epochs 1 --layers 2 --hidden 8 --quiet --metrics " + dir / "f.jsonl",
+      dir / "f.jsonl", "--metrics");
 }
 
 TEST_F(CliOutputPolicy, WalkRefusesAnExistingOutput) {
-  expect_refused_then_replaced("walk " + dir / "g" + " --walks 1 --length 4 -o " + dir / "w.npy", dir / "w.npy",
-                               "-o");
+  expect_refused_then_replaced("walk " + dir / "g" + " --walks 1 --length 4 -o " + dir / "w.npy", dir / "w.npy", "-o");
 }
 
 TEST_F(CliOutputPolicy, AKilledRunLeavesTheOldMetricsWhole) {
   write_file(dir / "m.jsonl", kOld);
-  const auto r = run_command("timeout -s KILL 4 " + loom_binary() + " train " + dir / "g" +
-                             " --epochs 100000 --hidden 8 --eval-every 0 --quiet --overwrite --metrics " +
-                             dir / "m.jsonl");
+  const auto r =
+      run_command("timeout -s KILL 4 " + loom_binary() + " train " + dir / "g" +
+                  " --epochs 100000 --hidden 8 --eval-every 0 --quiet --overwrite --metrics " + dir / "m.jsonl");
   EXPECT_EQ(r.status, 137) << r.output;
   EXPECT_EQ(read_bytes(dir / "m.jsonl"), kOld);
 }

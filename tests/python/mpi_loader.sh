@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # ctest's python.mpi.np2: the same epoch through `loom train` and through the Python loader, each
 # on 2 ranks of a 2-way partitioned store (mpi_loader_check.py compares them); then a failure on one
-# rank and a collective failure, each ending the job with its message.
+# rank and a collective failure, each ending the job with its message; then a rank that stalls in a
+# step or leaves the epoch alone, each ending the job within the comm timeout with a message.
 # usage: mpi_loader.sh MPIRUN LOOM PYTHON
 set -euo pipefail
 mpirun=$1 loom=$2 python=$3
@@ -70,4 +71,37 @@ if loom.comm.rank() == 0:
     loader.evaluate(loom.nn.GraphSAGE(loader.feat_dim, 8, loader.num_classes, num_layers=2), 'test')
 " > "$fail" 2>&1 || status=$?
 [[ $status != 0 && $status != 124 ]] || { echo "a collective on one rank: status $status (124: a hang)" >&2; cat "$fail" >&2; exit 1; }
-grep -q "at exit for the other ranks" "$fail" || { echo "the message is missing:" >&2; cat "$fail" >&2; exit 1; }
+grep -qE "at exit for the other ranks|in a collective .* that some rank has not joined" "$fail" ||
+  { echo "the message is missing:" >&2; cat "$fail" >&2; exit 1; }
+
+# A rank that stops taking part while the other waits in a collective (it stalls inside a step, or
+# leaves the epoch and goes on alone) ends the job within the comm timeout, naming the ranks and
+# their steps, instead of hanging with no message.
+for how in stall leave; do
+  status=0
+  start=$SECONDS
+  timeout 120 "${run[@]}" -x PYTHONPATH "$python" -c "
+import loom, time
+loom.comm.set_timeout(8)
+loader = loom.Loader('$dir/parts', fanouts=[10, 5], batch_size=8, threads=1, pipeline_depth=1)
+model = loom.nn.GraphSAGE(loader.feat_dim, 8, loader.num_classes, num_layers=2)
+sync = loom.comm.GradientSync(list(model.parameters()))
+for step, batch in enumerate(loader.epoch(0)):
+    if loom.comm.rank() == 1 and step == 2:
+        if '$how' == 'stall':
+            time.sleep(100)
+        break
+    model(batch.x, batch.blocks).sum().backward()
+    sync.all_reduce()
+loom.comm.barrier()
+" > "$fail" 2>&1 || status=$?
+  took=$((SECONDS - start))
+  [[ $status != 0 && $status != 124 ]] || { echo "$how: status $status (124: a hang)" >&2; cat "$fail" >&2; exit 1; }
+  ((took < 60)) || { echo "$how: the job took $took s to end (timeout 8 s)" >&2; cat "$fail" >&2; exit 1; }
+  grep -qE "rank [01]: waited [0-9]+ s at epoch 0, step [0-9]+ in a collective" "$fail" ||
+    { echo "$how: the message naming the rank and its step is missing:" >&2; cat "$fail" >&2; exit 1; }
+  if [[ $how == stall ]]; then
+    grep -q "rank 1 (epoch 0, step 2) is not in a collective" "$fail" ||
+      { echo "stall: rank 1 is not named as the one that stopped:" >&2; cat "$fail" >&2; exit 1; }
+  fi
+done

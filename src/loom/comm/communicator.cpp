@@ -6,6 +6,7 @@
 #include <thread>
 #include <utility>
 
+#include "loom/comm/collective_wait.hpp"
 #include "loom/comm/mpi_detail.hpp"
 
 namespace loom::comm {
@@ -151,9 +152,13 @@ Communicator Communicator::split(int color, int key) const {
   return Communicator(std::move(impl));
 }
 
-void Communicator::barrier() const { detail::check(MPI_Barrier(impl_->comm), "MPI_Barrier"); }
+void Communicator::barrier() const {
+  const CollectiveWait waiting("barrier");
+  detail::check(MPI_Barrier(impl_->comm), "MPI_Barrier");
+}
 
 void Communicator::barrier_sleeping() const {
+  const CollectiveWait waiting("barrier");
   MPI_Request request = MPI_REQUEST_NULL;
   detail::check(MPI_Ibarrier(impl_->comm, &request), "MPI_Ibarrier");
   for (auto pause = std::chrono::microseconds(10);; pause = std::min(2 * pause, std::chrono::microseconds(1000))) {
@@ -220,6 +225,7 @@ void Communicator::set_max_message_bytes(std::size_t bytes) {
 }
 
 GlobalCommStats Communicator::global_stats(const CommStats& local, int root) const {
+  const CollectiveWait waiting("gather of the traffic counters");
   LOOM_CHECK(root >= 0 && root < size(), "global_stats: root {} outside [0, {})", root, size());
   const std::vector<std::uint64_t> mine = flatten(local);
   const int n = static_cast<int>(mine.size());
@@ -238,6 +244,7 @@ GlobalCommStats Communicator::global_stats(const CommStats& local, int root) con
 }
 
 void Communicator::allreduce_raw(void* data, std::size_t count, DType type, ReduceOp op, Channel channel) const {
+  const CollectiveWait waiting("allreduce");
   detail::Shared& shared = *impl_->shared;
   const double start = shared.start();
   const int t = static_cast<int>(type);
@@ -261,6 +268,7 @@ void Communicator::allreduce_raw(void* data, std::size_t count, DType type, Redu
 }
 
 void Communicator::broadcast_raw(std::span<std::byte> data, int root, Channel channel) const {
+  const CollectiveWait waiting("broadcast");
   LOOM_CHECK(root >= 0 && root < size(), "broadcast: root {} outside [0, {})", root, size());
   detail::Shared& shared = *impl_->shared;
   const double start = shared.start();
@@ -282,6 +290,7 @@ void Communicator::broadcast_raw(std::span<std::byte> data, int root, Channel ch
 }
 
 std::int64_t Communicator::broadcast_count(std::int64_t count, int root) const {
+  const CollectiveWait waiting("broadcast");
   LOOM_CHECK(root >= 0 && root < size(), "broadcast: root {} outside [0, {})", root, size());
   detail::check(MPI_Bcast(&count, 1, MPI_INT64_T, root, impl_->comm), "MPI_Bcast");
   return count;
@@ -293,6 +302,7 @@ void Communicator::broadcast(std::string& text, int root, Channel channel) const
 }
 
 std::vector<std::int64_t> Communicator::exchange_counts(const std::vector<std::int64_t>& send_counts) const {
+  const CollectiveWait waiting("all-to-all of counts");
   std::vector<std::int64_t> recv_counts(send_counts.size());
   detail::check(MPI_Alltoall(send_counts.data(), 1, MPI_INT64_T, recv_counts.data(), 1, MPI_INT64_T, impl_->comm),
                 "MPI_Alltoall");
@@ -300,6 +310,7 @@ std::vector<std::int64_t> Communicator::exchange_counts(const std::vector<std::i
 }
 
 std::vector<std::int64_t> Communicator::allgather_counts(std::int64_t count) const {
+  const CollectiveWait waiting("allgather of counts");
   std::vector<std::int64_t> counts(static_cast<std::size_t>(size()));
   detail::check(MPI_Allgather(&count, 1, MPI_INT64_T, counts.data(), 1, MPI_INT64_T, impl_->comm), "MPI_Allgather");
   return counts;
@@ -307,6 +318,7 @@ std::vector<std::int64_t> Communicator::allgather_counts(std::int64_t count) con
 
 void Communicator::exchange(const std::vector<std::span<const std::byte>>& send,
                             const std::vector<std::span<std::byte>>& recv, Channel channel) const {
+  const CollectiveWait waiting("all-to-all exchange");
   detail::Shared& shared = *impl_->shared;
   const double start = shared.start();
   const std::size_t chunk = shared.max_message_bytes;

@@ -4,6 +4,7 @@
 #include <thread>
 #include <utility>
 
+#include "loom/comm/collective_wait.hpp"
 #include "loom/comm/communicator.hpp"
 #include "loom/comm/mpi_detail.hpp"
 
@@ -36,6 +37,7 @@ void check_received(const MPI_Status& status, std::size_t expected, int source) 
 }  // namespace
 
 void Communicator::send_raw(std::span<const std::byte> data, int dest, int tag, Channel channel) const {
+  const CollectiveWait waiting("send");
   check_peer(*this, dest, tag, "send");
   detail::Shared& shared = *impl_->shared;
   const double start = shared.start();
@@ -45,6 +47,7 @@ void Communicator::send_raw(std::span<const std::byte> data, int dest, int tag, 
 }
 
 void Communicator::recv_raw(std::span<std::byte> out, int source, int tag, Channel channel) const {
+  const CollectiveWait waiting("receive");
   check_peer(*this, source, tag, "recv");
   detail::Shared& shared = *impl_->shared;
   const double start = shared.start();
@@ -58,6 +61,7 @@ void Communicator::recv_raw(std::span<std::byte> out, int source, int tag, Chann
 
 void Communicator::recv_any_raw(int source, int tag, Channel channel,
                                 const std::function<std::byte*(std::size_t bytes)>& allocate) const {
+  const CollectiveWait waiting("receive");
   check_peer(*this, source, tag, "recv");
   detail::Shared& shared = *impl_->shared;
   const double start = shared.start();
@@ -140,6 +144,7 @@ void Request::cancel() noexcept {
 }
 
 void Request::wait() {
+  const CollectiveWait waiting("wait for a message");
   if (!state_) return;
   if (state_->request != MPI_REQUEST_NULL) {  // else test() already saw the transfer finish
     MPI_Status status;
@@ -172,6 +177,7 @@ bool Request::test() {
 }
 
 void Request::wait_idle() {
+  const CollectiveWait waiting("wait for a message");
   auto pause = std::chrono::microseconds(10);
   while (!test()) {
     std::this_thread::sleep_for(pause);

@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "loom/comm/collective_wait.hpp"
 #include "loom/comm/mpi_session.hpp"
 
 namespace loom::comm {
@@ -24,13 +25,28 @@ std::string host_name() {
   return name;
 }
 
+// This rank's heartbeat: whether it waits in a collective (1) or not (0), and its epoch and step.
+Watchdog::Beat my_beat() {
+  const Progress p = progress();
+  return {longest_wait() ? 1 : 0, p.epoch, p.step};
+}
+
+// " (epoch E, step S)" where the beat says, else "".
+std::string where(const Watchdog::Beat& beat) {
+  const std::string at = Progress{beat[1], beat[2]}.text();
+  return at.empty() ? "" : " (" + at + ")";
+}
+
 }  // namespace
 
 void set_watchdog_timeout(double seconds) { g_timeout.store(seconds); }
 double watchdog_timeout() { return g_timeout.load(); }
 
-Watchdog::Watchdog(const Communicator& world, double timeout_seconds)
-    : comm_(world.separate_dup()), timeout_(timeout_seconds), period_(std::min(1.0, timeout_seconds / 4)) {
+Watchdog::Watchdog(const Communicator& world, double timeout_seconds, double collective_timeout)
+    : comm_(world.separate_dup()),
+      timeout_(timeout_seconds),
+      collective_timeout_(collective_timeout),
+      period_(std::min(1.0, timeout_seconds / 4)) {
   const int rank = comm_.rank(), size = comm_.size();
   for (const int peer : {(rank + size - 1) % size, (rank + 1) % size})
     if (peer != rank && std::find(peers_.begin(), peers_.end(), peer) == peers_.end()) peers_.push_back(peer);
@@ -49,25 +65,45 @@ Watchdog::~Watchdog() {
   thread_.join();
 }
 
+void Watchdog::check_collective_wait(const std::vector<Beat>& heard) const {
+  if (collective_timeout_ <= 0) return;
+  const auto wait = longest_wait();
+  if (!wait || wait->seconds <= collective_timeout_) return;
+  std::string others;
+  for (std::size_t i = 0; i < peers_.size(); ++i)
+    others += fmt::format("; rank {}{} {}", peers_[i], where(heard[i]),
+                          heard[i][0] ? "waits in a collective too"
+                                      : "is not in a collective: it left the loop, or stalls in its own work");
+  const Beat mine = my_beat();
+  const std::string at = Progress{mine[1], mine[2]}.text();
+  abort_job(
+      fmt::format("waited {:.0f} s{} in a collective ({}) that some rank has not joined{} "  // after "rank R: "
+                  "(loom.comm.set_timeout / loom --comm-timeout {:g})",
+                  wait->seconds, at.empty() ? "" : " at " + at, wait->what, others, collective_timeout_));
+}
+
 void Watchdog::run() {
   using Clock = std::chrono::steady_clock;
-  const std::uint8_t beat = 1;
-  std::vector<std::uint8_t> inbox(peers_.size());
-  std::vector<Request> receives(peers_.size()), sends(peers_.size());
-  std::vector<Clock::time_point> heard(peers_.size(), Clock::now());
-  for (std::size_t i = 0; i < peers_.size(); ++i)
-    receives[i] = comm_.irecv(std::span(&inbox[i], 1), peers_[i], kHeartbeatTag, Channel::control);
+  const std::size_t n = peers_.size();
+  std::vector<Beat> inbox(n, Beat{0, -1, -1}), heard_beat(n, Beat{0, -1, -1}), outbox(n);
+  std::vector<Request> receives(n), sends(n);
+  std::vector<Clock::time_point> heard(n, Clock::now());
+  for (std::size_t i = 0; i < n; ++i)
+    receives[i] = comm_.irecv(std::span<std::int64_t>(inbox[i]), peers_[i], kHeartbeatTag, Channel::control);
   std::unique_lock lock(mutex_);
   while (!stop_) {
     lock.unlock();
     const auto now = Clock::now();
-    for (std::size_t i = 0; i < peers_.size(); ++i) {
+    for (std::size_t i = 0; i < n; ++i) {
       while (receives[i].test()) {
         heard[i] = now;
-        receives[i] = comm_.irecv(std::span(&inbox[i], 1), peers_[i], kHeartbeatTag, Channel::control);
+        heard_beat[i] = inbox[i];
+        receives[i] = comm_.irecv(std::span<std::int64_t>(inbox[i]), peers_[i], kHeartbeatTag, Channel::control);
       }
-      if (!sends[i].active() || sends[i].test())
-        sends[i] = comm_.isend(std::span(&beat, 1), peers_[i], kHeartbeatTag, Channel::control);
+      if (!sends[i].active() || sends[i].test()) {
+        outbox[i] = my_beat();  // a buffer no send in flight reads
+        sends[i] = comm_.isend(std::span<const std::int64_t>(outbox[i]), peers_[i], kHeartbeatTag, Channel::control);
+      }
       const double silent = std::chrono::duration<double>(now - heard[i]).count();
       if (silent > timeout_)
         abort_job(
@@ -75,6 +111,7 @@ void Watchdog::run() {
                         "(loom --comm-timeout {:g})",
                         peers_[i], hosts_[static_cast<std::size_t>(peers_[i])], silent, timeout_));
     }
+    check_collective_wait(heard_beat);
     lock.lock();
     wake_.wait_for(lock, std::chrono::duration<double>(period_), [this] { return stop_; });
   }

@@ -45,8 +45,8 @@ std::vector<std::string> mapped_folders(const std::string& dir, int part) {
     folders.push_back(dir + "/part-" + std::to_string(part));
     return folders;
   }
-  const auto meta = PartitionedMeta::from_json(nlohmann::json::parse(core::read_text_file(dir + "/meta.json")),
-                                               dir + "/meta.json");
+  const auto meta =
+      PartitionedMeta::from_json(nlohmann::json::parse(core::read_text_file(dir + "/meta.json")), dir + "/meta.json");
   for (int k = 0; k < meta.num_parts(); ++k) folders.push_back(dir + "/part-" + std::to_string(k));
   return folders;
 }
