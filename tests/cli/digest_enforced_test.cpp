@@ -1,7 +1,8 @@
 // Digests enforced where a store's bytes are read (issue 48): one neighbour id changed within range
 // (a damaged copy `loom check` alone used to notice) stops info, train, embed, walk, analyze and
-// partition with the file named, and partition writes nothing; --no-verify runs on it for users who
-// know; on a partitioned store, every rank of an mpirun job stops together.
+// partition with the file named, and nothing derived is left (partition's store, embed's vectors,
+// train's metrics); --no-verify runs on it for users who know; on a partitioned store, every rank of
+// an mpirun job stops together.
 #include <cstring>
 #include <filesystem>
 
@@ -45,12 +46,13 @@ TEST_F(CliDigests, EveryCommandReadingADamagedStoreStopsNamingTheFile) {
   ASSERT_EQ(run_loom("partition " + store + " -k 2 --method random -o " + dir / "p").status, 0);
   nudge_neighbour(store + "/indices.npy", 100, 800);
   for (const std::string command :
-       {"info " + store, "train " + store + " --epochs 1 --hidden 8 --quiet",
+       {"info " + store, "train " + store + " --epochs 1 --hidden 8 --quiet --metrics " + dir / "m.jsonl",
         "embed deepwalk " + store + " -o " + dir / "e.txt" + " --walks 1 --length 4 --dim 4 --threads 1",
         "walk " + store + " --walks 1 --length 4", "partition " + store + " -k 2 -o " + dir / "p2"})
     expect_digest_named(run_loom(command), store + "/indices.npy", command);
   EXPECT_FALSE(std::filesystem::exists(dir / "p2")) << "partition wrote a store derived from a damaged one";
   EXPECT_FALSE(std::filesystem::exists(dir / "e.txt"));
+  EXPECT_FALSE(std::filesystem::exists(dir / "m.jsonl")) << "the setup's metrics of a damaged store were left";
   const auto unchecked = run_loom("train " + store + " --epochs 1 --hidden 8 --quiet --no-verify");
   EXPECT_EQ(unchecked.status, 0) << unchecked.output;
 

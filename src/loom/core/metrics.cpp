@@ -16,6 +16,7 @@ MetricsLog::MetricsLog(const std::string& path, bool append) : path_(path) {
     replacing_ = path;
     path_ = path + "." + temp_suffix();
   }
+  created_ = !std::filesystem::exists(path_, ec);
   file_ = std::fopen(path_.c_str(), append ? "a" : "w");
   if (!file_) throw Error::in_file(path, 0, std::string("cannot write metrics log: ") + std::strerror(errno));
 }
@@ -24,6 +25,13 @@ MetricsLog::~MetricsLog() {
   if (!file_) return;
   std::fclose(file_);
   if (!replacing_.empty()) std::rename(path_.c_str(), replacing_.c_str());
+}
+
+void MetricsLog::discard() {
+  if (!file_) return;
+  std::fclose(file_);
+  file_ = nullptr;
+  if (created_) std::remove(path_.c_str());
 }
 
 void MetricsLog::write(const nlohmann::json& record) {

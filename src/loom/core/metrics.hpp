@@ -21,11 +21,15 @@ class MetricsLog {
 
   bool enabled() const { return file_ != nullptr; }
   void write(const nlohmann::json& record);
+  // Closes the log and removes what it wrote (a file it created; the temporary of one it was to
+  // replace, which stays as it was; lines it appended stay): for a run that must leave nothing.
+  void discard();
 
  private:
   std::FILE* file_ = nullptr;
   std::string path_;
   std::string replacing_;  // the file renamed onto at close, or ""
+  bool created_ = false;   // path_ did not exist before this log
 };
 
 }  // namespace loom::core

@@ -447,7 +447,7 @@ FullGraphReport run_fullgraph(const FullGraphOptions& options, comm::Communicato
   const std::int64_t estimate = record_memory_plan(run.memory, world, metrics);
   core::PrivatePeak private_peak;
   log_layout(options, run, world);
-  world.agree_on([&] { digests.wait(); });  // every rank stops here on a digest mismatch
+  join_digest_check(digests, metrics, world);
   for (int epoch = start_epoch; epoch < options.run.epochs; ++epoch)
     if (run_epoch(options, run, epoch, world, metrics, report)) return report;
   write_outputs(options, run, world);

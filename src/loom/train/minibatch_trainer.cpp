@@ -474,7 +474,7 @@ MinibatchReport run_minibatch(const MinibatchOptions& given, comm::Communicator&
     spdlog::info("training {} ({} layers, hidden {}) on {} nodes, {} ranks of {} threads, {} steps per epoch",
                  nn::model_kind_name(options.model.kind), options.model.num_layers, options.model.hidden,
                  path.data().num_nodes(), world.size(), runtime.threads, path.setting(start.epoch).steps);
-  world.agree_on([&] { digests.wait(); });  // every rank stops here on a digest mismatch
+  join_digest_check(digests, metrics, world);
   core::install_stop_handlers();
 
   Run run{options, world, m, path, start, print, metrics, report};

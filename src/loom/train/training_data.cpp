@@ -51,6 +51,16 @@ partition::StoreVerification start_store_verification(const std::string& path, c
   return partition::StoreVerification(std::move(mine));
 }
 
+void join_digest_check(partition::StoreVerification& digests, core::MetricsLog& metrics,
+                       const comm::Communicator& world) {
+  try {
+    world.agree_on([&] { digests.wait(); });
+  } catch (...) {
+    metrics.discard();
+    throw;
+  }
+}
+
 TrainingData open_training_data(const std::string& path, const comm::Communicator& world) {
   TrainingData d;
   d.path = path;

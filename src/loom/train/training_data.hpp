@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "loom/comm/communicator.hpp"
+#include "loom/core/metrics.hpp"
 #include "loom/feature/row_table.hpp"
 #include "loom/graph/feature_norm.hpp"
 #include "loom/graph/store.hpp"
@@ -50,6 +51,10 @@ TrainingData open_training_data(const std::string& path, const comm::Communicato
 // ranks). Join on every rank with world.agree_on([&] { v.wait(); }) before the first step, so that
 // all ranks stop together on a mismatch.
 partition::StoreVerification start_store_verification(const std::string& path, const comm::Communicator& world);
+// Joins it on every rank; on a mismatch every rank throws, and `metrics` (the run's log, written
+// from the setup) is discarded first: nothing derived from a store that fails its digests stays.
+void join_digest_check(partition::StoreVerification& digests, core::MetricsLog& metrics,
+                       const comm::Communicator& world);
 
 // Replaces this rank's feature rows by a normalised float32 copy (graph::FeatureNorm; `standard`
 // fits on the training nodes of every rank, combined by one all-reduce). Collective; kNone
