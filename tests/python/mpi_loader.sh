@@ -82,10 +82,10 @@ for how in stall leave; do
   start=$SECONDS
   timeout 120 "${run[@]}" -x PYTHONPATH "$python" -c "
 import loom, time
-loom.comm.set_timeout(8)
 loader = loom.Loader('$dir/parts', fanouts=[10, 5], batch_size=8, threads=1, pipeline_depth=1)
 model = loom.nn.GraphSAGE(loader.feat_dim, 8, loader.num_classes, num_layers=2)
 sync = loom.comm.GradientSync(list(model.parameters()))
+loom.comm.set_timeout(8)  # collective: from here the ranks are in step (a slow start is not a stall)
 for step, batch in enumerate(loader.epoch(0)):
     if loom.comm.rank() == 1 and step == 2:
         if '$how' == 'stall':
