@@ -46,6 +46,25 @@ TEST(Npy, TruncatedFileNamesTheFile) {
   }
 }
 
+// A header whose length leaves the float32 values off a 4-byte boundary (numpy never writes one):
+// refused by name, never read in place.
+TEST(Npy, DataOffTheElementBoundaryIsRefused) {
+  test::ScratchDir dir;
+  std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (1,), }";
+  header.append(63 - header.size(), ' ');  // 10 + 63 + 1: the data starts at byte 74
+  header += '\n';
+  std::string bytes = std::string("\x93NUMPY\x01\x00", 8) + static_cast<char>(header.size()) + '\0' + header;
+  bytes.append(4, '\0');
+  write_text_file(dir / "x.npy", bytes);
+  try {
+    NpyArray::map(dir / "x.npy");
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("x.npy"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("starts at byte 74"), std::string::npos) << e.what();
+  }
+}
+
 TEST(Npy, WriteLeavesNoTemporaryBehind) {
   test::ScratchDir dir;
   write_npy(dir / "x.npy", std::vector<std::int32_t>{1, 2});

@@ -97,8 +97,10 @@ std::vector<DigestCheck> verify_digests(const std::string& dir, ProgressBar* pro
     // Only the store's own files: a name with a folder in it would read outside the store.
     if (name.empty() || name.find('/') != std::string::npos || name == "." || name == ".." || name == "meta.json")
       check.found = "not a file of the store";
-    else if (fs::is_regular_file(path))
+    else if (std::error_code ec; fs::is_regular_file(path, ec))
       check.found = file_digest(path, progress).text();
+    else if (ec && ec != std::errc::no_such_file_or_directory)
+      check.found = "unreadable (" + ec.message() + ")";
     checks.push_back(std::move(check));
   }
   return checks;

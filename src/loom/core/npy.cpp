@@ -180,6 +180,13 @@ NpyArray NpyArray::map(const std::string& path) {
   if (header_field(header, "fortran_order", path).find("True") != std::string::npos)
     throw Error::in_file(path, 0, "Fortran-order .npy arrays are not supported; save with order='C'");
   a.shape_ = parse_shape(header_field(header, "shape", path), path);
+  // numpy pads the header so the data starts on a 64-byte boundary (16 before numpy 1.14): values
+  // read in place must start on a multiple of their size.
+  if ((prefix + header_len) % dtype_size(a.dtype_) != 0)
+    throw Error::in_file(path, 0,
+                         "the .npy data starts at byte " + std::to_string(prefix + header_len) +
+                             ", not a multiple of its element size " + std::to_string(dtype_size(a.dtype_)) +
+                             " (numpy pads the header to 64 bytes; save the array again with numpy.save)");
   const std::size_t expected = prefix + header_len + a.nbytes();
   if (file_size < expected)
     throw Error::in_file(
