@@ -26,6 +26,8 @@ std::string data_dir() {
   return std::string(LOOM_SOURCE_DIR) + "/../shared/data";
 }
 
+std::string source_dir() { return LOOM_SOURCE_DIR; }
+
 bool exists(const std::string& path) { return fs::exists(path); }
 
 ScratchDir::ScratchDir() {

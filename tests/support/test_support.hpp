@@ -11,6 +11,8 @@ namespace loom::test {
 
 // $LOOM_DATA, or ../shared/data beside the project source.
 std::string data_dir();
+// The project's source folder (fixtures kept in the repository: tests/fuzz/corpus/...).
+std::string source_dir();
 // Declares `std::string var` = data_dir()/relative, or skips the calling test (GTEST_SKIP)
 // with a message when it is absent: LOOM_REQUIRE_DATA(cora, "graphs/cora");
 #define LOOM_REQUIRE_DATA(var, relative)                               \

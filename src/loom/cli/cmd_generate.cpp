@@ -3,6 +3,7 @@
 
 #include "loom/cli/commands.hpp"
 #include "loom/cli/typed_options.hpp"
+#include "loom/graph/csr_writer.hpp"
 #include "loom/core/memory.hpp"
 #include "loom/core/npy.hpp"
 #include "loom/core/parallel.hpp"
@@ -19,7 +20,7 @@ struct OutputArgs {
   bool overwrite = false;
   core::DType feat_dtype = core::DType::kFloat32;
   int threads = 0;
-  std::int64_t build_memory = graph::StoreWriteOptions{}.memory_bytes;
+  std::int64_t build_memory = graph::default_build_memory();
 
   graph::StoreWriteOptions write() const {
     graph::StoreWriteOptions w;
@@ -40,7 +41,8 @@ void add_output_options(CLI::App* sub, OutputArgs& out, std::uint64_t& seed) {
   add_parsed_option(
       *sub, "--build-memory", out.build_memory,
       [](const std::string& text) { return core::parse_memory_size(text, "--build-memory"); },
-      "Memory for the edges in flight, e.g. 4G (default 1G): the graph is built in passes, each placing "
+      "Memory for the edges in flight, e.g. 4G (default: an eighth of the memory available, 256M to 8G): the graph is "
+      "built in passes, each placing "
       "the rows whose edges fit, so the peak is about this plus 16 bytes per node")
       ->option_text("SIZE");
 }

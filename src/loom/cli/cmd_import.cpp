@@ -1,4 +1,4 @@
-// `loom import ogb|edgelist|npy SRC -o DIR`: parse options into the importers' option structs,
+// `loom import ogb|edgelist|npy|mag240m SRC -o DIR`: parse options into the importers' option structs,
 // claim the output directory first (so an unwritable -o fails before any input is read), run the
 // importer, optionally give the nodes features from trained embeddings (--features) and a random
 // split of the labelled nodes (--random-split), and write the graph store atomically.
@@ -22,6 +22,7 @@
 #include "loom/graph/finite_values.hpp"
 #include "loom/graph/generate/splits.hpp"
 #include "loom/graph/io/edgelist.hpp"
+#include "loom/graph/io/mag240m.hpp"
 #include "loom/graph/io/npy_import.hpp"
 #include "loom/graph/io/ogb.hpp"
 
@@ -39,7 +40,7 @@ struct CommonImportOptions {
   std::vector<double> random_split;  // {train, valid} fractions of the labelled nodes; empty = keep
   std::uint64_t split_seed = 0;
   graph::FeatureNorm normalize = graph::FeatureNorm::kNone;
-  std::int64_t build_memory = graph::StoreWriteOptions{}.memory_bytes;
+  std::int64_t build_memory = graph::default_build_memory();
   std::optional<float> nan_as;  // replaces feature values and weights that are not finite
 
   graph::io::EdgePolicy policy() const {
@@ -51,7 +52,10 @@ struct CommonImportOptions {
   }
 };
 
-void add_common_options(CLI::App* sub, CommonImportOptions& c, const std::string& source_help) {
+// `embedding_features`: --features names an embeddings file (mag240m's --features says where its own
+// features go instead).
+void add_common_options(CLI::App* sub, CommonImportOptions& c, const std::string& source_help,
+                        bool embedding_features = true) {
   sub->add_option("SRC", c.source, source_help)->required();
   sub->add_option("-o,--output", c.out, "Output graph store directory")->required();
   sub->add_flag("--overwrite", c.overwrite, "Replace the output directory if it exists");
@@ -59,8 +63,9 @@ void add_common_options(CLI::App* sub, CommonImportOptions& c, const std::string
   add_enum_option(*sub, "--duplicates", c.duplicates, graph::kDuplicatePolicyNames, "Duplicate edges");
   add_enum_option(*sub, "--self-loops", c.self_loops, graph::kSelfLoopPolicyNames, "Self-loops");
   add_enum_option(*sub, "--feat-dtype", c.feat_dtype, core::kFeatDTypeNames, "Stored feature type");
-  sub->add_option("--features", c.features,
-                  "Node features from trained embeddings (word2vec text/binary or .npy, keyed by original node id)");
+  if (embedding_features)
+    sub->add_option("--features", c.features,
+                    "Node features from trained embeddings (word2vec text/binary or .npy, keyed by original node id)");
   sub->add_option("--random-split", c.random_split,
                   "TRAIN,VALID fractions: a random split of the labelled nodes (the rest is test), replacing any split")
       ->delimiter(',');
@@ -71,8 +76,8 @@ void add_common_options(CLI::App* sub, CommonImportOptions& c, const std::string
   add_parsed_option(
       *sub, "--build-memory", c.build_memory,
       [](const std::string& text) { return core::parse_memory_size(text, "--build-memory"); },
-      "Memory for the edges in flight, e.g. 4G (default 1G): edges are spilled to the output folder as "
-      "they are read and the graph built in passes over them")
+      "Memory for the edges in flight, e.g. 4G (default: an eighth of the memory available, 256M to 8G): "
+      "edges are spilled to the output folder as they are read and the graph built in passes over them")
       ->option_text("SIZE");
   sub->add_option_function<float>(
          "--nan-as", [&c](float value) { c.nan_as = value; },
@@ -92,7 +97,8 @@ void validate_random_split(const std::vector<double>& fractions) {
 }
 
 // --features, --random-split and --normalize-features, applied to the imported graph.
-void derive_features_and_split(const CommonImportOptions& c, graph::GraphData& data) {
+void derive_features_and_split(const CommonImportOptions& c, graph::io::ImportedGraph& g) {
+  graph::GraphData& data = g.nodes;
   if (!c.features.empty()) {
     const auto attached = embed::eval::attach_embedding_features(data, embed::read_embeddings(c.features), c.features);
     graph::NonFinitePolicy non_finite{c.nan_as};
@@ -108,6 +114,10 @@ void derive_features_and_split(const CommonImportOptions& c, graph::GraphData& d
     spdlog::info("random split of the labelled nodes: {} train, {} valid, {} test", data.splits["train"].size(),
                  data.splits["valid"].size(), data.splits["test"].size());
   }
+  LOOM_CHECK_ARG(c.normalize == graph::FeatureNorm::kNone || g.streamed_features.dim == 0 || !data.feat.empty(),
+                 "--normalize-features",
+                 "this layout's features are streamed into the store, not held in memory, and are stored as "
+                 "they are; normalise them in the model (or import the small CSV layout)");
   graph::normalize_features(data, c.normalize);
 }
 
@@ -119,7 +129,7 @@ int run_import(const CommonImportOptions& c, const std::function<graph::io::Impo
   core::OutputDir out(c.out, c.overwrite);
   graph::io::ImportedGraph g = read(out.path());
   graph::GraphData& data = g.nodes;
-  derive_features_and_split(c, data);
+  derive_features_and_split(c, g);
   data.provenance["options"]["feat_dtype"] = core::dtype_name(c.feat_dtype);
   graph::io::write_imported_store(g, out.path(), c.feat_dtype, c.build_memory);
   out.commit();
@@ -203,6 +213,34 @@ void add_import_npy(CLI::App& import_cmd, Action& action) {
         o.num_nodes = *num_nodes;
         o.nan_as = c->nan_as;
         return graph::io::read_npy(o);
+      });
+    };
+  });
+}
+
+void add_import_mag240m(CLI::App& import_cmd, Action& action) {
+  auto c = std::make_shared<CommonImportOptions>();
+  auto features = std::make_shared<std::string>("copy");
+  auto* sub = import_cmd.add_subcommand(
+      "mag240m",
+      "Import OGB-LSC MAG240M's paper citation graph (processed/paper*, split_dict.pt) as SALIENT++ "
+      "trains on it");
+  add_common_options(sub, *c, "MAG240M dataset directory (holding processed/ and split_dict.pt)",
+                     /*embedding_features=*/false);
+  sub->add_option("--features", *features,
+                  "copy: the float16 paper features copied into the store (in --feat-dtype); map: left where they are "
+                  "and mapped by the store in their own dtype (no second 187 GB copy; the store then needs that file)")
+      ->check(CLI::IsMember({"copy", "map"}))
+      ->capture_default_str();
+  sub->callback([&action, c, features] {
+    action = [c, features] {
+      return run_import(*c, [&](const std::string&) {
+        graph::io::Mag240mImportOptions o;
+        o.dir = c->source;
+        o.policy = c->policy();
+        o.features_mapped = *features == "map";
+        o.nan_as = c->nan_as;
+        return graph::io::read_mag240m(o);
       });
     };
   });

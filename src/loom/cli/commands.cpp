@@ -11,6 +11,7 @@ void add_base_commands(CLI::App& app, Action& action) {
   add_import_ogb(*import_cmd, action);
   add_import_edgelist(*import_cmd, action);
   add_import_npy(*import_cmd, action);
+  add_import_mag240m(*import_cmd, action);
   add_import_fashion_mnist(*import_cmd, action);
   add_generate_command(app, action);
   add_embed_command(app, action);

@@ -36,6 +36,7 @@ void add_partition_command(CLI::App& app, Action& action);
 void add_import_ogb(CLI::App& import_cmd, Action& action);
 void add_import_edgelist(CLI::App& import_cmd, Action& action);
 void add_import_npy(CLI::App& import_cmd, Action& action);
+void add_import_mag240m(CLI::App& import_cmd, Action& action);
 // `loom import fashion-mnist` (hangs off the `import` subcommand).
 void add_import_fashion_mnist(CLI::App& import_cmd, Action& action);
 // `loom generate rmat|sbm`.

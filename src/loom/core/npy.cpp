@@ -135,6 +135,35 @@ std::int64_t product(const std::vector<std::int64_t>& shape) {
 
 }  // namespace
 
+std::int64_t NpyHeader::size() const { return product(shape); }
+
+std::size_t npy_header_bytes(std::span<const unsigned char> prefix, const std::string& path) {
+  if (prefix.size() < 10) throw Error::in_file(path, 0, "not a .npy file (too short)");
+  if (std::memcmp(prefix.data(), "\x93NUMPY", 6) != 0) throw Error::in_file(path, 0, "not a .npy file (bad magic)");
+  if (prefix[6] == 1) return 10 + (prefix[8] | (prefix[9] << 8));
+  if (prefix.size() < 12) throw Error::in_file(path, 0, "truncated .npy header");
+  return 12 + (prefix[8] | (prefix[9] << 8) | (prefix[10] << 16) | (static_cast<std::size_t>(prefix[11]) << 24));
+}
+
+NpyHeader parse_npy_header(std::span<const unsigned char> bytes, const std::string& path) {
+  const std::size_t prefix = bytes[6] == 1 ? 10 : 12;
+  const std::string text(reinterpret_cast<const char*>(bytes.data() + prefix), bytes.size() - prefix);
+  NpyHeader header;
+  header.dtype = parse_descr(header_field(text, "descr", path), path);
+  if (header_field(text, "fortran_order", path).find("True") != std::string::npos)
+    throw Error::in_file(path, 0, "Fortran-order .npy arrays are not supported; save with order='C'");
+  header.shape = parse_shape(header_field(text, "shape", path), path);
+  header.data_offset = bytes.size();
+  // numpy pads the header so the data starts on a 64-byte boundary (16 before numpy 1.14): values
+  // read in place must start on a multiple of their size.
+  if (header.data_offset % dtype_size(header.dtype) != 0)
+    throw Error::in_file(path, 0,
+                         "the .npy data starts at byte " + std::to_string(header.data_offset) +
+                             ", not a multiple of its element size " + std::to_string(dtype_size(header.dtype)) +
+                             " (numpy pads the header to 64 bytes; save the array again with numpy.save)");
+  return header;
+}
+
 std::int64_t NpyArray::size() const { return product(shape_); }
 
 std::int64_t NpyArray::cols() const {
@@ -161,37 +190,18 @@ NpyArray NpyArray::map(const std::string& path) {
   if (base == MAP_FAILED) throw Error::in_file(path, 0, std::string("mmap failed: ") + std::strerror(errno));
   std::shared_ptr<const void> holder(base, [file_size](const void* p) { ::munmap(const_cast<void*>(p), file_size); });
   const auto* bytes = static_cast<const unsigned char*>(base);
-  if (std::memcmp(bytes, "\x93NUMPY", 6) != 0) throw Error::in_file(path, 0, "not a .npy file (bad magic)");
-  const int major = bytes[6];
-  std::size_t header_len = 0, prefix = 0;
-  if (major == 1) {
-    header_len = bytes[8] | (bytes[9] << 8);
-    prefix = 10;
-  } else {
-    if (file_size < 12) throw Error::in_file(path, 0, "truncated .npy header");
-    header_len = bytes[8] | (bytes[9] << 8) | (bytes[10] << 16) | (static_cast<std::size_t>(bytes[11]) << 24);
-    prefix = 12;
-  }
-  if (prefix + header_len > file_size) throw Error::in_file(path, 0, "truncated .npy header");
-  const std::string header(reinterpret_cast<const char*>(bytes + prefix), header_len);
+  const std::size_t data_offset = npy_header_bytes({bytes, std::min<std::size_t>(file_size, 12)}, path);
+  if (data_offset > file_size) throw Error::in_file(path, 0, "truncated .npy header");
+  const NpyHeader header = parse_npy_header({bytes, data_offset}, path);
   NpyArray a;
   a.path_ = path;
-  a.dtype_ = parse_descr(header_field(header, "descr", path), path);
-  if (header_field(header, "fortran_order", path).find("True") != std::string::npos)
-    throw Error::in_file(path, 0, "Fortran-order .npy arrays are not supported; save with order='C'");
-  a.shape_ = parse_shape(header_field(header, "shape", path), path);
-  // numpy pads the header so the data starts on a 64-byte boundary (16 before numpy 1.14): values
-  // read in place must start on a multiple of their size.
-  if ((prefix + header_len) % dtype_size(a.dtype_) != 0)
-    throw Error::in_file(path, 0,
-                         "the .npy data starts at byte " + std::to_string(prefix + header_len) +
-                             ", not a multiple of its element size " + std::to_string(dtype_size(a.dtype_)) +
-                             " (numpy pads the header to 64 bytes; save the array again with numpy.save)");
-  const std::size_t expected = prefix + header_len + a.nbytes();
+  a.dtype_ = header.dtype;
+  a.shape_ = header.shape;
+  const std::size_t expected = data_offset + a.nbytes();
   if (file_size < expected)
     throw Error::in_file(
         path, 0, "truncated .npy data: " + std::to_string(file_size) + " bytes, expected " + std::to_string(expected));
-  a.data_ = bytes + prefix + header_len;
+  a.data_ = bytes + data_offset;
   a.holder_ = std::move(holder);
   return a;
 }
@@ -284,7 +294,11 @@ void NpyWriter::finish() {
 
 template <class T>
 std::vector<T> read_npy_as(const std::string& path) {
-  const NpyArray a = NpyArray::map(path);
+  return values_as<T>(NpyArray::map(path));
+}
+
+template <class T>
+std::vector<T> values_as(const NpyArray& a) {
   std::vector<T> out(static_cast<std::size_t>(a.size()));
   auto convert = [&](auto span) {
     for (std::size_t i = 0; i < span.size(); ++i) {
@@ -315,5 +329,8 @@ template std::vector<std::int32_t> read_npy_as<std::int32_t>(const std::string&)
 template std::vector<std::int64_t> read_npy_as<std::int64_t>(const std::string&);
 template std::vector<float> read_npy_as<float>(const std::string&);
 template std::vector<double> read_npy_as<double>(const std::string&);
+template std::vector<std::int64_t> values_as<std::int64_t>(const NpyArray&);
+template std::vector<float> values_as<float>(const NpyArray&);
+template std::vector<double> values_as<double>(const NpyArray&);
 
 }  // namespace loom::core

@@ -34,6 +34,20 @@ std::size_t dtype_size(DType dtype);
 std::string dtype_name(DType dtype);   // "float32", "int64", ...
 std::string dtype_descr(DType dtype);  // numpy descr: "<f4", "<i8", ...
 
+// The header of an .npy file: element type, shape (C order) and the byte where the data starts.
+struct NpyHeader {
+  DType dtype = DType::kFloat32;
+  std::vector<std::int64_t> shape;
+  std::size_t data_offset = 0;
+  std::int64_t size() const;  // number of elements
+};
+// The bytes an .npy header takes (its data offset), from the file's first 12 bytes (`prefix`; 10
+// suffice for version 1); throws Error naming `path` when they start no .npy file.
+std::size_t npy_header_bytes(std::span<const unsigned char> prefix, const std::string& path);
+// The header in the first npy_header_bytes() bytes of an .npy file; throws Error naming `path`
+// when it is malformed, Fortran-ordered, or leaves the data off its element boundary.
+NpyHeader parse_npy_header(std::span<const unsigned char> bytes, const std::string& path);
+
 template <class T>
 constexpr DType dtype_of();
 template <>
@@ -161,5 +175,8 @@ class NpyWriter {
 // Reads a whole array into a vector of T, converting integer or float types as needed.
 template <class T>
 std::vector<T> read_npy_as(const std::string& path);
+// Every value of `a` as T, converted as read_npy_as does.
+template <class T>
+std::vector<T> values_as(const NpyArray& a);
 
 }  // namespace loom::core

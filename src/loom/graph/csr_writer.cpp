@@ -7,11 +7,18 @@
 
 #include <fmt/format.h>
 
+#include "loom/core/memory.hpp"
 #include "loom/core/npy.hpp"
 #include "loom/core/parallel.hpp"
 #include "loom/graph/csr.hpp"
 
 namespace loom::graph {
+
+std::int64_t default_build_memory() {
+  const std::int64_t available = core::available_bytes();
+  if (available <= 0) return std::int64_t{1} << 30;
+  return std::clamp(available / 8, std::int64_t{256} << 20, std::int64_t{8} << 30);
+}
 
 namespace {
 

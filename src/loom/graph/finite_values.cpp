@@ -24,7 +24,7 @@ nlohmann::json NonFinitePolicy::to_json() const {
 }
 
 void enforce_finite(std::span<float> values, std::int64_t cols, const std::string& path, const std::string& what,
-                    NonFinitePolicy& policy, std::int64_t first_line) {
+                    NonFinitePolicy& policy, std::int64_t first_line, std::int64_t first_row) {
   const auto n = static_cast<std::int64_t>(values.size());
   if (policy.replacement) {
     for (float& v : values) {
@@ -42,9 +42,9 @@ void enforce_finite(std::span<float> values, std::int64_t cols, const std::strin
     throw Error::in_file(
         path, first_line + row,
         fmt::format("field {}: {} value {} is not finite ({})", col + 1, what, values[bad], kHowToReplace));
-  throw Error::in_file(
-      path, 0,
-      fmt::format("row {}, column {}: {} value {} is not finite ({})", row, col, what, values[bad], kHowToReplace));
+  throw Error::in_file(path, 0,
+                       fmt::format("row {}, column {}: {} value {} is not finite ({})", first_row + row, col, what,
+                                   values[bad], kHowToReplace));
 }
 
 float enforce_finite(float value, const std::string& path, std::int64_t line, int field, const std::string& what,

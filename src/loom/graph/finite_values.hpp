@@ -28,9 +28,9 @@ struct NonFinitePolicy {
 
 // Checks `values` (rows of `cols`, row-major) read from `path`. first_line > 0: row r was line
 // first_line + r of a text file (named in the error as FILE:LINE); 0: a binary file (the error
-// names the row). `what` names the values ("feature", "edge weight").
+// names the row, first_row + r: a chunk's rows). `what` names the values ("feature", "edge weight").
 void enforce_finite(std::span<float> values, std::int64_t cols, const std::string& path, const std::string& what,
-                    NonFinitePolicy& policy, std::int64_t first_line = 0);
+                    NonFinitePolicy& policy, std::int64_t first_line = 0, std::int64_t first_row = 0);
 // One value read from line `line` of `path`, field `field` (1-based).
 float enforce_finite(float value, const std::string& path, std::int64_t line, int field, const std::string& what,
                      NonFinitePolicy& policy);

@@ -69,10 +69,8 @@ nlohmann::json StoreMeta::to_json() const {
                       {"global_num_nodes", partition->global_num_nodes}};
   }
   if (!rows_from.empty()) j["rows_from"] = rows_from;
-  if (!feat_from.empty()) {
-    j["feat_from"] = feat_from;
-    j["feat_index"] = feat_index;
-  }
+  if (!feat_from.empty()) j["feat_from"] = feat_from;
+  if (!feat_index.empty()) j["feat_index"] = feat_index;
   j["provenance"] = provenance;
   return j;
 }
@@ -100,8 +98,10 @@ StoreMeta StoreMeta::from_json(const nlohmann::json& j, const std::string& path)
     m.rows_from = j.value("rows_from", "");
     m.feat_from = j.value("feat_from", "");
     m.feat_index = j.value("feat_index", "");
-    if (!m.feat_from.empty() && (!m.partition || m.feat_index.empty()))
-      throw Error::in_file(path, 0, "feat_from needs partition info and feat_index");
+    if (!m.feat_from.empty() && !m.feat_index.empty() && !m.partition)
+      throw Error::in_file(path, 0, "feat_index needs partition info");
+    if (!m.feat_from.empty() && m.feat_index.empty() && m.partition)
+      throw Error::in_file(path, 0, "a part's feat_from needs its feat_index");
     if (!m.rows_from.empty() && !m.partition) throw Error::in_file(path, 0, "rows_from without partition info");
     m.provenance = j.value("provenance", nlohmann::json::object());
     return m;
@@ -160,6 +160,11 @@ void write_node_arrays(const GraphData& d, const std::string& dir, std::int64_t 
   if (!d.multi_label.empty()) core::write_npy(dir + "/label.npy", d.multi_label, {rows, d.num_classes});
   for (const auto& [name, ids] : d.splits) core::write_npy(dir + "/" + name + "_idx.npy", ids);
   if (!d.orig_id.empty()) core::write_npy(dir + "/orig_id.npy", d.orig_id);
+  for (const auto& [name, values] : d.node_arrays) {
+    LOOM_CHECK(static_cast<std::int64_t>(values.size()) == rows, "node array {} has {} entries for {} rows", name,
+               values.size(), rows);
+    core::write_npy(dir + "/" + name + ".npy", values);
+  }
   if (!d.names.empty()) {
     std::string text;
     for (const auto& name : d.names) text += name + "\n";
@@ -270,14 +275,20 @@ GraphStore GraphStore::open(const std::string& dir) {
     g.feat_ = core::NpyArray::map(g.meta_.feat_from);
     if (g.feat_.cols() != g.meta_.feat_dim || g.feat_.dtype() != g.meta_.feat_dtype)
       throw Error::in_file(g.meta_.feat_from, 0, fmt::format("shape or dtype does not match {}/meta.json", dir));
-    const std::int64_t begin = g.meta_.partition->node_offset;
-    const core::NpyArray index = core::NpyArray::map(dir + "/" + g.meta_.feat_index);
-    if (index.dtype() != core::DType::kInt64 || begin + g.meta_.num_nodes > index.size())
-      throw Error::in_file(index.path(), 0,
-                           fmt::format("does not hold the rows [{}, {}) that {}/meta.json names", begin,
-                                       begin + g.meta_.num_nodes, dir));
-    g.feat_index_ = index.slice(begin, begin + g.meta_.num_nodes);
-    check_ids_in_range(g.feat_index_.span<std::int64_t>(), 0, g.feat_.rows(), index.path(), "feature row", begin);
+    if (g.meta_.feat_index.empty()) {  // a whole store whose rows stay in the imported file
+      if (g.feat_.rows() != g.meta_.num_nodes)
+        throw Error::in_file(g.meta_.feat_from, 0,
+                             fmt::format("has {} rows, {}/meta.json says {}", g.feat_.rows(), dir, g.meta_.num_nodes));
+    } else {
+      const std::int64_t begin = g.meta_.partition->node_offset;
+      const core::NpyArray index = core::NpyArray::map(dir + "/" + g.meta_.feat_index);
+      if (index.dtype() != core::DType::kInt64 || begin + g.meta_.num_nodes > index.size())
+        throw Error::in_file(index.path(), 0,
+                             fmt::format("does not hold the rows [{}, {}) that {}/meta.json names", begin,
+                                         begin + g.meta_.num_nodes, dir));
+      g.feat_index_ = index.slice(begin, begin + g.meta_.num_nodes);
+      check_ids_in_range(g.feat_index_.span<std::int64_t>(), 0, g.feat_.rows(), index.path(), "feature row", begin);
+    }
   }
   if (g.meta_.num_classes > 0) {
     g.label_ = core::NpyArray::map(dir + "/label.npy");

@@ -79,7 +79,8 @@ struct StoreMeta : GraphDescription {
   std::string rows_from;
   // A part whose features stay in its source store: feature row r is row feat_index[node_offset
   // + r] of the feat.npy at feat_from (an absolute path); feat_index names an int64 array
-  // relative to the part's folder ("../new_to_source.npy").
+  // relative to the part's folder ("../new_to_source.npy"). A whole store with feat_from and no
+  // feat_index maps its feature rows, in order, from that file (`loom import mag240m --features map`).
   std::string feat_from, feat_index;
   nlohmann::json provenance = nlohmann::json::object();
 
@@ -101,6 +102,9 @@ struct GraphData {
   std::map<std::string, std::vector<std::int64_t>> splits;  // "train" -> row ids
   std::vector<std::int64_t> orig_id;                        // empty = identity
   std::vector<std::string> names;                           // string ids (instead of orig_id)
+  // Further per-node integer arrays kept beside the graph (OGB's node_year): written as
+  // <name>.npy, rows entries each, and named in provenance["node_arrays"].
+  std::map<std::string, std::vector<std::int64_t>> node_arrays;
   std::string id_map_note;
   std::optional<PartitionInfo> partition;
   nlohmann::json provenance = nlohmann::json::object();
@@ -116,7 +120,7 @@ struct StoreWriteOptions {
   core::DType feat_dtype = core::DType::kFloat32;  // or kFloat16
   bool overwrite = false;
   // Memory an out-of-core writer may use for its chunks (csr_writer.hpp), beyond O(nodes).
-  std::int64_t memory_bytes = std::int64_t{1} << 30;
+  std::int64_t memory_bytes = std::int64_t{1} << 30;  // (the CLI's default: default_build_memory())
 };
 
 // Checks sizes and ranges of `data` (labels vs rows, split ids, feature width, ids < num_cols)

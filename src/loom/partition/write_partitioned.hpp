@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "loom/graph/csr_writer.hpp"
 #include "loom/partition/partitioned_store.hpp"
 #include "loom/partition/partitioner.hpp"
 
@@ -28,8 +29,8 @@ struct PartitionOptions {
   PartitionMethod method = PartitionMethod::kMetis;
   std::uint64_t seed = 0;
   bool overwrite = false;
-  int stream_passes = kDefaultStreamPasses;           // --method stream
-  std::int64_t memory_bytes = std::int64_t{1} << 30;  // for the topology's rows in flight
+  int stream_passes = kDefaultStreamPasses;                   // --method stream
+  std::int64_t memory_bytes = graph::default_build_memory();  // for the topology's rows in flight
   // Parts copy their feature rows (self-contained), or map them from the source store through
   // new_to_source.npy (no second copy on disk; the source must stay where it is).
   bool map_features = false;

@@ -1,9 +1,14 @@
 #include "loom/graph/io/import_common.hpp"
 
 #include <atomic>
+#include <cmath>
 #include <filesystem>
 
+#include <fmt/format.h>
+
 #include "loom/core/error.hpp"
+#include "loom/core/fs.hpp"
+#include "loom/core/npy.hpp"
 #include "loom/core/log.hpp"
 #include "loom/core/parallel.hpp"
 
@@ -26,6 +31,34 @@ void warn_if_classes_mostly_empty(const GraphData& d, const std::string& path) {
       "{}: the labels use {} of the {} classes that the largest, label {} (node {}), makes: a model gets "
       "{} outputs, most for classes no node has. A stray label? Classes are 0 .. the largest label",
       path, count, d.num_classes, d.label[static_cast<std::size_t>(largest_at)], largest_at, d.num_classes);
+}
+
+void set_labels(std::span<const double> values, std::int64_t cols, const std::string& path, GraphData& data) {
+  if (cols > 1) {
+    data.num_classes = cols;
+    data.multi_label.resize(values.size());
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      if (values[i] != 0.0 && values[i] != 1.0)
+        throw Error::in_file(path, 0, fmt::format("entry {}: multi-label value {} is not 0 or 1", i, values[i]));
+      data.multi_label[i] = static_cast<std::uint8_t>(values[i]);
+    }
+    return;
+  }
+  data.label.resize(values.size());
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const double v = values[i];
+    if (std::isnan(v)) {
+      data.label[i] = -1;
+      continue;
+    }
+    if (v != std::floor(v) || v < -1 || v > 1e15)
+      throw Error::in_file(path, 0,
+                           fmt::format("entry {}: label {} is not a class id (an integer >= 0, or -1 for none)", i, v));
+    data.label[i] = static_cast<std::int64_t>(v);
+    data.num_classes = std::max(data.num_classes, data.label[i] + 1);
+  }
+  if (data.num_classes == 0) throw Error::in_file(path, 0, "every node is unlabeled");
+  warn_if_classes_mostly_empty(data, path);
 }
 
 nlohmann::json policy_json(const EdgePolicy& policy) {
@@ -86,18 +119,36 @@ void write_imported_store(ImportedGraph& g, const std::string& dir, core::DType 
   record_counts(g.policy, csr.input_edges, csr.self_loops_removed, csr.duplicates_removed, csr.num_edges, loops_kept,
                 d.provenance);
   d.directed = g.policy.directed;
-  if (d.feat_dim > 0) {
+  const StreamedFeatures& streamed = g.streamed_features;
+  const bool in_memory = !d.feat.empty() || streamed.dim == 0;  // --features replaces streamed ones
+  if (in_memory && d.feat_dim > 0) {
     LOOM_CHECK(static_cast<std::int64_t>(d.feat.size()) == rows * d.feat_dim,
                "import: feature matrix has {} values, expected {} nodes x {} dims", d.feat.size(), rows, d.feat_dim);
     write_feature_array(d, dir, feat_dtype);
+  } else if (!in_memory) {
+    d.feat_dim = streamed.dim;
+    if (!streamed.mapped_from.empty()) feat_dtype = streamed.mapped_dtype;
+    const nlohmann::json replaced = streamed.write(dir, feat_dtype);
+    if (!replaced.is_null()) d.provenance["non_finite"] = replaced;
   }
+  if (!d.node_arrays.empty())
+    for (const auto& [name, values] : d.node_arrays) d.provenance["node_arrays"].push_back(name);
   write_node_arrays(d, dir, rows);
   StoreMeta meta = store_meta(d, rows, csr.num_edges, feat_dtype);
   meta.weighted = weighted;
+  if (!in_memory) meta.feat_from = streamed.mapped_from;
   finish_store(dir, meta);
 }
 
 GraphData assemble_in_memory(ImportedGraph g) {
+  if (g.streamed_features.dim > 0 && g.nodes.feat.empty()) {
+    const core::TempDir scratch;
+    const nlohmann::json replaced = g.streamed_features.write(scratch.path(), core::DType::kFloat32);
+    if (!replaced.is_null()) g.nodes.provenance["non_finite"] = replaced;
+    g.nodes.feat = core::read_npy_as<float>(g.streamed_features.mapped_from.empty() ? scratch.path() + "/feat.npy"
+                                                                                    : g.streamed_features.mapped_from);
+    g.nodes.feat_dim = g.streamed_features.dim;
+  }
   EdgeList edges;
   edges.num_nodes = g.edges->num_nodes();
   g.edges->replay([&](const EdgeChunk& c) {

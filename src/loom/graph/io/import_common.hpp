@@ -4,7 +4,9 @@
 // Importers validate their own input (naming file and line); these helpers only assemble.
 #pragma once
 
+#include <functional>
 #include <memory>
+#include <span>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -24,12 +26,24 @@ struct EdgePolicy {
 // The policy as JSON for provenance ({"directed":..,"duplicates":"remove",..}).
 nlohmann::json policy_json(const EdgePolicy& policy);
 
+// Features too large to hold: written into the store as they are read (write(dir, dtype) writes
+// dir/feat.npy and returns provenance of the values it replaced, or null), or left where they are
+// (mapped_from: the store maps that .npy, meta.feat_from, in its own dtype mapped_dtype).
+struct StreamedFeatures {
+  std::int64_t dim = 0;  // 0: none
+  std::function<nlohmann::json(const std::string& dir, core::DType dtype)> write;
+  std::string mapped_from;
+  core::DType mapped_dtype = core::DType::kFloat32;
+};
+
 // An imported graph: `nodes` holds everything but the CSR (nodes.rows_without_csr rows:
-// features, labels, splits, ids, provenance), `edges` the edges to build it from.
+// features, labels, splits, ids, provenance), `edges` the edges to build it from, and
+// `streamed_features` the features where nodes.feat does not hold them.
 struct ImportedGraph {
   GraphData nodes;
   std::unique_ptr<EdgeStream> edges;
   EdgePolicy policy;
+  StreamedFeatures streamed_features;
 };
 
 // Writes `g` as a store into `dir` (an OutputDir's temporary folder): the CSR out of core within
@@ -40,6 +54,11 @@ struct ImportedGraph {
 void write_imported_store(ImportedGraph& g, const std::string& dir, core::DType feat_dtype, std::int64_t memory_bytes);
 // The same graph with its CSR built in memory (for small graphs and tests).
 GraphData assemble_in_memory(ImportedGraph g);
+
+// Labels from `values` (read from `path`): one per row, a class id (NaN or -1: unlabelled), or
+// with cols > 1 a 0/1 matrix of rows x cols (multi-label). A value that is neither throws Error
+// naming the file and entry.
+void set_labels(std::span<const double> values, std::int64_t cols, const std::string& path, GraphData& data);
 
 // "<dir>/<stem>.gz" if it exists, else "<dir>/<stem>" if it exists, else "" (stem: "edge.csv").
 std::string find_maybe_gz(const std::string& dir, const std::string& stem);

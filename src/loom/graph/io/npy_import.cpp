@@ -154,32 +154,7 @@ void read_labels(const std::string& path, NodeCount& count, GraphData& data) {
     throw Error::in_file(path, 0,
                          fmt::format("expected a 1-D class id vector or a 2-D 0/1 matrix, found {}-D", a.ndim()));
   count.agree(a.rows(), path);
-  const auto values = core::read_npy_as<double>(path);
-  if (a.ndim() == 2 && a.cols() > 1) {
-    data.num_classes = a.cols();
-    data.multi_label.resize(values.size());
-    for (std::size_t i = 0; i < values.size(); ++i) {
-      if (values[i] != 0.0 && values[i] != 1.0)
-        throw Error::in_file(path, 0, fmt::format("entry {}: multi-label value {} is not 0 or 1", i, values[i]));
-      data.multi_label[i] = static_cast<std::uint8_t>(values[i]);
-    }
-    return;
-  }
-  data.label.resize(values.size());
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    const double v = values[i];
-    if (std::isnan(v)) {
-      data.label[i] = -1;
-      continue;
-    }
-    if (v != std::floor(v) || v < -1 || v > 1e15)
-      throw Error::in_file(path, 0,
-                           fmt::format("entry {}: label {} is not a class id (an integer >= 0, or -1 for none)", i, v));
-    data.label[i] = static_cast<std::int64_t>(v);
-    data.num_classes = std::max(data.num_classes, data.label[i] + 1);
-  }
-  if (data.num_classes == 0) throw Error::in_file(path, 0, "every node is unlabeled");
-  warn_if_classes_mostly_empty(data, path);
+  set_labels(core::values_as<double>(a), a.cols(), path, data);
 }
 
 // Names the .npy files of `dir` that import npy does not read (a misspelt split, say), so
@@ -321,5 +296,17 @@ ImportedGraph read_npy(const NpyImportOptions& o) {
 }
 
 GraphData import_npy(const NpyImportOptions& o) { return assemble_in_memory(read_npy(o)); }
+
+std::unique_ptr<EdgeStream> mapped_edge_index(const core::NpyArray& edge_index, std::int64_t num_nodes) {
+  if (edge_index.ndim() != 2 || edge_index.rows() != 2 || !is_integer(edge_index.dtype()))
+    throw Error::in_file(edge_index.path(), 0,
+                         fmt::format("expected an integer array of shape [2, edges], found {}-D {} with {} rows",
+                                     edge_index.ndim(), core::dtype_name(edge_index.dtype()), edge_index.rows()));
+  if (edge_index.cols() == 0) throw Error::in_file(edge_index.path(), 0, "no edges (empty array)");
+  const core::NpyArray sources = edge_index.slice(0, 1), targets = edge_index.slice(1, 2);
+  check_id_array(sources, num_nodes, "the node count");
+  check_id_array(targets, num_nodes, "the node count");
+  return std::make_unique<NpyEdges>(sources, targets, /*csr=*/false, num_nodes);
+}
 
 }  // namespace loom::graph::io

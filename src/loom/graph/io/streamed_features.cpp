@@ -1,0 +1,140 @@
+#include "loom/graph/io/streamed_features.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "loom/core/error.hpp"
+#include "loom/core/float_rows.hpp"
+#include "loom/core/npz_array.hpp"
+#include "loom/core/progress.hpp"
+#include "loom/graph/finite_values.hpp"
+
+namespace loom::graph::io {
+
+namespace {
+
+constexpr std::int64_t kChunkBytes = std::int64_t{64} << 20;
+
+std::int64_t chunk_rows(std::int64_t dim) { return std::max<std::int64_t>(1, kChunkBytes / (4 * std::max<std::int64_t>(dim, 1))); }
+
+bool is_float(core::DType d) {
+  return d == core::DType::kFloat16 || d == core::DType::kBFloat16 || d == core::DType::kFloat32 ||
+         d == core::DType::kFloat64;
+}
+
+void to_floats(const void* raw, core::DType dtype, std::span<float> out) {
+  if (dtype == core::DType::kFloat64) {
+    const auto* in = static_cast<const double*>(raw);
+    for (std::size_t i = 0; i < out.size(); ++i) out[i] = static_cast<float>(in[i]);
+  } else {
+    core::widen_floats(raw, dtype, out);
+  }
+}
+
+// `rows` rows of `dim` values of `dtype`, read in order by read(count, out), checked finite (or
+// replaced) and appended to dir/feat.npy in `store_dtype`; returns the replacement provenance.
+nlohmann::json copy_rows(std::int64_t rows, std::int64_t dim, core::DType dtype, const std::string& source,
+                         std::optional<float> nan_as, const std::function<void(std::int64_t, void*)>& read,
+                         const std::string& dir, core::DType store_dtype) {
+  core::NpyWriter out(dir + "/feat.npy", store_dtype, {dim});
+  NonFinitePolicy policy{nan_as};
+  std::vector<char> raw;
+  std::vector<float> values;
+  core::ProgressBar bar("import: features", rows, "rows");
+  for (std::int64_t first = 0; first < rows; first += chunk_rows(dim)) {
+    const std::int64_t count = std::min(chunk_rows(dim), rows - first);
+    raw.resize(static_cast<std::size_t>(count * dim) * core::dtype_size(dtype));
+    read(count, raw.data());
+    values.resize(static_cast<std::size_t>(count * dim));
+    to_floats(raw.data(), dtype, values);
+    enforce_finite(values, dim, source, "feature", policy, /*first_line=*/0, first);
+    if (store_dtype == core::DType::kFloat32) {
+      out.append(values.data(), count);
+    } else {
+      const std::vector<char> narrow = core::narrowed(values, store_dtype);
+      out.append(narrow.data(), count);
+    }
+    bar.update(count);
+  }
+  bar.finish();
+  out.finish();
+  return policy.to_json();
+}
+
+core::NpyArray map_feature_file(const std::string& path) {
+  auto a = core::NpyArray::map(path);
+  if (a.ndim() != 2 || !is_float(a.dtype()))
+    throw Error::in_file(
+        path, 0, fmt::format("expected a 2-D float array, found {}-D {}", a.ndim(), core::dtype_name(a.dtype())));
+  return a;
+}
+
+}  // namespace
+
+StreamedFeatures copied_npz_features(const std::string& archive, const std::string& key, std::int64_t rows,
+                                     std::int64_t dim, std::optional<float> nan_as) {
+  StreamedFeatures f;
+  f.dim = dim;
+  f.write = [=](const std::string& dir, core::DType store_dtype) {
+    core::NpzArrayReader reader(core::ZipArchive::open(archive), key);
+    if (reader.shape() != std::vector<std::int64_t>{rows, dim} || !is_float(reader.dtype()))
+      throw Error::in_file(reader.where(), 0, fmt::format("expected {} x {} floats", rows, dim));
+    return copy_rows(
+        rows, dim, reader.dtype(), reader.where(), nan_as,
+        [&](std::int64_t count, void* out) { reader.read(out, count * dim); }, dir, store_dtype);
+  };
+  return f;
+}
+
+StreamedFeatures copied_npy_features(const std::string& path, std::optional<float> nan_as) {
+  const core::NpyArray a = map_feature_file(path);
+  StreamedFeatures f;
+  f.dim = a.cols();
+  f.write = [a, path, nan_as](const std::string& dir, core::DType store_dtype) {
+    const auto* bytes = static_cast<const char*>(a.data());
+    const std::size_t row_bytes = static_cast<std::size_t>(a.cols()) * core::dtype_size(a.dtype());
+    std::int64_t next = 0;
+    return copy_rows(
+        a.rows(), a.cols(), a.dtype(), path, nan_as,
+        [&](std::int64_t count, void* out) {
+          std::copy_n(bytes + static_cast<std::size_t>(next) * row_bytes, static_cast<std::size_t>(count) * row_bytes,
+                      static_cast<char*>(out));
+          next += count;
+        },
+        dir, store_dtype);
+  };
+  return f;
+}
+
+StreamedFeatures mapped_npy_features(const std::string& path) {
+  const core::NpyArray a = map_feature_file(path);
+  if (a.dtype() != core::DType::kFloat32 && a.dtype() != core::DType::kFloat16)
+    throw Error::in_argument("--features", fmt::format("map needs float32 or float16 features; {} holds {} (copy "
+                                                       "them instead)",
+                                                       path, core::dtype_name(a.dtype())));
+  StreamedFeatures f;
+  f.dim = a.cols();
+  f.mapped_from = std::filesystem::absolute(path).lexically_normal().string();
+  f.mapped_dtype = a.dtype();
+  f.write = [a, path](const std::string&, core::DType) {
+    core::ProgressBar bar("import: check mapped features", a.rows(), "rows");
+    for (std::int64_t first = 0; first < a.rows(); first += chunk_rows(a.cols())) {
+      const std::int64_t count = std::min(chunk_rows(a.cols()), a.rows() - first);
+      const std::int64_t bad = first_non_finite(a.slice(first, first + count));
+      if (bad >= 0)
+        throw Error::in_file(path, 0,
+                             fmt::format("row {}, column {}: a feature value is not finite (a mapped file is used as it "
+                                         "is: import with --features copy --nan-as VALUE to replace such values)",
+                                         first + bad / a.cols(), bad % a.cols()));
+      bar.update(count);
+    }
+    bar.finish();
+    return nlohmann::json();
+  };
+  return f;
+}
+
+}  // namespace loom::graph::io
