@@ -41,7 +41,7 @@ void add_output_options(CLI::App* sub, OutputArgs& out, std::uint64_t& seed) {
   add_parsed_option(
       *sub, "--build-memory", out.build_memory,
       [](const std::string& text) { return core::parse_memory_size(text, "--build-memory"); },
-      "Memory for the edges in flight, e.g. 4G (default: an eighth of the memory available, 256M to 8G): the graph is "
+      "Memory for the edges in flight, e.g. 4G (default: a tenth of the memory available, 256M to 8G): the graph is "
       "built in passes, each placing "
       "the rows whose edges fit, so the peak is about this plus 16 bytes per node")
       ->option_text("SIZE");

@@ -76,7 +76,7 @@ void add_common_options(CLI::App* sub, CommonImportOptions& c, const std::string
   add_parsed_option(
       *sub, "--build-memory", c.build_memory,
       [](const std::string& text) { return core::parse_memory_size(text, "--build-memory"); },
-      "Memory for the edges in flight, e.g. 4G (default: an eighth of the memory available, 256M to 8G): "
+      "Memory for the edges in flight, e.g. 4G (default: a tenth of the memory available, 256M to 8G): "
       "edges are spilled to the output folder as they are read and the graph built in passes over them")
       ->option_text("SIZE");
   sub->add_option_function<float>(

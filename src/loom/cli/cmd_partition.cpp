@@ -61,7 +61,7 @@ void add_partition_command(CLI::App& app, Action& action) {
   add_parsed_option(
       *sub, "--build-memory", options->memory_bytes,
       [](const std::string& text) { return core::parse_memory_size(text, "--build-memory"); },
-      "Memory for the topology's rows in flight, e.g. 4G (default: an eighth of the memory available, 256M "
+      "Memory for the topology's rows in flight, e.g. 4G (default: a tenth of the memory available, 256M "
       "to 8G)")
       ->option_text("SIZE");
   auto features = std::make_shared<std::string>("copy");

@@ -42,9 +42,9 @@ NpzArrayReader::NpzArrayReader(const ZipArchive& archive, const std::string& key
   header_ = parse_npy_header(bytes, where());
   const std::uint64_t data_bytes = static_cast<std::uint64_t>(header_.size()) * dtype_size(header_.dtype);
   if (member_.size() != header_bytes + data_bytes)
-    throw Error::in_file(where(), 0,
-                         fmt::format("holds {} bytes of data, its header's shape needs {}",
-                                     member_.size() - header_bytes, data_bytes));
+    throw Error::in_file(
+        where(), 0,
+        fmt::format("holds {} bytes of data, its header's shape needs {}", member_.size() - header_bytes, data_bytes));
 }
 
 void NpzArrayReader::read(void* out, std::int64_t count) {

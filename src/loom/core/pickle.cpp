@@ -114,7 +114,8 @@ class PickleMachine {
   std::int64_t signed_le(std::string_view b) {
     std::uint64_t value = 0;
     for (std::size_t i = b.size(); i-- > 0;) value = (value << 8) | static_cast<unsigned char>(b[i]);
-    if (!b.empty() && b.size() < 8 && (static_cast<unsigned char>(b.back()) & 0x80)) value |= ~std::uint64_t{0} << (8 * b.size());
+    if (!b.empty() && b.size() < 8 && (static_cast<unsigned char>(b.back()) & 0x80))
+      value |= ~std::uint64_t{0} << (8 * b.size());
     return static_cast<std::int64_t>(value);
   }
   void add_to_dict(PickleValue* dict, const std::vector<PickleValue*>& items, std::size_t at) {
@@ -128,8 +129,8 @@ class PickleMachine {
 
   void step(unsigned char op, std::size_t at) {
     switch (op) {
-      case 0x80: take(1); break;                          // PROTO
-      case 0x95: take(8); break;                          // FRAME
+      case 0x80: take(1); break;                         // PROTO
+      case 0x95: take(8); break;                         // FRAME
       case '(': marks_.push_back(stack_.size()); break;  // MARK
       case '}': stack_.push_back(make(Kind::kDict)); break;
       case ']': stack_.push_back(make(Kind::kList)); break;
@@ -142,7 +143,7 @@ class PickleMachine {
       case 'J': stack_.push_back(make_int(static_cast<std::int32_t>(take_le(4)))); break;
       case 0x8a: stack_.push_back(long_integer(take(take_le(1)))); break;  // LONG1
       case 0x8b: stack_.push_back(long_integer(take(take_le(4)))); break;  // LONG4
-      case 'G': {  // BINFLOAT, big-endian
+      case 'G': {                                                          // BINFLOAT, big-endian
         std::uint64_t bits = 0;
         for (const char c : take(8)) bits = (bits << 8) | static_cast<unsigned char>(c);
         PickleValue* v = make(Kind::kFloat);

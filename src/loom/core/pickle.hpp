@@ -16,7 +16,19 @@ namespace loom::core {
 
 struct PickleValue {
   enum class Kind {
-    kNone, kBool, kInt, kFloat, kString, kBytes, kTuple, kList, kDict, kGlobal, kCall, kBuild, kPersistentId
+    kNone,
+    kBool,
+    kInt,
+    kFloat,
+    kString,
+    kBytes,
+    kTuple,
+    kList,
+    kDict,
+    kGlobal,
+    kCall,
+    kBuild,
+    kPersistentId
   };
   Kind kind = Kind::kNone;
   std::int64_t integer = 0;  // kInt, kBool

@@ -224,7 +224,8 @@ std::size_t ZipMemberReader::read_deflated(unsigned char* out, std::size_t bytes
       z.avail_in = static_cast<uInt>(input_.size());
     }
     const int status = inflate(&z, Z_NO_FLUSH);
-    if (status == Z_STREAM_END) inflater_->ended = true;
+    if (status == Z_STREAM_END)
+      inflater_->ended = true;
     else if (status != Z_OK)
       throw Error::in_file(path_, 0,
                            fmt::format("member '{}': corrupt deflate data ({})", member_.name, z.msg ? z.msg : "zlib"));
@@ -245,8 +246,8 @@ std::size_t ZipMemberReader::read(void* out, std::size_t bytes) {
 
 void ZipMemberReader::check_crc_at_end() {
   if (position_ != member_.size)
-    throw Error::in_file(path_, 0,
-                         fmt::format("member '{}' is truncated: {} of {} bytes", member_.name, position_, member_.size));
+    throw Error::in_file(
+        path_, 0, fmt::format("member '{}' is truncated: {} of {} bytes", member_.name, position_, member_.size));
   if (crc_ != member_.crc32)
     throw Error::in_file(path_, 0,
                          fmt::format("member '{}': CRC-32 {:08x}, the archive records {:08x} (a damaged download?)",

@@ -17,7 +17,7 @@ namespace loom::graph {
 std::int64_t default_build_memory() {
   const std::int64_t available = core::available_bytes();
   if (available <= 0) return std::int64_t{1} << 30;
-  return std::clamp(available / 8, std::int64_t{256} << 20, std::int64_t{8} << 30);
+  return std::clamp(available / 10, std::int64_t{256} << 20, std::int64_t{8} << 30);
 }
 
 namespace {

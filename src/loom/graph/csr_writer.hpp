@@ -51,7 +51,7 @@ class EdgeListStream : public EdgeStream {
   std::int64_t chunk_;
 };
 
-// The memory an out-of-core build uses unless told: an eighth of what is available now
+// The memory an out-of-core build uses unless told: a tenth of what is available now
 // (core::available_bytes), within [256 MiB, 8 GiB]; 1 GiB where that cannot be read.
 std::int64_t default_build_memory();
 

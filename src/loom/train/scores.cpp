@@ -1,5 +1,7 @@
 #include "loom/train/scores.hpp"
 
+#include <limits>
+
 #include "loom/core/error.hpp"
 
 namespace loom::train {
@@ -61,6 +63,7 @@ ScoreCounts sum_over_ranks(const ScoreCounts& counts, const comm::Communicator& 
 }
 
 double score(const ScoreCounts& c, bool multi_label) {
+  if (c.nodes == 0 && c.labelled == 0) return std::numeric_limits<double>::quiet_NaN();  // an empty split
   if (multi_label) {
     const double denom = 2 * c.true_positives + c.false_positives + c.false_negatives;
     return denom > 0 ? 2 * c.true_positives / denom : 0.0;

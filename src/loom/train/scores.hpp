@@ -40,7 +40,7 @@ ScoreCounts sum_over_ranks(const ScoreCounts& counts, const comm::Communicator& 
 
 // logits [n, C]; labels int64 [n] (single) or float 0/1 [n, C] (multi).
 ScoreCounts count_scores(const torch::Tensor& logits, const torch::Tensor& labels, bool multi_label);
-// Accuracy or micro-F1 in [0, 1] (0 when nothing was counted).
+// Accuracy or micro-F1 in [0, 1]; NaN for an empty split (no node counted: MAG240M's test-dev).
 double score(const ScoreCounts& counts, bool multi_label);
 // Multi-label top-k micro-F1 in [0, 1].
 double topk_micro_f1(const ScoreCounts& counts);

@@ -1,6 +1,9 @@
 #include "loom/train/training_data.hpp"
 
+#include <algorithm>
 #include <numeric>
+
+#include <fmt/format.h>
 
 #include "loom/core/log.hpp"
 #include "loom/graph/info.hpp"
@@ -33,6 +36,18 @@ void load_rows(TrainingData& d, const graph::GraphStore& rows_store, std::int64_
   d.train_ids = to_global(rows_store.split("train"), offset);
   d.valid_ids = to_global(rows_store.split("valid"), offset);
   d.test_ids = to_global(rows_store.split("test"), offset);
+  if (!m.multi_label) {  // a split node without a label would index the loss at -1
+    const auto labels = rows_store.label().span<std::int64_t>();
+    for (const char* split : {"train", "valid", "test"}) {
+      const auto ids = rows_store.split(split);
+      const auto unlabelled = std::count_if(ids.begin(), ids.end(), [&](std::int64_t v) { return labels[v] < 0; });
+      if (unlabelled > 0)
+        throw Error::in_file(rows_store.dir() + "/" + split + "_idx.npy", 0,
+                             fmt::format("{} of the {} nodes of the {} split have no label (-1): a split holds "
+                                         "labelled nodes only (import again: importers keep only labelled ones)",
+                                         unlabelled, ids.size(), split));
+    }
+  }
   if (m.id_map == graph::IdMapKind::kNames)
     d.original_names = rows_store.original_names();
   else

@@ -61,6 +61,17 @@ void set_labels(std::span<const double> values, std::int64_t cols, const std::st
   warn_if_classes_mostly_empty(data, path);
 }
 
+void keep_labelled_split_ids(GraphData& data, const std::string& source) {
+  if (data.label.empty()) return;
+  for (auto& [name, ids] : data.splits) {
+    const auto before = ids.size();
+    std::erase_if(ids, [&](std::int64_t v) { return data.label[static_cast<std::size_t>(v)] < 0; });
+    if (ids.size() < before)
+      spdlog::warn("{}: {} of the {} nodes of the {} split have no label and are left out of it", source,
+                   before - ids.size(), before, name);
+  }
+}
+
 nlohmann::json policy_json(const EdgePolicy& policy) {
   return {{"directed", policy.directed},
           {"duplicates", core::enum_name(kDuplicatePolicyNames, policy.duplicates)},

@@ -60,6 +60,11 @@ GraphData assemble_in_memory(ImportedGraph g);
 // naming the file and entry.
 void set_labels(std::span<const double> values, std::int64_t cols, const std::string& path, GraphData& data);
 
+// Removes from each split of `data` (single-label) the nodes without a label, naming how many in
+// a log line with `source` (MAG240M's test-dev labels are not public); a split left empty is
+// kept empty.
+void keep_labelled_split_ids(GraphData& data, const std::string& source);
+
 // "<dir>/<stem>.gz" if it exists, else "<dir>/<stem>" if it exists, else "" (stem: "edge.csv").
 std::string find_maybe_gz(const std::string& dir, const std::string& stem);
 

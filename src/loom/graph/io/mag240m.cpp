@@ -28,8 +28,7 @@ template <class T>
 std::vector<T> node_column(const std::string& path, std::int64_t rows) {
   const auto a = core::NpyArray::map(path);
   if (a.size() != rows || a.rows() != rows)
-    throw Error::in_file(path, 0,
-                         fmt::format("has {} entries, node_feat.npy has {} rows", a.size(), rows));
+    throw Error::in_file(path, 0, fmt::format("has {} entries, node_feat.npy has {} rows", a.size(), rows));
   return core::values_as<T>(a);
 }
 
@@ -54,6 +53,7 @@ ImportedGraph read_mag240m(const Mag240mImportOptions& o) {
     data.node_arrays["node_year"] = node_column<std::int64_t>(paper + "/node_year.npy", papers);
   g.edges = mapped_edge_index(core::NpyArray::map(edge_path), papers);
   data.splits = official_splits(read_split_dict(split_path), split_path, papers);
+  keep_labelled_split_ids(data, split_path);
 
   data.id_map_note = "ids used as given: MAG240M paper ids are 0..N-1";
   data.provenance["importer"] = "mag240m";

@@ -159,7 +159,10 @@ ImportedGraph read_ogb(const OgbImportOptions& o, const std::string& spill_dir) 
   else
     read_ogb_csv(raw, o.nan_as, spill_dir, g, counts);
   GraphData& data = g.nodes;
-  if (!split_kind.empty()) data.splits = read_splits(o.dir + "/split/" + split_kind, split_kind, data.num_rows());
+  if (!split_kind.empty()) {
+    data.splits = read_splits(o.dir + "/split/" + split_kind, split_kind, data.num_rows());
+    keep_labelled_split_ids(data, o.dir + "/split/" + split_kind);
+  }
 
   data.id_map_note = "ids used as given: OGB node ids are 0..N-1";
   data.provenance["importer"] = "ogb";

@@ -42,8 +42,8 @@ void read_ids(core::NpzArrayReader& reader, std::int64_t count, std::vector<std:
 }
 
 // edge_index's two rows read side by side (a second stream skips to row 1), checked and spilled.
-std::unique_ptr<EdgeSpill> read_edges(const core::ZipArchive& archive, std::int64_t num_nodes,
-                                      std::int64_t num_edges, const std::string& spill_dir) {
+std::unique_ptr<EdgeSpill> read_edges(const core::ZipArchive& archive, std::int64_t num_nodes, std::int64_t num_edges,
+                                      const std::string& spill_dir) {
   core::NpzArrayReader sources(archive, "edge_index"), targets(archive, "edge_index");
   const auto& shape = sources.shape();
   if (shape.size() != 2 || shape[0] != 2 ||
@@ -83,8 +83,9 @@ std::vector<T> node_column(const core::ZipArchive& archive, const std::string& k
   core::NpzArrayReader reader(archive, key);
   const auto& shape = reader.shape();
   if (shape.empty() || shape[0] != num_nodes || reader.size() != num_nodes)
-    throw Error::in_file(reader.where(), 0,
-                         fmt::format("expected {} rows of one value, found shape [{}]", num_nodes, fmt::join(shape, ", ")));
+    throw Error::in_file(
+        reader.where(), 0,
+        fmt::format("expected {} rows of one value, found shape [{}]", num_nodes, fmt::join(shape, ", ")));
   return reader.read_rest_as<T>();
 }
 
@@ -108,8 +109,9 @@ void read_ogb_binary(const std::string& raw, std::optional<float> nan_as, const 
   if (has("node_feat")) {
     core::NpzArrayReader feat(archive, "node_feat");
     if (feat.shape().size() != 2 || feat.shape()[0] != num_nodes)
-      throw Error::in_file(feat.where(), 0,
-                           fmt::format("expected [{}, dim] floats, found shape [{}]", num_nodes, fmt::join(feat.shape(), ", ")));
+      throw Error::in_file(
+          feat.where(), 0,
+          fmt::format("expected [{}, dim] floats, found shape [{}]", num_nodes, fmt::join(feat.shape(), ", ")));
     g.streamed_features = copied_npz_features(data_path, "node_feat", num_nodes, feat.shape()[1], nan_as);
   }
   if (has("node_year")) data.node_arrays["node_year"] = node_column<std::int64_t>(archive, "node_year", num_nodes);

@@ -84,7 +84,8 @@ std::vector<std::int64_t> numpy_indices(const PickleValue& v, const std::string&
     throw Error::in_file(where, 0, fmt::format("expected a 1-D index array, found {}-D", shape.items.size()));
   const PickleValue& dtype = state.item(2, where);
   const PickleValue& type = dtype.item(0, where).item(1, where).item(0, where);
-  if (!dtype.is(Kind::kBuild) || !type.is(Kind::kString)) throw Error::in_file(where, 0, "a numpy array without a dtype");
+  if (!dtype.is(Kind::kBuild) || !type.is(Kind::kString))
+    throw Error::in_file(where, 0, "a numpy array without a dtype");
   const PickleValue& dtype_state = dtype.item(1, where);
   if (dtype_state.items.size() > 1 && dtype_state.item(1, where).is(Kind::kString) &&
       dtype_state.item(1, where).text == ">")
@@ -120,7 +121,8 @@ std::vector<std::int64_t> tensor_indices(const PickleValue& v, const StorageByte
 SplitDict split_arrays(const PickleValue& root, const StorageBytes& storage, const std::string& path) {
   const PickleValue* dict = &root;
   // An OrderedDict arrives as a call with its items as a dict argument; take the items.
-  if (dict->is(Kind::kCall) && dict->item(1, path).items.size() == 1 && dict->item(1, path).item(0, path).is(Kind::kDict))
+  if (dict->is(Kind::kCall) && dict->item(1, path).items.size() == 1 &&
+      dict->item(1, path).item(0, path).is(Kind::kDict))
     dict = &dict->item(1, path).item(0, path);
   if (!dict->is(Kind::kDict)) throw Error::in_file(path, 0, "does not hold a dict of split name -> index array");
   SplitDict splits;
@@ -206,15 +208,16 @@ SplitDict official_splits(const SplitDict& dict, const std::string& path, std::i
       if (it == dict.end()) continue;
       for (std::size_t i = 0; i < it->second.size(); ++i)
         if (it->second[i] < 0 || it->second[i] >= num_nodes)
-          throw Error::in_file(path, 0,
-                               fmt::format("split '{}', entry {}: node id {} is outside [0, {})", source, i,
-                                           it->second[i], num_nodes));
+          throw Error::in_file(
+              path, 0,
+              fmt::format("split '{}', entry {}: node id {} is outside [0, {})", source, i, it->second[i], num_nodes));
       splits[name] = it->second;
       used.push_back(source);
       break;
     }
     if (!splits.count(name))
-      throw Error::in_file(path, 0, fmt::format("has no '{}' split (names: {})", sources[0], fmt::join(names_of(dict), ", ")));
+      throw Error::in_file(path, 0,
+                           fmt::format("has no '{}' split (names: {})", sources[0], fmt::join(names_of(dict), ", ")));
   }
   std::vector<std::string> left;
   for (const auto& name : names_of(dict))

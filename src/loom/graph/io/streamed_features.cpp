@@ -18,7 +18,9 @@ namespace {
 
 constexpr std::int64_t kChunkBytes = std::int64_t{64} << 20;
 
-std::int64_t chunk_rows(std::int64_t dim) { return std::max<std::int64_t>(1, kChunkBytes / (4 * std::max<std::int64_t>(dim, 1))); }
+std::int64_t chunk_rows(std::int64_t dim) {
+  return std::max<std::int64_t>(1, kChunkBytes / (4 * std::max<std::int64_t>(dim, 1)));
+}
 
 bool is_float(core::DType d) {
   return d == core::DType::kFloat16 || d == core::DType::kBFloat16 || d == core::DType::kFloat32 ||
@@ -125,10 +127,11 @@ StreamedFeatures mapped_npy_features(const std::string& path) {
       const std::int64_t count = std::min(chunk_rows(a.cols()), a.rows() - first);
       const std::int64_t bad = first_non_finite(a.slice(first, first + count));
       if (bad >= 0)
-        throw Error::in_file(path, 0,
-                             fmt::format("row {}, column {}: a feature value is not finite (a mapped file is used as it "
-                                         "is: import with --features copy --nan-as VALUE to replace such values)",
-                                         first + bad / a.cols(), bad % a.cols()));
+        throw Error::in_file(
+            path, 0,
+            fmt::format("row {}, column {}: a feature value is not finite (a mapped file is used as it "
+                        "is: import with --features copy --nan-as VALUE to replace such values)",
+                        first + bad / a.cols(), bad % a.cols()));
       bar.update(count);
     }
     bar.finish();

@@ -1,8 +1,9 @@
 """`loom import` reads every published layout of write_layouts.py into the same store: OGB's CSV
 layout, its binary layout (np.savez and np.savez_compressed, CSV splits and a split_dict.pt of
 tensors) and MAG240M's (features copied or mapped, a split_dict.pt of numpy arrays); the stores'
-topology, labels, splits and features are identical. A mapped store trains. A truncated or damaged
-archive is an error naming it, and leaves no store behind.
+topology, labels, splits and features are identical. A mapped store trains. Unpublished labels
+(MAG240M's test-dev) leave an empty test split. A truncated or damaged archive is an error naming
+it, and leaves no store behind.
 Usage: import_layouts_test.py LOOM   (exit 77, skipped, without numpy or torch)
 """
 import json
@@ -26,8 +27,8 @@ LOOM = sys.argv[1]
 ARRAYS = ["indptr", "indices", "label", "train_idx", "valid_idx", "test_idx"]
 
 
-def loom(*args, expect_ok=True):
-    run = subprocess.run([LOOM, "--log-level", "warn", *args], capture_output=True, text=True)
+def loom(*args, expect_ok=True, log_level="warn"):
+    run = subprocess.run([LOOM, "--log-level", log_level, *args], capture_output=True, text=True)
     if expect_ok and run.returncode != 0:
         sys.exit(f"loom {' '.join(args)} failed:\n{run.stderr}")
     return run
@@ -70,9 +71,56 @@ def main():
             else:
                 same(load(store, "feat"), feat, f"{name}: feat.npy")
             if name != "ogb-csv":
-                same(load(store, "node_year").ravel(), load(stores["ogb-stored"], "node_year").ravel(), f"{name}: node_year")
-        loom("train", stores["mag240m-map"], "--layers", "2", "--fanouts", "5,5", "--hidden", "16", "--epochs", "1",
-             "--threads", "1", "--eval-every", "0", "--quiet")
+                same(
+                    load(store, "node_year").ravel(),
+                    load(stores["ogb-stored"], "node_year").ravel(),
+                    f"{name}: node_year",
+                )
+        loom(
+            "train",
+            stores["mag240m-map"],
+            "--layers",
+            "2",
+            "--fanouts",
+            "5,5",
+            "--hidden",
+            "16",
+            "--epochs",
+            "1",
+            "--threads",
+            "1",
+            "--eval-every",
+            "0",
+            "--quiet",
+        )
+
+        # MAG240M's test-dev labels are not public: its nodes leave the test split, which stays
+        # empty, and training reports no test accuracy rather than a wrong one.
+        hidden = write_layouts.graph(200, 7)
+        hidden["label"][hidden["test"]] = np.nan
+        write_layouts.write_mag240m(os.path.join(work, "mag240m-hidden"), hidden)
+        store = os.path.join(work, "mag240m-hidden.store")
+        loom("import", "mag240m", os.path.join(work, "mag240m-hidden"), "-o", store, "--features", "map")
+        same(load(store, "test_idx"), np.zeros(0, dtype=np.int64), "hidden test-dev: test_idx.npy")
+        run = loom(
+            "train",
+            store,
+            "--layers",
+            "2",
+            "--fanouts",
+            "5,5",
+            "--hidden",
+            "16",
+            "--epochs",
+            "1",
+            "--threads",
+            "1",
+            "--eval-every",
+            "0",
+            log_level="info",
+        )
+        if "test accuracy nan" not in run.stderr + run.stdout:
+            sys.exit(f"an empty test split is not reported as nan:\n{run.stderr}")
 
         # A truncated archive and a damaged byte: errors naming data.npz, no store left behind.
         for damage in ("truncate", "flip"):

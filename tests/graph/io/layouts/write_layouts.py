@@ -30,8 +30,15 @@ def graph(nodes, seed):
     labelled = np.flatnonzero(~np.isnan(label))
     order = rng.permutation(labelled)
     train, valid, test = np.split(order, [len(order) // 2, 3 * len(order) // 4])
-    return dict(edge_index=np.stack([src, dst]).astype(np.int64), feat=feat, label=label, year=year,
-                train=np.sort(train), valid=np.sort(valid), test=np.sort(test))
+    return dict(
+        edge_index=np.stack([src, dst]).astype(np.int64),
+        feat=feat,
+        label=label,
+        year=year,
+        train=np.sort(train),
+        valid=np.sort(valid),
+        test=np.sort(test),
+    )
 
 
 def write_csv_gz(path, rows):
@@ -52,7 +59,9 @@ def write_ogb_csv(out, g):
     write_csv_gz(os.path.join(raw, "num-node-list.csv.gz"), [f"{nodes}\n"])
     write_csv_gz(os.path.join(raw, "num-edge-list.csv.gz"), [f"{g['edge_index'].shape[1]}\n"])
     write_csv_gz(os.path.join(raw, "node-feat.csv.gz"), [",".join(f"{v:.9g}" for v in row) + "\n" for row in g["feat"]])
-    write_csv_gz(os.path.join(raw, "node-label.csv.gz"), ["nan\n" if np.isnan(y) else f"{int(y)}\n" for y in g["label"]])
+    write_csv_gz(
+        os.path.join(raw, "node-label.csv.gz"), ["nan\n" if np.isnan(y) else f"{int(y)}\n" for y in g["label"]]
+    )
     write_csv_splits(os.path.join(out, "split", "time"), g)
 
 
@@ -62,16 +71,24 @@ def write_ogb_binary(out, g, compressed):
     os.makedirs(raw, exist_ok=True)
     save = np.savez_compressed if compressed else np.savez
     nodes = len(g["label"])
-    save(os.path.join(raw, "data.npz"), edge_index=g["edge_index"], node_feat=g["feat"],
-         node_year=g["year"].reshape(-1, 1), num_nodes_list=np.array([nodes], dtype=np.int64),
-         num_edges_list=np.array([g["edge_index"].shape[1]], dtype=np.int64))
+    save(
+        os.path.join(raw, "data.npz"),
+        edge_index=g["edge_index"],
+        node_feat=g["feat"],
+        node_year=g["year"].reshape(-1, 1),
+        num_nodes_list=np.array([nodes], dtype=np.int64),
+        num_edges_list=np.array([g["edge_index"].shape[1]], dtype=np.int64),
+    )
     save(os.path.join(raw, "node-label.npz"), node_label=g["label"].reshape(-1, 1))
     split_dir = os.path.join(out, "split", "time")
     if compressed:
         import torch
+
         os.makedirs(split_dir, exist_ok=True)
-        torch.save({name: torch.from_numpy(g[name]) for name in ("train", "valid", "test")},
-                   os.path.join(split_dir, "split_dict.pt"))
+        torch.save(
+            {name: torch.from_numpy(g[name]) for name in ("train", "valid", "test")},
+            os.path.join(split_dir, "split_dict.pt"),
+        )
     else:
         write_csv_splits(split_dir, g)
 
@@ -80,6 +97,7 @@ def write_mag240m(out, g):
     """As OGB-LSC's MAG240MDataset lays it out: float16 features, float labels with NaN, and a
     torch.save'd dict of numpy index arrays (test-dev standing for the test split)."""
     import torch
+
     paper = os.path.join(out, "processed", "paper")
     cites = os.path.join(out, "processed", "paper___cites___paper")
     os.makedirs(paper, exist_ok=True)
@@ -88,8 +106,10 @@ def write_mag240m(out, g):
     np.save(os.path.join(paper, "node_label.npy"), g["label"].astype(np.float32))
     np.save(os.path.join(paper, "node_year.npy"), g["year"])
     np.save(os.path.join(cites, "edge_index.npy"), g["edge_index"])
-    torch.save({"train": g["train"], "valid": g["valid"], "test-dev": g["test"],
-                "test-challenge": g["test"][:2]}, os.path.join(out, "split_dict.pt"))
+    torch.save(
+        {"train": g["train"], "valid": g["valid"], "test-dev": g["test"], "test-challenge": g["test"][:2]},
+        os.path.join(out, "split_dict.pt"),
+    )
 
 
 def main_into(out, nodes=200, seed=7):
