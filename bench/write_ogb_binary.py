@@ -49,8 +49,9 @@ def main():
             yield make(first, min(CHUNK, count - first))
 
     level = a.compress_level if a.compressed else None
-    with zipfile.ZipFile(os.path.join(raw, "data.npz"), "w", compression=method, compresslevel=level,
-                         allowZip64=True) as z:
+    with zipfile.ZipFile(
+        os.path.join(raw, "data.npz"), "w", compression=method, compresslevel=level, allowZip64=True
+    ) as z:
         # edge_index [2, E]: row 0 the sources, row 1 the targets, drawn again from the same seed.
         def sources(first, count):
             return np.random.default_rng([a.seed, first]).integers(0, n, count)
@@ -79,8 +80,9 @@ def main():
         add_array(z, "num_nodes_list", np.int64, (1,), [np.array([n])])
         add_array(z, "num_edges_list", np.int64, (1,), [np.array([e])])
     labelled = np.random.default_rng([a.seed, 4]).random(n) < 0.013  # papers100M: 1.4% of nodes labelled
-    with zipfile.ZipFile(os.path.join(raw, "node-label.npz"), "w", compression=method, compresslevel=level,
-                         allowZip64=True) as z:
+    with zipfile.ZipFile(
+        os.path.join(raw, "node-label.npz"), "w", compression=method, compresslevel=level, allowZip64=True
+    ) as z:
 
         def labels(first, count):
             y = np.random.default_rng([a.seed, first, 5]).integers(0, a.classes, count).astype(np.float64)

@@ -30,8 +30,10 @@ def main():
     indptr = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(np.bincount(rows[keep], minlength=n), out=indptr[1:])
     built = time.perf_counter()
-    print(f"loaded {len(graph)} arrays and {len(label)} labels in {loaded - start:.2f} s; "
-          f"CSR of {int(keep.sum())} entries in {built - loaded:.2f} s; total {built - start:.2f} s")
+    print(
+        f"loaded {len(graph)} arrays and {len(label)} labels in {loaded - start:.2f} s; "
+        f"CSR of {int(keep.sum())} entries in {built - loaded:.2f} s; total {built - start:.2f} s"
+    )
 
 
 if __name__ == "__main__":

@@ -59,6 +59,7 @@ nlohmann::json store_summary(const GraphStore& store) {
   j["dir"] = store.dir();
   j["format"] = "loom-graph";
   j["index_dtype"] = store.csr().wide_ids() ? "int64" : "int32";
+  if (!m.feat_from.empty() && m.feat_index.empty()) j["features"]["mapped_from"] = m.feat_from;
   j["degree"] = {{"min", deg.min}, {"mean", deg.mean}, {"median", deg.median},
                  {"p99", deg.p99}, {"max", deg.max},   {"isolated", deg.isolated}};
   if (m.partition)
@@ -99,10 +100,13 @@ void add_description(std::string& out, const nlohmann::json& j) {
                        j["directed"].get<bool>() ? " (directed)" : " (both directions of each undirected edge)"));
   if (j.contains("degree")) add_line(out, "degree", degree_text(j["degree"]));
   const auto& f = j["features"];
-  add_line(out, "features",
-           f.is_null() ? "none"
-                       : fmt::format("{} x {} {}", f["shape"][0].get<std::int64_t>(), f["shape"][1].get<std::int64_t>(),
-                                     f["dtype"].get<std::string>()));
+  add_line(
+      out, "features",
+      f.is_null()
+          ? "none"
+          : fmt::format("{} x {} {}{}", f["shape"][0].get<std::int64_t>(), f["shape"][1].get<std::int64_t>(),
+                        f["dtype"].get<std::string>(),
+                        f.contains("mapped_from") ? " (mapped from " + f["mapped_from"].get<std::string>() + ")" : ""));
   const auto classes = j["classes"].get<std::int64_t>();
   add_line(out, "classes",
            classes == 0 ? "none" : fmt::format("{}{}", classes, j["multi_label"].get<bool>() ? " (multi-label)" : ""));

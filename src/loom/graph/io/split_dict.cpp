@@ -4,6 +4,8 @@
 #include <cstring>
 #include <fstream>
 #include <functional>
+#include <iterator>
+#include <string_view>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -92,9 +94,14 @@ std::vector<std::int64_t> numpy_indices(const PickleValue& v, const std::string&
     throw Error::in_file(where, 0, "a big-endian array");
   if (state.item(3, where).is(Kind::kBool) && state.item(3, where).integer)
     throw Error::in_file(where, 0, "a Fortran-ordered array");
-  const std::size_t width = type.text == "i8" || type.text == "u8" ? 8 : type.text == "i4" || type.text == "u4" ? 4 : 0;
-  if (width == 0) throw Error::in_file(where, 0, fmt::format("index dtype '{}' (int64 or int32 expected)", type.text));
-  return integers(raw_bytes(state.item(4, where), where), width, 0, integer(shape.item(0, where), where), where);
+  static constexpr std::pair<std::string_view, std::size_t> kIndexTypes[] = {
+      {"i8", 8}, {"u8", 8}, {"i4", 4}, {"u4", 4}};
+  const auto* found =
+      std::find_if(std::begin(kIndexTypes), std::end(kIndexTypes), [&](const auto& t) { return t.first == type.text; });
+  if (found == std::end(kIndexTypes))
+    throw Error::in_file(where, 0, fmt::format("index dtype '{}' (int64 or int32 expected)", type.text));
+  return integers(raw_bytes(state.item(4, where), where), found->second, 0, integer(shape.item(0, where), where),
+                  where);
 }
 
 // torch's pickle: _rebuild_tensor_v2(persistent_id(('storage', type, key, device, numel)),
