@@ -40,7 +40,7 @@ def generate(kind, output, **options):
 
 
 def import_graph(kind, source, output, **options):
-    """`loom import KIND SOURCE -o OUTPUT ...` (kind: ogb, edgelist, npy; fashion-mnist takes no
+    """`loom import KIND SOURCE -o OUTPUT ...` (kind: ogb, mag240m, edgelist, npy; fashion-mnist takes no
     SOURCE: pass source=None); returns the new GraphStore."""
     args = ["import", kind] + ([source] if source is not None else []) + ["-o", output]
     run(*args, *options_to_arguments(options))

@@ -5,6 +5,7 @@ imported one). Batches give PyG's view themselves: batch.edge_index, batch.n_id,
 batch.batch_size and batch.to_pyg()."""
 import os
 import tempfile
+import warnings
 
 import numpy as np
 import torch
@@ -13,6 +14,34 @@ from . import _loom
 from .commands import import_graph
 
 _SPLITS = {"train_mask": "train_idx.npy", "val_mask": "valid_idx.npy", "test_mask": "test_idx.npy"}
+_KEPT = {"edge_index", "x", "y", "num_nodes", *_SPLITS}
+
+
+def _attribute_names(data):
+    """The attributes a PyG Data holds (keys() is a method in PyG 2.4, a property before)."""
+    keys = getattr(data, "keys", None)
+    if keys is None:
+        return []
+    return list(keys() if callable(keys) else keys)
+
+
+def _refuse_heterogeneous(data):
+    node_types = getattr(data, "node_types", None)
+    if node_types is not None and getattr(data, "edge_types", None) is not None:
+        raise _loom.Error(
+            f"from_pyg: a HeteroData (node types {', '.join(map(str, node_types))}) is not read: Loom's stores "
+            "hold one node and one edge type; convert it first with data.to_homogeneous()"
+        )
+
+
+def _warn_unkept(data):
+    unkept = sorted(name for name in _attribute_names(data) if name not in _KEPT)
+    if unkept:
+        warnings.warn(
+            f"from_pyg: {', '.join(unkept)} not stored (a Loom store holds x, edge_index, y and the "
+            "train/val/test masks)",
+            stacklevel=3,
+        )
 
 
 def _array(value, name):
@@ -26,8 +55,10 @@ def from_pyg(data, path, directed=False, overwrite=False, **options):
     source -> target pairs; undirected graphs (directed=False, PyG's usual form, both directions
     listed) are stored once per direction, as `loom import` does. x becomes the features
     (float32 or float16 kept), y the labels (1-D class ids, -1 unlabelled, or a 2-D 0/1
-    multi-label matrix), and 1-D boolean train_mask / val_mask / test_mask the splits. Other
-    keyword options are `loom import npy`'s (e.g. build_memory="2G")."""
+    multi-label matrix), and 1-D boolean train_mask / val_mask / test_mask the splits; any other
+    attribute (edge_attr, edge_weight, pos, ...) is named in a warning, and a HeteroData is an
+    error. Other keyword options are `loom import npy`'s (e.g. build_memory="2G")."""
+    _refuse_heterogeneous(data)
     edge_index = getattr(data, "edge_index", None)
     if edge_index is None or edge_index.dim() != 2 or edge_index.size(0) != 2:
         raise _loom.Error("from_pyg: data.edge_index must be an integer tensor of shape [2, E]")
@@ -40,6 +71,8 @@ def from_pyg(data, path, directed=False, overwrite=False, **options):
         np.save(os.path.join(arrays, "dst.npy"), edges[1])
         if getattr(data, "x", None) is not None:
             x = _array(data.x, "x")
+            if x.dtype == np.float16:
+                options.setdefault("feat_dtype", "float16")  # kept as it is, not widened
             np.save(
                 os.path.join(arrays, "feat.npy"), x if x.dtype in (np.float16, np.float32) else x.astype(np.float32)
             )
@@ -56,6 +89,8 @@ def from_pyg(data, path, directed=False, overwrite=False, **options):
                     f"{value.dtype} of shape {list(value.shape)}"
                 )
             np.save(os.path.join(arrays, file), value.nonzero().view(-1).cpu().numpy())
-        return import_graph(
+        store = import_graph(
             "npy", arrays, os.fspath(path), num_nodes=num_nodes, directed=directed, overwrite=overwrite, **options
         )
+    _warn_unkept(data)
+    return store

@@ -98,3 +98,20 @@ def test_from_pyg_writes_the_data_as_a_store(tmp_path):
         loom.from_pyg(
             Data(x=data.x, edge_index=edge_index, train_mask=torch.ones(n, 2, dtype=torch.bool)), tmp_path / "bad-mask"
         )
+
+
+def test_from_pyg_keeps_float16_names_what_it_drops_and_refuses_heterodata(tmp_path):
+    n = 12
+    ring = torch.arange(n)
+    edge_index = torch.stack([ring, (ring + 1) % n])
+    data = Data(x=torch.randn(n, 4).half(), edge_index=edge_index, edge_attr=torch.randn(n, 2), pos=torch.randn(n, 3))
+    with pytest.warns(UserWarning, match="edge_attr, pos not stored"):
+        store = loom.from_pyg(data, tmp_path / "half")
+    assert store.features.dtype == torch.float16 and torch.equal(store.features, data.x)
+    from torch_geometric.data import HeteroData
+
+    hetero = HeteroData()
+    hetero["paper"].x = torch.randn(3, 2)
+    hetero["paper", "cites", "paper"].edge_index = torch.tensor([[0, 1], [1, 2]])
+    with pytest.raises(loom.Error, match="HeteroData .*to_homogeneous"):
+        loom.from_pyg(hetero, tmp_path / "hetero")
