@@ -3,7 +3,7 @@
 # environment with the system's site packages (Debian's python3-torch), building in the ctest
 # build tree (LOOM_BUILD_DIR: nothing to rebuild); then `import loom` from that environment, away
 # from the sources, finds the installed package, its version is CMake's and pyproject's, and a
-# loader trains a step. usage: pip_install.sh PYTHON BUILD_DIR LOOM
+# loader trains a step; and the environment's `loom` command runs the CLI and names its errors. usage: pip_install.sh PYTHON BUILD_DIR LOOM
 set -euo pipefail
 python=$1 build=$2 loom=$3
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -28,3 +28,7 @@ batch = next(iter(loader))
 torch.nn.functional.cross_entropy(model(batch.x, batch.blocks), batch.y).backward()
 print(f"installed loom {loom.__version__} at {loom.__file__}")
 PY
+# The install's `loom` command: the CLI, with its output and its errors.
+"$dir/venv/bin/loom" info "$dir/sbm" | grep -q "nodes: *300" || { echo "venv's loom info failed" >&2; exit 1; }
+if "$dir/venv/bin/loom" info "$dir/absent" 2> "$dir/err"; then echo "venv's loom info of no store exited 0" >&2; exit 1; fi
+grep -q "absent" "$dir/err" || { echo "venv's loom did not name the missing store:" >&2; cat "$dir/err" >&2; exit 1; }
