@@ -2,12 +2,15 @@
 is CMake's target loom_python, configured with this Python (so against the torch it imports) and
 built with Ninja; the pure-Python modules come from python/loom. LOOM_BUILD_DIR names an existing
 CMake build tree to build in (e.g. ./build, already configured: only what changed is rebuilt)
-instead of a fresh one under pip's build directory."""
+instead of a fresh one under setuptools' build folder, which is outside the checkout (in the
+system's temporary folder, one per checkout): an install leaves nothing in the source tree."""
+import hashlib
 import os
 import pathlib
 import shutil
 import subprocess
 import sys
+import tempfile
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
@@ -46,9 +49,12 @@ class CMakeBuild(build_ext):
         shutil.copy2(built[0], target)
 
 
-(ROOT / "build" / "pip").mkdir(parents=True, exist_ok=True)
+# setuptools' own build folders (and the fresh CMake tree under them) go outside the checkout, one
+# per checkout, kept so that a second install rebuilds only what changed.
+BUILD_BASE = pathlib.Path(tempfile.gettempdir()) / f"loom-pip-{hashlib.sha1(str(ROOT).encode()).hexdigest()[:12]}"
+BUILD_BASE.mkdir(parents=True, exist_ok=True)
 setup(
     ext_modules=[Extension("loom._loom", sources=[])],
     cmdclass={"build_ext": CMakeBuild},
-    options={"build": {"build_base": "build/pip"}, "egg_info": {"egg_base": "build/pip"}},
+    options={"build": {"build_base": str(BUILD_BASE)}, "egg_info": {"egg_base": str(BUILD_BASE)}},
 )
