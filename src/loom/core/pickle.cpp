@@ -127,7 +127,14 @@ class PickleMachine {
     list->items.insert(list->items.end(), items.begin(), items.end());
   }
 
+  // One opcode at byte `at`: a literal, a memo or name operation, or one that builds a structure.
   void step(unsigned char op, std::size_t at) {
+    if (!push_literal(op) && !memo_or_name(op, at) && !build_structure(op, at))
+      fail(at, fmt::format("opcode 0x{:02x} is not one Loom reads (not a torch.save'd dict of arrays?)", op));
+  }
+
+  // Framing, marks, empty containers, numbers and strings; false for any other opcode.
+  bool push_literal(unsigned char op) {
     switch (op) {
       case 0x80: take(1); break;                         // PROTO
       case 0x95: take(8); break;                         // FRAME
@@ -159,6 +166,14 @@ class PickleMachine {
       case 'C': stack_.push_back(make_text(Kind::kBytes, take(take_le(1)))); break;
       case 'B': stack_.push_back(make_text(Kind::kBytes, take(take_le(4)))); break;
       case 0x8e: stack_.push_back(make_text(Kind::kBytes, take(take_le(8)))); break;
+      default: return false;
+    }
+    return true;
+  }
+
+  // The memo (put, get) and globals by name; false for any other opcode.
+  bool memo_or_name(unsigned char op, std::size_t at) {
+    switch (op) {
       case 'q': memo_put(take_le(1), at); break;
       case 'r': memo_put(take_le(4), at); break;
       case 0x94: memo_put(memo_.size(), at); break;  // MEMOIZE
@@ -176,6 +191,14 @@ class PickleMachine {
         stack_.push_back(make_text(Kind::kGlobal, module->text + "." + name->text));
         break;
       }
+      default: return false;
+    }
+    return true;
+  }
+
+  // Tuples, lists, dicts, calls, BUILD, persistent ids and their items; false for any other opcode.
+  bool build_structure(unsigned char op, std::size_t at) {
+    switch (op) {
       case 0x85:  // TUPLE1, TUPLE2, TUPLE3
       case 0x86:
       case 0x87: {
@@ -234,8 +257,9 @@ class PickleMachine {
         add_to_list(top(at), items, at);
         break;
       }
-      default: fail(at, fmt::format("opcode 0x{:02x} is not one Loom reads (not a torch.save'd dict of arrays?)", op));
+      default: return false;
     }
+    return true;
   }
 
   std::string_view bytes_;
