@@ -94,13 +94,14 @@ class GraphStore:
 
 class Loader:
     """Loom's mini-batch data path (what `loom train` runs) for a Python model"""
-    def __init__(self: Loader, store: os.PathLike[str] | str, fanouts: list[int], batch_size: int = 1024, seed: int = 0, threads: int = 0, pipeline_depth: int = 4, cache: str = 'none', alpha: float = 0.0, cache_dtype: str = 'float32', controller: str = 'none', prefetch: float = 0.25, lookahead: int = 0, wire_dtype: str = 'float32', net_bandwidth: str = '', net_latency: str = '', normalize_features: str = 'none', gcn_norm: bool = False, device: str = 'cpu', eval_fanouts: list[int] = [20], net_host_bandwidth: str = '', net_host_latency: str = '', superbatch: int = 1) -> None: ...
+    def __init__(self: Loader, store: os.PathLike[str] | str, fanouts: list[int], batch_size: int = 1024, seed: int = 0, threads: int = 0, pipeline_depth: int = 4, cache: str = 'none', alpha: float = 0.0, cache_dtype: str = 'float32', controller: str = 'none', prefetch: float = 0.25, lookahead: int = 0, wire_dtype: str = 'float32', net_bandwidth: str = '', net_latency: str = '', normalize_features: str = 'none', gcn_norm: bool = False, device: str = 'cpu', eval_fanouts: list[int] = [20], net_host_bandwidth: str = '', net_host_latency: str = '', superbatch: int = 1, input_nodes: typing.Optional[typing.Union[str, torch.Tensor, list[str]]] = None, shuffle: bool = True) -> None: ...
     def count(self: Loader, logits: torch.Tensor, labels: torch.Tensor) -> list: ...  # loom train's score counts of one batch (add them up over batches, then score())
     def epoch_stats(self: Loader) -> dict: ...  # rows local / cached / remote, feature bytes, seconds per phase, bytes and messages per channel, over all ranks, for the epoch just iterated
-    def eval_batch(self: Loader, split: str, step: int, batch_size: int, seed: int = 0) -> Batch: ...  # batch `step` of a split with the evaluation fanouts (collective)
-    def eval_steps(self: Loader, split: str, batch_size: int) -> int: ...  # steps of evaluating a split (the most any rank needs; collective)
+    def eval_batch(self: Loader, ids: torch.Tensor, step: int, batch_size: int, seed: int = 0) -> Batch: ...  # batch `step` of this rank's ids (from local_nodes) with the evaluation fanouts (collective)
+    def eval_steps(self: Loader, ids: torch.Tensor, batch_size: int) -> int: ...  # steps of evaluating this rank's ids (from local_nodes; the most any rank needs; collective)
     @property
     def feat_dim(self) -> int: ...
+    def local_nodes(self: Loader, nodes: typing.Union[str, torch.Tensor, list[str]]) -> torch.Tensor: ...  # this rank's share of a node set (a split name, a boolean mask, original ids or names) as global ids, in the order given (collective)
     @property
     def multi_label(self) -> bool: ...
     def next_batch(self: Loader) -> typing.Optional[Batch]: ...  # the next batch of the started epoch, or None after the last
@@ -109,7 +110,6 @@ class Loader:
     @property
     def num_nodes(self) -> int: ...
     def score(self: Loader, counts: list[float]) -> dict: ...  # accuracy (or micro_f1), mean loss and nodes of summed counts, over all ranks (collective)
-    def split(self: Loader, name: str) -> torch.Tensor: ...  # global ids of this rank's nodes in a split
     def start_epoch(self: Loader, epoch: int) -> None: ...
     def steps(self: Loader, epoch: int = 0) -> int: ...  # steps of an epoch (the same on every rank)
     def stop_epoch(self: Loader) -> None: ...  # ends the epoch being iterated before its last batch (every rank at the same step); closing an epoch's iterator calls it
@@ -131,7 +131,7 @@ class PartitionedStore:
     @property
     def topology(self) -> GraphStore: ...
 
-def run(args: list[str]) -> int: ...  # runs `loom ARGS...` in this process (e.g. ['generate', 'sbm', '-o', 'g', '--nodes', '1000']) and returns its exit status; a usage error or a failure raises loom.Error with the CLI's message
+def run(args: list[str], option_names: str = 'cli') -> int: ...  # runs `loom ARGS...` in this process (e.g. ['generate', 'sbm', '-o', 'g', '--nodes', '1000']) and returns its exit status; a usage error or a failure raises loom.Error with the CLI's message (options named --like-this, or like_this with option_names='python')
 
 def set_log_level(level: str) -> None: ...  # trace|debug|info (default)|warn|error|off; under mpirun ranks > 0 log warnings only
 

@@ -26,16 +26,18 @@ def options_to_arguments(options):
     return args
 
 
-def run(*args):
-    """Runs `loom ARGS...` in this process; raises loom.Error (the CLI's message) when it fails."""
-    status = _loom.run([str(a) for a in args])
+def run(*args, option_names="cli"):
+    """Runs `loom ARGS...` in this process, any number of times (MPI starts once and ends at
+    exit); raises loom.Error with the CLI's message when it fails (options named --like-this, or
+    like_this with option_names="python")."""
+    status = _loom.run([str(a) for a in args], option_names)
     if status != 0:
-        raise _loom.Error(f"loom {' '.join(str(a) for a in args)}: exit status {status}")
+        raise _loom.Error(f"loom {' '.join(str(a) for a in args)}: exit status {status} (see the log above)")
 
 
 def generate(kind, output, **options):
     """`loom generate KIND -o OUTPUT ...` (kind: sbm or rmat); returns the new GraphStore."""
-    run("generate", kind, "-o", output, *options_to_arguments(options))
+    run("generate", kind, "-o", output, *options_to_arguments(options), option_names="python")
     return _loom.GraphStore(output)
 
 
@@ -43,12 +45,12 @@ def import_graph(kind, source, output, **options):
     """`loom import KIND SOURCE -o OUTPUT ...` (kind: ogb, mag240m, edgelist, npy; fashion-mnist takes no
     SOURCE: pass source=None); returns the new GraphStore."""
     args = ["import", kind] + ([source] if source is not None else []) + ["-o", output]
-    run(*args, *options_to_arguments(options))
+    run(*args, *options_to_arguments(options), option_names="python")
     return _loom.GraphStore(output)
 
 
 def partition(store, output, k, **options):
     """`loom partition STORE -k K -o OUTPUT ...` (method="metis" by default); returns the
     PartitionedStore."""
-    run("partition", store, "-k", k, "-o", output, *options_to_arguments(options))
+    run("partition", store, "-k", k, "-o", output, *options_to_arguments(options), option_names="python")
     return _loom.PartitionedStore(output)

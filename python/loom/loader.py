@@ -4,24 +4,97 @@ loader.epoch(E) iterates the epoch's batches; every rank must take as many (the 
 collective); loader.epoch_stats() then reports the epoch ("epoch": E + 1, as `loom train` numbers
 its records; "compute" is the time the caller held the batches, less GradientSync's all-reduce).
 loader.evaluate(model, "test") scores a model on a split as `loom train` does, over all ranks."""
-import inspect
+import os
 
 import torch
 
 from . import _loom
 
+_INT, _FLOAT, _STR, _BOOL = "an int", "a float", "a str", "a bool"
+_ARGUMENT_TYPES = {
+    "batch_size": _INT, "seed": _INT, "threads": _INT, "pipeline_depth": _INT, "lookahead": _INT, "superbatch": _INT,
+    "alpha": _FLOAT, "prefetch": _FLOAT,
+    "cache": _STR, "cache_dtype": _STR, "controller": _STR, "wire_dtype": _STR, "net_bandwidth": _STR,
+    "net_latency": _STR, "net_host_bandwidth": _STR, "net_host_latency": _STR, "normalize_features": _STR,
+    "gcn_norm": _BOOL, "shuffle": _BOOL,
+}  # fmt: skip
 
-def forward(model, batch):
-    """The logits of the batch's seeds: model(x, edge_index)[:batch_size] for a PyG-style model
-    (its forward's second parameter is named edge_index, as in torch_geometric.nn), else Loom's
-    layer order model(x, blocks)."""
+
+def _is_int(value):
+    return (
+        isinstance(value, int)
+        and not isinstance(value, bool)
+        or (isinstance(value, torch.Tensor) and value.dim() == 0 and not value.is_floating_point())
+    )
+
+
+def _check_type(name, value, expected):
+    ok = {
+        _INT: _is_int(value),
+        _FLOAT: _is_int(value) or isinstance(value, float),
+        _STR: isinstance(value, str),
+        _BOOL: isinstance(value, bool),
+    }[expected]
+    if not ok:
+        raise TypeError(f"loom.Loader: {name} must be {expected}, got {type(value).__name__} {value!r}")
+
+
+def _fanout_list(name, value):
+    if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
+        raise TypeError(
+            f"loom.Loader: {name} must be a list of ints (one per layer, e.g. [15, 10, 5]), got "
+            f"{type(value).__name__} {value!r}"
+        )
+    fanouts = list(value)
+    if not fanouts or not all(_is_int(f) for f in fanouts):
+        raise TypeError(
+            f"loom.Loader: {name} must be a non-empty list of ints (one per layer, e.g. [15, 10, 5]), " f"got {value!r}"
+        )
+    return [int(f) for f in fanouts]
+
+
+def node_set(nodes, name="input_nodes"):
+    """A node set as Loom's Loader takes it: a split name (str), a list of node names (str), or a
+    1-D tensor of node ids or a boolean mask (numpy arrays and lists of ints become tensors)."""
+    if isinstance(nodes, str) or isinstance(nodes, torch.Tensor):
+        return nodes
+    if isinstance(nodes, (list, tuple)) and nodes and all(isinstance(n, str) for n in nodes):
+        return list(nodes)
     try:
-        names = list(inspect.signature(model.forward if hasattr(model, "forward") else model).parameters)
-    except (TypeError, ValueError):
-        names = []
-    if len(names) >= 2 and names[1] == "edge_index":
-        return model(batch.x, batch.edge_index)[: batch.batch_size]
-    return model(batch.x, batch.blocks)
+        tensor = torch.as_tensor(nodes)
+    except (TypeError, ValueError, RuntimeError):
+        tensor = None
+    if tensor is None or tensor.dim() != 1:
+        raise TypeError(
+            f"loom.Loader: {name} must be a split name, a boolean mask, node ids or node names, got "
+            f"{type(nodes).__name__} {nodes!r:.60}"
+        )
+    return tensor
+
+
+FORWARDS = {
+    "blocks": lambda model, batch: model(batch.x, batch.blocks),
+    "edge_index": lambda model, batch: model(batch.x, batch.edge_index)[: batch.batch_size],
+}
+
+
+def seed_logits(model, batch, call="blocks"):
+    """The logits of the batch's seeds, the model called as `call` says: "blocks" (Loom's layer
+    order: model(x, blocks)), "edge_index" (a PyG model: model(x, edge_index)[:batch_size]), or a
+    function (model, batch) -> the seeds' logits."""
+    if callable(call):
+        return call(model, batch)
+    if call not in FORWARDS:
+        raise ValueError(f"forward must be 'blocks', 'edge_index' or a function (model, batch) -> logits, got {call!r}")
+    try:
+        return FORWARDS[call](model, batch)
+    except Exception as error:
+        other = "edge_index" if call == "blocks" else "blocks"
+        error.add_note(
+            f"loom: evaluate called the model with forward={call!r}; pass forward={other!r} "
+            "(or a function (model, batch) -> logits) if the model takes the other"
+        )
+        raise
 
 
 class Loader(_loom.Loader):
@@ -34,8 +107,13 @@ class Loader(_loom.Loader):
             out = model(batch.x, batch.blocks)                           # Loom's layers, or
             out = pyg_model(batch.x, batch.edge_index)[:batch.batch_size]  # a PyG model
 
-    Keywords are `loom train`'s options: store (str or os.PathLike), fanouts (PyG order: the
-    seeds' hop first), batch_size, seed, threads, pipeline_depth, cache ("none", "vip", "degree")
+    input_nodes (PyG's): the training seeds, a split name, a boolean mask, node ids (the ids
+    batch.original_ids gives) or names; default the store's "train" split, and a store without
+    splits is taken when it is given. Under mpirun each rank trains on its share (the nodes its
+    part owns). shuffle=False keeps their order (each batch's seeds are then sorted); every
+    batch holds batch_size seeds, the last filled up from the first (as `loom train` does).
+    The other keywords are `loom train`'s options: store (str or os.PathLike), fanouts (PyG order:
+    the seeds' hop first; no default), batch_size, seed, threads, pipeline_depth, cache ("none", "vip", "degree")
     and alpha, cache_dtype, controller and prefetch / lookahead (remote-row prefetching),
     wire_dtype, net_bandwidth / net_latency (link emulation), normalize_features, gcn_norm,
     device, eval_fanouts (-1: exact inference), superbatch (batches whose rows are fetched in one
@@ -44,6 +122,23 @@ class Loader(_loom.Loader):
     to_pyg()."""
 
     _epoch = 0
+
+    def __init__(self, store, fanouts, *, input_nodes=None, shuffle=True, eval_fanouts=(20,), device="cpu", **options):
+        if not isinstance(store, (str, os.PathLike)):
+            raise TypeError(f"loom.Loader: store must be a path (str or os.PathLike), got {type(store).__name__}")
+        for name, value in options.items():
+            if name in _ARGUMENT_TYPES:
+                _check_type(name, value, _ARGUMENT_TYPES[name])
+        _check_type("shuffle", shuffle, _BOOL)
+        super().__init__(
+            store,
+            _fanout_list("fanouts", fanouts),
+            eval_fanouts=_fanout_list("eval_fanouts", eval_fanouts),
+            device=str(device),
+            input_nodes=None if input_nodes is None else node_set(input_nodes),
+            shuffle=shuffle,
+            **{k: int(v) if _ARGUMENT_TYPES.get(k) == _INT else v for k, v in options.items()},
+        )
 
     def set_epoch(self, epoch):
         """The epoch (0-based) that the next `for batch in loader` iterates (DistributedSampler's
@@ -78,24 +173,28 @@ class Loader(_loom.Loader):
             if not finished:
                 self.stop_epoch()
 
-    def eval_batches(self, split, batch_size=4096, seed=0):
-        """Batches of this rank's nodes of `split` ("train", "valid" or "test") sampled with the
-        loader's eval_fanouts (-1: every neighbour, i.e. exact inference). Collective: every rank
-        iterates to the end; a rank with fewer nodes gets empty batches (num_seeds == 0)."""
-        for step in range(self.eval_steps(split, batch_size)):
-            yield self.eval_batch(split, step, batch_size, seed)
+    def eval_batches(self, nodes="test", batch_size=4096, seed=0):
+        """Batches of this rank's share of `nodes` (a split name, a boolean mask, node ids or
+        names: what input_nodes takes) sampled with the loader's eval_fanouts (-1: every
+        neighbour, i.e. exact inference). Collective: every rank iterates to the end; a rank with
+        fewer nodes gets empty batches (num_seeds == 0)."""
+        ids = self.local_nodes(node_set(nodes, "nodes"))
+        for step in range(self.eval_steps(ids, batch_size)):
+            yield self.eval_batch(ids, step, batch_size, seed)
 
-    def evaluate(self, model, split, batch_size=4096, seed=0):
+    def evaluate(self, model, nodes="test", batch_size=4096, seed=0, forward="blocks"):
         """{"accuracy" (or "micro_f1" on multi-label graphs), "loss", "nodes"} of the model on
-        `split` (model(x, blocks), or model(x, edge_index)[:batch_size] for a PyG model: see
-        loom.loader.forward), over all ranks (collective), in eval mode and without gradients."""
+        `nodes` (a split name, a mask, ids or names), over all ranks (collective), in eval mode and
+        without gradients. `forward` says how to call the model, as the training loop does:
+        "blocks" (model(x, blocks)), "edge_index" (a PyG model: model(x, edge_index)[:batch_size])
+        or a function (model, batch) -> the seeds' logits."""
         was_training = model.training
         model.eval()
         counts = []
         with torch.no_grad():
-            for batch in self.eval_batches(split, batch_size, seed):
+            for batch in self.eval_batches(nodes, batch_size, seed):
                 if batch.num_seeds:
-                    batch_counts = self.count(forward(model, batch), batch.y)
+                    batch_counts = self.count(seed_logits(model, batch, forward), batch.y)
                     counts = [a + b for a, b in zip(counts, batch_counts)] if counts else batch_counts
         model.train(was_training)
         return self.score(counts)

@@ -15,6 +15,7 @@
 #include <torch/extension.h>
 
 #include "loom/comm/communicator.hpp"
+#include "loom/core/error.hpp"
 #include "loom/core/npy.hpp"
 #include "loom/graph/store.hpp"
 
@@ -32,6 +33,10 @@ void bind_loader(py::module_& m);
 void bind_comm(py::module_& m);
 void bind_embed(py::module_& m);
 void bind_commands(py::module_& m);
+
+// Raises loom.Error (loom.AgreedError for an agreed failure) with `e`'s message as the CLI prints
+// it, options named --like-this (loom.run: the caller wrote CLI arguments).
+[[noreturn]] void raise_with_cli_message(const Error& e);
 
 // This process's world communicator: MPI starts on first use (a plain `python3` is a world of
 // one) and is finalised at interpreter exit.

@@ -36,11 +36,22 @@ std::string with_python_keywords(const std::string& message) {
   return out;
 }
 
+py::exception<Error>* g_error = nullptr;
+py::exception<comm::AgreedError>* g_agreed = nullptr;
+
 }  // namespace
+
+void raise_with_cli_message(const Error& e) {
+  const bool agreed = dynamic_cast<const comm::AgreedError*>(&e) != nullptr;
+  PyErr_SetString(agreed ? g_agreed->ptr() : g_error->ptr(), e.what());
+  throw py::error_already_set();
+}
 
 void bind_errors(py::module_& m) {
   static py::exception<Error> error(m, "Error", PyExc_RuntimeError);
   static py::exception<comm::AgreedError> agreed(m, "AgreedError", error.ptr());
+  g_error = &error;
+  g_agreed = &agreed;
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);

@@ -5,9 +5,11 @@
 // `pipeline_depth` ahead on a producer thread, exactly as `loom train` does with the same options
 // and seed. Each Batch holds the input features, the seeds' labels and ids, and one Block per
 // layer (input layer first). epoch_stats() reports what `loom train` reports per epoch.
-// eval_batch() builds batches of a split's nodes with the evaluation fanouts (full neighbourhoods
-// with -1: exact inference), and score() turns logits into `loom train`'s accuracy or micro-F1
-// summed over the ranks.
+// The training seeds are the store's train split, or any node set given as input_nodes
+// (node_sets.hpp), shuffled per epoch or (shuffle=False) in the order given. eval_batch() builds
+// batches of a node set with the evaluation fanouts (full neighbourhoods with -1: exact
+// inference), and score() turns logits into `loom train`'s accuracy or micro-F1 summed over the
+// ranks.
 #include <memory>
 #include <optional>
 #include <set>
@@ -16,6 +18,7 @@
 #include <pybind11/stl.h>
 
 #include "bindings.hpp"
+#include "node_sets.hpp"
 #include "loom/comm/collective_wait.hpp"
 #include "loom/comm/link_model.hpp"
 #include "loom/core/metrics.hpp"
@@ -113,11 +116,19 @@ std::set<Loader*>& live_loaders() {
 
 class Loader {
  public:
-  Loader(const train::MinibatchOptions& options, comm::Communicator& world) : world_(&world) {
+  // Trains on `input_nodes` where given (this rank's share), else on the store's train split.
+  Loader(const train::MinibatchOptions& options, const std::optional<NodeSet>& input_nodes, comm::Communicator& world)
+      : world_(&world) {
     const train::RankRuntime runtime = train::open_rank(options.run, options.output, /*resume=*/false, world,
                                                         [&] { options_ = train::checked_minibatch_options(options); });
     const torch::Device device = runtime.device;
-    train::TrainingData data = train::open_training_data(options_.store, world);
+    train::TrainingData data = train::open_training_data(
+        options_.store, world, input_nodes ? train::DataUse::kGivenSeeds : train::DataUse::kNodeSplits);
+    if (input_nodes) {
+      std::vector<std::int64_t> seeds;
+      world.agree_on([&] { seeds = resolve_nodes(*input_nodes, data, world, options_.seed_order, "input_nodes"); });
+      data.train_ids = std::move(seeds);
+    }
     world.agree_on([&] { train::start_store_verification(options_.store, world).wait(); });
     train::normalize_training_features(data, options_.normalize_features, world);
     path_ = std::make_unique<train::MinibatchDataPath>(options_, std::move(data), world, device,
@@ -196,31 +207,40 @@ class Loader {
     handed_out_ = false;
   }
 
-  const std::vector<std::int64_t>& split(const std::string& name) const {
-    LOOM_CHECK_ARG(name == "train" || name == "valid" || name == "test", "split",
-                   "unknown split '{}' (want train, valid or test)", name);
-    const auto& d = data();
-    return name == "train" ? d.train_ids : name == "valid" ? d.valid_ids : d.test_ids;
+  // This rank's share of a node set, as global ids (collective).
+  torch::Tensor local_nodes(const NodeSet& nodes) const {
+    std::vector<std::int64_t> ids;
+    world_->agree_on([&] { ids = resolve_nodes(nodes, data(), *world_, sample::SeedOrder::kAsGiven, "nodes"); });
+    return copy_tensor(std::span<const std::int64_t>(ids));
   }
 
-  // Steps of evaluating `split` in batches of `batch_size` (the most any rank needs; collective).
-  std::int64_t eval_steps(const std::string& name, std::int64_t batch_size) const {
+  // Steps of evaluating `ids` (this rank's, from local_nodes) in batches of `batch_size`: the
+  // most any rank needs (collective).
+  std::int64_t eval_steps(const torch::Tensor& ids, std::int64_t batch_size) const {
     LOOM_CHECK_ARG(batch_size > 0, "batch_size", "must be > 0, got {}", batch_size);
-    const auto n = static_cast<std::int64_t>(split(name).size());
-    return world_->allreduce_max((n + batch_size - 1) / batch_size, comm::Channel::control);
+    return world_->allreduce_max((ids.numel() + batch_size - 1) / batch_size, comm::Channel::control);
   }
 
-  // Batch `step` of `split` with the evaluation fanouts (collective: every rank builds every step;
+  // Batch `step` of `ids` with the evaluation fanouts (collective: every rank builds every step;
   // a rank with fewer nodes gets empty batches).
-  Batch eval_batch(const std::string& name, std::int64_t step, std::int64_t batch_size, std::uint64_t seed) const {
-    const auto& ids = split(name);
-    const auto n = static_cast<std::int64_t>(ids.size());
+  Batch eval_batch(const torch::Tensor& ids, std::int64_t step, std::int64_t batch_size, std::uint64_t seed) const {
+    LOOM_CHECK_ARG(ids.dim() == 1 && ids.scalar_type() == torch::kInt64, "ids",
+                   "want this rank's global ids (an int64 tensor from local_nodes())");
+    const torch::Tensor all = ids.to(torch::kCPU).contiguous();
+    const std::int64_t n = all.numel();
     const std::int64_t begin = std::min(n, step * batch_size), end = std::min(n, begin + batch_size);
+    const std::span<const std::int64_t> seeds(all.data_ptr<std::int64_t>() + begin,
+                                              static_cast<std::size_t>(end - begin));
+    for (const std::int64_t g : seeds)
+      LOOM_CHECK_ARG(g >= data().offset && g < data().offset + data().num_local, "ids",
+                     "node {} is not this rank's (use local_nodes())", g);
+    std::vector<std::int64_t> sorted(seeds.begin(), seeds.end());
+    std::sort(sorted.begin(), sorted.end());
+    sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
     train::PreparedBatch prepared;
     {
       py::gil_scoped_release release;
-      prepared = path_->eval_builder().build(std::span<const std::int64_t>(ids).subspan(begin, end - begin),
-                                             core::mix_seed(seed, static_cast<std::uint64_t>(step)));
+      prepared = path_->eval_builder().build(sorted, core::mix_seed(seed, static_cast<std::uint64_t>(step)));
     }
     return to_batch(std::move(prepared), data());
   }
@@ -341,13 +361,15 @@ void bind_loader(py::module_& m) {
                        const std::string& wire_dtype, const std::string& net_bandwidth, const std::string& net_latency,
                        const std::string& normalize_features, bool gcn_norm, const std::string& device,
                        std::vector<std::int32_t> eval_fanouts, const std::string& net_host_bandwidth,
-                       const std::string& net_host_latency, int superbatch) {
+                       const std::string& net_host_latency, int superbatch, const std::optional<NodeSet>& input_nodes,
+                       bool shuffle) {
              train::MinibatchOptions o;
              o.store = store.string();
              o.fanouts = std::move(fanouts);
              o.model.num_layers = static_cast<int>(o.fanouts.size());
              o.model.kind = gcn_norm ? nn::ModelKind::kGcn : nn::ModelKind::kSage;
              o.batch_size = batch_size;
+             o.seed_order = shuffle ? sample::SeedOrder::kShuffled : sample::SeedOrder::kAsGiven;
              o.run.seed = seed;
              o.run.threads = threads;
              o.pipeline_depth = pipeline_depth;
@@ -364,7 +386,7 @@ void bind_loader(py::module_& m) {
              o.run.device = train::parse_device_choice(device, "device");
              o.eval_every = 0;
              o.eval_fanouts = std::move(eval_fanouts);
-             return std::make_unique<Loader>(o, python_world());
+             return std::make_unique<Loader>(o, input_nodes, python_world());
            }),
            py::arg("store"), py::arg("fanouts"), py::arg("batch_size") = 1024, py::arg("seed") = 0,
            py::arg("threads") = 0, py::arg("pipeline_depth") = 4, py::arg("cache") = "none", py::arg("alpha") = 0.0,
@@ -372,22 +394,21 @@ void bind_loader(py::module_& m) {
            py::arg("lookahead") = 0, py::arg("wire_dtype") = "float32", py::arg("net_bandwidth") = "",
            py::arg("net_latency") = "", py::arg("normalize_features") = "none", py::arg("gcn_norm") = false,
            py::arg("device") = "cpu", py::arg("eval_fanouts") = std::vector<std::int32_t>{20},
-           py::arg("net_host_bandwidth") = "", py::arg("net_host_latency") = "", py::arg("superbatch") = 1)
+           py::arg("net_host_bandwidth") = "", py::arg("net_host_latency") = "", py::arg("superbatch") = 1,
+           py::arg("input_nodes") = py::none(), py::arg("shuffle") = true)
       .def_property_readonly("num_nodes", [](const Loader& l) { return l.data().num_nodes(); })
       .def_property_readonly("feat_dim", [](const Loader& l) { return l.data().feat_dim; })
       .def_property_readonly("num_classes", [](const Loader& l) { return l.data().num_classes; })
       .def_property_readonly("multi_label", [](const Loader& l) { return l.data().multi_label; })
       .def("steps", &Loader::steps, py::arg("epoch") = 0, "steps of an epoch (the same on every rank)")
-      .def(
-          "split",
-          [](const Loader& l, const std::string& name) {
-            return copy_tensor(std::span<const std::int64_t>(l.split(name)));
-          },
-          py::arg("name"), "global ids of this rank's nodes in a split")
-      .def("eval_steps", &Loader::eval_steps, py::arg("split"), py::arg("batch_size"),
-           "steps of evaluating a split (the most any rank needs; collective)")
-      .def("eval_batch", &Loader::eval_batch, py::arg("split"), py::arg("step"), py::arg("batch_size"),
-           py::arg("seed") = 0, "batch `step` of a split with the evaluation fanouts (collective)")
+      .def("local_nodes", &Loader::local_nodes, py::arg("nodes"),
+           "this rank's share of a node set (a split name, a boolean mask, original ids or names) as global ids, in "
+           "the order given (collective)")
+      .def("eval_steps", &Loader::eval_steps, py::arg("ids"), py::arg("batch_size"),
+           "steps of evaluating this rank's ids (from local_nodes; the most any rank needs; collective)")
+      .def("eval_batch", &Loader::eval_batch, py::arg("ids"), py::arg("step"), py::arg("batch_size"),
+           py::arg("seed") = 0,
+           "batch `step` of this rank's ids (from local_nodes) with the evaluation fanouts (collective)")
       .def("count", &Loader::count, py::arg("logits"), py::arg("labels"),
            "loom train's score counts of one batch (add them up over batches, then score())")
       .def("score", &Loader::score, py::arg("counts"),

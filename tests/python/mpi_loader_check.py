@@ -34,3 +34,21 @@ def test_two_ranks_fetch_what_loom_train_fetches():
     grad = torch.cat([p.grad.flatten() for p in model.parameters()]).double()
     total = loom.comm.allreduce_sum([grad.sum().item()])[0]
     assert abs(total - 2 * grad.sum().item()) < 1e-6 * max(1.0, abs(total))
+
+
+def test_input_nodes_give_each_rank_its_share_in_its_part():
+    parts = loom.PartitionedStore(os.environ["LOOM_TEST_PARTS"])
+    chosen = torch.arange(0, 1200, 7)  # the source store's ids (what batch.original_ids gives)
+    loader = loom.Loader(parts.path, fanouts=[10, 5], batch_size=32, seed=7, threads=1, input_nodes=chosen)
+    mine = loader.local_nodes(chosen)
+    offsets = parts.node_offsets
+    rank = loom.comm.rank()
+    assert bool(((mine >= offsets[rank]) & (mine < offsets[rank + 1])).all())  # in this rank's part
+    seen = set()
+    for batch in loader.epoch(0):
+        seen.update(batch.original_ids.tolist())
+    everyone = loom.comm.allreduce_sum([float(len(mine))])[0]
+    assert everyone == len(chosen)
+    assert seen == set(parts.new_to_source[mine].tolist())
+    model = loom.nn.GraphSAGE(loader.feat_dim, 8, loader.num_classes, num_layers=2)
+    assert loader.evaluate(model, chosen[:50])["nodes"] == 50  # summed over the ranks

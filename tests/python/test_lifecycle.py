@@ -68,3 +68,32 @@ def test_epoch_stats_count_the_callers_time_as_compute(sbm):
     phases = stats["phases_seconds"]
     assert phases["compute"] > 0, stats
     assert phases["compute"] + phases["allreduce"] <= stats["epoch_seconds"]
+
+
+def test_loom_run_works_any_number_of_times_in_one_process_and_raises_the_cli_message(sbm, tmp_path):
+    script = f"""
+import loom
+train = ["train", {sbm!r}, "--fanouts", "5,5", "--layers", "2", "--hidden", "8", "--epochs", "1"]
+loom.run(*train)
+loom.run(*train, "--metrics", {str(tmp_path / "run.jsonl")!r})
+try:
+    loom.run("train", {sbm!r}, "--fanouts", "5,5", "--epochs", "1")
+except loom.Error as e:
+    print("ERROR", e)
+loom.partition({sbm!r}, {str(tmp_path / "one")!r}, k=1)
+loom.run("fullgraph", {str(tmp_path / "one")!r}, "--layers", "2", "--hidden", "8", "--epochs", "1")
+try:
+    loom.run("fullgraph", {sbm!r}, "--layers", "2", "--epochs", "1")
+except loom.Error as e:
+    print("ERROR", e)
+loom.run(*train)
+print("DONE")
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    errors = [line for line in done.stdout.splitlines() if line.startswith("ERROR")]
+    assert errors == [
+        "ERROR argument --fanouts: 2 fanouts (5,5) for a 3-layer model (--layers): give one fanout per layer",
+        f"ERROR {sbm}: full-graph training needs a partitioned store: run `loom partition {sbm} -k N -o PARTS` first",
+    ]
+    assert done.stdout.rstrip().endswith("DONE")

@@ -2,6 +2,7 @@
 the sampler and fetcher produce, a Python model trained on them, the epoch statistics `loom
 train` reports, and bad options as loom.Error with the CLI's messages."""
 import json
+import types
 
 import pytest
 import torch
@@ -14,7 +15,7 @@ def test_batches_hold_blocks_inputs_and_labels(sbm):
     loader = loom.Loader(sbm, fanouts=[10, 5], batch_size=128, seed=1)
     batches = list(loader.epoch(0))
     assert len(batches) == loader.steps(0)
-    train = set(loader.split("train").tolist())
+    train = set(loader.local_nodes("train").tolist())
     for b in batches:
         assert len(b.blocks) == 2
         assert b.x.shape == (b.input_nodes.numel(), loader.feat_dim)
@@ -113,5 +114,81 @@ def test_bad_options_raise_the_cli_messages(sbm, tmp_path):
     with pytest.raises(loom.Error, match="argument controller: unknown value 'magic'"):
         loom.Loader(sbm, fanouts=[10, 5], controller="magic")
     loader = loom.Loader(sbm, fanouts=[10, 5])
-    with pytest.raises(loom.Error, match="argument split: unknown split 'dev'"):
+    with pytest.raises(loom.Error, match="argument nodes: unknown split 'dev'"):
         loader.evaluate(torch.nn.Identity(), "dev")
+
+
+@pytest.mark.parametrize(
+    "keywords, message",
+    [
+        ({"fanouts": "10,5"}, "fanouts must be a list of ints"),
+        ({"fanouts": []}, "fanouts must be a non-empty list of ints"),
+        ({"fanouts": [10, 5], "batch_size": "128"}, "batch_size must be an int, got str '128'"),
+        ({"fanouts": [10, 5], "alpha": "0.1"}, "alpha must be a float"),
+        ({"fanouts": [10, 5], "cache": 3}, "cache must be a str"),
+        ({"fanouts": [10, 5], "shuffle": 1}, "shuffle must be a bool"),
+        ({"fanouts": [10, 5], "eval_fanouts": -1}, "eval_fanouts must be a list of ints"),
+        ({"fanouts": [10, 5], "input_nodes": 3.5}, "input_nodes must be a split name"),
+    ],
+)
+def test_arguments_of_the_wrong_type_are_named(sbm, keywords, message):
+    with pytest.raises(TypeError, match=message):
+        loom.Loader(sbm, **keywords)
+
+
+def seeds_of(loader, epoch=0):
+    return [b.seeds.tolist() for b in loader.epoch(epoch)]
+
+
+def test_input_nodes_given_as_the_train_split_give_its_batches(sbm):
+    store = loom.GraphStore(sbm)
+    train = store.split("train")
+    mask = torch.zeros(store.num_nodes, dtype=torch.bool)
+    mask[train] = True
+    reference = seeds_of(loom.Loader(sbm, fanouts=[10, 5], batch_size=64, seed=2))
+    for given in ("train", train, mask, train.numpy(), train.tolist()):
+        assert seeds_of(loom.Loader(sbm, fanouts=[10, 5], batch_size=64, seed=2, input_nodes=given)) == reference
+
+
+def test_input_nodes_train_on_any_seed_set_in_order_or_shuffled(sbm):
+    chosen = torch.tensor([1100, 5, 700, 42, 999, 3, 64, 512, 77, 1])
+    ordered = loom.Loader(sbm, fanouts=[10, 5], batch_size=4, input_nodes=chosen, shuffle=False)
+    # batches of 4 in the order given, the last filled up from the start (as `loom train` cycles)
+    assert seeds_of(ordered) == [[5, 42, 700, 1100], [3, 64, 512, 999], [1, 5, 77, 1100]]
+    shuffled = loom.Loader(sbm, fanouts=[10, 5], batch_size=4, input_nodes=chosen)
+    batches = seeds_of(shuffled)
+    assert sorted(sum(batches, [])[:10]) == sorted(chosen.tolist()) and batches != seeds_of(ordered)
+    assert torch.equal(next(iter(shuffled.epoch(0))).y, loom.GraphStore(sbm).labels[batches[0]])
+
+
+def test_input_nodes_evaluate_any_node_set_and_refuse_ids_outside_the_graph(sbm):
+    loader = loom.Loader(sbm, fanouts=[10, 5], batch_size=64, eval_fanouts=[-1])
+    model = loom.nn.GraphSAGE(loader.feat_dim, 16, loader.num_classes, num_layers=2)
+    test = loom.GraphStore(sbm).split("test")
+    assert loader.evaluate(model, test) == loader.evaluate(model, "test")
+    assert loader.evaluate(model, test[:7])["nodes"] == 7
+    with pytest.raises(
+        loom.Error, match=r"argument input_nodes: 2 of the 3 ids are no node of the graph \(the first: 1200\)"
+    ):
+        loom.Loader(sbm, fanouts=[10, 5], input_nodes=[5, 1200, -1])
+    with pytest.raises(loom.Error, match="argument input_nodes: a mask of 10 values for a graph of 1200 nodes"):
+        loom.Loader(sbm, fanouts=[10, 5], input_nodes=torch.zeros(10, dtype=torch.bool))
+    with pytest.raises(loom.Error, match="argument nodes: want node ids .* got a tensor of Float"):
+        loader.evaluate(model, torch.tensor([1.0, 2.0]))
+
+
+def test_input_nodes_take_a_store_without_splits(sbm, tmp_path):
+    store = loom.GraphStore(sbm)
+    graph = types.SimpleNamespace(x=store.features, edge_index=store.edge_index(), y=store.labels, keys=lambda: [])
+    path = str(tmp_path / "no-splits")
+    loom.from_pyg(graph, path)
+    with pytest.raises(loom.Error, match="has no 'train' split"):
+        loom.Loader(path, fanouts=[5])
+    loader = loom.Loader(path, fanouts=[5], batch_size=50, input_nodes=torch.arange(100))
+    assert sorted(sum(seeds_of(loader), [])) == list(range(100))
+    assert (
+        loader.evaluate(loom.nn.GraphSAGE(loader.feat_dim, 8, loader.num_classes, num_layers=1), torch.arange(9))[
+            "nodes"
+        ]
+        == 9
+    )

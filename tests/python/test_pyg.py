@@ -70,7 +70,7 @@ def test_stock_pyg_models_train_on_loom_batches_unchanged(sbm, conv):
             out = model(batch.x, batch.edge_index)[: batch.batch_size]
             torch.nn.functional.cross_entropy(out, batch.y[: batch.batch_size]).backward()
             opt.step()
-    assert loader.evaluate(model, "test")["accuracy"] > 0.85
+    assert loader.evaluate(model, "test", forward="edge_index")["accuracy"] > 0.85
 
 
 def test_from_pyg_writes_the_data_as_a_store(tmp_path):

@@ -72,6 +72,7 @@ int run_job(const std::function<int(Communicator& world)>& body) {
   try {
     status = body(world);
   } catch (const AgreedError& e) {
+    if (!session.owns()) throw;
     // Print before any rank exits: mpirun kills the job when the first rank exits non-zero.
     if (world.rank() == 0) {
       std::fprintf(stderr, "loom: error: %s\n", e.what());

@@ -36,6 +36,8 @@ class MpiSession {
   MpiSession& operator=(const MpiSession&) = delete;
 
   Communicator world() const { return Communicator::world(); }
+  // Whether this session started MPI (and finalises it), or borrows a running one.
+  bool owns() const { return owns_; }
 
  private:
   bool owns_ = false;
@@ -43,7 +45,9 @@ class MpiSession {
 };
 
 // Runs body(world) inside an MpiSession with the protocol above; returns the exit status (the
-// largest status any rank's body returned, or 1 after an agreed failure, already printed).
+// largest status any rank's body returned, or 1 after an agreed failure, already printed). In a
+// process where MPI is already running (loom.run from Python), an agreed failure is rethrown
+// instead, for the host to report: every rank raises it together.
 int run_job(const std::function<int(Communicator& world)>& body);
 
 // How many ranks the launcher started, from its environment (OMPI_COMM_WORLD_SIZE, PMI_SIZE),

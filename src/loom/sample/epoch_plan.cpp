@@ -8,11 +8,13 @@
 namespace loom::sample {
 
 std::vector<StepPlan> plan_epoch(std::span<const std::int64_t> train_ids, std::int64_t steps, std::int64_t batch_size,
-                                 std::uint64_t run_seed, int epoch, int rank) {
+                                 std::uint64_t run_seed, int epoch, int rank, SeedOrder seed_order) {
   std::vector<std::int64_t> order(train_ids.begin(), train_ids.end());
-  core::Rng rng = core::Rng(run_seed).split(0x7261696e /*"rain"*/, static_cast<std::uint64_t>(epoch),
-                                            static_cast<std::uint64_t>(rank));
-  core::shuffle(order.begin(), order.end(), rng);
+  if (seed_order == SeedOrder::kShuffled) {
+    core::Rng rng = core::Rng(run_seed).split(0x7261696e /*"rain"*/, static_cast<std::uint64_t>(epoch),
+                                              static_cast<std::uint64_t>(rank));
+    core::shuffle(order.begin(), order.end(), rng);
+  }
   std::vector<StepPlan> plan(static_cast<std::size_t>(steps));
   const auto n = static_cast<std::int64_t>(order.size());
   for (std::int64_t s = 0; s < steps; ++s) {

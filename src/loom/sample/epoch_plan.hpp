@@ -1,5 +1,6 @@
 // The seeds and sampling seeds of every step of a training epoch, as a mini-batch trainer on
-// one rank takes them: the rank's training ids shuffled per (run seed, epoch, rank), cut into
+// one rank takes them: the rank's training ids shuffled per (run seed, epoch, rank) (or in the
+// order given, SeedOrder::kAsGiven: PyG's shuffle=False), cut into
 // `steps` batches of `batch_size` (cycling when the rank has fewer than steps * batch_size ids,
 // so every rank runs the same number of steps), each batch sorted and free of duplicates, with a
 // sampling seed per (run seed, rank, epoch, step). Trainers and cache analyses (simulation and
@@ -17,8 +18,10 @@ struct StepPlan {
   std::uint64_t sample_seed = 0;
 };
 
+enum class SeedOrder { kShuffled, kAsGiven };
+
 std::vector<StepPlan> plan_epoch(std::span<const std::int64_t> train_ids, std::int64_t steps, std::int64_t batch_size,
-                                 std::uint64_t run_seed, int epoch, int rank);
+                                 std::uint64_t run_seed, int epoch, int rank, SeedOrder order = SeedOrder::kShuffled);
 
 // Steps per epoch when the ranks hold `train_counts` training ids: the most any rank needs.
 std::int64_t steps_per_epoch(std::span<const std::int64_t> train_counts, std::int64_t batch_size);

@@ -80,7 +80,8 @@ int sample_workers_for(const MinibatchOptions& options, torch::Device device) {
 std::unique_ptr<BatchPipeline> MinibatchDataPath::pipeline(int epoch, int first_step) const {
   const EpochSetting& s = setting(epoch);
   return std::make_unique<BatchPipeline>(
-      *s.builder, sample::plan_epoch(s.train_ids, s.steps, s.batch_size, options_.run.seed, epoch, data_.rank),
+      *s.builder,
+      sample::plan_epoch(s.train_ids, s.steps, s.batch_size, options_.run.seed, epoch, data_.rank, options_.seed_order),
       options_.pipeline_depth, prefetch_.control.get(), prefetch_.buffer ? prefetch_.buffer->options().lookahead : 0,
       static_cast<std::size_t>(first_step), sample_workers_for(options_, device_features_.device()),
       options_.superbatch);

@@ -15,6 +15,7 @@
 #include "loom/feature/remote_fetcher.hpp"
 #include "loom/graph/feature_norm.hpp"
 #include "loom/nn/model.hpp"
+#include "loom/sample/epoch_plan.hpp"
 #include "loom/train/run_options.hpp"
 
 namespace loom::train {
@@ -35,6 +36,7 @@ struct MinibatchOptions {
   nn::ModelOptions model;                        // in_features and num_classes come from the data
   std::vector<std::int32_t> fanouts{15, 10, 5};  // fanouts[0] is the hop from the seeds; one per layer (-1 = all)
   std::int64_t batch_size = 1024;
+  sample::SeedOrder seed_order = sample::SeedOrder::kShuffled;  // of the training seeds in each epoch
   RunOptions run;  // epochs, optimizer, seed, threads, device, memory limit, link
   CheckpointOptions checkpoint;
   OutputOptions output;

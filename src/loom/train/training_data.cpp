@@ -18,36 +18,44 @@ std::vector<std::int64_t> to_global(std::span<const std::int64_t> local, std::in
   return out;
 }
 
-void load_rows(TrainingData& d, const graph::GraphStore& rows_store, std::int64_t offset) {
+// The split's global ids, refused where a node has no label (it would index the loss at -1).
+std::vector<std::int64_t> labelled_split(const graph::GraphStore& rows_store, const char* split, std::int64_t offset) {
+  const auto ids = rows_store.split(split);
+  const auto& m = rows_store.meta();
+  if (!m.multi_label && m.num_classes > 0) {
+    const auto labels = rows_store.label().span<std::int64_t>();
+    const auto unlabelled = std::count_if(ids.begin(), ids.end(), [&](std::int64_t v) { return labels[v] < 0; });
+    if (unlabelled > 0)
+      throw Error::in_file(rows_store.dir() + "/" + split + "_idx.npy", 0,
+                           fmt::format("{} of the {} nodes of the {} split have no label (-1): a split holds "
+                                       "labelled nodes only (import again: importers keep only labelled ones)",
+                                       unlabelled, ids.size(), split));
+  }
+  return to_global(ids, offset);
+}
+
+void load_rows(TrainingData& d, const graph::GraphStore& rows_store, std::int64_t offset, DataUse use) {
   const auto& m = rows_store.meta();
   if (m.feat_dim == 0)
     throw Error::in_file(rows_store.dir(), 0, "has no node features (feat.npy); training needs them");
-  if (m.num_classes == 0) throw Error::in_file(rows_store.dir(), 0, "has no labels (label.npy); training needs them");
+  if (m.num_classes == 0 && use != DataUse::kLinks)
+    throw Error::in_file(rows_store.dir(), 0, "has no labels (label.npy); training needs them");
   d.features = feature::RowTable::view(rows_store.feat(), rows_store.feat_index());
   d.feat_dim = m.feat_dim;
   d.num_classes = m.num_classes;
   d.multi_label = m.multi_label;
-  d.labels = rows_store.label();
+  if (m.num_classes > 0) d.labels = rows_store.label();
   for (const char* split : {"train", "valid", "test"})
-    if (!rows_store.has_split(split))
+    if (!rows_store.has_split(split) && use == DataUse::kNodeSplits)
       throw Error::in_file(
           rows_store.dir(), 0,
           std::string("has no '") + split + "' split (" + split + "_idx.npy); import it with splits or generate them");
-  d.train_ids = to_global(rows_store.split("train"), offset);
-  d.valid_ids = to_global(rows_store.split("valid"), offset);
-  d.test_ids = to_global(rows_store.split("test"), offset);
-  if (!m.multi_label) {  // a split node without a label would index the loss at -1
-    const auto labels = rows_store.label().span<std::int64_t>();
-    for (const char* split : {"train", "valid", "test"}) {
-      const auto ids = rows_store.split(split);
-      const auto unlabelled = std::count_if(ids.begin(), ids.end(), [&](std::int64_t v) { return labels[v] < 0; });
-      if (unlabelled > 0)
-        throw Error::in_file(rows_store.dir() + "/" + split + "_idx.npy", 0,
-                             fmt::format("{} of the {} nodes of the {} split have no label (-1): a split holds "
-                                         "labelled nodes only (import again: importers keep only labelled ones)",
-                                         unlabelled, ids.size(), split));
-    }
-  }
+  const auto split_ids = [&](const char* split) {
+    return rows_store.has_split(split) ? labelled_split(rows_store, split, offset) : std::vector<std::int64_t>{};
+  };
+  d.train_ids = split_ids("train");
+  d.valid_ids = split_ids("valid");
+  d.test_ids = split_ids("test");
   if (m.id_map == graph::IdMapKind::kNames)
     d.original_names = rows_store.original_names();
   else
@@ -76,7 +84,7 @@ void join_digest_check(partition::StoreVerification& digests, core::MetricsLog& 
   }
 }
 
-TrainingData open_training_data(const std::string& path, const comm::Communicator& world) {
+TrainingData open_training_data(const std::string& path, const comm::Communicator& world, DataUse use) {
   TrainingData d;
   d.path = path;
   d.rank = world.rank();
@@ -95,7 +103,7 @@ TrainingData open_training_data(const std::string& path, const comm::Communicato
       const auto part = store.part(world.rank());
       d.offset = part.range().begin;
       d.num_local = part.range().size();
-      load_rows(d, part.store(), d.offset);
+      load_rows(d, part.store(), d.offset, use);
       const auto halo = part.halo_ids();
       d.halo_ids.assign(halo.begin(), halo.end());
     } else {
@@ -107,7 +115,7 @@ TrainingData open_training_data(const std::string& path, const comm::Communicato
       d.topology = graph::GraphStore::open(path);
       d.book = partition::PartitionBook({0, d.topology.num_nodes()});
       d.num_local = d.topology.num_nodes();
-      load_rows(d, d.topology, 0);
+      load_rows(d, d.topology, 0, use);
     }
     if (d.topology.meta().directed)
       spdlog::warn("{}: graph is directed; neighbour sampling follows stored (out-)edges", path);

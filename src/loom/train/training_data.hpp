@@ -43,8 +43,15 @@ struct TrainingData {
   std::int64_t num_nodes() const { return book.num_nodes(); }
 };
 
+// What a trainer reads of the store besides its features: node labels and the store's
+// train/valid/test splits (`loom train`), labels with the seeds given by the caller (a Loader's
+// input_nodes: splits are read where the store has them), or neither (link prediction: the
+// edges are the training signal; labels and splits are read where present).
+enum class DataUse { kNodeSplits, kGivenSeeds, kLinks };
+
 // Collective over `world`. Throws (on every rank) an Error naming the store and the problem.
-TrainingData open_training_data(const std::string& path, const comm::Communicator& world);
+TrainingData open_training_data(const std::string& path, const comm::Communicator& world,
+                                DataUse use = DataUse::kNodeSplits);
 
 // Starts verifying the store's digests (partition/store_verification.hpp), this rank's share: part
 // k on rank k, the partitioned store's own files on rank 0 and its topology on rank 1 (mod the
