@@ -62,7 +62,7 @@ def train():
 @torch.no_grad()
 def test():
     model.eval()
-    return [train_loader.evaluate(model, split)["accuracy"] for split in ("valid", "test")]
+    return [train_loader.evaluate(model, split, forward="edge_index")["accuracy"] for split in ("valid", "test")]
 
 
 print = print if loom.comm.rank() == 0 else (lambda *_: None)  # rank 0 reports

@@ -26,7 +26,7 @@ from ._loom import AgreedError, Batch, Block, Error, GraphStore, PartitionedStor
 from ._loom import __version__, set_log_level
 from ._loom import eval  # noqa: A004 (loom.eval: the evaluations of `loom eval`)
 from .commands import generate, import_graph, partition, run
-from .loader import Loader
+from .loader import LinkLoader, Loader
 from .pyg import from_pyg
 from . import nn
 
@@ -39,6 +39,7 @@ __all__ = [
     "Block",
     "Error",
     "GraphStore",
+    "LinkLoader",
     "Loader",
     "PartitionedStore",
     "comm",

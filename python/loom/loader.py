@@ -198,3 +198,108 @@ class Loader(_loom.Loader):
                     counts = [a + b for a, b in zip(counts, batch_counts)] if counts else batch_counts
         model.train(was_training)
         return self.score(counts)
+
+
+def _dot(z_src, z_dst):
+    return (z_src * z_dst).sum(-1)
+
+
+class LinkLoader(Loader):
+    """Link prediction's mini-batches (PyG's LinkNeighborLoader) over a graph store or, under
+    mpirun, this rank's part of a partitioned store: each batch takes batch_size supervision
+    pairs, adds neg_sampling_ratio negatives per pair (node pairs drawn uniformly, or with
+    neg_sampling="degree" each endpoint in proportion to its degree), and samples the
+    neighbourhoods of their distinct endpoints, which are the batch's seeds (its first rows).
+
+        loader = loom.LinkLoader(store, fanouts=[10, 10], batch_size=256,
+                                 edge_label_index=train_edges, neg_sampling_ratio=1.0)
+        for batch in loader:
+            z = model(batch.x, batch.edge_index)[:batch.batch_size]        # or model(batch.x, batch.blocks)
+            out = (z[batch.edge_label_index[0]] * z[batch.edge_label_index[1]]).sum(-1)
+            loss = F.binary_cross_entropy_with_logits(out, batch.edge_label)
+
+    edge_label_index: an int tensor [2, E] of node ids (PyG's indices for a store written with
+    from_pyg), default every edge of the graph (each undirected edge once); edge_label: 1 or 0
+    per pair (default 1). Each rank trains on the pairs whose first node its part owns.
+    drop_target_edges=True leaves each batch's positive pairs out of its sampled message graph.
+    Batches are Loader's (x, blocks, edge_index, n_id, batch_size, ...) with edge_label_index
+    (the pairs as rows of the seeds) and edge_label. The other keywords are Loader's."""
+
+    def __init__(
+        self,
+        store,
+        fanouts,
+        *,
+        edge_label_index=None,
+        edge_label=None,
+        neg_sampling_ratio=1.0,
+        neg_sampling="uniform",
+        drop_target_edges=False,
+        **options,
+    ):
+        _check_type("neg_sampling_ratio", neg_sampling_ratio, _FLOAT)
+        _check_type("neg_sampling", neg_sampling, _STR)
+        _check_type("drop_target_edges", drop_target_edges, _BOOL)
+        super().__init__(
+            store,
+            fanouts,
+            task="link",
+            edge_label_index=_pair_tensor("edge_label_index", edge_label_index),
+            edge_label=_pair_tensor("edge_label", edge_label),
+            neg_sampling_ratio=float(neg_sampling_ratio),
+            neg_sampling=neg_sampling,
+            drop_target_edges=drop_target_edges,
+            **options,
+        )
+
+    def eval_batches(self, edge_label_index, edge_label=None, batch_size=4096, seed=0):
+        """Batches of this rank's share of the labelled pairs (edge_label_index [2, E], edge_label
+        1 or 0 each, default 1), sampled with the loader's eval_fanouts; each batch's
+        edge_label_index and edge_label hold its pairs. Collective: every rank iterates to the end
+        (a rank with fewer pairs gets empty batches)."""
+        pairs = self.local_pairs(
+            _pair_tensor("edge_label_index", edge_label_index), _pair_tensor("edge_label", edge_label)
+        )
+        for step in range(self.link_eval_steps(pairs, batch_size)):
+            yield self.link_eval_batch(pairs, step, batch_size, seed)
+
+    def evaluate(
+        self,
+        model,
+        edge_label_index,
+        edge_label=None,
+        batch_size=4096,
+        seed=0,
+        forward="blocks",
+        decoder=_dot,
+        hits_at=(20, 50, 100),
+    ):
+        """{"auc", "mrr", "hits@K"..., "positives", "negatives"} (OGB's metrics, as `loom train
+        --task link` reports them) of the model on labelled pairs, over all ranks (collective), in
+        eval mode without gradients. forward says how to call the model (as Loader.evaluate);
+        decoder(z_src, z_dst) scores pairs from their embeddings (default: the dot product)."""
+        was_training = model.training
+        model.eval()
+        positive, negative = [], []
+        with torch.no_grad():
+            for batch in self.eval_batches(edge_label_index, edge_label, batch_size, seed):
+                if batch.num_seeds:
+                    z = seed_logits(model, batch, forward)
+                    scores = decoder(z[batch.edge_label_index[0]], z[batch.edge_label_index[1]]).flatten().cpu()
+                    label = batch.edge_label.cpu() > 0.5
+                    positive.append(scores[label])
+                    negative.append(scores[~label])
+        model.train(was_training)
+        empty = torch.empty(0)
+        return self.link_metrics(
+            torch.cat(positive) if positive else empty, torch.cat(negative) if negative else empty, list(hits_at)
+        )
+
+
+def _pair_tensor(name, value):
+    if value is None or isinstance(value, torch.Tensor):
+        return value
+    try:
+        return torch.as_tensor(value)
+    except (TypeError, ValueError, RuntimeError) as error:
+        raise TypeError(f"loom.LinkLoader: {name} must be a tensor, got {type(value).__name__}") from error

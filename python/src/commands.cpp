@@ -13,6 +13,7 @@
 
 #include "bindings.hpp"
 #include "loom/cli/commands.hpp"
+#include "loom/comm/mpi_session.hpp"
 #include "loom/core/error.hpp"
 
 namespace loom::python {
@@ -62,6 +63,7 @@ int run_command(std::vector<std::string> args, const std::string& option_names) 
 }  // namespace
 
 void bind_commands(py::module_& m) {
+  comm::set_agreed_failures(comm::AgreedFailures::kRethrow);  // loom.run raises them as loom.AgreedError
   m.def("run", &run_command, py::arg("args"), py::arg("option_names") = "cli",
         "runs `loom ARGS...` in this process (e.g. ['generate', 'sbm', '-o', 'g', '--nodes', '1000']) and returns "
         "its exit status; a usage error or a failure raises loom.Error with the CLI's message (options named "

@@ -9,7 +9,11 @@
 // (node_sets.hpp), shuffled per epoch or (shuffle=False) in the order given. eval_batch() builds
 // batches of a node set with the evaluation fanouts (full neighbourhoods with -1: exact
 // inference), and score() turns logits into `loom train`'s accuracy or micro-F1 summed over the
-// ranks.
+// ranks. In link mode (loom.LinkLoader, PyG's LinkNeighborLoader) the steps are link batches
+// (train/link_batches.hpp): supervision pairs (given as edge_label_index / edge_label, or every
+// edge of the graph) with sampled negatives, each batch's seeds their distinct endpoints, and
+// edge_label_index / edge_label the pairs as rows of the seeds; link_metrics() gives OGB's
+// AUC, Hits@K and MRR of scored pairs over the ranks.
 #include <memory>
 #include <optional>
 #include <set>
@@ -18,6 +22,7 @@
 #include <pybind11/stl.h>
 
 #include "bindings.hpp"
+#include "link_pairs.hpp"
 #include "node_sets.hpp"
 #include "loom/comm/collective_wait.hpp"
 #include "loom/comm/link_model.hpp"
@@ -27,6 +32,8 @@
 #include "loom/nn/runtime.hpp"
 #include "loom/train/device.hpp"
 #include "loom/train/epoch_stats.hpp"
+#include "loom/train/link_metrics.hpp"
+#include "loom/train/link_split.hpp"
 #include "loom/train/minibatch_data_path.hpp"
 #include "loom/train/run_steps.hpp"
 #include "loom/train/scores.hpp"
@@ -44,6 +51,8 @@ struct Batch {
   // target) in hop order; nodes and edges per hop.
   torch::Tensor edge_index;
   std::vector<std::int64_t> num_sampled_nodes, num_sampled_edges;
+  // Link batches: the scored pairs as rows of the seeds, int64 [2, P], and their labels, float [P].
+  torch::Tensor edge_label_index, edge_label;
 
   Batch to(const torch::Device& device) const {
     Batch b = *this;
@@ -52,6 +61,10 @@ struct Batch {
     b.seeds = seeds.to(device);
     b.input_nodes = input_nodes.to(device);
     if (edge_index.defined()) b.edge_index = edge_index.to(device);
+    if (edge_label_index.defined()) {
+      b.edge_label_index = edge_label_index.to(device);
+      b.edge_label = edge_label.to(device);
+    }
     for (auto& block : b.blocks) block = block.to(device);
     return b;
   }
@@ -97,6 +110,13 @@ py::object original_ids_of(std::span<const std::int64_t> seeds, const train::Tra
   return py::cast(copy_tensor(std::span<const std::int64_t>(ids)));
 }
 
+// The targets as PyG's link batches hold them: edge_label_index [2, P] (rows of the seeds) and edge_label [P].
+void set_link_targets(Batch& b, const train::LinkTargets& t) {
+  b.edge_label_index = torch::stack({torch::tensor(t.src_row, torch::kInt64), torch::tensor(t.dst_row, torch::kInt64)})
+                           .reshape({2, static_cast<std::int64_t>(t.src_row.size())});
+  b.edge_label = torch::tensor(t.label, torch::kFloat32).reshape({static_cast<std::int64_t>(t.label.size())});
+}
+
 Batch to_batch(train::PreparedBatch prepared, const train::TrainingData& data) {
   Batch b;
   b.x = prepared.x;
@@ -114,25 +134,39 @@ std::set<Loader*>& live_loaders() {
   return loaders;
 }
 
+// What a link-mode Loader trains on: the pairs given (edge_label_index, edge_label: PyG's), or
+// every edge of the graph, with negatives drawn as `negatives` says.
+struct LinkSeeds {
+  std::optional<torch::Tensor> edge_label_index, edge_label;
+  train::NegativeSampling negatives = train::NegativeSampling::kUniform;
+};
+
 class Loader {
  public:
-  // Trains on `input_nodes` where given (this rank's share), else on the store's train split.
-  Loader(const train::MinibatchOptions& options, const std::optional<NodeSet>& input_nodes, comm::Communicator& world)
+  // Trains on `input_nodes` where given (this rank's share), else on the store's train split; in
+  // link mode (options.task == kLink) on `links`.
+  Loader(const train::MinibatchOptions& options, const std::optional<NodeSet>& input_nodes, const LinkSeeds& links,
+         comm::Communicator& world)
       : world_(&world) {
     const train::RankRuntime runtime = train::open_rank(options.run, options.output, /*resume=*/false, world,
                                                         [&] { options_ = train::checked_minibatch_options(options); });
     const torch::Device device = runtime.device;
-    train::TrainingData data = train::open_training_data(
-        options_.store, world, input_nodes ? train::DataUse::kGivenSeeds : train::DataUse::kNodeSplits);
+    const train::DataUse use = options_.task == train::Task::kLink ? train::DataUse::kLinks
+                               : input_nodes                       ? train::DataUse::kGivenSeeds
+                                                                   : train::DataUse::kNodeSplits;
+    train::TrainingData data = train::open_training_data(options_.store, world, use);
     if (input_nodes) {
       std::vector<std::int64_t> seeds;
       world.agree_on([&] { seeds = resolve_nodes(*input_nodes, data, world, options_.seed_order, "input_nodes"); });
       data.train_ids = std::move(seeds);
     }
+    if (use == train::DataUse::kLinks) take_link_pairs(links, data);
     world.agree_on([&] { train::start_store_verification(options_.store, world).wait(); });
     train::normalize_training_features(data, options_.normalize_features, world);
     path_ = std::make_unique<train::MinibatchDataPath>(options_, std::move(data), world, device,
                                                        options_.model.kind == nn::ModelKind::kGcn, 0, metrics_);
+    if (use == train::DataUse::kLinks)
+      negatives_ = std::make_unique<train::NegativeSampler>(path_->data().graph(), links.negatives);
     live_loaders().insert(this);
   }
   ~Loader() {
@@ -152,7 +186,8 @@ class Loader {
   }
 
   const train::TrainingData& data() const { return path_->data(); }
-  std::int64_t steps(int epoch) const { return path_->setting(epoch).steps; }
+  bool links() const { return negatives_ != nullptr; }
+  std::int64_t steps(int epoch) const { return links() ? link_steps_ : path_->setting(epoch).steps; }
 
   // Starts epoch `epoch` (collective: every rank then takes every batch of the epoch).
   void start(int epoch) {
@@ -167,7 +202,18 @@ class Loader {
     since_ = train::watch_epoch(*world_, path_->prefetch_control(), path_->prefetch_buffer());
     timer_.reset();
     handed_out_ = false;
-    pipeline_ = path_->pipeline(epoch);
+    if (!links()) {
+      pipeline_ = path_->pipeline(epoch);
+      return;
+    }
+    const train::LinkEpochOptions link_epoch{.batch_size = options_.batch_size,
+                                             .negative_ratio = options_.link.negative_ratio,
+                                             .drop_positive_edges = options_.link.drop_positive_edges,
+                                             .run_seed = options_.run.seed};
+    train::LinkEpochPlan plan =
+        train::plan_link_epoch(link_pairs_, *negatives_, link_steps_, link_epoch, epoch, world_->rank());
+    link_targets_ = std::move(plan.targets);
+    pipeline_ = path_->pipeline_of(std::move(plan.steps));
   }
 
   std::optional<Batch> next() {
@@ -190,6 +236,7 @@ class Loader {
     totals_.fetched += prepared.fetch;
     totals_.sampled_edges += prepared.sampled.num_sampled_edges;
     Batch batch = to_batch(std::move(prepared), data());
+    if (links()) set_link_targets(batch, link_targets_[static_cast<std::size_t>(step_)]);
     comm::set_progress(epoch_, step_++);  // where this rank is, for the watchdog's messages
     handed_out_ = true;
     allreduce_at_hand_out_ = gradient_sync_seconds();
@@ -245,6 +292,58 @@ class Loader {
     return to_batch(std::move(prepared), data());
   }
 
+  // This rank's share of labelled pairs (link mode's evaluation sets; collective).
+  train::LinkPairs local_pairs(const torch::Tensor& edge_label_index,
+                               const std::optional<torch::Tensor>& edge_label) const {
+    return given_pairs(edge_label_index, edge_label, data(), *world_);
+  }
+
+  std::int64_t link_eval_steps(const train::LinkPairs& pairs, std::int64_t batch_size) const {
+    LOOM_CHECK_ARG(batch_size > 0, "batch_size", "must be > 0, got {}", batch_size);
+    return world_->allreduce_max(train::link_steps(static_cast<std::int64_t>(pairs.size()), batch_size),
+                                 comm::Channel::control);
+  }
+
+  // Batch `step` of `pairs` with the evaluation fanouts, its targets attached (collective).
+  Batch link_eval_batch(const train::LinkPairs& pairs, std::int64_t step, std::int64_t batch_size,
+                        std::uint64_t seed) const {
+    LOOM_CHECK_ARG(step >= 0, "step", "must be >= 0, got {}", step);
+    train::LinkPairs part;
+    const auto n = static_cast<std::int64_t>(pairs.size());
+    for (std::int64_t i = std::min(n, step * batch_size); i < std::min(n, (step + 1) * batch_size); ++i) {
+      const auto p = static_cast<std::size_t>(i);
+      part.add(pairs.src[p], pairs.dst[p], pairs.label[p]);
+    }
+    const train::LinkEpochPlan plan =
+        train::eval_link_batches(part, batch_size, 1, core::mix_seed(seed, static_cast<std::uint64_t>(step)));
+    train::PreparedBatch prepared;
+    {
+      py::gil_scoped_release release;
+      prepared = path_->eval_builder().build(plan.steps[0].seeds, plan.steps[0].sample_seed);
+    }
+    Batch batch = to_batch(std::move(prepared), data());
+    set_link_targets(batch, plan.targets[0]);
+    return batch;
+  }
+
+  // `loom train --task link`'s metrics of this rank's scored pairs, over every rank (collective).
+  py::dict link_metrics(const torch::Tensor& positive, const torch::Tensor& negative,
+                        const std::vector<int>& hits_at) const {
+    for (const int k : hits_at) LOOM_CHECK_ARG(k >= 1, "hits_at", "each K must be >= 1, got {}", k);
+    const auto floats = [](const torch::Tensor& t) {
+      const torch::Tensor f = t.detach().to(torch::kCPU, torch::kFloat32).contiguous().flatten();
+      return std::vector<float>(f.data_ptr<float>(), f.data_ptr<float>() + f.numel());
+    };
+    const train::LinkMetrics m = train::link_metrics(floats(positive), floats(negative), hits_at, *world_);
+    py::dict d;
+    d["auc"] = m.auc;
+    d["mrr"] = m.mrr;
+    for (const auto& [k, hits] : m.hits) d[py::str(train::hits_name(k))] = hits;
+    d["positives"] = m.positives;
+    d["negatives"] = m.negatives;
+    return d;
+  }
+
   // `loom train`'s score counts of logits against labels (accuracy, or micro-F1 for multi-label
   // graphs); score() sums them over the ranks (an empty list: this rank counted nothing).
   py::list count(const torch::Tensor& logits, const torch::Tensor& labels) const {
@@ -279,6 +378,24 @@ class Loader {
   comm::Communicator* world_;
   core::MetricsLog metrics_;  // not written: the Python caller records what it wants
   std::unique_ptr<train::MinibatchDataPath> path_;
+  // Link mode: this rank's supervision pairs, the negative sampler, the steps per epoch and the
+  // targets of the epoch being iterated.
+  train::LinkPairs link_pairs_;
+  std::unique_ptr<train::NegativeSampler> negatives_;
+  std::int64_t link_steps_ = 0;
+  std::vector<train::LinkTargets> link_targets_;
+
+  // The pairs given, or every edge of the graph (split_links with nothing held out); the cache
+  // policies see every own node as a seed.
+  void take_link_pairs(const LinkSeeds& links, train::TrainingData& data) {
+    if (links.edge_label_index)
+      link_pairs_ = given_pairs(*links.edge_label_index, links.edge_label, data, *world_);
+    else
+      world_->agree_on([&] { link_pairs_ = train::split_links(data, {.valid = 0, .test = 0}).train; });
+    link_steps_ = world_->allreduce_max(
+        train::link_steps(static_cast<std::int64_t>(link_pairs_.size()), options_.batch_size), comm::Channel::control);
+    data.train_ids = train::own_ids(data);
+  }
   std::unique_ptr<train::BatchPipeline> pipeline_;
   int epoch_ = 0;
   std::int64_t step_ = 0;  // batches handed out of the epoch
@@ -306,6 +423,11 @@ E enum_argument(const core::EnumNames<E, N>& names, const std::string& word, con
 }  // namespace
 
 void bind_loader(py::module_& m) {
+  py::class_<train::LinkPairs>(m, "LinkPairs", "This rank's share of labelled node pairs (Loader.local_pairs)")
+      .def("__len__", &train::LinkPairs::size)
+      .def_property_readonly(
+          "positives", [](const train::LinkPairs& p) { return std::count(p.label.begin(), p.label.end(), 1.0F); });
+
   py::class_<Batch>(m, "Batch", "One prepared mini-batch: inputs, labels, ids and blocks")
       .def_readonly("x", &Batch::x, "float32 [input nodes, features]: the rows of input_nodes")
       .def_readonly("y", &Batch::y, "int64 [seeds] class ids, or float [seeds, classes] for multi-label graphs")
@@ -314,6 +436,9 @@ void bind_loader(py::module_& m) {
       .def_readonly("blocks", &Batch::blocks, "one Block per layer, input layer first")
       .def_readonly("original_ids", &Batch::original_ids,
                     "the user's ids of the seeds: int64 tensor, or a list of str where the graph names its nodes")
+      .def_readonly("edge_label_index", &Batch::edge_label_index,
+                    "link batches: int64 [2, P], the scored pairs as rows of the seeds (the first rows of x)")
+      .def_readonly("edge_label", &Batch::edge_label, "link batches: float [P], 1 for an edge, 0 for a negative")
       .def_property_readonly("num_seeds", [](const Batch& b) { return b.seeds.size(0); })
       .def_property_readonly(
           "batch_size", [](const Batch& b) { return b.seeds.size(0); },
@@ -342,10 +467,15 @@ void bind_loader(py::module_& m) {
           [](Batch& b) {
             with_edge_index(b);
             auto data = py::module_::import("torch_geometric.data").attr("Data");
-            return data(py::arg("x") = b.x, py::arg("edge_index") = b.edge_index, py::arg("y") = b.y,
-                        py::arg("n_id") = b.input_nodes, py::arg("batch_size") = b.seeds.size(0),
-                        py::arg("num_sampled_nodes") = b.num_sampled_nodes,
-                        py::arg("num_sampled_edges") = b.num_sampled_edges);
+            py::object d = data(py::arg("x") = b.x, py::arg("edge_index") = b.edge_index, py::arg("y") = b.y,
+                                py::arg("n_id") = b.input_nodes, py::arg("batch_size") = b.seeds.size(0),
+                                py::arg("num_sampled_nodes") = b.num_sampled_nodes,
+                                py::arg("num_sampled_edges") = b.num_sampled_edges);
+            if (b.edge_label_index.defined()) {
+              d.attr("edge_label_index") = b.edge_label_index;
+              d.attr("edge_label") = b.edge_label;
+            }
+            return d;
           },
           "a torch_geometric.data.Data as NeighborLoader yields (x, edge_index, y of the seeds, n_id, batch_size, "
           "num_sampled_nodes, num_sampled_edges); needs PyG")
@@ -362,8 +492,23 @@ void bind_loader(py::module_& m) {
                        const std::string& normalize_features, bool gcn_norm, const std::string& device,
                        std::vector<std::int32_t> eval_fanouts, const std::string& net_host_bandwidth,
                        const std::string& net_host_latency, int superbatch, const std::optional<NodeSet>& input_nodes,
-                       bool shuffle) {
+                       bool shuffle, const std::string& task, const std::optional<torch::Tensor>& edge_label_index,
+                       const std::optional<torch::Tensor>& edge_label, double neg_sampling_ratio,
+                       const std::string& neg_sampling, bool drop_target_edges) {
              train::MinibatchOptions o;
+             o.task = enum_argument(train::kTaskNames, task, "task");
+             o.link.negative_ratio = neg_sampling_ratio;
+             o.link.drop_positive_edges = drop_target_edges;
+             LOOM_CHECK_ARG(neg_sampling_ratio >= 0, "neg_sampling_ratio", "must be >= 0, got {}", neg_sampling_ratio);
+             LOOM_CHECK_ARG(o.task == train::Task::kLink || (!edge_label_index && !edge_label), "edge_label_index",
+                            "is for link batches (loom.LinkLoader)");
+             LOOM_CHECK_ARG(o.task == train::Task::kNode || !input_nodes, "input_nodes",
+                            "is for node batches (loom.Loader); a LinkLoader takes edge_label_index");
+             LOOM_CHECK_ARG(!edge_label || edge_label_index, "edge_label", "needs edge_label_index");
+             const LinkSeeds links{
+                 .edge_label_index = edge_label_index,
+                 .edge_label = edge_label,
+                 .negatives = enum_argument(train::kNegativeSamplingNames, neg_sampling, "neg_sampling")};
              o.store = store.string();
              o.fanouts = std::move(fanouts);
              o.model.num_layers = static_cast<int>(o.fanouts.size());
@@ -386,7 +531,7 @@ void bind_loader(py::module_& m) {
              o.run.device = train::parse_device_choice(device, "device");
              o.eval_every = 0;
              o.eval_fanouts = std::move(eval_fanouts);
-             return std::make_unique<Loader>(o, input_nodes, python_world());
+             return std::make_unique<Loader>(o, input_nodes, links, python_world());
            }),
            py::arg("store"), py::arg("fanouts"), py::arg("batch_size") = 1024, py::arg("seed") = 0,
            py::arg("threads") = 0, py::arg("pipeline_depth") = 4, py::arg("cache") = "none", py::arg("alpha") = 0.0,
@@ -395,7 +540,10 @@ void bind_loader(py::module_& m) {
            py::arg("net_latency") = "", py::arg("normalize_features") = "none", py::arg("gcn_norm") = false,
            py::arg("device") = "cpu", py::arg("eval_fanouts") = std::vector<std::int32_t>{20},
            py::arg("net_host_bandwidth") = "", py::arg("net_host_latency") = "", py::arg("superbatch") = 1,
-           py::arg("input_nodes") = py::none(), py::arg("shuffle") = true)
+           py::arg("input_nodes") = py::none(), py::arg("shuffle") = true, py::arg("task") = "node",
+           py::arg("edge_label_index") = py::none(), py::arg("edge_label") = py::none(),
+           py::arg("neg_sampling_ratio") = 1.0, py::arg("neg_sampling") = "uniform",
+           py::arg("drop_target_edges") = false)
       .def_property_readonly("num_nodes", [](const Loader& l) { return l.data().num_nodes(); })
       .def_property_readonly("feat_dim", [](const Loader& l) { return l.data().feat_dim; })
       .def_property_readonly("num_classes", [](const Loader& l) { return l.data().num_classes; })
@@ -409,6 +557,19 @@ void bind_loader(py::module_& m) {
       .def("eval_batch", &Loader::eval_batch, py::arg("ids"), py::arg("step"), py::arg("batch_size"),
            py::arg("seed") = 0,
            "batch `step` of this rank's ids (from local_nodes) with the evaluation fanouts (collective)")
+      .def_property_readonly("links", &Loader::links, "whether the batches are link batches (loom.LinkLoader)")
+      .def("local_pairs", &Loader::local_pairs, py::arg("edge_label_index"), py::arg("edge_label") = py::none(),
+           "this rank's share of labelled pairs (edge_label_index: [2, E] node ids; edge_label: 1 or 0 each, "
+           "default 1) for link_eval_batch (collective)")
+      .def("link_eval_steps", &Loader::link_eval_steps, py::arg("pairs"), py::arg("batch_size"),
+           "steps of evaluating this rank's pairs (the most any rank needs; collective)")
+      .def("link_eval_batch", &Loader::link_eval_batch, py::arg("pairs"), py::arg("step"), py::arg("batch_size"),
+           py::arg("seed") = 0,
+           "batch `step` of the pairs with the evaluation fanouts, edge_label_index and edge_label set (collective)")
+      .def("link_metrics", &Loader::link_metrics, py::arg("positive"), py::arg("negative"),
+           py::arg("hits_at") = std::vector<int>{20, 50, 100},
+           "AUC, Hits@K and MRR (OGB's) of this rank's positive and negative pair scores, over all ranks "
+           "(collective)")
       .def("count", &Loader::count, py::arg("logits"), py::arg("labels"),
            "loom train's score counts of one batch (add them up over batches, then score())")
       .def("score", &Loader::score, py::arg("counts"),

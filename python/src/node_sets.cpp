@@ -57,11 +57,10 @@ std::vector<std::int64_t> ids_of_tensor(const torch::Tensor& given, const train:
   if (t.scalar_type() == torch::kBool) {
     LOOM_CHECK_ARG(data.original_names.empty(), argument,
                    "this graph names its nodes: give their names (a list of str), not a mask");
-    LOOM_CHECK_ARG(t.size(0) == data.num_nodes(), argument, "a mask of {} values for a graph of {} nodes",
-                   t.size(0), data.num_nodes());
-    std::int64_t highest = data.original_ids.empty()
-                               ? -1
-                               : *std::max_element(data.original_ids.begin(), data.original_ids.end());
+    LOOM_CHECK_ARG(t.size(0) == data.num_nodes(), argument, "a mask of {} values for a graph of {} nodes", t.size(0),
+                   data.num_nodes());
+    std::int64_t highest =
+        data.original_ids.empty() ? -1 : *std::max_element(data.original_ids.begin(), data.original_ids.end());
     highest = world.allreduce_max(highest, comm::Channel::control);
     LOOM_CHECK_ARG(highest < data.num_nodes(), argument,
                    "this graph's original node ids run past its {} nodes (up to {}): a mask cannot name them; "

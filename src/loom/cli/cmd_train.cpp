@@ -1,6 +1,7 @@
 // `loom train STORE`: sampled mini-batch GNN training, in one process on a graph store or under
-// `mpirun -np K` on a K-way partitioned store. Options come from flags or a TOML --config file
-// (keys are the long flag names, e.g. `fanouts = "15,10,5"`); flags override the file.
+// `mpirun -np K` on a K-way partitioned store, of node classification (--task node) or link
+// prediction (--task link: held-out edges, negatives, a decoder; train/link_trainer.hpp). Options come from flags or a
+// TOML --config file (keys are the long flag names, e.g. `fanouts = "15,10,5"`); flags override the file.
 #include <memory>
 
 #include "loom/cli/commands.hpp"
@@ -10,6 +11,7 @@
 #include "loom/cli/training_args.hpp"
 #include "loom/core/log.hpp"
 #include "loom/core/memory.hpp"
+#include "loom/train/link_trainer.hpp"
 #include "loom/train/minibatch_trainer.hpp"
 
 namespace loom::cli {
@@ -19,6 +21,10 @@ namespace {
 int run_train(const train::MinibatchOptions& options) {
   return comm::run_job([&](comm::Communicator& world) {
     core::set_log_rank(world.rank(), world.size());
+    if (options.task == train::Task::kLink) {
+      train::run_link_prediction(options, world);
+      return 0;
+    }
     const train::MinibatchReport report = train::run_minibatch(options, world);
     return report.stopped_by == 0 ? 0 : 128 + report.stopped_by;  // stopped by a signal, checkpoint written
   });
@@ -32,6 +38,26 @@ void add_train_command(CLI::App& app, Action& action) {
   auto* sub = app.add_subcommand("train", kTrainSummary);
   add_config_option(*sub);
   sub->add_option("store", o.store, "Graph store, or partitioned store with one part per rank")->required();
+  add_enum_option(*sub, "--task", o.task, train::kTaskNames,
+                  "What is learned: node labels, or links (edges against sampled non-edges)");
+  add_enum_option(*sub, "--decoder", o.link.decoder, nn::kLinkDecoderNames,
+                  "link: score of a pair from its embeddings (dot product, or an MLP on their product)");
+  add_enum_option(*sub, "--negatives", o.link.negatives, train::kNegativeSamplingNames,
+                  "link: training negatives' endpoints drawn uniformly or in proportion to degree");
+  sub->add_option("--negative-ratio", o.link.negative_ratio, "link: training negatives per positive edge")
+      ->capture_default_str();
+  sub->add_flag("--drop-target-edges", o.link.drop_positive_edges,
+                "link: leave each batch's positive edges out of its sampled message graph");
+  sub->add_option("--link-valid", o.link.split.valid, "link: fraction of the edges held out for validation")
+      ->capture_default_str();
+  sub->add_option("--link-test", o.link.split.test, "link: fraction of the edges held out for test")
+      ->capture_default_str();
+  sub->add_option("--link-eval-negatives", o.link.split.eval_negatives,
+                  "link: negatives drawn per held-out edge (u, v): pairs (u, w) that are no edge")
+      ->capture_default_str();
+  sub->add_option("--hits-at", o.link.hits_at, "link: the K of the Hits@K reported")
+      ->delimiter(',')
+      ->capture_default_str();
   add_enum_option(*sub, "--model", o.model.kind, nn::kModelKindNames, "GNN layers");
   sub->add_option("--layers", o.model.num_layers, "Number of GNN layers")->capture_default_str();
   sub->add_option("--hidden", o.model.hidden, "Hidden width")->capture_default_str();
@@ -48,7 +74,8 @@ void add_train_command(CLI::App& app, Action& action) {
                   "gat: dropout probability on the attention coefficients")
       ->capture_default_str();
   add_fanouts_option(*sub, "--fanouts", o.fanouts, "Neighbours sampled per layer, hop from the seeds first (-1 = all)");
-  sub->add_option("--batch-size", o.batch_size, "Seeds per step and rank")->capture_default_str();
+  sub->add_option("--batch-size", o.batch_size, "Seeds (link: positive edges) per step and rank")
+      ->capture_default_str();
   add_run_options(*sub, o.run, "Random seed (samples, shuffles, initialisation)");
   sub->add_option("--max-steps", o.max_steps,
                   "Steps per epoch at most (0 = all); an epoch cut short also reports its projected full time")

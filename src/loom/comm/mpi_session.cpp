@@ -63,6 +63,12 @@ MpiSession::~MpiSession() {
   MPI_Finalize();
 }
 
+namespace {
+std::atomic<AgreedFailures> g_agreed_failures{AgreedFailures::kPrintAndReturn};
+}  // namespace
+
+void set_agreed_failures(AgreedFailures handling) { g_agreed_failures.store(handling); }
+
 int run_job(const std::function<int(Communicator& world)>& body) {
   MpiSession session;
   Communicator world = session.world();
@@ -72,7 +78,7 @@ int run_job(const std::function<int(Communicator& world)>& body) {
   try {
     status = body(world);
   } catch (const AgreedError& e) {
-    if (!session.owns()) throw;
+    if (g_agreed_failures == AgreedFailures::kRethrow) throw;
     // Print before any rank exits: mpirun kills the job when the first rank exits non-zero.
     if (world.rank() == 0) {
       std::fprintf(stderr, "loom: error: %s\n", e.what());

@@ -36,8 +36,6 @@ class MpiSession {
   MpiSession& operator=(const MpiSession&) = delete;
 
   Communicator world() const { return Communicator::world(); }
-  // Whether this session started MPI (and finalises it), or borrows a running one.
-  bool owns() const { return owns_; }
 
  private:
   bool owns_ = false;
@@ -45,10 +43,14 @@ class MpiSession {
 };
 
 // Runs body(world) inside an MpiSession with the protocol above; returns the exit status (the
-// largest status any rank's body returned, or 1 after an agreed failure, already printed). In a
-// process where MPI is already running (loom.run from Python), an agreed failure is rethrown
-// instead, for the host to report: every rank raises it together.
+// largest status any rank's body returned, or 1 after an agreed failure, already printed).
 int run_job(const std::function<int(Communicator& world)>& body);
+
+// How run_job ends on an agreed failure: rank 0 prints it and every rank returns 1 (a `loom`
+// process), or every rank rethrows it for its host to report (Python's loom.run raises it as
+// loom.AgreedError, so that a notebook gets the message and goes on).
+enum class AgreedFailures { kPrintAndReturn, kRethrow };
+void set_agreed_failures(AgreedFailures handling);
 
 // How many ranks the launcher started, from its environment (OMPI_COMM_WORLD_SIZE, PMI_SIZE),
 // without starting MPI: 1 outside mpirun. For commands that run in one process only.

@@ -16,6 +16,9 @@ namespace loom::sample {
 struct StepPlan {
   std::vector<std::int64_t> seeds;
   std::uint64_t sample_seed = 0;
+  // (u, v) global id pairs, flattened, whose message edges the sampled blocks leave out (link
+  // prediction's supervision edges: dropped_pairs.hpp); empty for node tasks.
+  std::vector<std::int64_t> dropped_pairs;
 };
 
 enum class SeedOrder { kShuffled, kAsGiven };

@@ -6,12 +6,14 @@
 #include "loom/core/half.hpp"
 #include "loom/core/parallel.hpp"
 #include "loom/core/timer.hpp"
+#include "loom/sample/dropped_pairs.hpp"
 
 namespace loom::train {
 
 torch::Tensor BatchBuilder::labels(std::span<const std::int64_t> seeds) const {
   const auto n = static_cast<std::int64_t>(seeds.size());
   const std::int64_t offset = data_->offset;
+  if (seed_labels_ == SeedLabels::kNone) return torch::empty({0}, torch::kInt64);
   if (data_->multi_label) {
     const std::int64_t c = data_->num_classes;
     const auto all = data_->labels.span<std::uint8_t>();
@@ -42,12 +44,14 @@ PreparedBatch BatchBuilder::build(std::span<const std::int64_t> seeds, std::uint
   return b;
 }
 
-PreparedBatch BatchBuilder::sample(std::span<const std::int64_t> seeds, std::uint64_t sample_seed) const {
+PreparedBatch BatchBuilder::sample(std::span<const std::int64_t> seeds, std::uint64_t sample_seed,
+                                   std::span<const std::int64_t> dropped_pairs) const {
   PreparedBatch b;
   core::Timer timer;
   b.sampled = sampler_->sample(seeds, sample_seed);
+  sample::drop_pair_edges(b.sampled, dropped_pairs);
   b.graphs.reserve(b.sampled.blocks.size());
-  const auto& csr = data_->topology.csr();
+  const auto& csr = data_->graph();
   for (const auto& block : b.sampled.blocks) {
     auto graph = nn::MessageGraph::from_block(block);
     if (whole_graph_gcn_norm_) graph = graph.with_gcn_norm(nn::sampled_gcn_norm(csr, block, b.sampled.input_nodes));

@@ -50,29 +50,36 @@ struct PreparedBatch {
 // float16 (2), the others are held as float32 (4).
 inline std::int64_t grouped_value_bytes(core::DType rows) { return rows == core::DType::kFloat16 ? 2 : 4; }
 
+// Whether a batch carries its seeds' labels (node tasks: the seeds are this rank's own nodes) or
+// none (link prediction: the seeds are edge endpoints anywhere, y is empty).
+enum class SeedLabels { kGathered, kNone };
+
 class BatchBuilder {
  public:
   // `device` may be null (CPU, no tier); what the pointers name must outlive the builder.
   BatchBuilder(const TrainingData& data, const sample::NeighborSampler& sampler, const feature::FeatureSource& features,
-               const DeviceFeatures* device, bool whole_graph_gcn_norm)
+               const DeviceFeatures* device, bool whole_graph_gcn_norm, SeedLabels seed_labels = SeedLabels::kGathered)
       : data_(&data),
         sampler_(&sampler),
         features_(&features),
         device_(device),
-        whole_graph_gcn_norm_(whole_graph_gcn_norm) {}
+        whole_graph_gcn_norm_(whole_graph_gcn_norm),
+        seed_labels_(seed_labels) {}
 
   PreparedBatch build(std::span<const std::int64_t> seeds, std::uint64_t sample_seed) const;
   // build() in two steps, so that a pipeline can sample ahead of its fetches: sample() fills the
   // sampled blocks and graphs; fetch() (collective) the features and labels, telling the prefetch
   // buffer the batches sampled after this one (`upcoming`).
-  PreparedBatch sample(std::span<const std::int64_t> seeds, std::uint64_t sample_seed) const;
+  // `dropped_pairs`: node pairs whose message edges are left out (sample::drop_pair_edges).
+  PreparedBatch sample(std::span<const std::int64_t> seeds, std::uint64_t sample_seed,
+                       std::span<const std::int64_t> dropped_pairs = {}) const;
   void fetch(PreparedBatch& batch, std::span<const std::span<const std::int64_t>> upcoming = {}) const;
   // Collective: the features and labels of sampled `batches` in one gather (a superbatch; not
   // with a prefetch buffer or a device tier). The group's fetch statistics go to its first batch.
   void fetch_group(std::span<PreparedBatch> batches) const;
   // A batch of fetch_group(), ready as fetch() leaves one: x its float32 rows, copies queued.
   void finish_grouped(PreparedBatch& batch) const;
-  // Labels of seeds owned by this rank.
+  // Labels of seeds owned by this rank (empty with SeedLabels::kNone).
   torch::Tensor labels(std::span<const std::int64_t> seeds) const;
 
  private:
@@ -81,6 +88,7 @@ class BatchBuilder {
   const feature::FeatureSource* features_;
   const DeviceFeatures* device_;
   bool whole_graph_gcn_norm_;
+  SeedLabels seed_labels_;
 };
 
 }  // namespace loom::train

@@ -41,7 +41,7 @@ void BatchPipeline::sample_ahead(std::size_t ahead) {
   while (next_sample_ < plan_.size() && sampled_.size() <= ahead) {
     const StepPlan* step = &plan_[next_sample_++];
     const auto sample = [this, step] {
-      return std::make_shared<PreparedBatch>(builder_->sample(step->seeds, step->sample_seed));
+      return std::make_shared<PreparedBatch>(builder_->sample(step->seeds, step->sample_seed, step->dropped_pairs));
     };
     if (samplers_) {
       sampled_.push_back(samplers_

@@ -9,7 +9,7 @@ namespace loom::train {
 feature::CacheContext cache_context(const MinibatchOptions& options, const TrainingData& data,
                                     std::span<const std::int32_t> fanouts, int rank) {
   feature::CacheContext context;
-  context.graph = &data.topology.csr();
+  context.graph = &data.graph();
   context.book = data.book;
   context.rank = rank;
   context.train_ids = data.train_ids;

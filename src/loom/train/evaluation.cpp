@@ -37,7 +37,7 @@ ExactInference exact_inference(nn::GnnModel& model, const TrainingData& data, co
   torch::NoGradGuard no_grad;
   const bool was_training = model.is_training();
   model.eval();
-  const auto& csr = data.topology.csr();
+  const auto& csr = data.graph();
   const auto one_hop = sample::NeighborSampler::full_neighborhood(csr, 1);
   const bool gcn = model.options().kind == nn::ModelKind::kGcn;
   const std::int64_t n = data.num_local;

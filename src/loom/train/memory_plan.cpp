@@ -87,7 +87,7 @@ std::int64_t superbatch_bytes(const MinibatchOptions& o, const BatchShape& s, co
 // A few of the run's first training batches, sampled as training will sample them.
 BatchShape probe_training_batch(const MinibatchOptions& o, const TrainingData& data) {
   if (data.train_ids.empty()) return {};
-  const sample::NeighborSampler sampler(data.topology.csr(), o.fanouts);
+  const sample::NeighborSampler sampler(data.graph(), o.fanouts);
   const std::int64_t steps =
       sample::steps_per_epoch(std::array{static_cast<std::int64_t>(data.train_ids.size())}, o.batch_size);
   const auto plan = sample::plan_epoch(data.train_ids, std::min<std::int64_t>(steps, kProbeBatches), o.batch_size,
@@ -103,7 +103,7 @@ BatchShape probe_sampled_eval_batch(const MinibatchOptions& o, const TrainingDat
   if (ids.empty()) return {};
   LOOM_CHECK(static_cast<int>(o.eval_fanouts.size()) == o.model.num_layers,
              "memory plan: eval fanouts not one per layer (options not from checked_minibatch_options)");
-  const sample::NeighborSampler sampler(data.topology.csr(), o.eval_fanouts);
+  const sample::NeighborSampler sampler(data.graph(), o.eval_fanouts);
   const auto n = std::min<std::int64_t>(static_cast<std::int64_t>(ids.size()), o.eval_batch_size);
   return shape_of(sampler.sample(std::span(ids).first(static_cast<std::size_t>(n)), o.run.seed));
 }
@@ -116,7 +116,7 @@ std::int64_t exact_inference_bytes(const TrainingData& data, const nn::GnnModel&
   if (model.num_layers() > 1) last = model.layer_out_features(model.num_layers() - 2);
   std::int64_t chunk_inputs = 0, chunk_edges = 0;
   if (data.num_local > 0) {
-    const auto one_hop = sample::NeighborSampler::full_neighborhood(data.topology.csr(), 1);
+    const auto one_hop = sample::NeighborSampler::full_neighborhood(data.graph(), 1);
     std::vector<std::int64_t> dst(static_cast<std::size_t>(std::min(data.num_local, kExactChunk)));
     for (std::size_t i = 0; i < dst.size(); ++i) dst[i] = data.offset + static_cast<std::int64_t>(i);
     const auto block = one_hop.sample(dst, 0);
@@ -159,7 +159,7 @@ Residence own_rows_residence(const MinibatchOptions& o) {
 }
 
 std::int64_t topology_bytes(const TrainingData& data) {
-  const auto& csr = data.topology.csr();
+  const auto& csr = data.graph();
   return static_cast<std::int64_t>(csr.indptr_array().nbytes() + csr.indices_array().nbytes());
 }
 

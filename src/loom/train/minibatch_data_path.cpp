@@ -43,8 +43,9 @@ MinibatchDataPath::MinibatchDataPath(const MinibatchOptions& options, TrainingDa
   features_ =
       std::make_unique<feature::FeatureSource>(*fetcher_, &cache_, prefetch_.buffer.get(), &device_features_.tier());
   eval_features_ = std::make_unique<feature::FeatureSource>(*fetcher_, &cache_, nullptr, &device_features_.tier());
-  eval_sampler_ = std::make_unique<sample::NeighborSampler>(data_.topology.csr(), options.eval_fanouts);
-  eval_builder_ = std::make_unique<BatchBuilder>(data_, *eval_sampler_, *eval_features_, &device_features_, gcn_norm_);
+  eval_sampler_ = std::make_unique<sample::NeighborSampler>(data_.graph(), options.eval_fanouts);
+  eval_builder_ = std::make_unique<BatchBuilder>(data_, *eval_sampler_, *eval_features_, &device_features_, gcn_norm_,
+                                                 seed_labels());
   base_ = make_setting(options.fanouts, options.batch_size, 1.0, world);
   if (options.change_epoch >= 0)
     changed_ = make_setting(options.change_fanouts.empty() ? options.fanouts : options.change_fanouts,
@@ -55,8 +56,9 @@ MinibatchDataPath::MinibatchDataPath(const MinibatchOptions& options, TrainingDa
 EpochSetting MinibatchDataPath::make_setting(const std::vector<std::int32_t>& fanouts, std::int64_t batch_size,
                                              double train_fraction, comm::Communicator& world) const {
   EpochSetting s;
-  s.sampler = std::make_unique<sample::NeighborSampler>(data_.topology.csr(), fanouts);
-  s.builder = std::make_unique<BatchBuilder>(data_, *s.sampler, *features_, &device_features_, gcn_norm_);
+  s.sampler = std::make_unique<sample::NeighborSampler>(data_.graph(), fanouts);
+  s.builder =
+      std::make_unique<BatchBuilder>(data_, *s.sampler, *features_, &device_features_, gcn_norm_, seed_labels());
   s.batch_size = batch_size;
   s.train_ids = data_.train_ids;
   if (train_fraction < 1) {  // a seeded subset of this rank's training nodes
@@ -79,12 +81,23 @@ int sample_workers_for(const MinibatchOptions& options, torch::Device device) {
 
 std::unique_ptr<BatchPipeline> MinibatchDataPath::pipeline(int epoch, int first_step) const {
   const EpochSetting& s = setting(epoch);
-  return std::make_unique<BatchPipeline>(
+  return make_pipeline(
       *s.builder,
       sample::plan_epoch(s.train_ids, s.steps, s.batch_size, options_.run.seed, epoch, data_.rank, options_.seed_order),
-      options_.pipeline_depth, prefetch_.control.get(), prefetch_.buffer ? prefetch_.buffer->options().lookahead : 0,
-      static_cast<std::size_t>(first_step), sample_workers_for(options_, device_features_.device()),
-      options_.superbatch);
+      first_step);
+}
+
+std::unique_ptr<BatchPipeline> MinibatchDataPath::pipeline_of(std::vector<sample::StepPlan> plan) const {
+  return make_pipeline(*base_.builder, std::move(plan), 0);
+}
+
+std::unique_ptr<BatchPipeline> MinibatchDataPath::make_pipeline(const BatchBuilder& builder,
+                                                                std::vector<sample::StepPlan> plan,
+                                                                int first_step) const {
+  return std::make_unique<BatchPipeline>(builder, std::move(plan), options_.pipeline_depth, prefetch_.control.get(),
+                                         prefetch_.buffer ? prefetch_.buffer->options().lookahead : 0,
+                                         static_cast<std::size_t>(first_step),
+                                         sample_workers_for(options_, device_features_.device()), options_.superbatch);
 }
 
 }  // namespace loom::train

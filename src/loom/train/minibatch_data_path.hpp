@@ -5,6 +5,8 @@
 // controller, and the epoch settings (a sampler and batch builder for the base conditions and, from
 // --change-epoch on, the changed ones). pipeline(epoch) prepares the epoch's batches in plan order
 // (SALIENT's overlap); eval_builder() builds evaluation batches without the prefetch buffer.
+// For --task link the batches carry no labels (their seeds are edge endpoints anywhere) and are
+// sampled on data.graph(), the message graph.
 // The constructor is collective over `world` (errors on every rank together) and writes the
 // cache, prefetch and device records to `metrics` on rank 0.
 #pragma once
@@ -62,12 +64,17 @@ class MinibatchDataPath {
   // The epoch's batches from `first_step` on, prepared --pipeline-depth ahead on a producer thread
   // (collective: every rank drains its pipeline to the end or stops it early at the same step).
   std::unique_ptr<BatchPipeline> pipeline(int epoch, int first_step = 0) const;
+  // The same over a plan of the caller's (link prediction's steps) with the base setting's builder.
+  std::unique_ptr<BatchPipeline> pipeline_of(std::vector<sample::StepPlan> plan) const;
   const BatchBuilder& eval_builder() const { return *eval_builder_; }
   // Null without --controller.
   PrefetchControl* prefetch_control() const { return prefetch_.control.get(); }
   const feature::PrefetchBuffer* prefetch_buffer() const { return prefetch_.buffer.get(); }
 
  private:
+  SeedLabels seed_labels() const { return options_.task == Task::kLink ? SeedLabels::kNone : SeedLabels::kGathered; }
+  std::unique_ptr<BatchPipeline> make_pipeline(const BatchBuilder& builder, std::vector<sample::StepPlan> plan,
+                                               int first_step) const;
   EpochSetting make_setting(const std::vector<std::int32_t>& fanouts, std::int64_t batch_size, double train_fraction,
                             comm::Communicator& world) const;
 

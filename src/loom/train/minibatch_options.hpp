@@ -16,6 +16,7 @@
 #include "loom/graph/feature_norm.hpp"
 #include "loom/nn/model.hpp"
 #include "loom/sample/epoch_plan.hpp"
+#include "loom/train/link_options.hpp"
 #include "loom/train/run_options.hpp"
 
 namespace loom::train {
@@ -32,7 +33,9 @@ inline constexpr core::EnumNames<EvalMode, 2> kEvalModeNames{
     {{"sampled", EvalMode::kSampled}, {"exact", EvalMode::kExact}}};
 
 struct MinibatchOptions {
-  std::string store;                             // graph store (1 rank) or partitioned store (one part per rank)
+  std::string store;  // graph store (1 rank) or partitioned store (one part per rank)
+  Task task = Task::kNode;
+  LinkOptions link;                              // --task link
   nn::ModelOptions model;                        // in_features and num_classes come from the data
   std::vector<std::int32_t> fanouts{15, 10, 5};  // fanouts[0] is the hop from the seeds; one per layer (-1 = all)
   std::int64_t batch_size = 1024;

@@ -104,6 +104,7 @@ TrainingData open_training_data(const std::string& path, const comm::Communicato
       d.offset = part.range().begin;
       d.num_local = part.range().size();
       load_rows(d, part.store(), d.offset, use);
+      if (use == DataUse::kLinks) d.source_rows.assign(store.new_to_source().begin(), store.new_to_source().end());
       const auto halo = part.halo_ids();
       d.halo_ids.assign(halo.begin(), halo.end());
     } else {
@@ -121,6 +122,12 @@ TrainingData open_training_data(const std::string& path, const comm::Communicato
       spdlog::warn("{}: graph is directed; neighbour sampling follows stored (out-)edges", path);
   });
   return d;
+}
+
+std::vector<std::int64_t> own_ids(const TrainingData& data) {
+  std::vector<std::int64_t> ids(static_cast<std::size_t>(data.num_local));
+  for (std::int64_t i = 0; i < data.num_local; ++i) ids[static_cast<std::size_t>(i)] = data.offset + i;
+  return ids;
 }
 
 void normalize_training_features(TrainingData& d, graph::FeatureNorm norm, const comm::Communicator& world) {

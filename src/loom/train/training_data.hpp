@@ -40,7 +40,15 @@ struct TrainingData {
   std::vector<std::int64_t> halo_ids;      // sorted global ids of remote neighbours of this rank's nodes
   std::vector<std::int64_t> original_ids;  // original id of each local row (empty for names)
   std::vector<std::string> original_names;
+  // Link prediction: the topology less its held-out edges (link_split.hpp), which batches are
+  // sampled on; unset for node tasks.
+  std::optional<graph::Csr> message_graph;
+  // Link prediction on a partitioned store: the source store's row of every global id (empty:
+  // global ids are the source's rows), so that held-out edges do not depend on the partition.
+  std::vector<std::int64_t> source_rows;
   std::int64_t num_nodes() const { return book.num_nodes(); }
+  // The graph batches are sampled on.
+  const graph::Csr& graph() const { return message_graph ? *message_graph : topology.csr(); }
 };
 
 // What a trainer reads of the store besides its features: node labels and the store's
@@ -48,6 +56,10 @@ struct TrainingData {
 // input_nodes: splits are read where the store has them), or neither (link prediction: the
 // edges are the training signal; labels and splits are read where present).
 enum class DataUse { kNodeSplits, kGivenSeeds, kLinks };
+
+// Every global id this rank owns, ascending (link prediction's stand-in for training seeds, which
+// the cache policies rank remote rows by).
+std::vector<std::int64_t> own_ids(const TrainingData& data);
 
 // Collective over `world`. Throws (on every rank) an Error naming the store and the problem.
 TrainingData open_training_data(const std::string& path, const comm::Communicator& world,
