@@ -64,6 +64,7 @@ done
 ((runs == 0)) || echo "reproducers $runs $early $mismatch" > "$work/rows-reproducers.txt"
 
 cat "$work"/rows-*.txt > "$work/rows.txt"
+link_section=$(sed -n '/^<!-- bench_link_pyg -->$/,$p' bench/results/python-pyg.md 2> /dev/null || true)
 "$python" - "$work/rows.txt" "$epochs" <<'PY' > bench/results/python-pyg.md
 import collections, difflib, statistics, sys
 rows, epochs = sys.argv[1], sys.argv[2]
@@ -115,6 +116,7 @@ if reproducers:
           f"GradientSync over parameters that differ between 2 ranks: {mismatch} runs without the one clear "
           "error (status 1).")
 PY
+[ -z "$link_section" ] || echo "$link_section" >> bench/results/python-pyg.md  # bench_link_pyg.sh's
 # The same section at the end of bench/results/python.md (bench_python.sh adds it when it writes that file).
 if [ -f bench/results/python.md ]; then
   sed -i '/^<!-- bench_pyg_port -->$/,$d' bench/results/python.md

@@ -93,8 +93,21 @@ class GATConv(nn.Module):
         return out.mean(1) + self.bias
 
 
+def whole_graph_block(edge_index, num_nodes):
+    """PyG's full-graph view as one Loom Block: every node a destination, aggregating along
+    edge_index (row 0 source, row 1 target), for a model run on the whole graph."""
+    edge_index = edge_index.to(torch.int64)
+    source, target = edge_index[0], edge_index[1]
+    order = torch.argsort(target * num_nodes + source)
+    indptr = torch.zeros(num_nodes + 1, dtype=torch.int64, device=edge_index.device)
+    indptr[1:] = torch.bincount(target, minlength=num_nodes).cumsum(0)
+    return _loom.Block(indptr, source[order].contiguous(), num_nodes)
+
+
 class GraphSAGE(nn.Module):
-    """A stack of SAGEConv layers with ReLU and dropout between them: `loom train --model sage`."""
+    """A stack of SAGEConv layers with ReLU and dropout between them: `loom train --model sage`.
+    model(x, blocks) runs on a batch's blocks (each layer only on the nodes the next one needs);
+    model(x, edge_index) on a whole graph, PyG's way (every layer on every node)."""
 
     def __init__(self, in_features, hidden, out_features, num_layers=3, dropout=0.5):
         super().__init__()
@@ -103,6 +116,8 @@ class GraphSAGE(nn.Module):
         self.dropout = dropout
 
     def forward(self, x, blocks):
+        if isinstance(blocks, torch.Tensor):
+            blocks = [whole_graph_block(blocks, x.size(0))] * len(self.convs)
         for i, (conv, block) in enumerate(zip(self.convs, blocks)):
             x = conv(block, x)
             if i + 1 < len(self.convs):

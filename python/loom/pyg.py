@@ -14,7 +14,7 @@ from . import _loom
 from .commands import import_graph
 
 _SPLITS = {"train_mask": "train_idx.npy", "val_mask": "valid_idx.npy", "test_mask": "test_idx.npy"}
-_KEPT = {"edge_index", "x", "y", "num_nodes", *_SPLITS}
+_KEPT = {"edge_index", "edge_weight", "x", "y", "num_nodes", *_SPLITS}
 
 
 def _attribute_names(data):
@@ -38,8 +38,8 @@ def _warn_unkept(data):
     unkept = sorted(name for name in _attribute_names(data) if name not in _KEPT)
     if unkept:
         warnings.warn(
-            f"from_pyg: {', '.join(unkept)} not stored (a Loom store holds x, edge_index, y and the "
-            "train/val/test masks)",
+            f"from_pyg: {', '.join(unkept)} not stored (a Loom store holds x, edge_index, edge_weight, y and "
+            "the train/val/test masks)",
             stacklevel=3,
         )
 
@@ -53,10 +53,11 @@ def _array(value, name):
 def from_pyg(data, path, directed=False, overwrite=False, **options):
     """Writes `data` as the store `path` and returns its GraphStore. edge_index [2, E] is read as
     source -> target pairs; undirected graphs (directed=False, PyG's usual form, both directions
-    listed) are stored once per direction, as `loom import` does. x becomes the features
+    listed) are stored once per direction, as `loom import` does; edge_weight (one float per edge)
+    is kept as the store's edge weights. x becomes the features
     (float32 or float16 kept), y the labels (1-D class ids, -1 unlabelled, or a 2-D 0/1
     multi-label matrix), and 1-D boolean train_mask / val_mask / test_mask the splits; any other
-    attribute (edge_attr, edge_weight, pos, ...) is named in a warning, and a HeteroData is an
+    attribute (edge_attr, pos, ...) is named in a warning, and a HeteroData is an
     error. Other keyword options are `loom import npy`'s (e.g. build_memory="2G")."""
     _refuse_heterogeneous(data)
     edge_index = getattr(data, "edge_index", None)
@@ -69,6 +70,15 @@ def from_pyg(data, path, directed=False, overwrite=False, **options):
         edges = _array(edge_index, "edge_index").astype(np.int64, copy=False)
         np.save(os.path.join(arrays, "src.npy"), edges[0])
         np.save(os.path.join(arrays, "dst.npy"), edges[1])
+        weight = getattr(data, "edge_weight", None)
+        if weight is not None:
+            weight = _array(weight, "edge_weight")
+            if weight.shape != (edges.shape[1],):
+                raise _loom.Error(
+                    f"from_pyg: data.edge_weight must hold one value per edge ({edges.shape[1]}), got "
+                    f"shape {list(weight.shape)}"
+                )
+            np.save(os.path.join(arrays, "weight.npy"), weight.astype(np.float32))
         if getattr(data, "x", None) is not None:
             x = _array(data.x, "x")
             if x.dtype == np.float16:

@@ -78,6 +78,13 @@ void bind_data(py::module_& m) {
       .def_property_readonly("indices", &indices_of, "int32 or int64 [num_edges]: neighbour ids, CSR order")
       .def("edge_index", &edge_index_of, "int64 [2, num_edges] (source, destination), PyG's layout (a copy)")
       .def_property_readonly(
+          "edge_weight",
+          [](const Store& s) -> py::object {
+            if (!s->meta().weighted) return py::none();
+            return py::cast(view_npy(s->edge_weight(), s));
+          },
+          "float32 [num_edges] in CSR order (edge_index()'s), or None for an unweighted graph")
+      .def_property_readonly(
           "features",
           [](const Store& s) -> py::object {
             if (!s->has_feat()) return py::none();

@@ -25,10 +25,10 @@ train::LinkPairs given_pairs(const torch::Tensor& edge_label_index, const std::o
   train::LinkPairs pairs;
   world.agree_on([&] {
     const torch::Tensor index = edge_label_index.detach().to(torch::kCPU);
-    LOOM_CHECK_ARG(index.dim() == 2 && index.size(0) == 2 && !index.is_floating_point() &&
-                       index.scalar_type() != torch::kBool,
-                   "edge_label_index", "want an integer tensor [2, E] of node ids, got {} of shape [{}]",
-                   std::string(c10::toString(index.scalar_type())), fmt::join(index.sizes(), ", "));
+    LOOM_CHECK_ARG(
+        index.dim() == 2 && index.size(0) == 2 && !index.is_floating_point() && index.scalar_type() != torch::kBool,
+        "edge_label_index", "want an integer tensor [2, E] of node ids, got {} of shape [{}]",
+        std::string(c10::toString(index.scalar_type())), fmt::join(index.sizes(), ", "));
     const torch::Tensor ids = index.to(torch::kInt64).contiguous();
     const std::int64_t count = ids.size(1), n = data.num_nodes();
     torch::Tensor labels = torch::ones({count}, torch::kFloat32);

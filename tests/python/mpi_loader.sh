@@ -14,8 +14,8 @@ run=("$mpirun" -np 2 --oversubscribe --allow-run-as-root --bind-to none --mca bt
 "$loom" --log-level warn partition "$dir/sbm" -k 2 -o "$dir/parts"
 "${run[@]}" "$loom" --log-level warn train "$dir/parts" --layers 2 --fanouts 10,5 --batch-size 64 --epochs 1 --seed 7 \
   --threads 1 --eval-every 0 --no-exact-eval --metrics "$dir/train.jsonl"
-LOOM_TEST_PARTS="$dir/parts" LOOM_TEST_METRICS="$dir/train.jsonl" \
-  "${run[@]}" -x LOOM_TEST_PARTS -x LOOM_TEST_METRICS -x PYTHONPATH \
+LOOM_TEST_PARTS="$dir/parts" LOOM_TEST_SOURCE="$dir/sbm" LOOM_TEST_METRICS="$dir/train.jsonl" \
+  "${run[@]}" -x LOOM_TEST_PARTS -x LOOM_TEST_SOURCE -x LOOM_TEST_METRICS -x PYTHONPATH \
   "$python" -m pytest -q -p no:cacheprovider "$here/mpi_loader_check.py"
 
 # A failure on one rank ends every rank with its message, as the CLI does: rank 1 raises while

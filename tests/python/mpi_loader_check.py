@@ -52,3 +52,33 @@ def test_input_nodes_give_each_rank_its_share_in_its_part():
     assert seen == set(parts.new_to_source[mine].tolist())
     model = loom.nn.GraphSAGE(loader.feat_dim, 8, loader.num_classes, num_layers=2)
     assert loader.evaluate(model, chosen[:50])["nodes"] == 50  # summed over the ranks
+
+
+def test_link_loader_trains_each_ranks_pairs_and_scores_over_all_ranks():
+    parts = loom.PartitionedStore(os.environ["LOOM_TEST_PARTS"])
+    edges = loom.GraphStore(os.environ["LOOM_TEST_SOURCE"]).edge_index()[:, ::5]  # the source store's rows
+    loader = loom.LinkLoader(parts.path, fanouts=[10, 5], batch_size=64, seed=3, threads=1, edge_label_index=edges)
+    rank, offsets = loom.comm.rank(), parts.node_offsets
+    torch.manual_seed(0)
+    model = loom.nn.GraphSAGE(loader.feat_dim, 16, 16, num_layers=2)
+    sync = loom.comm.GradientSync(list(model.parameters()))
+    optimizer = torch.optim.Adam(model.parameters(), lr=0.01)
+    positives = 0
+    for batch in loader:
+        first = batch.seeds[batch.edge_label_index[0][batch.edge_label == 1]]
+        assert bool(((first >= offsets[rank]) & (first < offsets[rank + 1])).all())  # pairs this rank owns
+        positives += int(batch.edge_label.sum())
+        z = model(batch.x, batch.blocks)
+        out = (z[batch.edge_label_index[0]] * z[batch.edge_label_index[1]]).sum(-1)
+        optimizer.zero_grad()
+        torch.nn.functional.binary_cross_entropy_with_logits(out, batch.edge_label).backward()
+        sync.all_reduce()
+        optimizer.step()
+    assert loom.comm.allreduce_sum([float(positives)])[0] >= edges.size(1)  # every pair, some twice (cycling)
+    assert loader.epoch_stats()["rows_remote"] > 0
+    negatives = torch.randint(0, parts.num_nodes, edges.shape, generator=torch.Generator().manual_seed(1))
+    pairs = torch.cat([edges, negatives], 1)
+    labels = torch.cat([torch.ones(edges.size(1)), torch.zeros(edges.size(1))])
+    scores = loader.evaluate(model, pairs, labels, hits_at=[50])
+    assert scores["positives"] == edges.size(1) and scores["negatives"] == edges.size(1)  # summed over the ranks
+    assert scores["auc"] > 0.6

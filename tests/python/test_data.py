@@ -1,6 +1,7 @@
 """loom.GraphStore / PartitionedStore: arrays as tensors viewing the store's files, the same
 values numpy reads, writes that never reach the file, and errors with the CLI's messages."""
 import os
+import types
 
 import numpy as np
 import pytest
@@ -70,3 +71,27 @@ def test_commands_raise_the_cli_messages(tmp_path):
     assert not (tmp_path / "out").exists()  # nothing half-written
     with pytest.raises(loom.Error, match="missing: not a directory"):
         loom.partition(str(tmp_path / "missing"), str(tmp_path / "p"), k=0)
+
+
+def test_from_pyg_keeps_edge_weights(tmp_path):
+    n = 6
+    ring = torch.arange(n)
+    edge_index = torch.stack([ring, (ring + 1) % n])
+    data = types.SimpleNamespace(
+        edge_index=edge_index,
+        edge_weight=torch.arange(1.0, n + 1),
+        num_nodes=n,
+        keys=lambda: ["edge_index", "edge_weight", "num_nodes"],
+    )
+    store = loom.from_pyg(data, tmp_path / "weighted")  # undirected: each edge stored both ways, with its weight
+    weight_of = dict(zip(map(tuple, store.edge_index().t().tolist()), store.edge_weight.tolist()))
+    assert weight_of == {
+        **{(i, (i + 1) % n): float(i + 1) for i in range(n)},
+        **{((i + 1) % n, i): float(i + 1) for i in range(n)},
+    }
+    assert (
+        loom.from_pyg(types.SimpleNamespace(edge_index=edge_index, num_nodes=n), tmp_path / "plain").edge_weight is None
+    )
+    data.edge_weight = torch.ones(n + 1)
+    with pytest.raises(loom.Error, match="edge_weight must hold one value per edge"):
+        loom.from_pyg(data, tmp_path / "bad")

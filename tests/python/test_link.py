@@ -38,8 +38,9 @@ def test_dropped_target_edges_leave_the_message_graph(sbm):
     store = loom.GraphStore(sbm)
     given = store.edge_index()[:, :64]
     for drop in (False, True):
-        loader = loom.LinkLoader(sbm, fanouts=[-1], batch_size=64, edge_label_index=given, neg_sampling_ratio=0.0,
-                                 drop_target_edges=drop)
+        loader = loom.LinkLoader(
+            sbm, fanouts=[-1], batch_size=64, edge_label_index=given, neg_sampling_ratio=0.0, drop_target_edges=drop
+        )
         batch = next(iter(loader))
         ids = batch.n_id
         messages = set(map(tuple, ids[batch.edge_index].t().tolist()))

@@ -192,3 +192,13 @@ def test_input_nodes_take_a_store_without_splits(sbm, tmp_path):
         ]
         == 9
     )
+
+
+def test_graphsage_on_a_whole_graphs_edge_index_equals_exact_inference(sbm):
+    store = loom.GraphStore(sbm)
+    loader = loom.Loader(sbm, fanouts=[10, 5], eval_fanouts=[-1])
+    torch.manual_seed(0)
+    model = loom.nn.GraphSAGE(loader.feat_dim, 16, loader.num_classes, num_layers=2).eval()
+    whole = model(store.features.float(), store.edge_index())
+    batch = next(loader.eval_batches("test", batch_size=50))
+    assert torch.allclose(model(batch.x, batch.blocks), whole[batch.seeds], atol=1e-5)

@@ -11,9 +11,7 @@ namespace loom::sample {
 namespace {
 
 // A 5-cycle with every neighbour sampled: 0-1-2-3-4-0.
-graph::Csr ring() {
-  return graph::Csr::from_vectors({0, 2, 4, 6, 8, 10}, {1, 4, 0, 2, 1, 3, 2, 4, 3, 0}, 5);
-}
+graph::Csr ring() { return graph::Csr::from_vectors({0, 2, 4, 6, 8, 10}, {1, 4, 0, 2, 1, 3, 2, 4, 3, 0}, 5); }
 
 bool has_edge(const SampledBatch& b, std::int64_t a, std::int64_t c) {
   for (const Block& block : b.blocks)

@@ -27,9 +27,9 @@ TEST(LinkMetrics, AucHitsAndMrrOnAHandComputedCase) {
   EXPECT_DOUBLE_EQ(m.auc, 7.5 / 12.0);
   // Negatives above each positive: none, 0.8, and 0.8 0.5 0.2 -> ranks 1, 2, 4.
   EXPECT_DOUBLE_EQ(m.mrr, (1.0 + 0.5 + 0.25) / 3.0);
-  EXPECT_DOUBLE_EQ(m.hits.at(1), 1.0 / 3.0);   // above 0.8: 0.9
-  EXPECT_DOUBLE_EQ(m.hits.at(2), 1.0 / 3.0);   // above 0.5: 0.9 (0.5 is not above)
-  EXPECT_DOUBLE_EQ(m.hits.at(10), 1.0);        // fewer negatives than K
+  EXPECT_DOUBLE_EQ(m.hits.at(1), 1.0 / 3.0);  // above 0.8: 0.9
+  EXPECT_DOUBLE_EQ(m.hits.at(2), 1.0 / 3.0);  // above 0.5: 0.9 (0.5 is not above)
+  EXPECT_DOUBLE_EQ(m.hits.at(10), 1.0);       // fewer negatives than K
   EXPECT_EQ(m.positives, 3);
   EXPECT_EQ(m.negatives, 4);
   EXPECT_TRUE(std::isnan(link_metrics(positive, {}, ks).auc));

@@ -8,7 +8,9 @@ namespace loom::sample {
 
 namespace {
 
-std::pair<std::int64_t, std::int64_t> unordered(std::int64_t a, std::int64_t b) { return {std::min(a, b), std::max(a, b)}; }
+std::pair<std::int64_t, std::int64_t> unordered(std::int64_t a, std::int64_t b) {
+  return {std::min(a, b), std::max(a, b)};
+}
 
 }  // namespace
 

@@ -1,6 +1,6 @@
 // Link prediction's mini-batches, as PyG's LinkNeighborLoader makes them: each step takes
-// `batch_size` of this rank's supervision pairs (positive edges, or labelled pairs given), shuffled per (run seed, epoch, rank)
-// and cycled like node seeds (sample::plan_epoch) so that every rank runs the same steps, adds
+// `batch_size` of this rank's supervision pairs (positive edges, or labelled pairs given), shuffled per (run seed,
+// epoch, rank) and cycled like node seeds (sample::plan_epoch) so that every rank runs the same steps, adds
 // `negative_ratio` negatives per positive (pairs drawn uniformly over the nodes, or each endpoint
 // in proportion to its degree, deterministic per step), and samples the neighbourhoods of every
 // endpoint once: the step's seeds are the distinct endpoints, ascending, and its LinkTargets

@@ -11,13 +11,15 @@ namespace {
 
 std::vector<float> all_ranks(std::span<const float> mine, const comm::Communicator& world) {
   std::vector<float> all;
-  for (const auto& part : world.allgatherv(mine, comm::Channel::control)) all.insert(all.end(), part.begin(), part.end());
+  for (const auto& part : world.allgatherv(mine, comm::Channel::control))
+    all.insert(all.end(), part.begin(), part.end());
   return all;
 }
 
 // Negatives above `score` and those equal to it, in descending `negatives`.
 std::pair<std::int64_t, std::int64_t> above_and_tied(const std::vector<float>& negatives, float score) {
-  const auto at_least = std::upper_bound(negatives.begin(), negatives.end(), score, std::greater<>()) - negatives.begin();
+  const auto at_least =
+      std::upper_bound(negatives.begin(), negatives.end(), score, std::greater<>()) - negatives.begin();
   const auto above = std::lower_bound(negatives.begin(), negatives.end(), score, std::greater<>()) - negatives.begin();
   return {above, at_least - above};
 }
@@ -59,8 +61,8 @@ LinkMetrics link_metrics(std::span<const float> positive, std::span<const float>
   return m;
 }
 
-LinkMetrics link_metrics(std::span<const float> positive, std::span<const float> negative,
-                         std::span<const int> hits_at, const comm::Communicator& world) {
+LinkMetrics link_metrics(std::span<const float> positive, std::span<const float> negative, std::span<const int> hits_at,
+                         const comm::Communicator& world) {
   const std::vector<float> all_positive = all_ranks(positive, world), all_negative = all_ranks(negative, world);
   return link_metrics(all_positive, all_negative, hits_at);
 }

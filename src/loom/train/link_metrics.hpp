@@ -28,8 +28,8 @@ LinkMetrics link_metrics(std::span<const float> positive, std::span<const float>
                          std::span<const int> hits_at);
 
 // The same over every rank's scores (collective; the scores go over the control channel).
-LinkMetrics link_metrics(std::span<const float> positive, std::span<const float> negative,
-                         std::span<const int> hits_at, const comm::Communicator& world);
+LinkMetrics link_metrics(std::span<const float> positive, std::span<const float> negative, std::span<const int> hits_at,
+                         const comm::Communicator& world);
 
 // "hits@50" and so on.
 std::string hits_name(int k);

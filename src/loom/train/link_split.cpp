@@ -19,9 +19,10 @@ class EdgeAssignment {
   EdgeUse use(std::int64_t u, std::int64_t v) const {
     std::int64_t a = source_row(u), b = source_row(v);
     if (!directed() && a > b) std::swap(a, b);
-    const double r =
-        static_cast<double>(core::mix_seed(core::mix_seed(o_.seed, static_cast<std::uint64_t>(a)), static_cast<std::uint64_t>(b)) >> 11) *
-        0x1.0p-53;
+    const double r = static_cast<double>(core::mix_seed(core::mix_seed(o_.seed, static_cast<std::uint64_t>(a)),
+                                                        static_cast<std::uint64_t>(b)) >>
+                                         11) *
+                     0x1.0p-53;
     return r < o_.valid ? EdgeUse::kValid : r < o_.valid + o_.test ? EdgeUse::kTest : EdgeUse::kTrain;
   }
   bool directed() const { return data_->topology.meta().directed; }
@@ -79,8 +80,7 @@ LinkSplit split_links(const TrainingData& data, const LinkSplitOptions& o) {
       if (holds_out) indptr[static_cast<std::size_t>(u + 1)] = static_cast<std::int64_t>(indices.size());
     }
   });
-  if (holds_out)
-    split.message_graph = graph::Csr::from_vectors(std::move(indptr), indices, whole.num_cols());
+  if (holds_out) split.message_graph = graph::Csr::from_vectors(std::move(indptr), indices, whole.num_cols());
   add_negatives(split.valid, whole, o.eval_negatives, core::mix_seed(o.seed, 0x76616c6964 /*"valid"*/));
   add_negatives(split.test, whole, o.eval_negatives, core::mix_seed(o.seed, 0x74657374 /*"test"*/));
   return split;

@@ -20,8 +20,8 @@ namespace loom::train {
 
 struct LinkSplit {
   std::optional<graph::Csr> message_graph;  // the whole graph less the held-out edges (unset: none held out)
-  LinkPairs train;           // this rank's training positives
-  LinkPairs valid, test;     // this rank's held-out positives, then their negatives
+  LinkPairs train;                          // this rank's training positives
+  LinkPairs valid, test;                    // this rank's held-out positives, then their negatives
 };
 
 // `options` as check_link_options() passes them.

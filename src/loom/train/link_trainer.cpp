@@ -22,8 +22,8 @@ namespace loom::train {
 
 void check_link_task_options(const MinibatchOptions& o) {
   check_link_options(o.link);
-  LOOM_CHECK_ARG(o.checkpoint.dir.empty() && !o.checkpoint.resume, o.checkpoint.resume ? "--resume" : "--checkpoint-dir",
-                 "checkpoints are kept for --task node only");
+  LOOM_CHECK_ARG(o.checkpoint.dir.empty() && !o.checkpoint.resume,
+                 o.checkpoint.resume ? "--resume" : "--checkpoint-dir", "checkpoints are kept for --task node only");
   LOOM_CHECK_ARG(o.selection == Selection::kLast && o.patience == 0, o.patience > 0 ? "--patience" : "--selection",
                  "model selection is for --task node only");
   LOOM_CHECK_ARG(o.output.dir.empty(), "--output", "predictions are written for --task node only");
@@ -89,7 +89,8 @@ void train_link_epoch(LinkModel& m, const MinibatchDataPath& path, LinkEpochPlan
     const LinkTargets& targets = plan.targets[step];
     if (!targets.label.empty()) {
       const torch::Tensor z = m.encoder->forward(batch.x, batch.graphs);
-      const torch::Tensor logits = m.decoder->forward(z, on(targets.src_row, z.device()), on(targets.dst_row, z.device()));
+      const torch::Tensor logits =
+          m.decoder->forward(z, on(targets.src_row, z.device()), on(targets.dst_row, z.device()));
       const torch::Tensor labels = torch::tensor(targets.label, torch::kFloat32).to(z.device());
       const torch::Tensor loss = torch::binary_cross_entropy_with_logits(logits, labels);
       loss.backward();
@@ -144,6 +145,81 @@ void log_link_epoch(const EpochSummary& s, const nlohmann::json& record, int hit
       graph::human_bytes(static_cast<double>(s.feature_bytes)), s.rows_cached);
 }
 
+// Holds out the validation and test edges (on every rank alike): batches are then sampled on the
+// rest, and the cache policies take every own node as a seed.
+LinkSplit hold_out_edges(const MinibatchOptions& options, TrainingData& data, comm::Communicator& world) {
+  LinkSplitOptions split_options = options.link.split;
+  split_options.seed = options.run.seed;
+  LinkSplit split;
+  world.agree_on([&] { split = split_links(data, split_options); });
+  data.message_graph = std::move(split.message_graph);  // unset when nothing is held out
+  data.train_ids = own_ids(data);
+  return split;
+}
+
+// The steps per epoch (the most any rank needs), after the `link_split` record and the log line.
+std::int64_t announce_link_run(const MinibatchOptions& options, const LinkSplit& split, const MinibatchDataPath& path,
+                               comm::Communicator& world, core::MetricsLog& metrics) {
+  const auto sum = [&](const LinkPairs& p) {
+    return world.allreduce_sum(static_cast<std::int64_t>(p.size()), comm::Channel::control);
+  };
+  const std::int64_t steps = world.allreduce_max(
+      link_steps(static_cast<std::int64_t>(split.train.size()), options.batch_size), comm::Channel::control);
+  const std::int64_t train = sum(split.train), valid = sum(split.valid), test = sum(split.test);
+  LOOM_CHECK(steps > 0 || options.run.epochs == 0, "{}: no training edges on any rank", options.store);
+  if (world.rank() != 0) return steps;
+  const std::string decoder = core::enum_name(nn::kLinkDecoderNames, options.link.decoder);
+  metrics.write({{"event", "link_split"},
+                 {"train_edges", train},
+                 {"valid_pairs", valid},
+                 {"test_pairs", test},
+                 {"decoder", decoder},
+                 {"negatives", core::enum_name(kNegativeSamplingNames, options.link.negatives)}});
+  spdlog::info(
+      "link prediction: {} ({} layers, {} wide, {} decoder) on {} nodes, {} training edges, {} / {} "
+      "valid / test pairs, {} ranks, {} steps per epoch",
+      nn::model_kind_name(options.model.kind), options.model.num_layers, options.model.hidden, decoder,
+      path.data().num_nodes(), train, valid, test, world.size(), steps);
+  return steps;
+}
+
+// What the epochs of one run share.
+struct LinkRun {
+  const MinibatchOptions& options;
+  comm::Communicator& world;
+  LinkModel& m;
+  const MinibatchDataPath& path;
+  const LinkSplit& split;
+  const NegativeSampler& negatives;
+  std::int64_t steps;
+};
+
+// One epoch: its steps, its record (with the held-out metrics where --eval-every asks) and log line.
+nlohmann::json run_link_epoch(LinkRun& run, int epoch, LinkReport& report) {
+  const MinibatchOptions& o = run.options;
+  const EpochWatch since = watch_epoch(run.world, run.path.prefetch_control(), run.path.prefetch_buffer());
+  core::Timer timer;
+  EpochTotals totals;
+  const LinkEpochOptions epoch_options{.batch_size = o.batch_size,
+                                       .negative_ratio = o.link.negative_ratio,
+                                       .drop_positive_edges = o.link.drop_positive_edges,
+                                       .run_seed = o.run.seed};
+  train_link_epoch(run.m, run.path,
+                   plan_link_epoch(run.split.train, run.negatives, run.steps, epoch_options, epoch, run.world.rank()),
+                   o.run.seed, epoch, totals);
+  const EpochSummary summary =
+      summarize_epoch(epoch + 1, timer.seconds(), run.steps, false, o.run.lr, totals, since, o.pipeline_depth > 0,
+                      false, run.world, run.path.prefetch_control(), run.path.prefetch_buffer());
+  nlohmann::json record = epoch_record(summary, "accuracy");
+  record.erase("train_accuracy");
+  record["task"] = "link";
+  if (o.eval_every > 0 && ((epoch + 1) % o.eval_every == 0 || epoch + 1 == o.run.epochs))
+    evaluate_links(run.m, o, run.path, run.split, epoch, record, report);
+  if (run.world.rank() == 0 && !o.output.quiet)
+    log_link_epoch(summary, record, o.link.hits_at.empty() ? 50 : o.link.hits_at.back());
+  return record;
+}
+
 }  // namespace
 
 LinkReport run_link_prediction(const MinibatchOptions& given, comm::Communicator& world) {
@@ -155,63 +231,18 @@ LinkReport run_link_prediction(const MinibatchOptions& given, comm::Communicator
   TrainingData data = open_training_data(options.store, world, DataUse::kLinks);
   partition::StoreVerification digests = start_store_verification(options.store, world);
   normalize_training_features(data, options.normalize_features, world);
-  LinkSplitOptions split_options = options.link.split;
-  split_options.seed = options.run.seed;
-  LinkSplit split;
-  world.agree_on([&] { split = split_links(data, split_options); });
-  data.message_graph = std::move(split.message_graph);  // unset when nothing is held out
-  data.train_ids = own_ids(data);  // the cache policies' seeds
+  const LinkSplit split = hold_out_edges(options, data, world);
   LinkModel m = build_link_model(options, data, runtime.device, world);
   core::MetricsLog metrics(world.rank() == 0 ? options.output.metrics_path : "", false);
   const MinibatchDataPath path(options, std::move(data), world, runtime.device,
                                options.model.kind == nn::ModelKind::kGcn, 0, metrics);
   join_digest_check(digests, metrics, world);
   const NegativeSampler negatives(path.data().graph(), options.link.negatives);
-  const std::int64_t steps = world.allreduce_max(
-      link_steps(static_cast<std::int64_t>(split.train.size()), options.batch_size), comm::Channel::control);
-  const std::int64_t positives = world.allreduce_sum(static_cast<std::int64_t>(split.train.size()), comm::Channel::control);
-  const std::int64_t held_valid = world.allreduce_sum(static_cast<std::int64_t>(split.valid.size()), comm::Channel::control);
-  const std::int64_t held_test = world.allreduce_sum(static_cast<std::int64_t>(split.test.size()), comm::Channel::control);
-  LOOM_CHECK(steps > 0 || options.run.epochs == 0, "{}: no training edges on any rank", options.store);
-  if (world.rank() == 0)
-    metrics.write({{"event", "link_split"},
-                   {"train_edges", positives},
-                   {"valid_pairs", held_valid},
-                   {"test_pairs", held_test},
-                   {"decoder", core::enum_name(nn::kLinkDecoderNames, options.link.decoder)},
-                   {"negatives", core::enum_name(kNegativeSamplingNames, options.link.negatives)}});
-  if (world.rank() == 0)
-    spdlog::info("link prediction: {} ({} layers, {} wide, {} decoder) on {} nodes, {} training edges, {} / {} "
-                 "valid / test pairs, {} ranks, {} steps per epoch",
-                 nn::model_kind_name(options.model.kind), options.model.num_layers, options.model.hidden,
-                 core::enum_name(nn::kLinkDecoderNames, options.link.decoder), path.data().num_nodes(), positives,
-                 held_valid, held_test, world.size(), steps);
-  const LinkEpochOptions epoch_options{.batch_size = options.batch_size,
-                                       .negative_ratio = options.link.negative_ratio,
-                                       .drop_positive_edges = options.link.drop_positive_edges,
-                                       .run_seed = options.run.seed};
+  LinkRun run{options, world, m, path, split, negatives, announce_link_run(options, split, path, world, metrics)};
   LinkReport report;
   for (int epoch = 0; epoch < options.run.epochs; ++epoch) {
-    const EpochWatch since = watch_epoch(world, path.prefetch_control(), path.prefetch_buffer());
-    core::Timer timer;
-    EpochTotals totals;
-    train_link_epoch(m, path, plan_link_epoch(split.train, negatives, steps, epoch_options, epoch, world.rank()),
-                     options.run.seed, epoch, totals);
-    const EpochSummary summary = summarize_epoch(epoch + 1, timer.seconds(), steps, false, options.run.lr, totals,
-                                                 since, options.pipeline_depth > 0, false, world,
-                                                 path.prefetch_control(), path.prefetch_buffer());
-    nlohmann::json record = epoch_record(summary, "accuracy");
-    record.erase("train_accuracy");
-    record["task"] = "link";
-    const bool last = epoch + 1 == options.run.epochs;
-    if (options.eval_every > 0 && ((epoch + 1) % options.eval_every == 0 || last))
-      evaluate_links(m, options, path, split, epoch, record, report);
-    report.epochs.push_back(record);
-    if (world.rank() == 0) {
-      metrics.write(record);
-      if (!options.output.quiet)
-        log_link_epoch(summary, record, options.link.hits_at.empty() ? 50 : options.link.hits_at.back());
-    }
+    report.epochs.push_back(run_link_epoch(run, epoch, report));
+    if (world.rank() == 0) metrics.write(report.epochs.back());
   }
   return report;
 }

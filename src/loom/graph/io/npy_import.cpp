@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <filesystem>
+#include <optional>
 #include <span>
 
 #include <fmt/format.h>
@@ -92,14 +93,20 @@ std::int64_t check_id_array(const core::NpyArray& a, std::int64_t n, const std::
   return largest;
 }
 
-// The edges of src.npy/dst.npy, or of indptr.npy/indices.npy (row u's entries are u -> v), read
-// from the mapped arrays chunk by chunk on every replay.
+// The edges of src.npy/dst.npy, or of indptr.npy/indices.npy (row u's entries are u -> v), and
+// their weight.npy where given, read from the mapped arrays chunk by chunk on every replay.
 class NpyEdges : public EdgeStream {
  public:
-  NpyEdges(core::NpyArray src_or_indptr, core::NpyArray dst_or_indices, bool csr, std::int64_t num_nodes)
-      : a_(std::move(src_or_indptr)), b_(std::move(dst_or_indices)), csr_(csr), nodes_(num_nodes) {}
+  NpyEdges(core::NpyArray src_or_indptr, core::NpyArray dst_or_indices, bool csr, std::int64_t num_nodes,
+           std::optional<core::NpyArray> weight = std::nullopt)
+      : a_(std::move(src_or_indptr)),
+        b_(std::move(dst_or_indices)),
+        csr_(csr),
+        nodes_(num_nodes),
+        weight_(std::move(weight)) {}
   std::int64_t num_nodes() const override { return nodes_; }
   std::int64_t num_edges() const override { return b_.size(); }
+  bool weighted() const override { return weight_.has_value(); }
   void replay(const std::function<void(const EdgeChunk&)>& visit) const override {
     std::vector<std::int64_t> src;
     const std::vector<std::int64_t> indptr =
@@ -116,7 +123,10 @@ class NpyEdges : public EdgeStream {
       } else {
         read_ints(a_, first, static_cast<std::int64_t>(dst.size()), src.data());
       }
-      visit({src, dst, {}});
+      const std::span<const float> weight =
+          weight_ ? weight_->span<float>().subspan(static_cast<std::size_t>(first), dst.size())
+                  : std::span<const float>{};
+      visit({src, dst, weight});
     });
   }
 
@@ -124,7 +134,24 @@ class NpyEdges : public EdgeStream {
   core::NpyArray a_, b_;
   bool csr_;
   std::int64_t nodes_;
+  std::optional<core::NpyArray> weight_;  // float32, one per edge
 };
+
+// weight.npy where DIR has it (mapped): one finite float32 per edge of the edge arrays.
+std::optional<core::NpyArray> map_edge_weights(const std::string& dir, std::int64_t edges) {
+  const std::string path = dir + "/weight.npy";
+  if (!fs::is_regular_file(path)) return std::nullopt;
+  auto a = core::NpyArray::map(path);
+  if (a.ndim() != 1 || a.dtype() != core::DType::kFloat32 || a.size() != edges)
+    throw Error::in_file(path, 0,
+                         fmt::format("expected a 1-D float32 array of one weight per edge ({}), found {}-D {} of {}",
+                                     edges, a.ndim(), core::dtype_name(a.dtype()), a.size()));
+  const auto weight = a.span<float>();
+  for (std::size_t e = 0; e < weight.size(); ++e)
+    if (!std::isfinite(weight[e]))
+      throw Error::in_file(path, 0, fmt::format("entry {}: weight {} is not finite", e, weight[e]));
+  return a;
+}
 
 void check_ids(const std::string& path, const std::vector<std::int64_t>& ids, std::int64_t n,
                const std::string& n_from) {
@@ -162,7 +189,7 @@ void read_labels(const std::string& path, NodeCount& count, GraphData& data) {
 void warn_unread_arrays(const std::string& dir) {
   static const std::array<const char*, 12> kRead = {"src.npy",       "dst.npy",     "indptr.npy",   "indices.npy",
                                                     "feat.npy",      "label.npy",   "orig_id.npy",  "train_idx.npy",
-                                                    "valid_idx.npy", "val_idx.npy", "test_idx.npy", ""};
+                                                    "valid_idx.npy", "val_idx.npy", "test_idx.npy", "weight.npy"};
   std::vector<std::string> unread;
   for (const auto& entry : fs::directory_iterator(dir)) {
     const std::string name = entry.path().filename().string();
@@ -172,8 +199,8 @@ void warn_unread_arrays(const std::string& dir) {
   std::sort(unread.begin(), unread.end());
   if (!unread.empty())
     spdlog::warn(
-        "import npy: {} not read (the arrays read are src/dst or indptr/indices, feat, label, orig_id, "
-        "train_idx, valid_idx or val_idx, test_idx)",
+        "import npy: {} not read (the arrays read are src/dst or indptr/indices, weight, feat, label, "
+        "orig_id, train_idx, valid_idx or val_idx, test_idx)",
         fmt::join(unread, ", "));
 }
 
@@ -291,7 +318,8 @@ ImportedGraph read_npy(const NpyImportOptions& o) {
   data.provenance["source"] = fs::absolute(o.dir).lexically_normal().string();
   data.provenance["options"] = {{"edges_from", edges.csr ? "indptr/indices" : "src/dst"}, {"num_nodes", o.num_nodes}};
   data.provenance["counts"]["nodes"] = n;
-  g.edges = std::make_unique<NpyEdges>(edges.first, edges.second, edges.csr, n);
+  g.edges =
+      std::make_unique<NpyEdges>(edges.first, edges.second, edges.csr, n, map_edge_weights(o.dir, edges.second.size()));
   return g;
 }
 
