@@ -36,8 +36,12 @@ data = Data(x=store.features, edge_index=store.edge_index(), num_nodes=store.num
 split = T.RandomLinkSplit(num_val=0.05, num_test=0.1, is_undirected=True, add_negative_train_samples=False)
 train_data, val_data, test_data = split(data)
 train_loader = LinkNeighborLoader(
-    train_data, num_neighbors=[10, 10], batch_size=256, edge_label_index=train_data.edge_label_index,
-    neg_sampling_ratio=1.0, shuffle=True,
+    train_data,
+    num_neighbors=[10, 10],
+    batch_size=256,
+    edge_label_index=train_data.edge_label_index,
+    neg_sampling_ratio=1.0,
+    shuffle=True,
 )
 
 
@@ -99,6 +103,8 @@ for epoch in range(1, args.epochs + 1):
     loss = train()
     train_seconds += time.perf_counter() - start
     (valid_auc, valid_hits), (test_auc, test_hits) = test(val_data), test(test_data)
-    print(f"epoch {epoch:02d}: loss {loss:.4f} | valid auc {valid_auc:.4f} hits@50 {valid_hits:.4f} | "
-          f"test auc {test_auc:.4f} hits@50 {test_hits:.4f}")
+    print(
+        f"epoch {epoch:02d}: loss {loss:.4f} | valid auc {valid_auc:.4f} hits@50 {valid_hits:.4f} | "
+        f"test auc {test_auc:.4f} hits@50 {test_hits:.4f}"
+    )
 print(f"seconds per epoch {train_seconds / args.epochs:.3f} | final test auc {test_auc:.4f} hits@50 {test_hits:.4f}")

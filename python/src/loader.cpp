@@ -209,7 +209,8 @@ class Loader {
     const train::LinkEpochOptions link_epoch{.batch_size = options_.batch_size,
                                              .negative_ratio = options_.link.negative_ratio,
                                              .drop_positive_edges = options_.link.drop_positive_edges,
-                                             .run_seed = options_.run.seed};
+                                             .run_seed = options_.run.seed,
+                                             .order = options_.seed_order};
     train::LinkEpochPlan plan =
         train::plan_link_epoch(link_pairs_, *negatives_, link_steps_, link_epoch, epoch, world_->rank());
     link_targets_ = std::move(plan.targets);

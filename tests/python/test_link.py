@@ -34,6 +34,15 @@ def test_link_batches_hold_their_pairs_as_rows_of_the_seeds(sbm):
     assert positives == set(map(tuple, given.t().tolist()))  # every pair given, and only those
 
 
+def test_shuffle_false_keeps_the_pairs_in_the_order_given(sbm):
+    given = loom.GraphStore(sbm).edge_index()[:, :96].flip(1)
+    loader = loom.LinkLoader(
+        sbm, fanouts=[5], batch_size=32, edge_label_index=given, neg_sampling_ratio=0.0, shuffle=False
+    )
+    taken = torch.cat([batch.seeds[batch.edge_label_index] for batch in loader], 1)
+    assert torch.equal(taken, given)
+
+
 def test_dropped_target_edges_leave_the_message_graph(sbm):
     store = loom.GraphStore(sbm)
     given = store.edge_index()[:, :64]

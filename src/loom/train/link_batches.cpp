@@ -50,10 +50,12 @@ LinkEpochPlan plan_link_epoch(const LinkPairs& supervision, const NegativeSample
                               const LinkEpochOptions& o, int epoch, int rank) {
   std::vector<std::int64_t> order(supervision.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<std::int64_t>(i);
-  core::Rng shuffle_rng =
-      core::Rng(o.run_seed)
-          .split(0x6c696e6b /*"link"*/, static_cast<std::uint64_t>(epoch), static_cast<std::uint64_t>(rank));
-  core::shuffle(order.begin(), order.end(), shuffle_rng);
+  if (o.order == sample::SeedOrder::kShuffled) {
+    core::Rng shuffle_rng =
+        core::Rng(o.run_seed)
+            .split(0x6c696e6b /*"link"*/, static_cast<std::uint64_t>(epoch), static_cast<std::uint64_t>(rank));
+    core::shuffle(order.begin(), order.end(), shuffle_rng);
+  }
   LinkEpochPlan plan;
   plan.steps.resize(static_cast<std::size_t>(steps));
   plan.targets.resize(static_cast<std::size_t>(steps));

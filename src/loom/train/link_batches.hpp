@@ -1,8 +1,8 @@
 // Link prediction's mini-batches, as PyG's LinkNeighborLoader makes them: each step takes
-// `batch_size` of this rank's supervision pairs (positive edges, or labelled pairs given), shuffled per (run seed,
-// epoch, rank) and cycled like node seeds (sample::plan_epoch) so that every rank runs the same steps, adds
-// `negative_ratio` negatives per positive (pairs drawn uniformly over the nodes, or each endpoint
-// in proportion to its degree, deterministic per step), and samples the neighbourhoods of every
+// `batch_size` of this rank's supervision pairs (positive edges, or labelled pairs given),
+// shuffled per (run seed, epoch, rank) or in the order given, and cycled like node seeds (sample::plan_epoch) so that
+// every rank runs the same steps, adds `negative_ratio` negatives per positive (pairs drawn uniformly over the nodes,
+// or each endpoint in proportion to its degree, deterministic per step), and samples the neighbourhoods of every
 // endpoint once: the step's seeds are the distinct endpoints, ascending, and its LinkTargets
 // say which seeds each scored pair joins and whether it is an edge (1) or not (0). With
 // `drop_positive_edges` the message edges of the step's positives are left out of its sampled
@@ -60,6 +60,7 @@ struct LinkEpochOptions {
   double negative_ratio = 1.0;  // negatives per positive (rounded per step)
   bool drop_positive_edges = false;
   std::uint64_t run_seed = 0;
+  sample::SeedOrder order = sample::SeedOrder::kShuffled;  // kAsGiven: PyG's shuffle=False
 };
 
 // The plan of one epoch (`steps` steps) over this rank's `supervision` pairs (labels kept), and
