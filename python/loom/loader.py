@@ -3,7 +3,9 @@ option; they are `loom train`'s). `for batch in loader` (after loader.set_epoch(
 loader.epoch(E) iterates the epoch's batches; every rank must take as many (the fetches are
 collective); loader.epoch_stats() then reports the epoch ("epoch": E + 1, as `loom train` numbers
 its records; "compute" is the time the caller held the batches, less GradientSync's all-reduce).
-loader.evaluate(model, "test") scores a model on a split as `loom train` does, over all ranks."""
+loader.evaluate(model, "test") scores a model on a split (or any node set) as `loom train` does,
+over all ranks. loom.LinkLoader is the same data path for link prediction (PyG's
+LinkNeighborLoader): link batches, negatives, and OGB's metrics."""
 import os
 
 import torch
@@ -48,7 +50,7 @@ def _fanout_list(name, value):
     fanouts = list(value)
     if not fanouts or not all(_is_int(f) for f in fanouts):
         raise TypeError(
-            f"loom.Loader: {name} must be a non-empty list of ints (one per layer, e.g. [15, 10, 5]), " f"got {value!r}"
+            f"loom.Loader: {name} must be a non-empty list of ints (one per layer, e.g. [15, 10, 5]), got {value!r}"
         )
     return [int(f) for f in fanouts]
 
