@@ -97,8 +97,18 @@ Batch& with_edge_index(Batch& b) {
   return b;
 }
 
-// The seeds' original ids: this rank owns every seed, so its own rows' ids name them.
-py::object original_ids_of(std::span<const std::int64_t> seeds, const train::TrainingData& data) {
+// How a batch names its seeds to the caller: node batches' seeds are this rank's own nodes, named
+// by their original ids (or names); link batches' seeds are the endpoints of pairs, on any rank,
+// named by their rows in the source store (the ids edge_label_index takes).
+enum class SeedIds { kOriginal, kSourceRows };
+
+py::object seed_ids_of(std::span<const std::int64_t> seeds, const train::TrainingData& data, SeedIds kind) {
+  if (kind == SeedIds::kSourceRows) {
+    std::vector<std::int64_t> rows(seeds.begin(), seeds.end());
+    if (!data.source_rows.empty())
+      for (auto& g : rows) g = data.source_rows[static_cast<std::size_t>(g)];
+    return py::cast(copy_tensor(std::span<const std::int64_t>(rows)));
+  }
   if (!data.original_names.empty()) {
     py::list names;
     for (const std::int64_t g : seeds) names.append(data.original_names[static_cast<std::size_t>(g - data.offset)]);
@@ -117,14 +127,14 @@ void set_link_targets(Batch& b, const train::LinkTargets& t) {
   b.edge_label = torch::tensor(t.label, torch::kFloat32).reshape({static_cast<std::int64_t>(t.label.size())});
 }
 
-Batch to_batch(train::PreparedBatch prepared, const train::TrainingData& data) {
+Batch to_batch(train::PreparedBatch prepared, const train::TrainingData& data, SeedIds seed_ids) {
   Batch b;
   b.x = prepared.x;
   b.y = prepared.y;
   b.blocks = std::move(prepared.graphs);
   b.seeds = copy_tensor(std::span<const std::int64_t>(prepared.sampled.seeds));
   b.input_nodes = copy_tensor(std::span<const std::int64_t>(prepared.sampled.input_nodes));
-  b.original_ids = original_ids_of(prepared.sampled.seeds, data);
+  b.original_ids = seed_ids_of(prepared.sampled.seeds, data, seed_ids);
   return b;
 }
 
@@ -236,7 +246,7 @@ class Loader {
     totals_.phases.fetch += prepared.fetch.seconds;
     totals_.fetched += prepared.fetch;
     totals_.sampled_edges += prepared.sampled.num_sampled_edges;
-    Batch batch = to_batch(std::move(prepared), data());
+    Batch batch = to_batch(std::move(prepared), data(), links() ? SeedIds::kSourceRows : SeedIds::kOriginal);
     if (links()) set_link_targets(batch, link_targets_[static_cast<std::size_t>(step_)]);
     comm::set_progress(epoch_, step_++);  // where this rank is, for the watchdog's messages
     handed_out_ = true;
@@ -290,7 +300,7 @@ class Loader {
       py::gil_scoped_release release;
       prepared = path_->eval_builder().build(sorted, core::mix_seed(seed, static_cast<std::uint64_t>(step)));
     }
-    return to_batch(std::move(prepared), data());
+    return to_batch(std::move(prepared), data(), SeedIds::kOriginal);
   }
 
   // This rank's share of labelled pairs (link mode's evaluation sets; collective).
@@ -322,7 +332,7 @@ class Loader {
       py::gil_scoped_release release;
       prepared = path_->eval_builder().build(plan.steps[0].seeds, plan.steps[0].sample_seed);
     }
-    Batch batch = to_batch(std::move(prepared), data());
+    Batch batch = to_batch(std::move(prepared), data(), SeedIds::kSourceRows);
     set_link_targets(batch, plan.targets[0]);
     return batch;
   }
@@ -436,7 +446,8 @@ void bind_loader(py::module_& m) {
       .def_readonly("input_nodes", &Batch::input_nodes, "int64 global ids of the rows of x (the seeds first)")
       .def_readonly("blocks", &Batch::blocks, "one Block per layer, input layer first")
       .def_readonly("original_ids", &Batch::original_ids,
-                    "the user's ids of the seeds: int64 tensor, or a list of str where the graph names its nodes")
+                    "the user's ids of the seeds: int64 tensor, or a list of str where the graph names its nodes; for "
+                    "link batches their rows in the source store (the ids edge_label_index takes)")
       .def_readonly("edge_label_index", &Batch::edge_label_index,
                     "link batches: int64 [2, P], the scored pairs as rows of the seeds (the first rows of x)")
       .def_readonly("edge_label", &Batch::edge_label, "link batches: float [P], 1 for an edge, 0 for a negative")

@@ -64,10 +64,14 @@ def test_link_loader_trains_each_ranks_pairs_and_scores_over_all_ranks():
     sync = loom.comm.GradientSync(list(model.parameters()))
     optimizer = torch.optim.Adam(model.parameters(), lr=0.01)
     positives = 0
+    given = set(map(tuple, edges.t().tolist()))
     for batch in loader:
         first = batch.seeds[batch.edge_label_index[0][batch.edge_label == 1]]
         assert bool(((first >= offsets[rank]) & (first < offsets[rank + 1])).all())  # pairs this rank owns
         positives += int(batch.edge_label.sum())
+        # the seeds named as edge_label_index names them: the source store's rows, on any rank
+        pair_rows = batch.original_ids[batch.edge_label_index[:, batch.edge_label == 1]]
+        assert set(map(tuple, pair_rows.t().tolist())) <= given
         z = model(batch.x, batch.blocks)
         out = (z[batch.edge_label_index[0]] * z[batch.edge_label_index[1]]).sum(-1)
         optimizer.zero_grad()
