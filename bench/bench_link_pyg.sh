@@ -8,12 +8,13 @@
 # both. Test AUC and Hits@50 (OGB's definition) from the full graph after the last epoch, and
 # training seconds per epoch. Then `loom train --task link` on the same graph (its own split) for
 # reference. Writes bench/results/link-pyg.md and its section of bench/results/python-pyg.md.
-# Env: SEEDS (5), EPOCHS (5), REPORT_ONLY (1: only redraw the report from the last run's rows), LOOM_DATA, WORK, LOOM, LOOM_PYTHON (bench/lib.sh), LOOM_PYG (../shared/peers/pyg).
+# Env: SEEDS (5), FIRST_SEED (0; more: add seeds to the last run's), EPOCHS (5), REPORT_ONLY (1: only
+# redraw the report from the last run's rows), LOOM_DATA, WORK, LOOM, LOOM_PYTHON (bench/lib.sh), LOOM_PYG (../shared/peers/pyg).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 work=${WORK:-bench/work/link_pyg}
 pyg=${LOOM_PYG:-../shared/peers/pyg}
-seeds=${SEEDS:-5} epochs=${EPOCHS:-5}
+seeds=${SEEDS:-5} first=${FIRST_SEED:-0} epochs=${EPOCHS:-5}
 export PYTHONPATH=$PWD/build/python:$(cd "$pyg" 2> /dev/null && pwd || echo "$pyg")
 require_loom || exit 1
 [ -d "$pyg/torch_geometric" ] || { echo "bench_link_pyg: no PyG at $pyg (LOOM_PYG): skipping"; exit 0; }
@@ -23,15 +24,16 @@ require_data "$data/graphs/facebook" || exit 0
 mkdir -p "$work" bench/results
 [ -d "$work/facebook" ] || "$loom" --log-level warn import ogb "$data/graphs/facebook" -o "$work/facebook"
 rows=$work/rows.txt
-[[ ${REPORT_ONLY:-0} == 1 ]] && seeds=0 || : > "$rows"  # REPORT_ONLY=1: redraw the report from the last rows
-for ((s = 0; s < seeds; s++)); do
+# REPORT_ONLY=1: redraw the report from the last rows; FIRST_SEED > 0: add seeds to them.
+if [[ ${REPORT_ONLY:-0} == 1 ]]; then seeds=0; elif ((first == 0)); then : > "$rows"; fi
+for ((s = first; s < first + seeds; s++)); do
   for script in pyg_link_neighbor_loader pyg_link_loom; do
     echo "== facebook seed $s $script"
     "$python" examples/python/$script.py "$work/facebook" --epochs "$epochs" --seed "$s" --work "$work" 2> /dev/null |
       tail -1 | sed "s/^/$s $script /" >> "$rows"
   done
 done
-[[ ${REPORT_ONLY:-0} == 1 ]] || "$loom" --log-level warn train "$work/facebook" --task link --layers 2 --fanouts 10,10 --hidden 128 --dropout 0.2 \
+[[ ${REPORT_ONLY:-0} == 1 || $first -gt 0 ]] || "$loom" --log-level warn train "$work/facebook" --task link --layers 2 --fanouts 10,10 --hidden 128 --dropout 0.2 \
   --batch-size 256 --lr 0.005 --epochs "$epochs" --eval-fanouts -1 --hits-at 50 --quiet --metrics "$work/cli.jsonl" --overwrite
 "$python" - "$rows" "$epochs" "$work/cli.jsonl" <<'PY' > bench/results/link-pyg.md
 import difflib, json, statistics, sys

@@ -3,7 +3,7 @@ own parser (loom.run): the same options, defaults and error messages as on the c
 Keyword options become long options: feat_dim=16 -> --feat-dim 16, overwrite=True -> --overwrite,
 a list -> comma-separated values.
 
-    g = loom.generate("sbm", "g", nodes=1000, classes=4, feat_dim=16)
+    g = loom.generate("sbm", "g", nodes=1000, classes=4, avg_degree=10, feat_dim=16)
     cora = loom.import_graph("ogb", "../shared/data/graphs/cora", "cora", split="planetoid")
     parts = loom.partition("g", "g-4", k=4, method="metis")
 """

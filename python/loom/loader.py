@@ -115,7 +115,7 @@ class Loader(_loom.Loader):
     part owns). shuffle=False keeps their order (each batch's seeds are then sorted); every
     batch holds batch_size seeds, the last filled up from the first (as `loom train` does).
     The other keywords are `loom train`'s options: store (str or os.PathLike), fanouts (PyG order:
-    the seeds' hop first; no default), batch_size, seed, threads, pipeline_depth, cache ("none", "vip", "degree")
+    the seeds' hop first; no default), batch_size, seed, threads, pipeline_depth, cache ("none", "vip", "simulation", "degree", "halo", "random", "oracle")
     and alpha, cache_dtype, controller and prefetch / lookahead (remote-row prefetching),
     wire_dtype, net_bandwidth / net_latency (link emulation), normalize_features, gcn_norm,
     device, eval_fanouts (-1: exact inference), superbatch (batches whose rows are fetched in one

@@ -120,7 +120,8 @@ void add_train_command(CLI::App& app, Action& action) {
                   "Initial buffer contents (the rows that policy ranks hottest)");
   sub->add_option("--prefetch-decay", o.prefetch.decay, "Score decay per minibatch (a)")->capture_default_str();
   sub->add_option("--prefetch-lookahead", o.prefetch.lookahead,
-                  "Sample this many minibatches ahead and keep the fetched rows they use (0 = off)")
+                  "Sample this many minibatches ahead and keep the fetched rows they use (0 = off, or 4 with "
+                  "--controller lookahead)")
       ->capture_default_str();
   sub->add_option("--prefetch-period", o.prefetch.period, "Rows idle this many minibatches may be evicted")
       ->capture_default_str();
