@@ -241,11 +241,7 @@ class Loader {
       pipeline_.reset();
       return std::nullopt;
     }
-    totals_.phases.wait += wait;
-    totals_.phases.sample += prepared.sample_seconds;
-    totals_.phases.fetch += prepared.fetch.seconds;
-    totals_.fetched += prepared.fetch;
-    totals_.sampled_edges += prepared.sampled.num_sampled_edges;
+    prepared.count_into(totals_, wait);
     Batch batch = to_batch(std::move(prepared), data(), links() ? SeedIds::kSourceRows : SeedIds::kOriginal);
     if (links()) set_link_targets(batch, link_targets_[static_cast<std::size_t>(step_)]);
     comm::set_progress(epoch_, step_++);  // where this rank is, for the watchdog's messages

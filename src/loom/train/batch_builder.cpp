@@ -37,6 +37,14 @@ void PreparedBatch::wait_for_copies() const {
   copies.wait(used);
 }
 
+void PreparedBatch::count_into(EpochTotals& t, double wait) const {
+  t.phases.wait += wait;
+  t.phases.sample += sample_seconds;
+  t.phases.fetch += fetch.seconds;
+  t.fetched += fetch;
+  t.sampled_edges += sampled.num_sampled_edges;
+}
+
 PreparedBatch BatchBuilder::build(std::span<const std::int64_t> seeds, std::uint64_t sample_seed) const {
   PreparedBatch b = sample(seeds, sample_seed);
   fetch(b);

@@ -26,6 +26,7 @@
 #include "loom/sample/neighbor_sampler.hpp"
 #include "loom/train/copy_stream.hpp"
 #include "loom/train/device_features.hpp"
+#include "loom/train/epoch_stats.hpp"
 #include "loom/train/training_data.hpp"
 
 namespace loom::train {
@@ -44,6 +45,8 @@ struct PreparedBatch {
 
   // The calling thread's current stream waits for the copies (nothing to do on CPU).
   void wait_for_copies() const;
+  // Adds what preparing this batch took (and the `wait` for it) to an epoch's totals.
+  void count_into(EpochTotals& totals, double wait) const;
 };
 
 // The bytes per value of a superbatch's rows while they wait (fetch_group): float16 rows stay

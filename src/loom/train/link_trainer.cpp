@@ -78,11 +78,7 @@ void train_link_epoch(LinkModel& m, const MinibatchDataPath& path, LinkEpochPlan
   double wait = 0;
   for (std::size_t step = 0; pipeline->next(batch, wait); ++step) {
     torch::manual_seed(epoch_rng.split(step).seed());
-    t.phases.wait += wait;
-    t.phases.sample += batch.sample_seconds;
-    t.phases.fetch += batch.fetch.seconds;
-    t.fetched += batch.fetch;
-    t.sampled_edges += batch.sampled.num_sampled_edges;
+    batch.count_into(t, wait);
     core::Timer compute;
     m.optimizer->zero_grad();
     double loss_value = 0;

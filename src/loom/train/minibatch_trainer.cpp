@@ -224,11 +224,7 @@ EpochProgress train_epoch(TrainingModel& m, const MinibatchDataPath& path, std::
   double wait = 0;
   while (pipeline->next(batch, wait)) {
     torch::manual_seed(epoch_rng.split(static_cast<std::uint64_t>(progress.steps_done)).seed());
-    t.phases.wait += wait;
-    t.phases.sample += batch.sample_seconds;
-    t.phases.fetch += batch.fetch.seconds;
-    t.fetched += batch.fetch;
-    t.sampled_edges += batch.sampled.num_sampled_edges;
+    batch.count_into(t, wait);
     core::Timer compute;
     m.optimizer->zero_grad();
     double loss_value = 0;
