@@ -1,9 +1,9 @@
 # Sourced by the fault tests (after setting loom=): a scratch $dir removed on exit, with the
 # background mpirun $job (when set) killed; make_parts NODES K FEATURES: an SBM graph in $dir/g
 # partitioned K ways into $dir/parts; rank_pid R: the pid of rank R of $job (mpirun's children,
-# by their OMPI_COMM_WORLD_RANK), empty while it has not started; stop_job SIGNAL PID: sends
-# SIGNAL to PID, waits for $job and fails (printing $dir/err) unless it ended with 128 + SIGNAL;
-# sets status and took (seconds from the signal to the job's end).
+# by their OMPI_COMM_WORLD_RANK), empty (never a failure) while it has not started; stop_job
+# SIGNAL PID: sends SIGNAL to PID, waits for $job and fails (printing $dir/err) unless it ended
+# with 128 + SIGNAL; sets status and took (seconds from the signal to the job's end).
 dir=$(mktemp -d)
 job=
 cleanup() { [[ -n "$job" ]] && kill -9 "$job" 2> /dev/null; rm -rf "$dir"; }
@@ -15,8 +15,11 @@ make_parts() {
 }
 rank_pid() {
   for pid in $(pgrep -P "$job"); do
-    tr '\0' '\n' < "/proc/$pid/environ" 2> /dev/null | grep -qx "OMPI_COMM_WORLD_RANK=$1" && { echo "$pid"; return; }
+    # grep -z reads the environment's NUL-separated entries itself: a pipe into grep -q could end
+    # with SIGPIPE in the writer, which pipefail counts as no match.
+    grep -qxz "OMPI_COMM_WORLD_RANK=$1" "/proc/$pid/environ" 2> /dev/null && { echo "$pid"; return 0; }
   done
+  return 0
 }
 stop_job() {
   local signal=$1 sent expected

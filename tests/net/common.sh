@@ -5,7 +5,7 @@
 netcluster=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/scripts/netcluster
 ip netns add loomnet-probe 2> /dev/null || { echo "skip: cannot create network namespaces here (needs root)"; exit 77; }
 ip netns del loomnet-probe
-ip netns list | grep -q '^loomnet[0-9]' && { echo "skip: a netcluster is already up"; exit 77; }
+ip netns list | grep '^loomnet[0-9]' > /dev/null && { echo "skip: a netcluster is already up"; exit 77; }
 dir=$(mktemp -d)
 net_cleanup() { "$netcluster" down; rm -rf "$dir"; }
 trap net_cleanup EXIT

@@ -29,6 +29,6 @@ torch.nn.functional.cross_entropy(model(batch.x, batch.blocks), batch.y).backwar
 print(f"installed loom {loom.__version__} at {loom.__file__}")
 PY
 # The install's `loom` command: the CLI, with its output and its errors.
-"$dir/venv/bin/loom" info "$dir/sbm" | grep -q "nodes: *300" || { echo "venv's loom info failed" >&2; exit 1; }
+"$dir/venv/bin/loom" info "$dir/sbm" | grep "nodes: *300" > /dev/null || { echo "venv's loom info failed" >&2; exit 1; }
 if "$dir/venv/bin/loom" info "$dir/absent" 2> "$dir/err"; then echo "venv's loom info of no store exited 0" >&2; exit 1; fi
 grep -q "absent" "$dir/err" || { echo "venv's loom did not name the missing store:" >&2; cat "$dir/err" >&2; exit 1; }
