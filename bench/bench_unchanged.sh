@@ -45,7 +45,7 @@ for depth in 0 4; do
 done
 for mode in graph pipe hybrid; do
   run_both "fullgraph-$mode" "${mpirun[@]}" LOOM --log-level warn fullgraph "$work/facebook-4" --mode "$mode" \
-    --model gcnii --layers 32 --hidden 100 --epochs "$full_epochs" --eval-every 0 --lr 0.005 --dropout 0.5 \
+    --model gcnii --layers 32 --hidden 100 --epochs "$full_epochs" --eval-every "$full_epochs" --lr 0.005 --dropout 0.5 \
     --net-bandwidth 10Gbit
 done
 

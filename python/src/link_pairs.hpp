@@ -11,8 +11,8 @@
 #include <torch/types.h>
 
 #include "loom/comm/communicator.hpp"
-#include "loom/train/link_batches.hpp"
-#include "loom/train/training_data.hpp"
+#include "loom/train/minibatch/link_batches.hpp"
+#include "loom/train/minibatch/training_data.hpp"
 
 namespace loom::python {
 

@@ -23,7 +23,6 @@
 
 #include "bindings.hpp"
 #include "link_pairs.hpp"
-#include "node_sets.hpp"
 #include "loom/comm/collective_wait.hpp"
 #include "loom/comm/link_model.hpp"
 #include "loom/core/metrics.hpp"
@@ -31,12 +30,14 @@
 #include "loom/core/timer.hpp"
 #include "loom/nn/runtime.hpp"
 #include "loom/train/device.hpp"
-#include "loom/train/epoch_stats.hpp"
-#include "loom/train/link_metrics.hpp"
-#include "loom/train/link_split.hpp"
-#include "loom/train/minibatch_data_path.hpp"
+#include "loom/train/minibatch/epoch_stats.hpp"
+#include "loom/train/minibatch/link_metrics.hpp"
+#include "loom/train/minibatch/link_split.hpp"
+#include "loom/train/minibatch/minibatch_data_path.hpp"
 #include "loom/train/run_steps.hpp"
 #include "loom/train/scores.hpp"
+#include "loom/train/store_digests.hpp"
+#include "node_sets.hpp"
 
 namespace loom::python {
 
@@ -354,7 +355,7 @@ class Loader {
   // `loom train`'s score counts of logits against labels (accuracy, or micro-F1 for multi-label
   // graphs); score() sums them over the ranks (an empty list: this rank counted nothing).
   py::list count(const torch::Tensor& logits, const torch::Tensor& labels) const {
-    const train::ScoreCounts c = train::count_scores(logits.detach().to(torch::kCPU), labels, data().multi_label);
+    const train::ScoreCounts c = train::count_scores(logits.detach().to(torch::kCPU), labels, data().scoring);
     const auto values = c.pack();
     return py::cast(std::vector<double>(values.begin(), values.end()));
   }
@@ -364,7 +365,7 @@ class Loader {
     const train::ScoreCounts c =
         train::sum_over_ranks(counts.empty() ? train::ScoreCounts{} : train::ScoreCounts::unpack(counts), *world_);
     py::dict d;
-    d[data().multi_label ? "micro_f1" : "accuracy"] = train::score(c, data().multi_label);
+    d[train::score_name(data().scoring).c_str()] = train::score(c, data().scoring);
     d["loss"] = train::mean_loss(c);
     d["nodes"] = c.nodes;
     return d;
@@ -372,11 +373,17 @@ class Loader {
 
   // What `loom train` records for the epoch just iterated, over all ranks (collective).
   py::dict epoch_stats() {
-    const train::EpochSummary s = train::summarize_epoch(
-        epoch_ + 1, timer_.seconds(), steps(epoch_), path_->changed(epoch_), 0.0, totals_, since_,
-        options_.pipeline_depth > 0, data().multi_label, *world_, path_->prefetch_control(), path_->prefetch_buffer());
-    nlohmann::json record = train::epoch_record(s, data().multi_label ? "micro_f1" : "accuracy");
-    for (const char* unmeasured : {"loss", "lr", "train_accuracy", "train_micro_f1"}) record.erase(unmeasured);
+    // The model and its loss are the caller's: no loss, learning rate or training score.
+    const train::EpochFacts facts{.epoch = epoch_ + 1,
+                                  .seconds = timer_.seconds(),
+                                  .steps = steps(epoch_),
+                                  .changed_conditions = path_->changed(epoch_),
+                                  .pipelined = options_.pipeline_depth > 0,
+                                  .scoring = std::nullopt};
+    const train::EpochSummary s =
+        train::summarize_epoch(facts, totals_, since_, *world_, path_->prefetch_control(), path_->prefetch_buffer());
+    nlohmann::json record = train::epoch_record(s);
+    for (const char* unmeasured : {"loss", "lr"}) record.erase(unmeasured);
     return py::module_::import("json").attr("loads")(record.dump());
   }
 
@@ -537,7 +544,7 @@ void bind_loader(py::module_& m) {
              o.run.link = comm::parse_link_model(net_bandwidth, net_latency, net_host_bandwidth, net_host_latency);
              o.normalize_features = enum_argument(graph::kFeatureNormNames, normalize_features, "normalize_features");
              o.run.device = train::parse_device_choice(device, "device");
-             o.eval_every = 0;
+             o.run.eval.every = 0;
              o.eval_fanouts = std::move(eval_fanouts);
              return std::make_unique<Loader>(o, input_nodes, links, python_world());
            }),
@@ -555,7 +562,8 @@ void bind_loader(py::module_& m) {
       .def_property_readonly("num_nodes", [](const Loader& l) { return l.data().num_nodes(); })
       .def_property_readonly("feat_dim", [](const Loader& l) { return l.data().feat_dim; })
       .def_property_readonly("num_classes", [](const Loader& l) { return l.data().num_classes; })
-      .def_property_readonly("multi_label", [](const Loader& l) { return l.data().multi_label; })
+      .def_property_readonly("multi_label",
+                             [](const Loader& l) { return l.data().scoring == train::ScoreKind::kMicroF1; })
       .def("steps", &Loader::steps, py::arg("epoch") = 0, "steps of an epoch (the same on every rank)")
       .def("local_nodes", &Loader::local_nodes, py::arg("nodes"),
            "this rank's share of a node set (a split name, a boolean mask, original ids or names) as global ids, in "

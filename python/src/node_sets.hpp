@@ -16,7 +16,7 @@
 
 #include "loom/comm/communicator.hpp"
 #include "loom/sample/epoch_plan.hpp"
-#include "loom/train/training_data.hpp"
+#include "loom/train/minibatch/training_data.hpp"
 
 namespace loom::python {
 

@@ -123,6 +123,7 @@ TEST(LlmController, OllamaAnswerDecides) {
   const Decision d = ask(*c);
   EXPECT_TRUE(d.evict);
   EXPECT_EQ(d.source, "llm");
+  EXPECT_FALSE(d.fell_back);
   EXPECT_EQ(d.explanation, "idle rows");
   EXPECT_GT(d.latency_seconds, 0);
   const auto body = nlohmann::json::parse(server.last_body());
@@ -137,6 +138,7 @@ TEST(LlmController, OpenAiAnswerDecides) {
   const Decision d = ask(*c);
   EXPECT_TRUE(d.evict);
   EXPECT_EQ(d.source, "llm");
+  EXPECT_FALSE(d.fell_back);
 }
 
 TEST(LlmController, SlowAnswerTimesOutAndFallsBack) {
@@ -146,6 +148,7 @@ TEST(LlmController, SlowAnswerTimesOutAndFallsBack) {
   const Decision d = ask(*c);
   EXPECT_FALSE(d.evict);  // the rules keep a full, busy buffer
   EXPECT_EQ(d.source, "rules (fallback)");
+  EXPECT_TRUE(d.fell_back);
 }
 
 TEST(LlmController, MalformedAnswerFallsBack) {
@@ -154,6 +157,7 @@ TEST(LlmController, MalformedAnswerFallsBack) {
   auto c = make_controller(options_for(server.url(), "openai"));
   const Decision d = ask(*c);
   EXPECT_EQ(d.source, "rules (fallback)");
+  EXPECT_TRUE(d.fell_back);
   EXPECT_NE(d.explanation.find("not JSON"), std::string::npos) << d.explanation;
 }
 
@@ -163,6 +167,7 @@ TEST(LlmController, ServerErrorIsRetriedThenFallsBack) {
   auto c = make_controller(options_for(server.url(), "ollama"));
   const Decision d = ask(*c);
   EXPECT_EQ(d.source, "rules (fallback)");
+  EXPECT_TRUE(d.fell_back);
   EXPECT_EQ(server.requests.load(), 2);  // one retry
   EXPECT_NE(d.explanation.find("HTTP 500"), std::string::npos) << d.explanation;
   server.mode = Mode::kValid;  // recovers on the next window
@@ -179,6 +184,7 @@ TEST(LlmController, RefusedConnectionFallsBackForTheWholeRun) {
   const Decision d = c->decide(busy_window());
   EXPECT_FALSE(d.pending);
   EXPECT_EQ(d.source, "rules (fallback)");
+  EXPECT_TRUE(d.fell_back);
   EXPECT_NE(d.explanation.find("unreachable"), std::string::npos);
 }
 

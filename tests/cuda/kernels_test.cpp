@@ -12,7 +12,7 @@
 #include "loom/nn/model.hpp"
 #include "loom/sample/neighbor_sampler.hpp"
 #include "loom/train/device.hpp"
-#include "loom/train/device_features.hpp"
+#include "loom/train/minibatch/device_features.hpp"
 #include "train/single_rank_world.hpp"
 
 namespace loom::nn {

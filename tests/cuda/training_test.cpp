@@ -7,7 +7,7 @@
 #include "cuda_support.hpp"
 #include "loom/core/error.hpp"
 #include "loom/graph/generate/sbm.hpp"
-#include "loom/train/minibatch_trainer.hpp"
+#include "loom/train/minibatch/minibatch_trainer.hpp"
 #include "support/test_support.hpp"
 #include "train/single_rank_world.hpp"
 
@@ -75,7 +75,7 @@ TEST(CudaTraining, DeviceRowsLowerTheBytesCopiedToTheDevice) {
     auto o = recipe(store, "cuda");
     o.run.epochs = 1;
     o.exact_eval = false;
-    o.eval_every = 0;
+    o.run.eval.every = 0;
     o.device_rows = fraction;
     const auto report = run_minibatch(o, world);
     bytes.push_back(device_bytes(report.epochs.back()));

@@ -16,7 +16,7 @@
 #include "loom/graph/generate/sbm.hpp"
 #include "loom/partition/partitioned_store.hpp"
 #include "loom/partition/write_partitioned.hpp"
-#include "loom/train/fullgraph_trainer.hpp"
+#include "loom/train/fullgraph/fullgraph_trainer.hpp"
 #include "mpi/mpi_support.hpp"
 
 namespace loom::train {
@@ -60,7 +60,7 @@ FullGraphOptions options_for(const std::string& store, FullGraphMode mode) {
   o.run.epochs = 20;
   o.run.lr = 0.02;
   o.run.threads = 1;
-  o.eval_every = 0;
+  o.run.eval.every = o.run.epochs;  // the last epoch only
   o.output.quiet = true;
   return o;
 }
@@ -124,7 +124,7 @@ TEST(FullGraphMpi, PipelinedModelParallelismTrainsAndMovesOneChunkPerBoundary) {
   o.shuffle_chunks = false;
   o.history_window = 2;
   o.cross_grad = CrossGrad::kDrop;
-  o.eval_every = -1;  // and never evaluates
+  o.run.eval.every = 0;  // and never evaluates
   const FullGraphReport plain = run_fullgraph(o, world);
   EXPECT_LT(plain.epochs.back()["loss"].get<double>(), plain.epochs.front()["loss"].get<double>());
   for (const auto& e : plain.epochs) EXPECT_FALSE(e.contains("test_accuracy"));

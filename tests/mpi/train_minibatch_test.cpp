@@ -9,8 +9,8 @@
 #include "loom/comm/communicator.hpp"
 #include "loom/graph/generate/sbm.hpp"
 #include "loom/partition/write_partitioned.hpp"
-#include "loom/train/minibatch_trainer.hpp"
-#include "loom/train/training_data.hpp"
+#include "loom/train/minibatch/minibatch_trainer.hpp"
+#include "loom/train/minibatch/training_data.hpp"
 #include "mpi/mpi_support.hpp"
 
 namespace loom::train {

@@ -8,7 +8,7 @@
 #include "loom/core/error.hpp"
 #include "loom/train/checkpoint.hpp"
 #include "loom/train/checkpoint_state.hpp"
-#include "loom/train/epoch_stats.hpp"
+#include "loom/train/minibatch/epoch_stats.hpp"
 #include "support/test_support.hpp"
 
 namespace loom::train {

@@ -1,4 +1,4 @@
-#include "loom/train/device_features.hpp"
+#include "loom/train/minibatch/device_features.hpp"
 
 #include <gtest/gtest.h>
 #include <torch/cuda.h>

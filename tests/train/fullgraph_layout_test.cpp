@@ -7,9 +7,9 @@
 #include "loom/core/rng.hpp"
 #include "loom/graph/build_csr.hpp"
 #include "loom/nn/deep_model.hpp"
-#include "loom/train/chunk_set.hpp"
-#include "loom/train/fullgraph_layout.hpp"
-#include "loom/train/layer_profile.hpp"
+#include "loom/train/fullgraph/chunk_set.hpp"
+#include "loom/train/fullgraph/fullgraph_layout.hpp"
+#include "loom/train/fullgraph/layer_profile.hpp"
 
 namespace loom::train {
 namespace {

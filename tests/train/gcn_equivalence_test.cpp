@@ -10,8 +10,8 @@
 #include "loom/graph/generate/sbm.hpp"
 #include "loom/graph/io/ogb.hpp"
 #include "loom/nn/model.hpp"
-#include "loom/train/batch_builder.hpp"
-#include "loom/train/evaluation.hpp"
+#include "loom/train/minibatch/batch_builder.hpp"
+#include "loom/train/minibatch/evaluation.hpp"
 #include "single_rank_world.hpp"
 #include "support/test_support.hpp"
 

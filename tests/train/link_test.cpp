@@ -9,9 +9,9 @@
 
 #include "loom/core/error.hpp"
 #include "loom/graph/generate/sbm.hpp"
-#include "loom/train/link_batches.hpp"
-#include "loom/train/link_metrics.hpp"
-#include "loom/train/link_split.hpp"
+#include "loom/train/minibatch/link_batches.hpp"
+#include "loom/train/minibatch/link_metrics.hpp"
+#include "loom/train/minibatch/link_split.hpp"
 #include "single_rank_world.hpp"
 #include "support/test_support.hpp"
 

@@ -2,7 +2,8 @@
 // stops before any training with the estimate, its parts and the options that shrink them, the
 // parts follow the options (cache, pipeline depth, hidden width) and, for full-graph training,
 // the layout, and a run that fits reports its measured peak beside the estimate.
-#include "loom/train/memory_plan.hpp"
+#include "loom/train/fullgraph/fullgraph_memory.hpp"
+#include "loom/train/minibatch/minibatch_memory.hpp"
 
 #include <fstream>
 #include <sstream>
@@ -10,7 +11,7 @@
 #include "loom/core/error.hpp"
 #include "loom/core/memory.hpp"
 #include "loom/graph/generate/sbm.hpp"
-#include "loom/train/minibatch_trainer.hpp"
+#include "loom/train/minibatch/minibatch_trainer.hpp"
 #include "single_rank_world.hpp"
 #include "support/test_support.hpp"
 
@@ -175,7 +176,7 @@ TEST(MemoryPlan, PartsFollowTheOptions) {
   auto deep = o;
   deep.pipeline_depth = 8;
   deep.exact_eval = false;
-  deep.eval_every = 0;
+  deep.run.eval.every = 0;
   auto shallow = deep;
   shallow.pipeline_depth = 0;
   EXPECT_EQ(part(plan_minibatch_memory(deep, data, narrow, 0), "batches in flight"),

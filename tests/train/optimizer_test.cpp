@@ -1,5 +1,5 @@
 // Weight decay on chosen layers: the listed layers' parameters decay, the others do not.
-#include "loom/train/optimizer.hpp"
+#include "loom/train/minibatch/optimizer.hpp"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 // (pipeline fill and drain, exact evaluation) takes their cores; otherwise it keeps its share.
 #include <gtest/gtest.h>
 
-#include "loom/train/pipeline_threads.hpp"
+#include "loom/train/fullgraph/pipeline_threads.hpp"
 
 namespace loom::train {
 namespace {

@@ -2,7 +2,7 @@
 // 2-layer GraphSAGE with fanouts 25,10, mean test accuracy over 5 seeds >= 0.78 (PyG 2.4 with
 // pyg-lib: 0.786). Facebook's full-size figure lives in bench/bench_train.sh.
 #include "loom/graph/io/ogb.hpp"
-#include "loom/train/minibatch_trainer.hpp"
+#include "loom/train/minibatch/minibatch_trainer.hpp"
 #include "single_rank_world.hpp"
 #include "support/test_support.hpp"
 
@@ -26,7 +26,7 @@ TEST(RealDataAccuracy, CoraSageMeanOverFiveSeeds) {
   o.run.epochs = 40;
   o.run.lr = 0.01;
   o.run.weight_decay = 5e-4;
-  o.eval_every = 0;
+  o.run.eval.every = 0;
   o.run.threads = 2;
   o.output.quiet = true;
   double sum = 0;

@@ -12,8 +12,8 @@ namespace {
 TEST(Scores, AccuracyCountsArgmaxHits) {
   const auto logits = torch::tensor({{2.0f, 1.0f}, {0.0f, 3.0f}, {5.0f, 1.0f}});
   const auto labels = torch::tensor({0, 1, 1}, torch::kInt64);
-  const auto c = count_scores(logits, labels, /*multi_label=*/false);
-  EXPECT_DOUBLE_EQ(score(c, false), 2.0 / 3.0);
+  const auto c = count_scores(logits, labels, ScoreKind::kAccuracy);
+  EXPECT_DOUBLE_EQ(score(c, ScoreKind::kAccuracy), 2.0 / 3.0);
 }
 
 TEST(Scores, MultiLabelThresholdAndTopK) {
@@ -21,12 +21,12 @@ TEST(Scores, MultiLabelThresholdAndTopK) {
   // Row 1: true {3}, logits rank 3 first -> top-1 = {3}: 1 hit; logit > 0 predicts {0, 3}.
   const auto logits = torch::tensor({{-0.5f, 1.0f, 2.0f, -3.0f}, {0.5f, -1.0f, -2.0f, 4.0f}});
   const auto labels = torch::tensor({{1.0f, 0.0f, 1.0f, 0.0f}, {0.0f, 0.0f, 0.0f, 1.0f}});
-  const auto c = count_scores(logits, labels, /*multi_label=*/true);
+  const auto c = count_scores(logits, labels, ScoreKind::kMicroF1);
   // Threshold: tp = 2 (row 0: 2; row 1: 3), fp = 2 (row 0: 1; row 1: 0), fn = 1 (row 0: 0).
   EXPECT_DOUBLE_EQ(c.true_positives, 2);
   EXPECT_DOUBLE_EQ(c.false_positives, 2);
   EXPECT_DOUBLE_EQ(c.false_negatives, 1);
-  EXPECT_DOUBLE_EQ(score(c, true), 4.0 / 7.0);
+  EXPECT_DOUBLE_EQ(score(c, ScoreKind::kMicroF1), 4.0 / 7.0);
   EXPECT_DOUBLE_EQ(topk_micro_f1(c), 2.0 / 3.0);
   ScoreCounts twice = c;
   twice += c;

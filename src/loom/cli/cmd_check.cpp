@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "loom/cli/commands.hpp"
-#include "loom/graph/info.hpp"
+#include "loom/core/memory.hpp"
 #include "loom/partition/store_checker.hpp"
 
 namespace loom::cli {
@@ -28,7 +28,7 @@ int run_check(const std::string& dir, bool as_json) {
   fmt::print("{}: {} ({} files, {} digested, {:.1f} s)\n", dir,
              report.ok() ? "ok, every digest and invariant holds"
                          : fmt::format("{} problem{}", report.problems.size(), report.problems.size() == 1 ? "" : "s"),
-             report.files, graph::human_bytes(static_cast<double>(report.bytes)), report.seconds);
+             report.files, core::human_bytes(static_cast<double>(report.bytes)), report.seconds);
   return report.ok() ? 0 : 1;
 }
 

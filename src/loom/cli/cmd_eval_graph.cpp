@@ -10,6 +10,8 @@
 
 #include "loom/cli/commands.hpp"
 #include "loom/cli/graph_embed_args.hpp"
+#include "loom/cli/typed_options.hpp"
+#include "loom/core/enum_names.hpp"
 #include "loom/core/parallel.hpp"
 #include "loom/embed/eval/linkpred_protocol.hpp"
 #include "loom/partition/store_verification.hpp"
@@ -46,10 +48,15 @@ int run_nodeclass(const NodeClassArgs& args) {
   return 0;
 }
 
+// The walks that embed the residual graph: uniform (DeepWalk) or biased by --p and --q (node2vec).
+enum class WalkMethod { kDeepWalk, kNode2Vec };
+inline constexpr core::EnumNames<WalkMethod, 2> kWalkMethodNames{
+    {{"deepwalk", WalkMethod::kDeepWalk}, {"node2vec", WalkMethod::kNode2Vec}}};
+
 struct LinkPredArgs {
   GraphEmbedArgs graph;
   embed::eval::LinkPredProtocolOptions options;
-  std::string method = "node2vec";
+  WalkMethod method = WalkMethod::kNode2Vec;
   std::vector<std::string> operators{"hadamard"};
   bool as_json = false;
 };
@@ -58,9 +65,7 @@ int run_linkpred(LinkPredArgs args) {
   args.graph.finish();
   auto& o = args.options;
   o.graph = args.graph.options;
-  LOOM_CHECK_ARG(args.method == "node2vec" || args.method == "deepwalk", "--method",
-                 "unknown method '{}' (deepwalk, node2vec)", args.method);
-  if (args.method == "deepwalk")
+  if (args.method == WalkMethod::kDeepWalk)
     LOOM_CHECK_ARG(!o.graph.walks.second_order(), "--method",
                    "deepwalk walks are uniform; use --method node2vec to set --p and --q");
   o.operators.clear();
@@ -69,12 +74,15 @@ int run_linkpred(LinkPredArgs args) {
   partition::verify_store(partition::mapped_folders(o.store));
   const auto r = embed::eval::run_linkpred(o);
   if (args.as_json) {
-    nlohmann::json j = {{"store", o.store}, {"method", args.method}, {"p", o.graph.walks.p}, {"q", o.graph.walks.q}};
+    nlohmann::json j = {{"store", o.store},
+                        {"method", core::enum_name(kWalkMethodNames, args.method)},
+                        {"p", o.graph.walks.p},
+                        {"q", o.graph.walks.q}};
     j.update(r.to_json());
     fmt::print("{}\n", j.dump());
   } else {
-    fmt::print("{} link prediction on {}: {} of {} edges held out\n", args.method, o.store, r.removed_edges,
-               r.total_edges);
+    fmt::print("{} link prediction on {}: {} of {} edges held out\n", core::enum_name(kWalkMethodNames, args.method),
+               o.store, r.removed_edges, r.total_edges);
     for (const auto& [name, s] : r.scores)
       fmt::print("{:>9}: AUC {:.4f} ({} train, {} test pairs{})\n", name, s.auc, s.train_pairs, s.test_pairs,
                  s.skipped_pairs ? fmt::format(", {} skipped", s.skipped_pairs) : std::string());
@@ -103,7 +111,7 @@ void add_eval_graph_commands(CLI::App& app, Action& action) {
   auto lp = std::make_shared<LinkPredArgs>();
   auto* l = eval_cmd->add_subcommand("linkpred", "Link prediction: hold out half the edges, embed the rest, ROC-AUC");
   l->add_option("store", lp->options.store, "Undirected graph store")->required();
-  l->add_option("--method", lp->method, "deepwalk | node2vec")->capture_default_str();
+  add_enum_option(*l, "--method", lp->method, kWalkMethodNames, "Walks: uniform (deepwalk) or biased by --p, --q");
   add_graph_embed_options(*l, lp->graph, /*biased=*/true);
   l->add_option("--operator", lp->operators, "Edge features: hadamard, average, l1, l2 (comma-separated)")
       ->delimiter(',')

@@ -9,7 +9,7 @@
 #include "loom/comm/mpi_session.hpp"
 #include "loom/cli/training_args.hpp"
 #include "loom/core/log.hpp"
-#include "loom/train/fullgraph_trainer.hpp"
+#include "loom/train/fullgraph/fullgraph_trainer.hpp"
 
 namespace loom::cli {
 
@@ -51,9 +51,6 @@ void add_fullgraph_command(CLI::App& app, Action& action) {
                   "Cross-chunk gradients that arrive after their chunk's backward: unbiased (drop them, scale the "
                   "others by 2), stale (use their last epoch's value) or drop");
   sub->add_flag("--stale-halo", o.stale_halo, "graph mode: one-epoch-stale halo exchanged in the background (PipeGCN)");
-  sub->add_option("--eval-every", o.eval_every,
-                  "Valid/test accuracy every N epochs (0 = after the last only, -1 = never)")
-      ->capture_default_str();
   add_output_group(*sub, o.output, "JSON-lines metrics file (setup record, then one per epoch)");
   add_checkpoint_group(*sub, o.checkpoint, "Directory for checkpoints (one sub-directory per rank)");
   sub->callback([&action, options] { action = [options] { return run_fullgraph(*options); }; });

@@ -11,8 +11,8 @@
 #include "loom/cli/training_args.hpp"
 #include "loom/core/log.hpp"
 #include "loom/core/memory.hpp"
-#include "loom/train/link_trainer.hpp"
-#include "loom/train/minibatch_trainer.hpp"
+#include "loom/train/minibatch/link_trainer.hpp"
+#include "loom/train/minibatch/minibatch_trainer.hpp"
 
 namespace loom::cli {
 
@@ -144,8 +144,6 @@ void add_train_command(CLI::App& app, Action& action) {
       ->capture_default_str();
   sub->add_option("--change-train-fraction", o.change_train_fraction,
                   "From --change-epoch on, seeds come from this share of each rank's training nodes")
-      ->capture_default_str();
-  sub->add_option("--eval-every", o.eval_every, "Valid/test evaluation every N epochs (0 = never)")
       ->capture_default_str();
   add_enum_option(*sub, "--eval-mode", o.eval_mode, train::kEvalModeNames,
                   "Per-epoch evaluation: sampled (--eval-fanouts) or exact (full neighbourhoods)");

@@ -44,6 +44,10 @@ inline void add_run_options(CLI::App& sub, train::RunOptions& run, const std::st
       ->option_text("DEVICE");
   add_link_options(sub, run.link);
   add_memory_limit_option(sub, run.memory_limit);
+  sub.add_option("--eval-every", run.eval.every,
+                 "Validation/test scores after every N-th epoch and after the last (0 = never; N >= --epochs: the "
+                 "last only)")
+      ->capture_default_str();
 }
 
 inline void add_checkpoint_group(CLI::App& sub, train::CheckpointOptions& checkpoint, const std::string& dir_help) {

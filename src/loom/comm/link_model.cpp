@@ -117,20 +117,18 @@ double parse_duration(const std::string& text, const std::string& name) {
   const std::string what = "a duration such as 20us, 1ms or 0.5s";
   auto [value, unit_view] = split_number(text, name, what);
   const std::string unit = lower(unit_view);
+  struct Unit {
+    const char* name;
+    double seconds;
+  };
+  static constexpr Unit kUnits[] = {{"s", 1}, {"ms", 1e-3}, {"us", 1e-6}, {"\xC2\xB5s", 1e-6}, {"ns", 1e-9}};
   double scale = 0;
-  if (unit == "s")
-    scale = 1;
-  else if (unit == "ms")
-    scale = 1e-3;
-  else if (unit == "us" || unit_view == "\xC2\xB5s")
-    scale = 1e-6;
-  else if (unit == "ns")
-    scale = 1e-9;
-  else if (unit.empty() && value == 0)
-    scale = 1;
-  else if (unit.empty())
+  for (const Unit& u : kUnits)
+    if (unit == u.name || unit_view == u.name) scale = u.seconds;
+  if (scale == 0 && unit.empty() && value == 0) scale = 1;
+  if (scale == 0 && unit.empty())
     throw Error::in_argument(name, "missing unit in '" + text + "' (expected " + what + ")");
-  else
+  if (scale == 0)
     throw Error::in_argument(name, "unknown duration unit '" + std::string(unit_view) + "' in '" + text + "'");
   if (value < 0) throw Error::in_argument(name, "duration must not be negative, got '" + text + "'");
   return value * scale;

@@ -64,6 +64,7 @@ struct Decision {
   std::string expected_impact;  // llm only
   double latency_seconds = 0;   // llm only: request to answer
   bool pending = false;         // no decision yet (an asynchronous controller is still thinking)
+  bool fell_back = false;       // llm only: its fallback controller decided (no usable answer)
 };
 
 inline Decision make_decision(bool evict, std::string source, std::string explanation) {

@@ -54,9 +54,9 @@ Decision parse_llm_answer(const std::string& text) {
   } else if (decision.is_string()) {
     std::string value = decision.get<std::string>();
     std::transform(value.begin(), value.end(), value.begin(), [](unsigned char c) { return std::tolower(c); });
-    if (value != "evict" && value != "keep")
+    if (value != "evict" && value != "keep")  // input text: the LLM's answer
       throw Error("\"decision\" must be \"evict\" or \"keep\", got '" + value + "'");
-    d.evict = value == "evict";
+    d.evict = value == "evict";  // input text: the LLM's answer
   } else {
     throw Error("\"decision\" must be \"evict\" or \"keep\", got " + decision.dump());
   }
@@ -105,6 +105,7 @@ Decision LlmController::fall_back(const ControlContext& context, const std::stri
   Decision d = fallback_->decide(context);
   d.explanation = "llm " + why + "; " + fallback_->name() + ": " + d.explanation;
   d.source = fallback_->name() + " (fallback)";
+  d.fell_back = true;
   return d;
 }
 

@@ -91,7 +91,7 @@ class LineParser {
     const std::size_t begin = i_;
     while (i_ < s_.size() && s_[i_] != ',' && s_[i_] != ']' && s_[i_] != '#' && s_[i_] != ' ' && s_[i_] != '\t') ++i_;
     const std::string_view word = s_.substr(begin, i_ - begin);
-    if (word == "true" || word == "false") {
+    if (word == "true" || word == "false") {  // input text: a TOML boolean
       out = std::string(word);
       return ConfigValueKind::kBool;
     }
@@ -117,6 +117,7 @@ class LineParser {
       return ConfigValueKind::kInteger;
     }
     if (ierr == std::errc::result_out_of_range) fail(fmt::format("integer '{}' is out of range", word));
+    // input text: TOML's special floats
     const bool special = digits == "inf" || digits == "-inf" || digits == "nan" || digits == "-nan";
     double real = 0;
     const auto [fend, ferr] = std::from_chars(digits.data(), digits.data() + digits.size(), real);

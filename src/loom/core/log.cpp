@@ -8,6 +8,7 @@ namespace loom::core {
 
 void init_logging(const std::string& level, int rank) {
   auto lvl = spdlog::level::from_str(level);
+  // input text: the level's name, which spdlog parses (an unknown name comes back as off)
   if (lvl == spdlog::level::off && level != "off")
     throw Error::in_argument("--log-level", "unknown level '" + level + "'");
   spdlog::drop("loom");

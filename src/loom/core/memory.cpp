@@ -7,6 +7,8 @@
 #include <sstream>
 #include <string>
 
+#include <fmt/format.h>
+
 #include "loom/core/error.hpp"
 
 namespace loom::core {
@@ -31,7 +33,7 @@ std::int64_t proc_kib(const char* path, const std::string& key) {
 std::int64_t cgroup_number(const std::string& name) {
   std::ifstream in("/sys/fs/cgroup/" + name);
   std::string word;
-  if (!(in >> word) || word == "max") return -1;
+  if (!(in >> word) || word == "max") return -1;  // input text: a cgroup file
   try {
     return std::stoll(word);
   } catch (const std::exception&) {
@@ -89,6 +91,16 @@ std::int64_t parse_memory_size(const std::string& text, const std::string& argum
   LOOM_CHECK_ARG(used > 0 && std::isfinite(value) && value >= 0 && unit.size() <= 1 && power != std::string::npos,
                  argument, "expected a size such as 512M, 4G or 1048576, got '{}'", text);
   return static_cast<std::int64_t>(value * std::pow(1024.0, unit.empty() ? 0 : static_cast<double>(power) + 1));
+}
+
+std::string human_bytes(double bytes) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int u = 0;
+  while (bytes >= 1024.0 && u < 4) {
+    bytes /= 1024.0;
+    ++u;
+  }
+  return u == 0 ? fmt::format("{:.0f} {}", bytes, units[u]) : fmt::format("{:.1f} {}", bytes, units[u]);
 }
 
 }  // namespace loom::core

@@ -2,7 +2,7 @@
 // peak resident bytes of this process (VmRSS, VmHWM) and the bytes still available to it (the
 // smaller of /proc/meminfo's MemAvailable and the cgroup's memory.max - memory.current, counting
 // the cgroup's inactive page cache as available). -1 where
-// a figure cannot be read (another OS, no /proc).
+// a figure cannot be read (another OS, no /proc). Sizes as options and people write them.
 #pragma once
 
 #include <cstdint>
@@ -22,5 +22,7 @@ bool exceeds_half_available(std::int64_t bytes);
 // A size option's value ("--memory-limit 8G"): bytes with an optional K, M, G or T suffix (powers
 // of 1024, an optional B or iB after it); throws Error naming `argument` otherwise.
 std::int64_t parse_memory_size(const std::string& text, const std::string& argument);
+// A size for people: "12.3 MiB" (powers of 1024, one decimal from KiB on).
+std::string human_bytes(double bytes);
 
 }  // namespace loom::core

@@ -90,9 +90,11 @@ SimilarityReport evaluate_similarity(const Embeddings& embeddings, const std::st
       if (fields.size() >= 3 && !is_number(fields[2])) {  // header line
         int found = -1;
         for (std::size_t k = 0; k < fields.size(); ++k)
+          // input text: the header row's column names
           if (ascii_lower(fields[k]) == "simlex999") found = static_cast<int>(k);
         if (found < 0)
           for (std::size_t k = 0; k < fields.size(); ++k)
+            // input text: the header row's column names
             if (ascii_lower(fields[k]) == "score") found = static_cast<int>(k);
         score_column = found >= 0 ? found : 2;
         continue;

@@ -7,7 +7,6 @@
 #include "loom/core/error.hpp"
 #include "loom/core/memory.hpp"
 #include "loom/core/parallel.hpp"
-#include "loom/graph/info.hpp"
 
 namespace loom::feature {
 
@@ -15,8 +14,8 @@ void check_fits_in_memory(std::int64_t bytes, const std::string& what, const std
   const std::int64_t available = core::available_bytes();
   if (available >= 0 && bytes > available)
     throw Error::in_argument(argument, fmt::format("{} needs {} but only {} of memory is available", what,
-                                                   graph::human_bytes(static_cast<double>(bytes)),
-                                                   graph::human_bytes(static_cast<double>(available))));
+                                                   core::human_bytes(static_cast<double>(bytes)),
+                                                   core::human_bytes(static_cast<double>(available))));
 }
 
 StaticCache StaticCache::fill(const RemoteFetcher& fetcher, std::vector<std::int64_t> ids, core::DType storage) {

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "loom/core/fs.hpp"
+#include "loom/core/memory.hpp"
 
 namespace loom::graph {
 
@@ -70,16 +71,6 @@ nlohmann::json store_summary(const GraphStore& store) {
   return j;
 }
 
-std::string human_bytes(double bytes) {
-  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  int u = 0;
-  while (bytes >= 1024.0 && u < 4) {
-    bytes /= 1024.0;
-    ++u;
-  }
-  return u == 0 ? fmt::format("{:.0f} {}", bytes, units[u]) : fmt::format("{:.1f} {}", bytes, units[u]);
-}
-
 namespace {
 
 void add_line(std::string& out, const std::string& key, const std::string& value) {
@@ -140,7 +131,7 @@ std::string parts_table(const nlohmann::json& parts) {
                        fmt::format("[{}, {})", p["range"][0].get<std::int64_t>(), p["range"][1].get<std::int64_t>()),
                        p["nodes"].get<std::int64_t>(), p["edges"].get<std::int64_t>(),
                        p["train_nodes"].get<std::int64_t>(), p["halo"].get<std::int64_t>(),
-                       human_bytes(p["disk_bytes"].get<double>()));
+                       core::human_bytes(p["disk_bytes"].get<double>()));
   }
   return out;
 }
@@ -161,8 +152,8 @@ std::string format_store_summary(const nlohmann::json& j) {
              fmt::format("part {} of {}, global ids from {}", j["partition"]["part"].get<int>(),
                          j["partition"]["num_parts"].get<int>(), j["partition"]["node_offset"].get<std::int64_t>()));
   if (partitioned) add_partition_quality(out, j);
-  std::string disk = human_bytes(j["disk_bytes"].get<double>());
-  if (partitioned) disk += " (topology " + human_bytes(j["topology_disk_bytes"].get<double>()) + ")";
+  std::string disk = core::human_bytes(j["disk_bytes"].get<double>());
+  if (partitioned) disk += " (topology " + core::human_bytes(j["topology_disk_bytes"].get<double>()) + ")";
   add_line(out, "on disk", disk);
   if (partitioned) out += parts_table(j["parts"]);
   return out;

@@ -30,7 +30,4 @@ std::string format_store_summary(const nlohmann::json& summary);
 // meta.json, or naming the file when it is not JSON or declares another format.
 StoreKind store_kind(const std::string& dir);
 
-// "12.3 MiB"
-std::string human_bytes(double bytes);
-
 }  // namespace loom::graph

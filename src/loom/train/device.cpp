@@ -22,8 +22,8 @@ std::string DeviceChoice::name() const {
 }
 
 DeviceChoice parse_device_choice(const std::string& text, const std::string& argument) {
-  if (text == "cpu") return {};
-  if (text == "cuda") return {DeviceChoice::Kind::kCudaByRank};
+  if (text == "cpu") return {};                                  // input text: the --device parser
+  if (text == "cuda") return {DeviceChoice::Kind::kCudaByRank};  // input text: the --device parser
   int index = -1;
   if (text.starts_with("cuda:")) {
     try {

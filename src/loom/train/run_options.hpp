@@ -1,6 +1,7 @@
 // The option groups both trainers compose (`loom train`'s MinibatchOptions and `loom fullgraph`'s
 // FullGraphOptions), each checked by one function that throws Error naming the CLI argument:
-//   RunOptions         epochs, optimizer, seed, threads, device, memory limit, link emulation
+//   RunOptions         epochs, optimizer, seed, threads, device, memory limit, link emulation, and
+//                      when the validation and test splits are scored (EvalSchedule)
 //   CheckpointOptions  where and how often checkpoints are written, and whether to resume
 //   OutputOptions      the metrics log, the outputs directory and what is logged
 #pragma once
@@ -14,6 +15,16 @@
 
 namespace loom::train {
 
+// When a trainer scores the validation and test splits (--eval-every, one meaning in both
+// trainers): after every `every`-th epoch and after the last; never when `every` is 0 (an
+// `every` of --epochs or more scores after the last epoch only).
+struct EvalSchedule {
+  int every = 1;
+  bool never() const { return every == 0; }
+  // Whether the splits are scored after epoch `epoch` (from 0) of `epochs`.
+  bool due(int epoch, int epochs) const { return every > 0 && ((epoch + 1) % every == 0 || epoch + 1 == epochs); }
+};
+
 struct RunOptions {
   int epochs = 10;
   double lr = 0.003;
@@ -24,6 +35,7 @@ struct RunOptions {
   DeviceChoice device;            // cpu | cuda (GPU rank % count) | cuda:N
   std::int64_t memory_limit = 0;  // bytes one rank may use (0 = what the machine has available)
   comm::LinkModel link;           // link emulation (off by default)
+  EvalSchedule eval;
 };
 
 struct CheckpointOptions {
@@ -46,7 +58,7 @@ struct OutputOptions {
   bool quiet = false;      // no per-epoch log lines
 };
 
-// Throw Error naming the argument (--epochs, --lr, --weight-decay, --lr-schedule..., --resume,
+// Throw Error naming the argument (--epochs, --lr, --weight-decay, --lr-schedule..., --eval-every, --resume,
 // --checkpoint-every, --keep-checkpoints) for a value out of range.
 void check_run_options(const RunOptions& run);
 void check_checkpoint_options(const CheckpointOptions& checkpoint);

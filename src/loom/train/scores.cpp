@@ -6,15 +6,16 @@
 
 namespace loom::train {
 
-ScoreCounts count_scores(const torch::Tensor& logits, const torch::Tensor& labels, bool multi_label) {
+ScoreCounts count_scores(const torch::Tensor& logits, const torch::Tensor& labels, ScoreKind kind) {
+  const bool several_labels = kind == ScoreKind::kMicroF1;
   ScoreCounts c;
   if (logits.size(0) == 0) return c;
   const auto sum = torch::Reduction::Sum;
-  c.loss_sum = multi_label ? torch::binary_cross_entropy_with_logits(logits, labels, {}, {}, sum).item<double>() /
-                                 static_cast<double>(logits.size(1))
-                           : torch::nll_loss(torch::log_softmax(logits, 1), labels, {}, sum).item<double>();
+  c.loss_sum = several_labels ? torch::binary_cross_entropy_with_logits(logits, labels, {}, {}, sum).item<double>() /
+                                    static_cast<double>(logits.size(1))
+                              : torch::nll_loss(torch::log_softmax(logits, 1), labels, {}, sum).item<double>();
   c.nodes = static_cast<double>(logits.size(0));
-  if (multi_label) {
+  if (several_labels) {
     const auto predicted = logits.gt(0);
     const auto truth = labels.gt(0.5);
     c.true_positives = static_cast<double>((predicted & truth).sum().item<std::int64_t>());
@@ -62,9 +63,9 @@ ScoreCounts sum_over_ranks(const ScoreCounts& counts, const comm::Communicator& 
   return ScoreCounts::unpack(values);
 }
 
-double score(const ScoreCounts& c, bool multi_label) {
+double score(const ScoreCounts& c, ScoreKind kind) {
   if (c.nodes == 0 && c.labelled == 0) return std::numeric_limits<double>::quiet_NaN();  // an empty split
-  if (multi_label) {
+  if (kind == ScoreKind::kMicroF1) {
     const double denom = 2 * c.true_positives + c.false_positives + c.false_negatives;
     return denom > 0 ? 2 * c.true_positives / denom : 0.0;
   }

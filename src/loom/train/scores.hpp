@@ -14,6 +14,7 @@
 #include <torch/torch.h>
 
 #include "loom/comm/communicator.hpp"
+#include "loom/train/score_kind.hpp"
 
 namespace loom::train {
 
@@ -38,10 +39,10 @@ struct ScoreCounts {
 // The counts of every rank of `world`, summed (collective).
 ScoreCounts sum_over_ranks(const ScoreCounts& counts, const comm::Communicator& world);
 
-// logits [n, C]; labels int64 [n] (single) or float 0/1 [n, C] (multi).
-ScoreCounts count_scores(const torch::Tensor& logits, const torch::Tensor& labels, bool multi_label);
+// logits [n, C]; labels int64 [n] (accuracy) or float 0/1 [n, C] (micro-F1).
+ScoreCounts count_scores(const torch::Tensor& logits, const torch::Tensor& labels, ScoreKind kind);
 // Accuracy or micro-F1 in [0, 1]; NaN for an empty split (no node counted: MAG240M's test-dev).
-double score(const ScoreCounts& counts, bool multi_label);
+double score(const ScoreCounts& counts, ScoreKind kind);
 // Multi-label top-k micro-F1 in [0, 1].
 double topk_micro_f1(const ScoreCounts& counts);
 // The mean loss per node (0 when nothing was counted).

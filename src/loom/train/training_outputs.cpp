@@ -41,10 +41,10 @@ void check_output_options(const OutputOptions& output, bool resume, bool writer)
 void write_training_outputs(const std::string& dir, bool overwrite, const NodeOutputs& rows,
                             const comm::Communicator& comm) {
   const bool has_rows = rows.logits.defined();
-  const auto predicted =
-      values_of<std::int64_t>(has_rows && !rows.multi_label ? rows.logits.argmax(1) : torch::Tensor());
-  const auto predicted_multi =
-      values_of<std::uint8_t>(has_rows && rows.multi_label ? rows.logits.gt(0).to(torch::kUInt8) : torch::Tensor());
+  const auto predicted = values_of<std::int64_t>(
+      has_rows && rows.scoring == ScoreKind::kAccuracy ? rows.logits.argmax(1) : torch::Tensor());
+  const auto predicted_multi = values_of<std::uint8_t>(
+      has_rows && rows.scoring == ScoreKind::kMicroF1 ? rows.logits.gt(0).to(torch::kUInt8) : torch::Tensor());
   const auto all_predicted = gather_concat<std::int64_t>(predicted, comm);
   const auto all_multi = gather_concat<std::uint8_t>(predicted_multi, comm);
   const auto all_ids = gather_concat<std::int64_t>(rows.original_ids, comm);
@@ -63,7 +63,7 @@ void write_training_outputs(const std::string& dir, bool overwrite, const NodeOu
   comm.agree_on([&] {
     if (comm.rank() != 0) return;
     core::OutputDir out(dir, overwrite, "--output");
-    if (rows.multi_label)
+    if (rows.scoring == ScoreKind::kMicroF1)
       core::write_npy(out.file("predictions.npy"), all_multi, {rows.num_nodes, rows.num_classes});
     else
       core::write_npy(out.file("predictions.npy"), all_predicted);

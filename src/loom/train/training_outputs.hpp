@@ -15,6 +15,7 @@
 
 #include "loom/comm/communicator.hpp"
 #include "loom/train/run_options.hpp"
+#include "loom/train/score_kind.hpp"
 
 namespace loom::train {
 
@@ -23,7 +24,7 @@ struct NodeOutputs {
   torch::Tensor embeddings;                     // [rows, width], or undefined for none
   std::span<const std::int64_t> original_ids;   // [rows], or empty where the graph names its nodes
   std::span<const std::string> original_names;  // [rows], or empty
-  bool multi_label = false;
+  ScoreKind scoring = ScoreKind::kAccuracy;     // micro-F1: one 0/1 prediction per class
   std::int64_t num_classes = 0, num_nodes = 0;  // of the whole graph
 };
 

@@ -92,6 +92,7 @@ LabelRows read_label_rows(const std::string& path) {
     } else {
       std::int64_t y = -1;
       const auto text = fields[0];
+      // input text: a CSV cell, where nan, NaN and -1 mean no value
       if (!text.empty() && text != "nan" && text != "NaN" && text != "-1") {
         const double v = core::parse_double(text, reader, 0);
         if (std::isnan(v)) {

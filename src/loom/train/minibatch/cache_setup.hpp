@@ -1,0 +1,32 @@
+// The static feature cache of `loom train --cache NAME --alpha A` (SALIENT++): each rank ranks
+// vertices by the policy for its own training nodes and the run's fanouts, batch size and
+// seeds, keeps the alpha * N / K best it does not own, and fills them in one collective
+// exchange. Collective over `world` and the fetcher's communicator; errors (unknown policy, a
+// cache too big for memory) are raised on every rank together. `record` receives a JSON summary
+// (policy, alpha, rows and bytes over all ranks, ranking and fill seconds).
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include <nlohmann/json.hpp>
+
+#include "loom/comm/communicator.hpp"
+#include "loom/feature/cache_policy.hpp"
+#include "loom/feature/static_cache.hpp"
+#include "loom/train/minibatch/minibatch_options.hpp"
+#include "loom/train/minibatch/training_data.hpp"
+
+namespace loom::train {
+
+// What a cache policy needs to know about this rank's training: graph, book, its training ids,
+// fanouts, batch size and the run seed (measured epochs: none; set them for the oracle).
+feature::CacheContext cache_context(const MinibatchOptions& options, const TrainingData& data,
+                                    std::span<const std::int32_t> fanouts, int rank);
+
+feature::StaticCache build_static_cache(const MinibatchOptions& options, const TrainingData& data,
+                                        std::span<const std::int32_t> fanouts, std::int64_t steps, int start_epoch,
+                                        const feature::RemoteFetcher& fetcher, comm::Communicator& world,
+                                        nlohmann::json& record);
+
+}  // namespace loom::train

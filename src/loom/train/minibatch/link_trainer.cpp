@@ -1,0 +1,250 @@
+#include "loom/train/minibatch/link_trainer.hpp"
+
+#include <cmath>
+
+#include <fmt/format.h>
+#include <torch/torch.h>
+
+#include "loom/core/log.hpp"
+#include "loom/core/memory.hpp"
+#include "loom/core/metrics.hpp"
+#include "loom/core/rng.hpp"
+#include "loom/core/timer.hpp"
+#include "loom/train/gradient_sync.hpp"
+#include "loom/train/minibatch/epoch_stats.hpp"
+#include "loom/train/minibatch/link_evaluation.hpp"
+#include "loom/train/minibatch/link_split.hpp"
+#include "loom/train/minibatch/minibatch_data_path.hpp"
+#include "loom/train/minibatch/minibatch_trainer.hpp"
+#include "loom/train/run_steps.hpp"
+#include "loom/train/store_digests.hpp"
+
+namespace loom::train {
+
+void check_link_task_options(const MinibatchOptions& o) {
+  check_link_options(o.link);
+  LOOM_CHECK_ARG(o.checkpoint.dir.empty() && !o.checkpoint.resume,
+                 o.checkpoint.resume ? "--resume" : "--checkpoint-dir", "checkpoints are kept for --task node only");
+  LOOM_CHECK_ARG(o.selection == Selection::kLast && o.patience == 0, o.patience > 0 ? "--patience" : "--selection",
+                 "model selection is for --task node only");
+  LOOM_CHECK_ARG(o.output.dir.empty(), "--output", "predictions are written for --task node only");
+  LOOM_CHECK_ARG(o.change_epoch < 0, "--change-epoch", "changing conditions is for --task node only");
+  LOOM_CHECK_ARG(o.eval_mode == EvalMode::kSampled, "--eval-mode",
+                 "link prediction evaluates with --eval-fanouts (-1: every neighbour, exact)");
+}
+
+namespace {
+
+// The encoder, the decoder, one optimizer over both and their gradient all-reduce.
+struct LinkModel {
+  std::shared_ptr<nn::GnnModel> encoder;
+  nn::LinkDecoder decoder{nullptr};
+  std::unique_ptr<torch::optim::Adam> optimizer;
+  std::unique_ptr<GradientSync> gradients;
+};
+
+LinkModel build_link_model(const MinibatchOptions& options, const TrainingData& data, torch::Device device,
+                           comm::Communicator& world) {
+  nn::ModelOptions encoder_options = options.model;
+  encoder_options.in_features = data.feat_dim;
+  encoder_options.num_classes = options.model.hidden;  // the embedding width
+  LinkModel m;
+  world.agree_on([&] {
+    torch::manual_seed(options.run.seed);
+    m.encoder = std::make_shared<nn::GnnModel>(encoder_options);
+    m.decoder = nn::LinkDecoder(options.link.decoder, options.model.hidden);
+    m.encoder->to(device);
+    m.decoder->to(device);
+  });
+  std::vector<torch::Tensor> parameters = m.encoder->parameters();
+  for (const auto& p : m.decoder->parameters()) parameters.push_back(p);
+  m.optimizer = std::make_unique<torch::optim::Adam>(
+      parameters, torch::optim::AdamOptions(options.run.lr).weight_decay(options.run.weight_decay));
+  m.gradients = std::make_unique<GradientSync>(world, parameters);
+  return m;
+}
+
+torch::Tensor on(const std::vector<std::int64_t>& rows, torch::Device device) {
+  return torch::tensor(rows, torch::kInt64).to(device);
+}
+
+// One epoch's steps over the plan: embed, score, binary cross-entropy, all-reduce, step.
+void train_link_epoch(LinkModel& m, const MinibatchDataPath& path, LinkEpochPlan plan, std::uint64_t seed, int epoch,
+                      EpochTotals& t) {
+  m.encoder->train();
+  m.decoder->train();
+  const std::unique_ptr<BatchPipeline> pipeline = path.pipeline_of(std::move(plan.steps));
+  const core::Rng epoch_rng = core::Rng(seed).split(static_cast<std::uint64_t>(epoch) + 1);
+  PreparedBatch batch;
+  double wait = 0;
+  for (std::size_t step = 0; pipeline->next(batch, wait); ++step) {
+    torch::manual_seed(epoch_rng.split(step).seed());
+    batch.count_into(t, wait);
+    core::Timer compute;
+    m.optimizer->zero_grad();
+    double loss_value = 0;
+    const LinkTargets& targets = plan.targets[step];
+    if (!targets.label.empty()) {
+      const torch::Tensor z = m.encoder->forward(batch.x, batch.graphs);
+      const torch::Tensor logits =
+          m.decoder->forward(z, on(targets.src_row, z.device()), on(targets.dst_row, z.device()));
+      const torch::Tensor labels = torch::tensor(targets.label, torch::kFloat32).to(z.device());
+      const torch::Tensor loss = torch::binary_cross_entropy_with_logits(logits, labels);
+      loss.backward();
+      loss_value = loss.item<double>();
+      t.loss_sum += loss_value;
+    }
+    t.phases.compute += compute.seconds();
+    core::Timer reduce;
+    const StepAgreement agreed = m.gradients->all_reduce_agreeing(0, std::isfinite(loss_value));
+    LOOM_CHECK(agreed.ranks_loss_not_finite == 0,
+               "epoch {}, step {}: the training loss is not finite; lower --lr or check the features (`loom check`)",
+               epoch + 1, step + 1);
+    t.phases.allreduce += reduce.seconds();
+    core::Timer apply;
+    m.optimizer->step();
+    t.phases.compute += apply.seconds();
+  }
+}
+
+void record_metrics(nlohmann::json& record, const std::string& split, const LinkMetrics& m) {
+  record[split + "_auc"] = m.auc;
+  record[split + "_mrr"] = m.mrr;
+  for (const auto& [k, hits] : m.hits) record[split + "_" + hits_name(k)] = hits;
+}
+
+// The held-out pairs' metrics, into the record and the report (collective).
+void evaluate_links(LinkModel& m, const MinibatchOptions& o, const MinibatchDataPath& path, const LinkSplit& split,
+                    int epoch, nlohmann::json& record, LinkReport& report) {
+  core::Timer timer;
+  const comm::Communicator& comm = path.fetch_comm();
+  const auto seed = core::mix_seed(o.run.seed, 0x6576616c + static_cast<std::uint64_t>(epoch));
+  const PairScores valid =
+      score_pairs(*m.encoder, m.decoder, path.eval_builder(), split.valid, o.eval_batch_size, seed, comm);
+  const PairScores test =
+      score_pairs(*m.encoder, m.decoder, path.eval_builder(), split.test, o.eval_batch_size, seed + 1, comm);
+  report.valid = link_metrics(valid.positive, valid.negative, o.link.hits_at, comm);
+  report.test = link_metrics(test.positive, test.negative, o.link.hits_at, comm);
+  record_metrics(record, "valid", report.valid);
+  record_metrics(record, "test", report.test);
+  record["eval_seconds"] = timer.seconds();
+}
+
+void log_link_epoch(const EpochSummary& s, const nlohmann::json& record, int hits_k) {
+  const auto shown = [&](const std::string& key) {
+    return record.contains(key) ? fmt::format("{:.4f}", record[key].get<double>()) : std::string("-");
+  };
+  spdlog::info(
+      "epoch {:>3} | {:.2f}s (sample {:.2f} fetch {:.2f} wait {:.2f} compute {:.2f} allreduce {:.2f}) | loss {:.4f} | "
+      "valid auc {} {} {} | test auc {} | remote rows {} ({}), cached {}",
+      s.epoch, s.seconds, s.phases.sample, s.phases.fetch, s.phases.wait, s.phases.compute, s.phases.allreduce, s.loss,
+      shown("valid_auc"), hits_name(hits_k), shown("valid_" + hits_name(hits_k)), shown("test_auc"), s.rows_remote,
+      core::human_bytes(static_cast<double>(s.feature_bytes)), s.rows_cached);
+}
+
+// Holds out the validation and test edges (on every rank alike): batches are then sampled on the
+// rest, and the cache policies take every own node as a seed.
+LinkSplit hold_out_edges(const MinibatchOptions& options, TrainingData& data, comm::Communicator& world) {
+  LinkSplitOptions split_options = options.link.split;
+  split_options.seed = options.run.seed;
+  LinkSplit split;
+  world.agree_on([&] { split = split_links(data, split_options); });
+  data.message_graph = std::move(split.message_graph);  // unset when nothing is held out
+  data.train_ids = own_ids(data);
+  return split;
+}
+
+// The steps per epoch (the most any rank needs), after the `link_split` record and the log line.
+std::int64_t announce_link_run(const MinibatchOptions& options, const LinkSplit& split, const MinibatchDataPath& path,
+                               comm::Communicator& world, core::MetricsLog& metrics) {
+  const auto sum = [&](const LinkPairs& p) {
+    return world.allreduce_sum(static_cast<std::int64_t>(p.size()), comm::Channel::control);
+  };
+  const std::int64_t steps = world.allreduce_max(
+      link_steps(static_cast<std::int64_t>(split.train.size()), options.batch_size), comm::Channel::control);
+  const std::int64_t train = sum(split.train), valid = sum(split.valid), test = sum(split.test);
+  LOOM_CHECK(steps > 0 || options.run.epochs == 0, "{}: no training edges on any rank", options.store);
+  if (world.rank() != 0) return steps;
+  const std::string decoder = core::enum_name(nn::kLinkDecoderNames, options.link.decoder);
+  metrics.write({{"event", "link_split"},
+                 {"train_edges", train},
+                 {"valid_pairs", valid},
+                 {"test_pairs", test},
+                 {"decoder", decoder},
+                 {"negatives", core::enum_name(kNegativeSamplingNames, options.link.negatives)}});
+  spdlog::info(
+      "link prediction: {} ({} layers, {} wide, {} decoder) on {} nodes, {} training edges, {} / {} "
+      "valid / test pairs, {} ranks, {} steps per epoch",
+      nn::model_kind_name(options.model.kind), options.model.num_layers, options.model.hidden, decoder,
+      path.data().num_nodes(), train, valid, test, world.size(), steps);
+  return steps;
+}
+
+// What the epochs of one run share.
+struct LinkRun {
+  const MinibatchOptions& options;
+  comm::Communicator& world;
+  LinkModel& m;
+  const MinibatchDataPath& path;
+  const LinkSplit& split;
+  const NegativeSampler& negatives;
+  std::int64_t steps;
+};
+
+// One epoch: its steps, its record (with the held-out metrics where --eval-every asks) and log line.
+nlohmann::json run_link_epoch(LinkRun& run, int epoch, LinkReport& report) {
+  const MinibatchOptions& o = run.options;
+  const EpochWatch since = watch_epoch(run.world, run.path.prefetch_control(), run.path.prefetch_buffer());
+  core::Timer timer;
+  EpochTotals totals;
+  const LinkEpochOptions epoch_options{.batch_size = o.batch_size,
+                                       .negative_ratio = o.link.negative_ratio,
+                                       .drop_positive_edges = o.link.drop_positive_edges,
+                                       .run_seed = o.run.seed};
+  train_link_epoch(run.m, run.path,
+                   plan_link_epoch(run.split.train, run.negatives, run.steps, epoch_options, epoch, run.world.rank()),
+                   o.run.seed, epoch, totals);
+  const EpochFacts facts{.epoch = epoch + 1,
+                         .seconds = timer.seconds(),
+                         .steps = run.steps,
+                         .lr = o.run.lr,
+                         .pipelined = o.pipeline_depth > 0,
+                         .scoring = std::nullopt};  // a link task is scored by its held-out metrics
+  const EpochSummary summary =
+      summarize_epoch(facts, totals, since, run.world, run.path.prefetch_control(), run.path.prefetch_buffer());
+  nlohmann::json record = epoch_record(summary);
+  record["task"] = "link";
+  if (o.run.eval.due(epoch, o.run.epochs)) evaluate_links(run.m, o, run.path, run.split, epoch, record, report);
+  if (run.world.rank() == 0 && !o.output.quiet)
+    log_link_epoch(summary, record, o.link.hits_at.empty() ? 50 : o.link.hits_at.back());
+  return record;
+}
+
+}  // namespace
+
+LinkReport run_link_prediction(const MinibatchOptions& given, comm::Communicator& world) {
+  MinibatchOptions options;
+  const RankRuntime runtime = open_rank(given.run, given.output, false, world, [&] {
+    options = checked_minibatch_options(given);
+    check_link_task_options(options);
+  });
+  TrainingData data = open_training_data(options.store, world, DataUse::kLinks);
+  partition::StoreVerification digests = start_store_verification(options.store, world);
+  normalize_training_features(data, options.normalize_features, world);
+  const LinkSplit split = hold_out_edges(options, data, world);
+  LinkModel m = build_link_model(options, data, runtime.device, world);
+  core::MetricsLog metrics(world.rank() == 0 ? options.output.metrics_path : "", false);
+  const MinibatchDataPath path(options, std::move(data), world, runtime.device,
+                               options.model.kind == nn::ModelKind::kGcn, 0, metrics);
+  join_digest_check(digests, metrics, world);
+  const NegativeSampler negatives(path.data().graph(), options.link.negatives);
+  LinkRun run{options, world, m, path, split, negatives, announce_link_run(options, split, path, world, metrics)};
+  LinkReport report;
+  for (int epoch = 0; epoch < options.run.epochs; ++epoch) {
+    report.epochs.push_back(run_link_epoch(run, epoch, report));
+    if (world.rank() == 0) metrics.write(report.epochs.back());
+  }
+  return report;
+}
+
+}  // namespace loom::train

@@ -1,0 +1,502 @@
+#include "loom/train/minibatch/minibatch_trainer.hpp"
+
+#include <cmath>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "loom/core/log.hpp"
+#include "loom/core/memory.hpp"
+#include "loom/core/metrics.hpp"
+#include "loom/core/private_peak.hpp"
+#include "loom/core/rng.hpp"
+#include "loom/core/stop_signal.hpp"
+#include "loom/core/timer.hpp"
+#include "loom/feature/cache_policy.hpp"
+#include "loom/nn/runtime.hpp"
+#include "loom/train/checkpoint.hpp"
+#include "loom/train/checkpoint_state.hpp"
+#include "loom/train/device.hpp"
+#include "loom/train/gradient_sync.hpp"
+#include "loom/train/lr_schedule.hpp"
+#include "loom/train/minibatch/epoch_stats.hpp"
+#include "loom/train/minibatch/evaluation.hpp"
+#include "loom/train/minibatch/minibatch_data_path.hpp"
+#include "loom/train/minibatch/minibatch_memory.hpp"
+#include "loom/train/minibatch/model_selection.hpp"
+#include "loom/train/minibatch/optimizer.hpp"
+#include "loom/train/run_steps.hpp"
+#include "loom/train/store_digests.hpp"
+#include "loom/train/training_outputs.hpp"
+
+namespace loom::train {
+
+namespace {
+
+std::string fingerprint(const MinibatchOptions& o, const TrainingData& d) {
+  return fmt::format("{}:L{}:H{}:heads{}/{}/{}:F{}:C{}:N{}:K{}", nn::model_kind_name(o.model.kind), o.model.num_layers,
+                     o.model.hidden, o.model.heads, o.model.output_heads,
+                     core::enum_name(nn::kHeadMergeNames, o.model.head_merge), d.feat_dim, d.num_classes, d.num_nodes(),
+                     d.book.num_parts());
+}
+
+void check_layer_count(std::span<const std::int32_t> fanouts, const std::string& argument, int layers) {
+  sample::check_fanouts(fanouts, argument);
+  LOOM_CHECK_ARG(static_cast<int>(fanouts.size()) == layers, argument,
+                 "{} fanouts ({}) for a {}-layer model (--layers): give one fanout per layer", fanouts.size(),
+                 fmt::join(fanouts, ","), layers);
+}
+
+}  // namespace
+
+MinibatchOptions checked_minibatch_options(const MinibatchOptions& o) {
+  nn::validate_model_options(o.model);
+  LOOM_CHECK_ARG(o.batch_size > 0, "--batch-size", "must be positive, got {}", o.batch_size);
+  LOOM_CHECK_ARG(o.max_steps >= 0, "--max-steps", "must be >= 0, got {}", o.max_steps);
+  check_run_options(o.run);
+  check_checkpoint_options(o.checkpoint);
+  for (const int layer : o.weight_decay_layers)
+    LOOM_CHECK_ARG(layer >= 0 && layer < o.model.num_layers, "--weight-decay-layers",
+                   "layer {} outside the model's layers 0..{}", layer, o.model.num_layers - 1);
+  LOOM_CHECK_ARG(o.patience >= 0, "--patience", "must be >= 0, got {}", o.patience);
+  LOOM_CHECK_ARG(!o.run.eval.never() || (o.selection == Selection::kLast && o.patience == 0),
+                 o.patience > 0 ? "--patience" : "--selection", "needs validation scores: set --eval-every N > 0");
+  LOOM_CHECK_ARG(o.pipeline_depth >= 0, "--pipeline-depth", "must be >= 0, got {}", o.pipeline_depth);
+  LOOM_CHECK_ARG(o.sample_workers >= 0, "--sample-workers", "must be >= 0, got {}", o.sample_workers);
+  LOOM_CHECK_ARG(o.superbatch >= 1, "--superbatch", "must be >= 1, got {}", o.superbatch);
+  LOOM_CHECK_ARG(o.superbatch == 1 || o.control.kind == control::ControllerKind::kNone, "--superbatch",
+                 "fetches rows for several steps at once, which a prefetch buffer (--controller) does not allow");
+  LOOM_CHECK_ARG(o.superbatch == 1 || o.device_rows == 0, "--superbatch",
+                 "is not combined with a device tier (--device-rows)");
+  check_layer_count(o.fanouts, "--fanouts", o.model.num_layers);
+  LOOM_CHECK_ARG(o.alpha >= 0, "--alpha", "must be >= 0, got {}", o.alpha);
+  LOOM_CHECK_ARG(o.device_rows >= 0 && o.device_rows <= 1, "--device-rows", "must be in [0, 1], got {}", o.device_rows);
+  LOOM_CHECK_ARG(o.device_memory_limit >= 0 && (o.device_memory_limit == 0 || !o.run.device.is_cpu()),
+                 "--device-memory-limit", "applies to --device cuda only (and must be >= 0)");
+  LOOM_CHECK_ARG(o.cache_epochs > 0, "--cache-epochs", "must be positive, got {}", o.cache_epochs);
+  LOOM_CHECK_ARG(o.cache_dtype == core::DType::kFloat32 || o.cache_dtype == core::DType::kFloat16, "--cache-dtype",
+                 "must be float32 or float16, got {}", core::dtype_name(o.cache_dtype));
+  if (o.control.kind != control::ControllerKind::kNone) {
+    feature::validate(o.prefetch);
+    control::validate(o.control);
+  }
+  LOOM_CHECK_ARG(o.control_window > 0, "--control-window", "must be positive, got {}", o.control_window);
+  LOOM_CHECK_ARG(o.change_epoch >= -1, "--change-epoch", "must be an epoch number or -1, got {}", o.change_epoch);
+  LOOM_CHECK_ARG(o.change_batch_size >= 0, "--change-batch-size", "must be >= 0, got {}", o.change_batch_size);
+  LOOM_CHECK_ARG(o.change_train_fraction > 0 && o.change_train_fraction <= 1, "--change-train-fraction",
+                 "must be in (0, 1], got {}", o.change_train_fraction);
+  if (!o.change_fanouts.empty()) check_layer_count(o.change_fanouts, "--change-fanouts", o.model.num_layers);
+  MinibatchOptions checked = o;
+  sample::check_fanouts(o.eval_fanouts, "--eval-fanouts");
+  if (o.eval_fanouts.size() == 1)
+    checked.eval_fanouts.assign(static_cast<std::size_t>(o.model.num_layers), o.eval_fanouts[0]);
+  check_layer_count(checked.eval_fanouts, "--eval-fanouts", o.model.num_layers);
+  return checked;
+}
+
+namespace {
+
+// The model, its optimizer and gradient all-reduce, and the selection of the weights to keep.
+struct TrainingModel {
+  std::shared_ptr<nn::GnnModel> model;
+  std::unique_ptr<torch::optim::Adam> optimizer;
+  std::unique_ptr<ModelSelection> selection;
+  std::unique_ptr<GradientSync> gradients;
+};
+
+TrainingModel build_model(const MinibatchOptions& options, const TrainingData& data, torch::Device device,
+                          comm::Communicator& world) {
+  nn::ModelOptions model_options = options.model;
+  model_options.in_features = data.feat_dim;
+  model_options.num_classes = data.num_classes;
+  TrainingModel m;
+  world.agree_on([&] {
+    torch::manual_seed(options.run.seed);
+    m.model = std::make_shared<nn::GnnModel>(model_options);
+    m.model->to(device);
+  });
+  m.optimizer = std::make_unique<torch::optim::Adam>(
+      make_adam(*m.model, options.run.lr, options.run.weight_decay, options.weight_decay_layers));
+  m.selection = std::make_unique<ModelSelection>(options.selection, options.patience, *m.model);
+  m.gradients = std::make_unique<GradientSync>(world, m.model->parameters());
+  return m;
+}
+
+// Under --device cuda: the device's part of the memory plan against the rank's share of the GPU
+// (or --device-memory-limit), on every rank together; rank 0 writes the "device_memory" record.
+void check_device_memory(const MemoryPlan& host_plan, const MinibatchOptions& options, const TrainingData& data,
+                         torch::Device device, comm::Communicator& world, core::MetricsLog& metrics) {
+  const int sharing = ranks_per_device(device, world.ranks_on_this_node());
+  const MemoryPlan plan = plan_device_memory(host_plan, options, data);
+  const std::optional<DeviceMemory> gpu = device_memory(device);
+  world.agree_on([&] {
+    check_device_memory_plan(plan, options.device_memory_limit, gpu ? gpu->free_bytes : -1, sharing, device.str());
+  });
+  const std::int64_t largest = world.allreduce_max(plan.total(), comm::Channel::control);
+  if (world.rank() != 0) return;
+  nlohmann::json record = plan.record();
+  record["event"] = "device_memory";
+  record["estimate_bytes_max"] = largest;
+  record["ranks_per_device"] = sharing;
+  if (gpu) {
+    record["device_free_bytes"] = gpu->free_bytes;
+    record["device_total_bytes"] = gpu->total_bytes;
+  }
+  metrics.write(record);
+  spdlog::info("device memory estimate {} per rank on {}{}", core::human_bytes(static_cast<double>(largest)),
+               device.str(),
+               gpu ? fmt::format(" ({} free of {})", core::human_bytes(static_cast<double>(gpu->free_bytes)),
+                                 core::human_bytes(static_cast<double>(gpu->total_bytes)))
+                   : "");
+}
+
+// Where a run starts: after the epochs and steps of the checkpoint it resumed from (with
+// --resume), with this rank's sums of that epoch's steps so far.
+struct StartPoint {
+  int epoch = 0;
+  int step = 0;
+  EpochTotals totals;
+};
+
+// Loads the newest checkpoint (with --resume): where to go on, and the records so far.
+StartPoint resume_from_checkpoint(const MinibatchOptions& options, const TrainingData& data, TrainingModel& m,
+                                  comm::Communicator& world, MinibatchReport& report) {
+  StartPoint start;
+  if (!options.checkpoint.resume) return start;
+  world.agree_on([&] {
+    const std::optional<nlohmann::json> json = load_checkpoint(
+        options.checkpoint.dir, *m.model, *m.optimizer, fingerprint(options, data), m.selection->checkpoint_tensors());
+    if (!json) return;
+    const std::string where = options.checkpoint.dir + " (state.json)";
+    const CheckpointState state = parse_checkpoint_state(json->dump(), where);
+    start.epoch = state.epochs_done;
+    start.step = state.steps_done;
+    if (start.step > 0) {
+      LOOM_CHECK_ARG(state.epoch_totals.size() == static_cast<std::size_t>(world.size()), "--resume",
+                     "{}: stopped mid-epoch with {} ranks, resumed with {}", where, state.epoch_totals.size(),
+                     world.size());
+      start.totals = unpack_totals(state.epoch_totals[static_cast<std::size_t>(world.rank())], where);
+    }
+    m.selection->load_state(state.json.value("selection", nlohmann::json::object()));
+    report.epochs = state.json.value("epochs", std::vector<nlohmann::json>{});
+  });
+  if (world.rank() == 0 && (start.epoch > 0 || start.step > 0))
+    spdlog::info("resumed from {} after epoch {}{}", options.checkpoint.dir, start.epoch,
+                 start.step > 0 ? fmt::format(" and {} steps of epoch {}", start.step, start.epoch + 1) : "");
+  return start;
+}
+
+struct EpochProgress {
+  int steps_done = 0;  // of the epoch, counting those before a resume
+  int stopped_by = 0;  // the signal that stopped it at that step, or 0
+};
+
+// Stops the run (every rank alike, after the agreeing all-reduce) at the first step whose loss or
+// summed gradients are NaN or infinite, naming epoch and step (1-based), before the optimizer
+// applies them.
+void stop_unless_finite(const StepAgreement& agreed, const GradientSync& gradients, double loss, int epoch, int step) {
+  if (agreed.ranks_loss_not_finite > 0)
+    throw Error(fmt::format(
+        "epoch {}, step {}: the training loss is not finite ({} on this rank; {} rank{} with a "
+        "loss that is not); training stopped before the step was applied. Check the features "
+        "(`loom check STORE`) and lower --lr",
+        epoch + 1, step + 1, loss, agreed.ranks_loss_not_finite, agreed.ranks_loss_not_finite == 1 ? "" : "s"));
+  if (!gradients.gradients_finite())
+    throw Error(
+        fmt::format("epoch {}, step {}: a gradient is not finite (the loss was {}); training stopped before "
+                    "the step was applied. Lower --lr or check the features (`loom check STORE`)",
+                    epoch + 1, step + 1, loss));
+}
+
+// Steps of one epoch from `first_step`: forward, loss, backward, gradient all-reduce and optimizer
+// step on every batch the pipeline prepares, adding to this rank's `totals`. Dropout draws from
+// a stream of (seed, epoch, step). Stops on every rank after the same step when any rank has
+// been asked to stop.
+EpochProgress train_epoch(TrainingModel& m, const MinibatchDataPath& path, std::uint64_t seed, int epoch,
+                          int first_step, EpochTotals& t) {
+  const ScoreKind scoring = path.data().scoring;
+  PrefetchControl* control = path.prefetch_control();
+  m.model->train();
+  const std::unique_ptr<BatchPipeline> pipeline = path.pipeline(epoch, first_step);
+  const core::Rng epoch_rng = core::Rng(seed).split(static_cast<std::uint64_t>(epoch) + 1);
+  EpochProgress progress{.steps_done = first_step};
+  PreparedBatch batch;
+  double wait = 0;
+  while (pipeline->next(batch, wait)) {
+    torch::manual_seed(epoch_rng.split(static_cast<std::uint64_t>(progress.steps_done)).seed());
+    batch.count_into(t, wait);
+    core::Timer compute;
+    m.optimizer->zero_grad();
+    double loss_value = 0;
+    if (!batch.sampled.seeds.empty()) {
+      const auto logits = m.model->forward(batch.x, batch.graphs);
+      const torch::Tensor loss = scoring == ScoreKind::kMicroF1
+                                     ? torch::binary_cross_entropy_with_logits(logits, batch.y)
+                                     : torch::nn::functional::cross_entropy(logits, batch.y);
+      loss.backward();
+      loss_value = loss.item<double>();
+      t.loss_sum += loss_value;
+      t.train += count_scores(logits.detach(), batch.y, scoring);
+    }
+    t.phases.compute += compute.seconds();
+    if (control) control->record_step_seconds(compute.seconds());
+    core::Timer reduce;
+    const StepAgreement agreed = m.gradients->all_reduce_agreeing(core::stop_signal(), std::isfinite(loss_value));
+    stop_unless_finite(agreed, *m.gradients, loss_value, epoch, progress.steps_done);
+    progress.stopped_by = agreed.stop_signal;
+    t.phases.allreduce += reduce.seconds();
+    core::Timer step;
+    m.optimizer->step();
+    t.phases.compute += step.seconds();
+    ++progress.steps_done;
+    if (progress.stopped_by != 0) {
+      pipeline->stop_early();
+      break;
+    }
+  }
+  return progress;
+}
+
+struct EvalScores {
+  ScoreCounts valid, test;
+  double seconds = 0;
+};
+
+// Validation and test scores of the model as it is now, sampled or exact (collective).
+EvalScores evaluate(nn::GnnModel& model, const MinibatchOptions& o, const MinibatchDataPath& path, int epoch) {
+  const TrainingData& data = path.data();
+  const comm::Communicator& comm = path.fetch_comm();
+  core::Timer timer;
+  EvalScores s;
+  if (o.eval_mode == EvalMode::kExact) {
+    const ExactInference exact = exact_inference(model, data, comm);
+    s.valid = exact_scores(exact, path.eval_builder(), data, data.valid_ids, comm);
+    s.test = exact_scores(exact, path.eval_builder(), data, data.test_ids, comm);
+  } else {
+    const auto seed = core::mix_seed(o.run.seed, 0x6576616c + static_cast<std::uint64_t>(epoch));
+    s.valid = sampled_scores(model, path.eval_builder(), data.valid_ids, o.eval_batch_size, seed, comm, data.scoring);
+    s.test = sampled_scores(model, path.eval_builder(), data.test_ids, o.eval_batch_size, seed + 1, comm, data.scoring);
+  }
+  s.seconds = timer.seconds();
+  return s;
+}
+
+// Validation and test scores after epoch `epoch` where --eval-every asks, into `record` and
+// `report`, observed by model selection. Returns whether selection says to stop early.
+bool evaluate_epoch(TrainingModel& m, const MinibatchOptions& options, const MinibatchDataPath& path, int epoch,
+                    nlohmann::json& record, MinibatchReport& report) {
+  if (!options.run.eval.due(epoch, options.run.epochs)) return false;
+  const EvalScores scores = evaluate(*m.model, options, path, epoch);
+  report.final_valid = score(scores.valid, report.scoring);
+  report.final_test = score(scores.test, report.scoring);
+  record["valid_" + score_name(report.scoring)] = report.final_valid;
+  record["valid_loss"] = mean_loss(scores.valid);
+  record["test_" + score_name(report.scoring)] = report.final_test;
+  record["eval_seconds"] = scores.seconds;
+  if (m.selection->observe(epoch + 1, report.final_valid, mean_loss(scores.valid))) record["best_valid"] = true;
+  return m.selection->should_stop(epoch + 1);
+}
+
+void log_epoch(const EpochSummary& s, const nlohmann::json& record) {
+  const std::string valid_key = "valid_" + score_name(s.scoring.value_or(ScoreKind::kAccuracy));
+  const std::string valid = record.contains(valid_key) ? fmt::format("{:.4f}", record[valid_key].get<double>()) : "-";
+  const std::uint64_t to_device = s.comm.sum[comm::Channel::device].bytes_sent;
+  spdlog::info(
+      "epoch {:>3} | {:.2f}s (sample {:.2f} fetch {:.2f} wait {:.2f} compute {:.2f} allreduce {:.2f}) | "
+      "loss {:.4f} | train {:.4f} | valid {} | remote rows {} ({}), cached {}{}",
+      s.epoch, s.seconds, s.phases.sample, s.phases.fetch, s.phases.wait, s.phases.compute, s.phases.allreduce, s.loss,
+      s.train_score, valid, s.rows_remote, core::human_bytes(static_cast<double>(s.feature_bytes)), s.rows_cached,
+      to_device > 0 ? fmt::format(" | to device {}", core::human_bytes(static_cast<double>(to_device))) : "");
+}
+
+// Exact layer-wise inference of the weights the run ends with: the final scores, the exact_eval
+// record, and the outputs of -o.
+void final_evaluation(nn::GnnModel& model, const MinibatchOptions& options, const MinibatchDataPath& path,
+                      int weights_epoch, core::MetricsLog& metrics, MinibatchReport& report) {
+  const TrainingData& data = path.data();
+  const comm::Communicator& comm = path.fetch_comm();
+  core::Timer timer;
+  const ExactInference exact = exact_inference(model, data, comm);
+  const ScoreCounts valid = exact_scores(exact, path.eval_builder(), data, data.valid_ids, comm);
+  const ScoreCounts test = exact_scores(exact, path.eval_builder(), data, data.test_ids, comm);
+  report.final_valid = score(valid, report.scoring);
+  report.final_test = score(test, report.scoring);
+  const std::string score = score_name(report.scoring);
+  nlohmann::json record = {{"event", "exact_eval"},
+                           {"valid_" + score, report.final_valid},
+                           {"test_" + score, report.final_test},
+                           {"selection", core::enum_name(kSelectionNames, options.selection)},
+                           {"weights_of_epoch", weights_epoch},
+                           {"seconds", timer.seconds()}};
+  std::string topk;
+  if (report.scoring == ScoreKind::kMicroF1) {
+    record["valid_topk_micro_f1"] = topk_micro_f1(valid);
+    record["test_topk_micro_f1"] = topk_micro_f1(test);
+    topk = fmt::format(" | top-k micro_f1 valid {:.4f} test {:.4f}", topk_micro_f1(valid), topk_micro_f1(test));
+  }
+  if (data.rank == 0) {
+    metrics.write(record);
+    spdlog::info("exact layer-wise inference: valid {} {:.4f} | test {} {:.4f}{} ({:.1f}s)", score, report.final_valid,
+                 score, report.final_test, topk, timer.seconds());
+  }
+  if (options.output.dir.empty()) return;
+  const NodeOutputs rows{.logits = exact.logits,
+                         .embeddings = options.output.save_embeddings ? exact.embeddings : torch::Tensor(),
+                         .original_ids = data.original_ids,
+                         .original_names = data.original_names,
+                         .scoring = data.scoring,
+                         .num_classes = data.num_classes,
+                         .num_nodes = data.num_nodes()};
+  write_training_outputs(options.output.dir, options.output.overwrite, rows, comm);
+}
+
+// What the epochs of one run share, and the checkpoint they may write on the way.
+struct Run {
+  const MinibatchOptions& options;
+  comm::Communicator& world;
+  TrainingModel& m;
+  const MinibatchDataPath& path;
+  const StartPoint& start;
+  const std::string fingerprint;
+  core::MetricsLog& metrics;
+  MinibatchReport& report;
+
+  void save(CheckpointId id, nlohmann::json state) {
+    state["fingerprint"] = fingerprint;
+    state["epochs"] = report.epochs;
+    state["selection"] = m.selection->state();
+    world.agree_on([&] {
+      if (world.rank() == 0)
+        save_checkpoint(options.checkpoint.dir, id, *m.model, *m.optimizer, state, m.selection->checkpoint_tensors(),
+                        options.checkpoint.keep);
+    });
+  }
+};
+
+enum class AfterEpoch { kNext, kEarlyStop, kStopped };
+
+// One epoch: its learning rate, the training steps (from the resume point in the epoch resumed),
+// its record with the evaluation --eval-every asks for, and the checkpoint that is due or that a
+// signal asks for. A signal mid-epoch checkpoints that step and ends the run (kStopped).
+AfterEpoch run_epoch(Run& run, int epoch) {
+  const MinibatchOptions& options = run.options;
+  comm::Communicator& world = run.world;
+  const MinibatchDataPath& path = run.path;
+  MinibatchReport& report = run.report;
+  const double lr = learning_rate_at(options.run.lr_schedule, options.run.lr, epoch, options.run.epochs);
+  set_learning_rate(*run.m.optimizer, lr);
+  const EpochSetting& setting = path.setting(epoch);
+  if (world.rank() == 0 && path.changed(epoch) && epoch == options.change_epoch)
+    spdlog::info("epoch {}: conditions change (fanouts {}, batch size {}, {} steps)", epoch + 1,
+                 fmt::join(setting.sampler->fanouts(), ","), setting.batch_size, setting.steps);
+
+  const EpochWatch since = watch_epoch(world, path.prefetch_control(), path.prefetch_buffer());
+  core::Timer timer;
+  const bool resumed_here = epoch == run.start.epoch;
+  EpochTotals totals = resumed_here ? run.start.totals : EpochTotals{};
+  const EpochProgress progress =
+      train_epoch(run.m, path, options.run.seed, epoch, resumed_here ? run.start.step : 0, totals);
+  totals.earlier_seconds += timer.seconds();
+  if (progress.steps_done < setting.steps) {  // stopped mid-epoch by a signal
+    report.stopped_by = progress.stopped_by;
+    const auto all_totals = world.allgatherv(std::span<const double>(pack_totals(totals)), comm::Channel::control);
+    if (options.checkpoint.due(epoch + 1, report.stopped_by))
+      run.save({epoch, progress.steps_done}, {{"epoch_totals", all_totals}});
+    log_stopped(report.stopped_by, fmt::format("step {} of epoch {}", progress.steps_done, epoch + 1),
+                options.checkpoint, world);
+    return AfterEpoch::kStopped;
+  }
+  const EpochFacts facts{.epoch = epoch + 1,
+                         .seconds = totals.earlier_seconds,
+                         .steps = setting.steps,
+                         .lr = lr,
+                         .changed_conditions = path.changed(epoch),
+                         .pipelined = options.pipeline_depth > 0,
+                         .scoring = report.scoring};
+  const EpochSummary summary =
+      summarize_epoch(facts, totals, since, world, path.prefetch_control(), path.prefetch_buffer());
+  nlohmann::json record = epoch_record(summary);
+  if (setting.steps < setting.full_steps) {  // --max-steps: the whole epoch's time at this pace
+    record["full_steps"] = setting.full_steps;
+    record["projected_epoch_seconds"] = summary.seconds * static_cast<double>(setting.full_steps) /
+                                        static_cast<double>(std::max<std::int64_t>(1, setting.steps));
+  }
+
+  const bool stop = evaluate_epoch(run.m, options, path, epoch, record, report);
+  report.epochs.push_back(record);
+  if (world.rank() == 0) {
+    run.metrics.write(record);
+    if (!options.output.quiet) log_epoch(summary, record);
+  }
+  // A signal during the epoch's last step or its evaluation stops the run here.
+  const bool last = epoch + 1 == options.run.epochs || stop;
+  if (!last) report.stopped_by = progress.stopped_by != 0 ? progress.stopped_by : agreed_stop_signal(world);
+  if (options.checkpoint.due(epoch + 1, report.stopped_by)) run.save(epoch + 1, {});
+  if (report.stopped_by != 0) {
+    log_stopped(report.stopped_by, fmt::format("epoch {}", epoch + 1), options.checkpoint, world);
+    return AfterEpoch::kStopped;
+  }
+  if (stop && world.rank() == 0)
+    spdlog::info("early stop after epoch {}: no better validation {} for {} epochs (best: epoch {})", epoch + 1,
+                 score_name(report.scoring), options.patience, run.m.selection->best_epoch());
+  return stop ? AfterEpoch::kEarlyStop : AfterEpoch::kNext;
+}
+
+}  // namespace
+
+MinibatchReport run_minibatch(const MinibatchOptions& given, comm::Communicator& world) {
+  const int rank = world.rank();
+  MinibatchOptions options;
+  const RankRuntime runtime = open_rank(given.run, given.output, given.checkpoint.resume, world,
+                                        [&] { options = checked_minibatch_options(given); });
+  const torch::Device device = runtime.device;
+
+  const std::int64_t runtime_bytes = core::resident_bytes();
+  TrainingData data = open_training_data(options.store, world);
+  partition::StoreVerification digests = start_store_verification(options.store, world);  // beside the setup
+  normalize_training_features(data, options.normalize_features, world);
+  TrainingModel m = build_model(options, data, device, world);
+  MinibatchReport report;
+  report.scoring = data.scoring;
+  const StartPoint start = resume_from_checkpoint(options, data, m, world, report);
+  const std::string print = fingerprint(options, data);
+  core::MetricsLog metrics(rank == 0 ? options.output.metrics_path : "", options.checkpoint.resume);
+  MemoryPlan memory;
+  world.agree_on([&] {
+    memory = plan_minibatch_memory(options, data, *m.model, runtime_bytes);
+    check_memory_plan(memory, options.run.memory_limit, world.ranks_on_this_node());
+  });
+  const std::int64_t estimate = record_memory_plan(memory, world, metrics);
+  core::PrivatePeak private_peak;
+  if (device.is_cuda()) check_device_memory(memory, options, data, device, world, metrics);
+  const MinibatchDataPath path(options, std::move(data), world, device, options.model.kind == nn::ModelKind::kGcn,
+                               start.epoch, metrics);
+  if (rank == 0)
+    spdlog::info("training {} ({} layers, hidden {}) on {} nodes, {} ranks of {} threads, {} steps per epoch",
+                 nn::model_kind_name(options.model.kind), options.model.num_layers, options.model.hidden,
+                 path.data().num_nodes(), world.size(), runtime.threads, path.setting(start.epoch).steps);
+  join_digest_check(digests, metrics, world);
+  core::install_stop_handlers();
+
+  Run run{options, world, m, path, start, print, metrics, report};
+  int weights_epoch = start.epoch;  // the epoch whose weights the model holds
+  for (int epoch = start.epoch; epoch < options.run.epochs; ++epoch) {
+    const AfterEpoch next = run_epoch(run, epoch);
+    if (next == AfterEpoch::kStopped) return report;
+    weights_epoch = epoch + 1;
+    if (next == AfterEpoch::kEarlyStop) break;
+  }
+  if (m.selection->restore_best()) {
+    weights_epoch = m.selection->best_epoch();
+    if (rank == 0)
+      spdlog::info("selected the weights of epoch {} (best validation {} {:.4f})", weights_epoch,
+                   score_name(report.scoring), m.selection->best_score());
+  }
+  if (options.exact_eval || !options.output.dir.empty())
+    final_evaluation(*m.model, options, path, weights_epoch, metrics, report);
+  report.memory_estimate_bytes = estimate;
+  report.memory_peak_bytes = record_memory_peak(estimate, memory.resident(), private_peak.bytes(), world, metrics);
+  return report;
+}
+
+}  // namespace loom::train

@@ -1,0 +1,34 @@
+// The prefetch buffer and controller of `loom train --controller NAME` (Rudder): each rank
+// buffers as many remote rows as `--prefetch` of its halo has, filled at start (empty, by degree, random or by VIP) in
+// one collective exchange, and a PrefetchControl that runs the controller. Collective over `world` and the fetcher's
+// communicator; nothing is built for --controller none or a single rank.
+// --controller lookahead turns lookahead admission on (kDefaultLookahead minibatches unless
+// --prefetch-lookahead gives a number); the buffer's options() say what it runs with.
+// `record` receives a JSON summary (capacity, halo, initial rows, controller).
+#pragma once
+
+#include <memory>
+#include <span>
+
+#include "loom/comm/communicator.hpp"
+#include "loom/train/minibatch/minibatch_options.hpp"
+#include "loom/train/minibatch/prefetch_control.hpp"
+#include "loom/train/minibatch/training_data.hpp"
+
+namespace loom::train {
+
+inline constexpr int kDefaultLookahead = 4;
+
+// The buffer options a run builds with: --prefetch-* with the lookahead controller's default.
+feature::PrefetchOptions effective_prefetch_options(const MinibatchOptions& options);
+
+struct PrefetchSetup {
+  std::unique_ptr<feature::PrefetchBuffer> buffer;
+  std::unique_ptr<PrefetchControl> control;
+};
+
+PrefetchSetup build_prefetch(const MinibatchOptions& options, const TrainingData& data,
+                             std::span<const std::int32_t> fanouts, const feature::RemoteFetcher& fetcher,
+                             comm::Communicator& world, nlohmann::json& record);
+
+}  // namespace loom::train
