@@ -160,22 +160,22 @@ class Loader {
          comm::Communicator& world)
       : world_(&world) {
     const train::RankRuntime runtime = train::open_rank(options.run, options.output, /*resume=*/false, world,
-                                                        [&] { options_ = train::checked_minibatch_options(options); });
+                                                        [&] { checked_ = train::check(options); });
+    const train::MinibatchOptions& run_options = **checked_;
     const torch::Device device = runtime.device;
-    const train::DataUse use = options_.task == train::Task::kLink ? train::DataUse::kLinks
-                               : input_nodes                       ? train::DataUse::kGivenSeeds
-                                                                   : train::DataUse::kNodeSplits;
-    train::TrainingData data = train::open_training_data(options_.store, world, use);
+    const train::DataUse use = run_options.task == train::Task::kLink ? train::DataUse::kLinks
+                               : input_nodes                          ? train::DataUse::kGivenSeeds
+                                                                      : train::DataUse::kNodeSplits;
+    train::TrainingData data = train::open_training_data(run_options.store, world, use);
     if (input_nodes) {
       std::vector<std::int64_t> seeds;
-      world.agree_on([&] { seeds = resolve_nodes(*input_nodes, data, world, options_.seed_order, "input_nodes"); });
+      world.agree_on([&] { seeds = resolve_nodes(*input_nodes, data, world, run_options.seed_order, "input_nodes"); });
       data.train_ids = std::move(seeds);
     }
     if (use == train::DataUse::kLinks) take_link_pairs(links, data);
-    world.agree_on([&] { train::start_store_verification(options_.store, world).wait(); });
-    train::normalize_training_features(data, options_.normalize_features, world);
-    path_ = std::make_unique<train::MinibatchDataPath>(options_, std::move(data), world, device,
-                                                       options_.model.kind == nn::ModelKind::kGcn, 0, metrics_);
+    world.agree_on([&] { train::start_store_verification(run_options.store, world).wait(); });
+    train::normalize_training_features(data, run_options.normalize_features, world);
+    path_ = std::make_unique<train::MinibatchDataPath>(*checked_, std::move(data), world, device, 0, metrics_);
     if (use == train::DataUse::kLinks)
       negatives_ = std::make_unique<train::NegativeSampler>(path_->data().graph(), links.negatives);
     live_loaders().insert(this);
@@ -217,11 +217,11 @@ class Loader {
       pipeline_ = path_->pipeline(epoch);
       return;
     }
-    const train::LinkEpochOptions link_epoch{.batch_size = options_.batch_size,
-                                             .negative_ratio = options_.link.negative_ratio,
-                                             .drop_positive_edges = options_.link.drop_positive_edges,
-                                             .run_seed = options_.run.seed,
-                                             .order = options_.seed_order};
+    const train::LinkEpochOptions link_epoch{.batch_size = options().batch_size,
+                                             .negative_ratio = options().link.negative_ratio,
+                                             .drop_positive_edges = options().link.drop_positive_edges,
+                                             .run_seed = options().run.seed,
+                                             .order = options().seed_order};
     train::LinkEpochPlan plan =
         train::plan_link_epoch(link_pairs_, *negatives_, link_steps_, link_epoch, epoch, world_->rank());
     link_targets_ = std::move(plan.targets);
@@ -378,7 +378,7 @@ class Loader {
                                   .seconds = timer_.seconds(),
                                   .steps = steps(epoch_),
                                   .changed_conditions = path_->changed(epoch_),
-                                  .pipelined = options_.pipeline_depth > 0,
+                                  .pipelined = options().pipeline_depth > 0,
                                   .scoring = std::nullopt};
     const train::EpochSummary s =
         train::summarize_epoch(facts, totals_, since_, *world_, path_->prefetch_control(), path_->prefetch_buffer());
@@ -388,7 +388,8 @@ class Loader {
   }
 
  private:
-  train::MinibatchOptions options_;
+  const train::MinibatchOptions& options() const { return **checked_; }
+  std::optional<train::CheckedMinibatchOptions> checked_;
   comm::Communicator* world_;
   core::MetricsLog metrics_;  // not written: the Python caller records what it wants
   std::unique_ptr<train::MinibatchDataPath> path_;
@@ -407,7 +408,7 @@ class Loader {
     else
       world_->agree_on([&] { link_pairs_ = train::split_links(data, {.valid = 0, .test = 0}).train; });
     link_steps_ = world_->allreduce_max(
-        train::link_steps(static_cast<std::int64_t>(link_pairs_.size()), options_.batch_size), comm::Channel::control);
+        train::link_steps(static_cast<std::int64_t>(link_pairs_.size()), options().batch_size), comm::Channel::control);
     data.train_ids = train::own_ids(data);
   }
   std::unique_ptr<train::BatchPipeline> pipeline_;
@@ -527,25 +528,25 @@ void bind_loader(py::module_& m) {
              o.store = store.string();
              o.fanouts = std::move(fanouts);
              o.model.num_layers = static_cast<int>(o.fanouts.size());
-             o.model.kind = gcn_norm ? nn::ModelKind::kGcn : nn::ModelKind::kSage;
+             o.whole_graph_gcn_norm = gcn_norm;
              o.batch_size = batch_size;
              o.seed_order = shuffle ? sample::SeedOrder::kShuffled : sample::SeedOrder::kAsGiven;
              o.run.seed = seed;
              o.run.threads = threads;
              o.pipeline_depth = pipeline_depth;
              o.superbatch = superbatch;
-             o.cache = enum_argument(feature::kCachePolicyNames, cache, "cache");
-             o.alpha = alpha;
-             o.cache_dtype = enum_argument(core::kFloatDTypeNames, cache_dtype, "cache_dtype");
-             o.control.kind = enum_argument(control::kControllerNames, controller, "controller");
-             o.prefetch.fraction = prefetch;
-             o.prefetch.lookahead = lookahead;
+             o.cache.policy = enum_argument(feature::kCachePolicyNames, cache, "cache");
+             o.cache.alpha = alpha;
+             o.cache.dtype = enum_argument(core::kFloatDTypeNames, cache_dtype, "cache_dtype");
+             o.prefetch.controller.kind = enum_argument(control::kControllerNames, controller, "controller");
+             o.prefetch.buffer.fraction = prefetch;
+             o.prefetch.buffer.lookahead = lookahead;
              o.wire_dtype = enum_argument(feature::kWireDTypeNames, wire_dtype, "wire_dtype");
              o.run.link = comm::parse_link_model(net_bandwidth, net_latency, net_host_bandwidth, net_host_latency);
              o.normalize_features = enum_argument(graph::kFeatureNormNames, normalize_features, "normalize_features");
              o.run.device = train::parse_device_choice(device, "device");
              o.run.eval.every = 0;
-             o.eval_fanouts = std::move(eval_fanouts);
+             o.evaluation.fanouts = std::move(eval_fanouts);
              return std::make_unique<Loader>(o, input_nodes, links, python_world());
            }),
            py::arg("store"), py::arg("fanouts"), py::arg("batch_size") = 1024, py::arg("seed") = 0,

@@ -113,8 +113,8 @@ TEST(CliCheck, DamagedPartitionedStoresAreNamedByCheckTrainAndAnalyze) {
   EXPECT_TRUE(contains(check.output, parts + "/topology/indices.npy: entry 5: neighbour id 600 outside [0, 600)"))
       << check.output;
   // Past the digests (--no-verify), the range check at open names the entry.
-  for (const std::string command : {"train " + parts + " --epochs 1 --layers 2 --fanouts 5,5 --quiet --no-verify",
-                                    "analyze cache " + parts + " --fanouts 5,5 --epochs 1 --no-verify"}) {
+  for (const std::string& command : {"train " + parts + " --epochs 1 --layers 2 --fanouts 5,5 --quiet --no-verify",
+                                     "analyze cache " + parts + " --fanouts 5,5 --epochs 1 --no-verify"}) {
     const auto r = run_command(
         "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun -np 2 --oversubscribe "
         "--allow-run-as-root -q " +

@@ -45,7 +45,7 @@ class CliDigests : public ::testing::Test {
 TEST_F(CliDigests, EveryCommandReadingADamagedStoreStopsNamingTheFile) {
   ASSERT_EQ(run_loom("partition " + store + " -k 2 --method random -o " + dir / "p").status, 0);
   nudge_neighbour(store + "/indices.npy", 100, 800);
-  for (const std::string command :
+  for (const std::string& command :
        {"info " + store, "train " + store + " --epochs 1 --hidden 8 --quiet --metrics " + dir / "m.jsonl",
         "embed deepwalk " + store + " -o " + dir / "e.txt" + " --walks 1 --length 4 --dim 4 --threads 1",
         "walk " + store + " --walks 1 --length 4", "partition " + store + " -k 2 -o " + dir / "p2"})

@@ -101,12 +101,12 @@ TEST(Controllers, UnknownNamesAreErrorsNamingTheArgument) {
   EXPECT_THROW(core::parse_enum(kLlmApiNames, "grpc", "--llm-api"), Error);
   ControllerOptions o;
   o.kind = ControllerKind::kNone;  // no buffer: nothing to control
-  EXPECT_THROW(validate(o), Error);
+  EXPECT_THROW(check(o), Error);
   o.kind = ControllerKind::kLlm;
   o.llm_fallback = ControllerKind::kLlm;  // the fallback must decide without an LLM
-  EXPECT_THROW(validate(o), Error);
+  EXPECT_THROW(check(o), Error);
   o.llm_fallback = ControllerKind::kRules;
-  EXPECT_NO_THROW(validate(o));
+  EXPECT_NO_THROW(check(o));
 }
 
 }  // namespace

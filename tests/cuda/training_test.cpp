@@ -74,7 +74,7 @@ TEST(CudaTraining, DeviceRowsLowerTheBytesCopiedToTheDevice) {
   for (const double fraction : {0.0, 0.25, 1.0}) {
     auto o = recipe(store, "cuda");
     o.run.epochs = 1;
-    o.exact_eval = false;
+    o.evaluation.exact = false;
     o.run.eval.every = 0;
     o.device_rows = fraction;
     const auto report = run_minibatch(o, world);

@@ -129,7 +129,7 @@ TEST(Sgns, TwoThreadsTrainEveryWord) {
 
 void expect_argument_error(SgnsOptions o, const std::string& name) {
   try {
-    validate(o);
+    check(o);
     FAIL() << name;
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find(name), std::string::npos) << e.what();

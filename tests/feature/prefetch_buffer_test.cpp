@@ -83,11 +83,11 @@ TEST(PrefetchBuffer, IdleRowsBecomeCandidatesAndAreReplaced) {
 TEST(PrefetchBuffer, RejectsFractionsOutsideZeroToOne) {
   PrefetchOptions o;
   o.fraction = 0;
-  EXPECT_THROW(validate(o), Error);
+  EXPECT_THROW(check(o), Error);
   o.fraction = 1.5;
-  EXPECT_THROW(validate(o), Error);
+  EXPECT_THROW(check(o), Error);
   o.fraction = 1;
-  EXPECT_NO_THROW(validate(o));
+  EXPECT_NO_THROW(check(o));
   EXPECT_THROW(core::parse_enum(kPrefetchStartNames, "lru", "--prefetch-init"), Error);
 }
 

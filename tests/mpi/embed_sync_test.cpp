@@ -121,7 +121,7 @@ TEST(SyncedSgns, StoppedAfterARoundAndResumedThereReachesTheSameWeights) {
 TEST(SyncedSgns, RejectsZeroRounds) {
   SyncOptions sync;
   sync.rounds = 0;
-  EXPECT_THROW(validate(sync), Error);
+  EXPECT_THROW(check(sync), Error);
 }
 
 }  // namespace

@@ -63,10 +63,10 @@ TEST(MinibatchMpi, StaticCacheMovesFewerRowsAndTrainsIdentically) {
   const std::string& dir = scratch.path();
   auto options = options_for(make_parts(world, dir, world.size()));
   options.run.epochs = 2;
-  options.exact_eval = false;
+  options.evaluation.exact = false;
   const auto plain = run_minibatch(options, world);
-  options.cache = feature::CachePolicy::kVip;
-  options.alpha = 0.3;
+  options.cache.policy = feature::CachePolicy::kVip;
+  options.cache.alpha = 0.3;
   const auto cached = run_minibatch(options, world);
   for (std::size_t e = 0; e < plain.epochs.size(); ++e) {
     const auto& a = plain.epochs[e];
@@ -78,7 +78,7 @@ TEST(MinibatchMpi, StaticCacheMovesFewerRowsAndTrainsIdentically) {
     EXPECT_EQ(a["rows_remote"].get<std::int64_t>(),
               b["rows_remote"].get<std::int64_t>() + b["rows_cached"].get<std::int64_t>());
   }
-  options.alpha = -1;
+  options.cache.alpha = -1;
   EXPECT_THROW(run_minibatch(options, world), Error);
 }
 
@@ -91,10 +91,10 @@ TEST(MinibatchMpi, DeviceTierServesHottestOwnRowsAndTrainsIdentically) {
   const mpi_test::SharedScratch scratch(world, "device");
   auto options = options_for(make_parts(world, scratch.path(), world.size()));
   options.run.epochs = 2;
-  options.cache = feature::CachePolicy::kVip;
-  options.alpha = 0.2;
-  options.control.kind = control::ControllerKind::kPeriodic;
-  options.prefetch.fraction = 0.2;
+  options.cache.policy = feature::CachePolicy::kVip;
+  options.cache.alpha = 0.2;
+  options.prefetch.controller.kind = control::ControllerKind::kPeriodic;
+  options.prefetch.buffer.fraction = 0.2;
   const auto plain = run_minibatch(options, world);
   options.device_rows = 0.5;
   const auto tiered = run_minibatch(options, world);
@@ -123,18 +123,18 @@ TEST(MinibatchMpi, PrefetchBufferServesRowsAndTrainsIdentically) {
   auto options = options_for(make_parts(world, dir, world.size()));
   options.run.epochs = 2;
   options.batch_size = 16;
-  options.exact_eval = false;
+  options.evaluation.exact = false;
   const auto plain = run_minibatch(options, world);
-  options.prefetch.fraction = 0.3;
-  options.prefetch.initial = feature::PrefetchStart::kEmpty;
-  options.prefetch.period = 4;
-  options.control_window = 4;
+  options.prefetch.buffer.fraction = 0.3;
+  options.prefetch.buffer.initial = feature::PrefetchStart::kEmpty;
+  options.prefetch.buffer.period = 4;
+  options.prefetch.window = 4;
   for (const control::ControllerKind controller :
        {control::ControllerKind::kPeriodic, control::ControllerKind::kRules, control::ControllerKind::kLlm}) {
-    options.control.kind = controller;
+    options.prefetch.controller.kind = controller;
     const std::string name = core::enum_name(control::kControllerNames, controller);
-    options.control.period = 8;
-    options.control.llm_url = "http://127.0.0.1:1";  // nothing listens there
+    options.prefetch.controller.period = 8;
+    options.prefetch.controller.llm_url = "http://127.0.0.1:1";  // nothing listens there
     const auto run = run_minibatch(options, world);
     std::int64_t hits = 0, evictions = 0, fallbacks = 0;
     for (std::size_t e = 0; e < plain.epochs.size(); ++e) {
@@ -155,7 +155,7 @@ TEST(MinibatchMpi, PrefetchBufferServesRowsAndTrainsIdentically) {
       EXPECT_GT(fallbacks, 0);
     }
   }
-  options.prefetch.fraction = 1.5;
+  options.prefetch.buffer.fraction = 1.5;
   EXPECT_THROW(run_minibatch(options, world), Error);
 }
 
@@ -167,11 +167,11 @@ TEST(MinibatchMpi, LookaheadKeepsFetchedRowsAndMovesFewerRows) {
   auto options = options_for(make_parts(world, scratch.path(), world.size()));
   options.run.epochs = 2;
   options.batch_size = 16;
-  options.exact_eval = false;
-  options.control.kind = control::ControllerKind::kNever;
-  options.prefetch.fraction = 0.2;
+  options.evaluation.exact = false;
+  options.prefetch.controller.kind = control::ControllerKind::kNever;
+  options.prefetch.buffer.fraction = 0.2;
   const auto fixed = run_minibatch(options, world);
-  options.prefetch.lookahead = 3;
+  options.prefetch.buffer.lookahead = 3;
   const auto ahead = run_minibatch(options, world);
   for (std::size_t e = 0; e < fixed.epochs.size(); ++e) {
     const auto& a = fixed.epochs[e];
@@ -182,12 +182,12 @@ TEST(MinibatchMpi, LookaheadKeepsFetchedRowsAndMovesFewerRows) {
     EXPECT_GT(b["prefetch"]["rows_admitted"].get<std::int64_t>(), 0);
   }
   // --controller lookahead is the same with 4 minibatches in sight.
-  options.control.kind = control::ControllerKind::kLookahead;
-  options.prefetch.lookahead = 0;
+  options.prefetch.controller.kind = control::ControllerKind::kLookahead;
+  options.prefetch.buffer.lookahead = 0;
   const auto named = run_minibatch(options, world);
   EXPECT_GT(named.epochs[0]["prefetch"]["rows_admitted"].get<std::int64_t>(), 0);
   EXPECT_LT(named.epochs[0]["rows_remote"].get<std::int64_t>(), fixed.epochs[0]["rows_remote"].get<std::int64_t>());
-  options.prefetch.lookahead = -1;
+  options.prefetch.buffer.lookahead = -1;
   EXPECT_THROW(run_minibatch(options, world), Error);
 }
 
@@ -203,10 +203,10 @@ TEST(MinibatchMpi, SuperbatchFetchesDistinctRowsOnceAndTrainsIdentically) {
     auto options = options_for(make_parts(world, dir, world.size(), dtype));
     options.run.epochs = 2;
     options.batch_size = 24;
-    options.exact_eval = false;
+    options.evaluation.exact = false;
     for (const auto cache : {feature::CachePolicy::kNone, feature::CachePolicy::kVip}) {
-      options.cache = cache;
-      options.alpha = cache == feature::CachePolicy::kNone ? 0 : 0.1;
+      options.cache.policy = cache;
+      options.cache.alpha = cache == feature::CachePolicy::kNone ? 0 : 0.1;
       options.superbatch = 1;
       const auto single = run_minibatch(options, world);
       options.superbatch = 3;
@@ -226,7 +226,7 @@ TEST(MinibatchMpi, SuperbatchFetchesDistinctRowsOnceAndTrainsIdentically) {
     options.superbatch = 0;
     EXPECT_THROW(run_minibatch(options, world), Error);
     options.superbatch = 2;
-    options.control.kind = control::ControllerKind::kNever;
+    options.prefetch.controller.kind = control::ControllerKind::kNever;
     EXPECT_THROW(run_minibatch(options, world), Error);
   }
 }
@@ -237,11 +237,11 @@ TEST(MinibatchMpi, ConditionsChangeAtTheGivenEpoch) {
   const std::string& dir = scratch.path();
   auto options = options_for(make_parts(world, dir, world.size()));
   options.run.epochs = 2;
-  options.exact_eval = false;
-  options.change_epoch = 1;
-  options.change_batch_size = 32;
-  options.change_fanouts = {5, 5};
-  options.change_train_fraction = 0.5;
+  options.evaluation.exact = false;
+  options.change.epoch = 1;
+  options.change.batch_size = 32;
+  options.change.fanouts = {5, 5};
+  options.change.train_fraction = 0.5;
   const auto report = run_minibatch(options, world);
   ASSERT_EQ(report.epochs.size(), 2u);
   EXPECT_FALSE(report.epochs[0].contains("changed_conditions"));
@@ -249,7 +249,7 @@ TEST(MinibatchMpi, ConditionsChangeAtTheGivenEpoch) {
   // Half the seeds in batches of half the size: about as many steps, fewer sampled edges.
   EXPECT_LT(report.epochs[1]["sampled_edges"].get<std::int64_t>(),
             report.epochs[0]["sampled_edges"].get<std::int64_t>());
-  options.change_fanouts = {5};
+  options.change.fanouts = {5};
   EXPECT_THROW(run_minibatch(options, world), Error);
 }
 

@@ -233,7 +233,7 @@ TEST(GnnModel, RejectsBadOptions) {
 TEST(GnnModel, GatOnlyOptionsOnOtherModelsNameTheOption) {
   auto expect_named = [](ModelOptions o, const std::string& name) {
     try {
-      validate_model_options(o);
+      check_model_options(o);
       ADD_FAILURE() << name << " accepted";
     } catch (const Error& e) {
       EXPECT_EQ(e.argument(), name) << e.what();

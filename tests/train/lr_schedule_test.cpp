@@ -24,7 +24,7 @@ TEST(LrSchedule, NoneStepAndCosine) {
 TEST(LrSchedule, BadValuesNameTheirOption) {
   const auto message = [](const LrSchedule& s) {
     try {
-      validate_lr_schedule(s);
+      check_lr_schedule(s);
     } catch (const Error& e) {
       return std::string(e.what());
     }

@@ -41,7 +41,7 @@ MinibatchOptions planning_options(const std::string& store) {
   o.run.epochs = 1;
   o.run.threads = 2;
   o.output.quiet = true;
-  return checked_minibatch_options(o);
+  return o;
 }
 
 // The model of `o` for the data's widths, with `hidden` units.
@@ -149,7 +149,7 @@ TEST(DeviceMemoryPlan, TheTierGrowsWithDeviceRowsAndTheRestComesFromTheHostPlan)
   auto world = testing::single_rank_world();
   auto o = planning_options(make_planning_sbm(dir));
   TrainingData data = open_training_data(o.store, world);
-  const MemoryPlan host = plan_minibatch_memory(o, data, model_for(o, data, o.model.hidden), 0);
+  const MemoryPlan host = plan_minibatch_memory(check(o), data, model_for(o, data, o.model.hidden), 0);
   o.device_rows = 0.5;
   const MemoryPlan half = plan_device_memory(host, o, data);
   EXPECT_EQ(part(half, "device rows"), 1000 * 32 * 4);
@@ -166,25 +166,26 @@ TEST(MemoryPlan, PartsFollowTheOptions) {
   const nn::GnnModel narrow = model_for(o, data, o.model.hidden);
   const nn::GnnModel wide = model_for(o, data, 256);
 
-  const MemoryPlan base = plan_minibatch_memory(o, data, narrow, 1000);
+  const MemoryPlan base = plan_minibatch_memory(check(o), data, narrow, 1000);
   EXPECT_EQ(part(base, "runtime"), 1000);
   EXPECT_EQ(part(base, "static cache"), 0) << "one rank owns every row";
   EXPECT_GT(part(base, "topology"), 2000 * 12 * 4);
   EXPECT_EQ(part(base, "own rows"), 2000 * 32 * 4 + 2000 * 8);
-  EXPECT_GT(plan_minibatch_memory(o, data, wide, 1000).total(), base.total());
-  EXPECT_GT(part(plan_minibatch_memory(o, data, wide, 1000), "model and optimizer"), part(base, "model and optimizer"));
+  EXPECT_GT(plan_minibatch_memory(check(o), data, wide, 1000).total(), base.total());
+  EXPECT_GT(part(plan_minibatch_memory(check(o), data, wide, 1000), "model and optimizer"),
+            part(base, "model and optimizer"));
   auto deep = o;
   deep.pipeline_depth = 8;
-  deep.exact_eval = false;
+  deep.evaluation.exact = false;
   deep.run.eval.every = 0;
   auto shallow = deep;
   shallow.pipeline_depth = 0;
-  EXPECT_EQ(part(plan_minibatch_memory(deep, data, narrow, 0), "batches in flight"),
-            10 * part(plan_minibatch_memory(shallow, data, narrow, 0), "batches in flight"));
+  EXPECT_EQ(part(plan_minibatch_memory(check(deep), data, narrow, 0), "batches in flight"),
+            10 * part(plan_minibatch_memory(check(shallow), data, narrow, 0), "batches in flight"));
   auto grouped = shallow;
   grouped.superbatch = 3;  // three batches' blocks and float32 rows (the store's dtype) wait
-  EXPECT_EQ(part(plan_minibatch_memory(grouped, data, narrow, 0), "batches in flight"),
-            4 * part(plan_minibatch_memory(shallow, data, narrow, 0), "batches in flight"));
+  EXPECT_EQ(part(plan_minibatch_memory(check(grouped), data, narrow, 0), "batches in flight"),
+            4 * part(plan_minibatch_memory(check(shallow), data, narrow, 0), "batches in flight"));
 }
 
 TEST(MemoryPlan, ARunOverItsLimitStopsBeforeTraining) {

@@ -52,8 +52,8 @@ MinibatchOptions selecting_options(const std::string& store, int epochs) {
   auto o = small_options(store);
   o.run.epochs = epochs;
   o.run.lr = 0.05;
-  o.eval_mode = EvalMode::kExact;
-  o.selection = Selection::kBestValid;
+  o.evaluation.mode = EvalMode::kExact;
+  o.evaluation.selection = Selection::kBestValid;
   return o;
 }
 
@@ -64,7 +64,7 @@ TEST_F(MinibatchTrainer, SamplingThreadsDrawTheSameBatches) {
   auto world = testing::single_rank_world();
   auto options = small_options(make_sbm(dir));
   options.run.epochs = 2;
-  options.exact_eval = false;
+  options.evaluation.exact = false;
   options.sample_workers = 1;
   const auto one = run_minibatch(options, world);
   options.sample_workers = 3;
@@ -139,7 +139,7 @@ TEST_F(MinibatchTrainer, PipelinedAndSynchronousRunsAgree) {
   auto world = testing::single_rank_world();
   auto o = small_options(make_sbm(dir));
   o.run.epochs = 2;
-  o.exact_eval = false;
+  o.evaluation.exact = false;
   o.pipeline_depth = 0;
   const auto sync = run_minibatch(o, world);
   o.pipeline_depth = 3;
@@ -153,7 +153,7 @@ TEST_F(MinibatchTrainer, ResumeContinuesToTheSameResult) {
   auto world = testing::single_rank_world();
   auto o = small_options(make_sbm(dir));
   o.run.epochs = 4;
-  o.exact_eval = false;
+  o.evaluation.exact = false;
   const auto straight = run_minibatch(o, world);
   o.checkpoint.dir = dir / "ckpt";
   o.checkpoint.every = 2;
@@ -191,10 +191,10 @@ TEST_F(MinibatchTrainer, BestValidSelectionEvaluatesTheBestEpochsWeights) {
   test::ScratchDir dir;
   auto world = testing::single_rank_world();
   auto o = selecting_options(make_sbm(dir), 8);
-  o.selection = Selection::kLast;
+  o.evaluation.selection = Selection::kLast;
   const auto last = run_minibatch(o, world);
   EXPECT_DOUBLE_EQ(last.final_valid, last.epochs.back()["valid_accuracy"].get<double>());
-  o.selection = Selection::kBestValid;
+  o.evaluation.selection = Selection::kBestValid;
   const auto best = run_minibatch(o, world);
   std::size_t pick = 0;
   for (std::size_t e = 1; e < best.epochs.size(); ++e) {
@@ -210,14 +210,14 @@ TEST_F(MinibatchTrainer, EarlyStoppingEndsPatienceEpochsAfterTheBest) {
   test::ScratchDir dir;
   auto world = testing::single_rank_world();
   auto o = selecting_options(make_sbm(dir), 40);
-  o.patience = 3;
+  o.evaluation.patience = 3;
   const auto report = run_minibatch(o, world);
   ASSERT_LT(report.epochs.size(), 40u) << "a 1200-node graph at lr 0.05 stops improving well before 40 epochs";
   int best = 0;
   for (const auto& e : report.epochs)
     if (e.value("best_valid", false)) best = e["epoch"];
   EXPECT_EQ(report.epochs.back()["epoch"].get<int>() - best, 3);
-  o.selection = Selection::kLast;
+  o.evaluation.selection = Selection::kLast;
   o.run.eval.every = 0;
   EXPECT_THROW(run_minibatch(o, world), Error) << "patience needs validation scores";
 }

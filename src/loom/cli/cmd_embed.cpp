@@ -40,7 +40,7 @@ int run_embed_text_on(EmbedTextArgs& args, comm::Communicator& world) {
   o.sgns.label = "embed";
   world.agree_on([&] {
     o.sync.combiner = core::parse_enum(embed::kCombinerNames, args.combiner, "--combiner");
-    embed::validate(o.sync);
+    embed::check(o.sync);
     if (world.rank() == 0) embed::check_embedding_outputs(o.output, o.format, args.overwrite || o.checkpoints.resume);
   });
   if (world.size() > 1) o.sync.comm = &world;

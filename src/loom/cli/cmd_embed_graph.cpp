@@ -30,7 +30,7 @@ int embed_graph_on(EmbedGraphArgs& args, comm::Communicator& world) {
   embed::eval::EmbedGraphOptions o;
   world.agree_on([&] {
     args.graph.finish();
-    embed::validate(args.graph.options.sync);
+    embed::check(args.graph.options.sync);
     o.format = core::parse_enum(embed::kEmbeddingFormatNames, args.format, "--format");
     if (world.rank() == 0)
       embed::check_embedding_outputs(args.output, o.format, args.overwrite || args.graph.options.checkpoints.resume);

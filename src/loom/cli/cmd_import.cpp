@@ -87,7 +87,7 @@ void add_common_options(CLI::App* sub, CommonImportOptions& c, const std::string
 }
 
 // Checked before any input is read.
-void validate_random_split(const std::vector<double>& fractions) {
+void check_random_split(const std::vector<double>& fractions) {
   if (fractions.empty()) return;
   LOOM_CHECK_ARG(fractions.size() == 2, "--random-split", "expected TRAIN,VALID fractions, got {} values",
                  fractions.size());
@@ -124,7 +124,7 @@ void derive_features_and_split(const CommonImportOptions& c, graph::io::Imported
 // `read(spill_dir)` parses the input; its edges are spilled into the output's temporary folder
 // (or mapped) and the CSR is built out of core from them.
 int run_import(const CommonImportOptions& c, const std::function<graph::io::ImportedGraph(const std::string&)>& read) {
-  validate_random_split(c.random_split);
+  check_random_split(c.random_split);
   core::Timer timer;
   core::OutputDir out(c.out, c.overwrite);
   graph::io::ImportedGraph g = read(out.path());

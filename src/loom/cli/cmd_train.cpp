@@ -107,54 +107,58 @@ void add_train_command(CLI::App& app, Action& action) {
       "stops at start-up where its device estimate does not fit")
       ->option_text("SIZE");
   add_enum_option(*sub, "--wire-dtype", o.wire_dtype, feature::kWireDTypeNames, "Feature rows on the wire");
-  add_enum_option(*sub, "--cache", o.cache, feature::kCachePolicyNames, "Static cache of remote rows");
-  sub->add_option("--alpha", o.alpha, "Cache rows per rank = alpha * N / K")->capture_default_str();
-  sub->add_option("--cache-epochs", o.cache_epochs, "Epochs the simulation cache policy samples")
+  add_enum_option(*sub, "--cache", o.cache.policy, feature::kCachePolicyNames, "Static cache of remote rows");
+  sub->add_option("--alpha", o.cache.alpha, "Cache rows per rank = alpha * N / K")->capture_default_str();
+  sub->add_option("--cache-epochs", o.cache.simulation_epochs, "Epochs the simulation cache policy samples")
       ->capture_default_str();
-  add_enum_option(*sub, "--cache-dtype", o.cache_dtype, core::kFloatDTypeNames, "Cache rows stored as");
-  add_enum_option(*sub, "--controller", o.control.kind, control::kControllerNames,
+  add_enum_option(*sub, "--cache-dtype", o.cache.dtype, core::kFloatDTypeNames, "Cache rows stored as");
+  add_enum_option(*sub, "--controller", o.prefetch.controller.kind, control::kControllerNames,
                   "Prefetch buffer controller (none: no buffer)");
-  sub->add_option("--prefetch", o.prefetch.fraction, "Prefetch buffer size as a fraction of the rank's halo")
+  sub->add_option("--prefetch", o.prefetch.buffer.fraction, "Prefetch buffer size as a fraction of the rank's halo")
       ->capture_default_str();
-  add_enum_option(*sub, "--prefetch-init", o.prefetch.initial, feature::kPrefetchStartNames,
+  add_enum_option(*sub, "--prefetch-init", o.prefetch.buffer.initial, feature::kPrefetchStartNames,
                   "Initial buffer contents (the rows that policy ranks hottest)");
-  sub->add_option("--prefetch-decay", o.prefetch.decay, "Score decay per minibatch (a)")->capture_default_str();
-  sub->add_option("--prefetch-lookahead", o.prefetch.lookahead,
+  sub->add_option("--prefetch-decay", o.prefetch.buffer.decay, "Score decay per minibatch (a)")->capture_default_str();
+  sub->add_option("--prefetch-lookahead", o.prefetch.buffer.lookahead,
                   "Sample this many minibatches ahead and keep the fetched rows they use (0 = off, or 4 with "
                   "--controller lookahead)")
       ->capture_default_str();
-  sub->add_option("--prefetch-period", o.prefetch.period, "Rows idle this many minibatches may be evicted")
+  sub->add_option("--prefetch-period", o.prefetch.buffer.period, "Rows idle this many minibatches may be evicted")
       ->capture_default_str();
-  sub->add_option("--evict-every", o.control.period, "periodic controller: minibatches between evictions")
+  sub->add_option("--evict-every", o.prefetch.controller.period, "periodic controller: minibatches between evictions")
       ->capture_default_str();
-  sub->add_option("--control-window", o.control_window, "Minibatches per controller decision")->capture_default_str();
-  sub->add_option("--decision-log", o.decision_log, "JSON lines of prefetch decisions and outcomes (per rank)");
-  sub->add_option("--llm-url", o.control.llm_url, "llm controller: server URL")->capture_default_str();
-  sub->add_option("--llm-model", o.control.llm_model, "llm controller: model name")->capture_default_str();
-  add_enum_option(*sub, "--llm-api", o.control.llm_api, control::kLlmApiNames, "llm controller: server protocol");
-  sub->add_option("--llm-timeout", o.control.llm_timeout, "llm controller: seconds per request")->capture_default_str();
-  sub->add_option("--llm-retries", o.control.llm_retries, "llm controller: retries after a failed request")
+  sub->add_option("--control-window", o.prefetch.window, "Minibatches per controller decision")->capture_default_str();
+  sub->add_option("--decision-log", o.prefetch.decision_log,
+                  "JSON lines of prefetch decisions and outcomes (per rank)");
+  sub->add_option("--llm-url", o.prefetch.controller.llm_url, "llm controller: server URL")->capture_default_str();
+  sub->add_option("--llm-model", o.prefetch.controller.llm_model, "llm controller: model name")->capture_default_str();
+  add_enum_option(*sub, "--llm-api", o.prefetch.controller.llm_api, control::kLlmApiNames,
+                  "llm controller: server protocol");
+  sub->add_option("--llm-timeout", o.prefetch.controller.llm_timeout, "llm controller: seconds per request")
       ->capture_default_str();
-  add_enum_option(*sub, "--llm-fallback", o.control.llm_fallback, control::kControllerNames,
+  sub->add_option("--llm-retries", o.prefetch.controller.llm_retries, "llm controller: retries after a failed request")
+      ->capture_default_str();
+  add_enum_option(*sub, "--llm-fallback", o.prefetch.controller.llm_fallback, control::kControllerNames,
                   "llm controller: who decides when the LLM cannot (never, periodic, rules or logistic)");
-  sub->add_option("--change-epoch", o.change_epoch, "From this epoch (0-based) on, train with the --change-* settings")
+  sub->add_option("--change-epoch", o.change.epoch, "From this epoch (0-based) on, train with the --change-* settings")
       ->capture_default_str();
-  add_fanouts_option(*sub, "--change-fanouts", o.change_fanouts, "Fanouts from --change-epoch on");
-  sub->add_option("--change-batch-size", o.change_batch_size, "Batch size from --change-epoch on (0 = unchanged)")
+  add_fanouts_option(*sub, "--change-fanouts", o.change.fanouts, "Fanouts from --change-epoch on");
+  sub->add_option("--change-batch-size", o.change.batch_size, "Batch size from --change-epoch on (0 = unchanged)")
       ->capture_default_str();
-  sub->add_option("--change-train-fraction", o.change_train_fraction,
+  sub->add_option("--change-train-fraction", o.change.train_fraction,
                   "From --change-epoch on, seeds come from this share of each rank's training nodes")
       ->capture_default_str();
-  add_enum_option(*sub, "--eval-mode", o.eval_mode, train::kEvalModeNames,
+  add_enum_option(*sub, "--eval-mode", o.evaluation.mode, train::kEvalModeNames,
                   "Per-epoch evaluation: sampled (--eval-fanouts) or exact (full neighbourhoods)");
-  add_enum_option(*sub, "--selection", o.selection, train::kSelectionNames,
+  add_enum_option(*sub, "--selection", o.evaluation.selection, train::kSelectionNames,
                   "Weights evaluated and written at the end: the last epoch's or the best validation epoch's");
-  sub->add_option("--patience", o.patience, "Stop after N epochs without a better validation score (0 = never)")
+  sub->add_option("--patience", o.evaluation.patience,
+                  "Stop after N epochs without a better validation score (0 = never)")
       ->capture_default_str();
-  add_fanouts_option(*sub, "--eval-fanouts", o.eval_fanouts,
+  add_fanouts_option(*sub, "--eval-fanouts", o.evaluation.fanouts,
                      "Fanouts of sampled evaluation (one value or one per layer)");
-  sub->add_option("--eval-batch-size", o.eval_batch_size, "Seeds per evaluation step")->capture_default_str();
-  sub->add_flag("!--no-exact-eval", o.exact_eval, "Skip exact layer-wise inference after training");
+  sub->add_option("--eval-batch-size", o.evaluation.batch_size, "Seeds per evaluation step")->capture_default_str();
+  sub->add_flag("!--no-exact-eval", o.evaluation.exact, "Skip exact layer-wise inference after training");
   add_output_group(*sub, o.output, "JSON-lines metrics file (one record per epoch)");
   add_checkpoint_group(*sub, o.checkpoint, "Directory for checkpoints");
   sub->callback([&action, options] { action = [options] { return run_train(*options); }; });

@@ -29,7 +29,7 @@ struct WalkArgs {
 int run_walk(WalkArgs args) {
   args.graph.finish();
   const auto& opt = args.graph.options;
-  sample::walk::validate_walk_options(opt.walks);
+  sample::walk::check_walk_options(opt.walks);
   LOOM_CHECK_ARG(opt.sgns.threads >= 1, "--threads", "must be >= 1, got {}", opt.sgns.threads);
   core::set_num_threads(opt.sgns.threads);
   if (!args.output.empty()) core::check_output_target(args.output, args.overwrite, "-o");

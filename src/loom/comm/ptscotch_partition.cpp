@@ -81,15 +81,16 @@ struct LocalGraph {
   std::vector<SCOTCH_Num> veloloctab;     // vertex weights
 };
 
-// Row v of the slice [begin, end): its stored neighbours, the reverse edges `in` brings (directed
-// stores), sorted and deduplicated, self-loops dropped.
-LocalGraph local_graph(const Communicator& world, const graph::Csr& csr, bool directed,
-                       std::span<const std::int64_t> starts) {
-  const int rank = world.rank();
-  const std::int64_t begin = starts[rank], end = starts[rank + 1], rows = end - begin;
-  struct Edge {
-    std::int64_t to, from;
-  };
+// An edge to row `to` of the receiving rank's slice.
+struct Edge {
+  std::int64_t to, from;
+};
+
+// Of a directed store, the reverse of every edge of this rank's slice, sent to the rank whose
+// slice holds its target: what each rank receives, per sender (nothing for undirected stores).
+std::vector<std::vector<Edge>> reverse_edges(const Communicator& world, const graph::Csr& csr, bool directed,
+                                             std::span<const std::int64_t> starts) {
+  const std::int64_t begin = starts[world.rank()], end = starts[world.rank() + 1];
   std::vector<std::vector<Edge>> reverse(static_cast<std::size_t>(world.size()));
   if (directed) {
     csr.visit([&](auto view) {
@@ -102,8 +103,15 @@ LocalGraph local_graph(const Communicator& world, const graph::Csr& csr, bool di
         }
     });
   }
-  const auto incoming = world.alltoallv(reverse, Channel::partition);
-  reverse.clear();
+  return world.alltoallv(reverse, Channel::partition);
+}
+
+// Row v of the slice [begin, end): its stored neighbours, the reverse edges of directed stores,
+// sorted and deduplicated, self-loops dropped.
+LocalGraph local_graph(const Communicator& world, const graph::Csr& csr, bool directed,
+                       std::span<const std::int64_t> starts) {
+  const std::int64_t begin = starts[world.rank()], end = starts[world.rank() + 1], rows = end - begin;
+  const auto incoming = reverse_edges(world, csr, directed, starts);
 
   std::vector<std::int64_t> count(static_cast<std::size_t>(rows) + 1, 0);
   const auto indptr = csr.indptr();

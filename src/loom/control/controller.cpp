@@ -50,7 +50,7 @@ nlohmann::json DecisionRecord::to_json() const {
   return j;
 }
 
-void validate(const ControllerOptions& o) {
+void check(const ControllerOptions& o) {
   LOOM_CHECK_ARG(o.kind != ControllerKind::kNone, "--controller", "'none' builds no prefetch buffer to control");
   LOOM_CHECK_ARG(o.period > 0, "--prefetch-period", "must be positive, got {}", o.period);
   if (o.kind == ControllerKind::kLlm) {
@@ -66,7 +66,7 @@ void validate(const ControllerOptions& o) {
 }
 
 std::unique_ptr<Controller> make_controller(const ControllerOptions& o) {
-  validate(o);
+  check(o);
   switch (o.kind) {
     case ControllerKind::kNever: return std::make_unique<NeverController>();
     case ControllerKind::kLookahead: return std::make_unique<LookaheadController>();

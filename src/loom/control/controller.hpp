@@ -124,7 +124,7 @@ struct ControllerOptions {
 
 // Throws Error naming --controller, --prefetch-period or an --llm-* option for a value it cannot
 // take (kNone, or a fallback that is not a plain controller).
-void validate(const ControllerOptions& options);
+void check(const ControllerOptions& options);
 std::unique_ptr<Controller> make_controller(const ControllerOptions& options);
 
 }  // namespace loom::control

@@ -96,6 +96,12 @@ void split_fields(std::string_view line, std::string_view delims, bool collapse,
   }
 }
 
+void split_words(std::string_view line, std::vector<std::string_view>& out) {
+  split_fields(line, " \t", true, out);
+  if (!out.empty() && out.front().empty()) out.erase(out.begin());
+  if (!out.empty() && out.back().empty()) out.pop_back();
+}
+
 namespace {}  // namespace
 
 bool is_text(std::string_view text) {

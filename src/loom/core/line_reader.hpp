@@ -54,6 +54,8 @@ bool is_text(std::string_view text);
 
 // Splits `line` on any of `delims` (consecutive delimiters collapse when `collapse`).
 void split_fields(std::string_view line, std::string_view delims, bool collapse, std::vector<std::string_view>& out);
+// The words of `line`: the fields between runs of spaces and tabs, none of them empty.
+void split_words(std::string_view line, std::vector<std::string_view>& out);
 
 // Parse one field; on failure throw reader.error("field N: '<text>' is not an integer").
 std::int64_t parse_int(std::string_view field, const LineReader& reader, int field_index);

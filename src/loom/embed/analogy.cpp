@@ -46,22 +46,16 @@ void add(AnalogyScore& into, const AnalogyScore& from) {
   into.correct += from.correct;
 }
 
-}  // namespace
-
-AnalogyReport evaluate_analogy(const Embeddings& embeddings, const std::string& questions_path, std::int64_t top) {
-  LOOM_CHECK_ARG(top >= 1, "--top", "must be >= 1, got {}", top);
-  AnalogyReport report;
-  report.top = std::min(top, embeddings.size());
-  const WordLookup lookup(embeddings, report.top);
-
+// The questions of the file whose four words are all among the `lookup`'s words, each in its
+// section of `report` (sections counted: questions, covered).
+std::vector<Question> read_questions(const std::string& questions_path, const WordLookup& lookup,
+                                     AnalogyReport& report) {
   std::vector<Question> questions;
   core::LineReader reader(questions_path);
   std::string_view line;
   std::vector<std::string_view> fields;
   while (reader.next(line)) {
-    core::split_fields(line, " \t", true, fields);
-    if (!fields.empty() && fields.front().empty()) fields.erase(fields.begin());
-    if (!fields.empty() && fields.back().empty()) fields.pop_back();
+    core::split_words(line, fields);
     if (fields.empty()) continue;
     if (fields[0] == ":" || fields[0].starts_with(":")) {
       std::string name =
@@ -80,9 +74,13 @@ AnalogyReport evaluate_analogy(const Embeddings& embeddings, const std::string& 
     questions.push_back(q);
   }
   if (report.sections.empty()) throw Error::in_file(questions_path, 0, "no analogy questions found");
+  return questions;
+}
 
-  const std::int64_t n = report.top, dim = embeddings.dim;
-  const std::vector<float> unit = normalized_rows(embeddings, n);
+// Whether each question's nearest word to b - a + c (cosine over the `n` unit rows, a, b and c
+// excluded) is d: batches of queries scored by one matrix product each.
+std::vector<char> answer(const std::vector<Question>& questions, const std::vector<float>& unit, std::int64_t n,
+                         std::int64_t dim) {
   constexpr std::int64_t kBatch = 256;
   std::vector<float> query(static_cast<std::size_t>(kBatch * dim)), scores(static_cast<std::size_t>(kBatch * n));
   std::vector<char> correct(questions.size(), 0);
@@ -115,6 +113,19 @@ AnalogyReport evaluate_analogy(const Embeddings& embeddings, const std::string& 
         },
         8);
   }
+  return correct;
+}
+
+}  // namespace
+
+AnalogyReport evaluate_analogy(const Embeddings& embeddings, const std::string& questions_path, std::int64_t top) {
+  LOOM_CHECK_ARG(top >= 1, "--top", "must be >= 1, got {}", top);
+  AnalogyReport report;
+  report.top = std::min(top, embeddings.size());
+  const WordLookup lookup(embeddings, report.top);
+  const std::vector<Question> questions = read_questions(questions_path, lookup, report);
+  const std::vector<char> correct =
+      answer(questions, normalized_rows(embeddings, report.top), report.top, embeddings.dim);
   for (std::size_t i = 0; i < questions.size(); ++i)
     if (correct[i]) ++report.sections[questions[i].section].correct;
   for (const auto& s : report.sections) {

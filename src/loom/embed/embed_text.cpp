@@ -11,11 +11,11 @@
 namespace loom::embed {
 
 EmbedTextResult run_embed_text(const EmbedTextOptions& options) {
-  validate(options.sgns);
+  check(options.sgns);
   LOOM_CHECK_ARG(!options.output.empty(), "-o", "an output path is required");
   const auto parent = std::filesystem::absolute(options.output).parent_path();
   LOOM_CHECK_ARG(std::filesystem::is_directory(parent), "-o", "directory '{}' does not exist", parent.string());
-  validate(options.checkpoints);
+  check(options.checkpoints);
   core::install_stop_handlers();
   Embeddings embeddings;
   EmbedTextResult result = train_text_embeddings(options, embeddings);
@@ -28,7 +28,7 @@ EmbedTextResult run_embed_text(const EmbedTextOptions& options) {
 }
 
 EmbedTextResult train_text_embeddings(const EmbedTextOptions& options, Embeddings& embeddings) {
-  validate(options.sgns);
+  check(options.sgns);
   EmbedTextResult result;
   core::Timer timer;
   const EncodedCorpus encoded = read_text_corpus(options.corpus, options.text);

@@ -110,9 +110,7 @@ Embeddings read_text(const std::string& path) {
   e.values.reserve(reservation(rows * e.dim));
   std::vector<std::string_view> fields;
   while (reader.next(line)) {
-    core::split_fields(line, " \t", true, fields);
-    if (!fields.empty() && fields.front().empty()) fields.erase(fields.begin());
-    if (!fields.empty() && fields.back().empty()) fields.pop_back();
+    core::split_words(line, fields);
     if (fields.empty()) continue;
     if (e.size() == rows) throw reader.error(fmt::format("more vectors than the {} the header announces", rows));
     const auto values = static_cast<std::int64_t>(fields.size()) - 1;

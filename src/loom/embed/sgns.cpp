@@ -18,7 +18,7 @@
 
 namespace loom::embed {
 
-void validate(const SgnsOptions& o) {
+void check(const SgnsOptions& o) {
   LOOM_CHECK_ARG(o.dim >= 1 && o.dim <= 100000, "--dim", "must be in [1, 100000], got {}", o.dim);
   LOOM_CHECK_ARG(o.window >= 1 && o.window <= 1000, "--window", "must be in [1, 1000], got {}", o.window);
   LOOM_CHECK_ARG(o.negative >= 1 && o.negative <= 1000, "--negative", "must be in [1, 1000], got {}", o.negative);
@@ -152,11 +152,11 @@ double last_epoch_loss(const std::vector<WorkerState>& workers) {
   return predictions ? loss / static_cast<double>(predictions) : 0.0;
 }
 
-}  // namespace
-
-SgnsStats train_sgns(const Corpus& corpus, std::span<const std::int64_t> counts, const SgnsOptions& options,
-                     SgnsModel& model, const SgnsSteps& steps) {
-  validate(options);
+// The inputs train_sgns() takes agree: a vocabulary, a corpus of its words, a model of its size
+// and a start within the epochs.
+void check_inputs(const Corpus& corpus, std::span<const std::int64_t> counts, const SgnsOptions& options,
+                  const SgnsModel& model, const SgnsSteps& steps) {
+  check(options);
   const auto vocab_size = static_cast<std::int64_t>(counts.size());
   LOOM_CHECK(vocab_size > 0, "train: empty vocabulary");
   LOOM_CHECK(corpus.num_tokens() > 0, "train: empty corpus");
@@ -166,12 +166,11 @@ SgnsStats train_sgns(const Corpus& corpus, std::span<const std::int64_t> counts,
   for (const auto token : corpus.tokens)
     LOOM_CHECK(token >= 0 && token < vocab_size, "train: corpus token {} outside the vocabulary [0, {})", token,
                vocab_size);
-  const int first_epoch = steps.start.epochs;
-  LOOM_CHECK(steps.start.steps == 0 && first_epoch >= 0 && first_epoch < options.epochs,
+  LOOM_CHECK(steps.start.steps == 0 && steps.start.epochs >= 0 && steps.start.epochs < options.epochs,
              "train: cannot start at {} of {} epochs", steps.start.name(), options.epochs);
+}
 
-  const Subsampler subsampler(counts, options.sample);
-  const NegativeSampler negatives(counts);
+detail::KernelParams kernel_params(SgnsModel& model, const SgnsOptions& options, const NegativeSampler& negatives) {
   detail::KernelParams params;
   params.input = model.input.data();
   params.output = model.output.data();
@@ -179,11 +178,27 @@ SgnsStats train_sgns(const Corpus& corpus, std::span<const std::int64_t> counts,
   params.window = options.window;
   params.negative = options.negative;
   params.negatives = &negatives;
+  return params;
+}
 
-  // Each thread owns a slice of the sentences, so the team must have every thread asked for: no
-  // more than OMP_THREAD_LIMIT allows (a batch scheduler's), whatever --threads says.
-  const int threads = static_cast<int>(std::min<std::int64_t>(
+// Each thread owns a slice of the sentences, so the team must have every thread asked for: no
+// more than OMP_THREAD_LIMIT allows (a batch scheduler's), whatever --threads says.
+int team_size(const SgnsOptions& options, const Corpus& corpus) {
+  return static_cast<int>(std::min<std::int64_t>(
       {options.threads, std::max<std::int64_t>(1, corpus.num_sentences()), omp_get_thread_limit()}));
+}
+
+}  // namespace
+
+SgnsStats train_sgns(const Corpus& corpus, std::span<const std::int64_t> counts, const SgnsOptions& options,
+                     SgnsModel& model, const SgnsSteps& steps) {
+  check_inputs(corpus, counts, options, model, steps);
+  const int first_epoch = steps.start.epochs;
+
+  const Subsampler subsampler(counts, options.sample);
+  const NegativeSampler negatives(counts);
+  const detail::KernelParams params = kernel_params(model, options, negatives);
+  const int threads = team_size(options, corpus);
   const auto slices = thread_slices(corpus, threads);
   const AlphaSchedule alpha{options, options.epochs * corpus.num_tokens()};
   std::atomic<std::int64_t> words_done{first_epoch * corpus.num_tokens()};

@@ -61,7 +61,7 @@ struct SgnsOptions {
 
 // Throws Error::in_argument naming the CLI option (--dim, --window, --negative, --epochs, --alpha,
 // --threads, --sample) for out-of-range values.
-void validate(const SgnsOptions& options);
+void check(const SgnsOptions& options);
 
 struct SgnsModel {
   EmbeddingMatrix input;   // the word/node vectors

@@ -16,7 +16,7 @@
 
 namespace loom::embed {
 
-void validate(const SgnsCheckpoints& c) {
+void check(const SgnsCheckpoints& c) {
   LOOM_CHECK_ARG(!c.resume || !c.dir.empty(), "--resume", "needs --checkpoint-dir");
   LOOM_CHECK_ARG(c.every >= 0, "--checkpoint-every", "must be >= 0, got {}", c.every);
   LOOM_CHECK_ARG(c.keep >= 0, "--keep-checkpoints", "must be >= 0, got {}", c.keep);
@@ -93,7 +93,7 @@ core::CheckpointId load_newest(const std::string& dir, const std::string& print,
 SgnsStats train_sgns_checkpointed(const Corpus& corpus, std::span<const std::int64_t> counts,
                                   const SgnsOptions& options, const SyncOptions& sync,
                                   const SgnsCheckpoints& checkpoints, SgnsModel& model, SyncStats* sync_stats) {
-  validate(checkpoints);
+  check(checkpoints);
   const comm::Communicator* comm = sync.comm != nullptr && sync.comm->size() > 1 ? sync.comm : nullptr;
   const bool writer = comm == nullptr || comm->rank() == 0;
   const std::string print = fingerprint(counts, options, sync, comm == nullptr ? 1 : comm->size());

@@ -28,7 +28,7 @@ struct SgnsCheckpoints {
 };
 
 // Throws Error naming --resume (without --checkpoint-dir), --checkpoint-every or --keep-checkpoints.
-void validate(const SgnsCheckpoints& checkpoints);
+void check(const SgnsCheckpoints& checkpoints);
 
 SgnsStats train_sgns_checkpointed(const Corpus& corpus, std::span<const std::int64_t> counts,
                                   const SgnsOptions& options, const SyncOptions& sync,

@@ -13,7 +13,7 @@
 
 namespace loom::embed {
 
-void validate(const SyncOptions& o) { LOOM_CHECK_ARG(o.rounds >= 1, "--rounds", "must be >= 1, got {}", o.rounds); }
+void check(const SyncOptions& o) { LOOM_CHECK_ARG(o.rounds >= 1, "--rounds", "must be >= 1, got {}", o.rounds); }
 
 namespace {
 
@@ -99,9 +99,9 @@ std::vector<float> copy_of(const EmbeddingMatrix& m) { return {m.data(), m.data(
 
 SgnsStats train_sgns_synced(const Corpus& corpus, std::span<const std::int64_t> counts, const SgnsOptions& options,
                             const SyncOptions& sync, SgnsModel& model, SyncStats* sync_stats, const SgnsSteps& steps) {
-  validate(sync);
+  check(sync);
   if (sync.comm == nullptr || sync.comm->size() == 1) return train_sgns(corpus, counts, options, model, steps);
-  validate(options);
+  check(options);
   const comm::Communicator& comm = *sync.comm;
   const int rank = comm.rank(), ranks = comm.size();
   const double share_begin = sync.local_corpus ? 0.0 : static_cast<double>(rank) / ranks;

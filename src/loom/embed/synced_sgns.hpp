@@ -24,7 +24,7 @@ struct SyncOptions {
 };
 
 // Throws Error naming --rounds when rounds < 1.
-void validate(const SyncOptions& options);
+void check(const SyncOptions& options);
 
 struct SyncStats {
   std::int64_t rounds = 0;

@@ -15,7 +15,7 @@ namespace loom::feature {
 
 namespace {
 
-void validate(const CacheAnalysisOptions& o) {
+void check(const CacheAnalysisOptions& o) {
   LOOM_CHECK_ARG(!o.alphas.empty(), "--alpha", "give at least one value");
   for (const double a : o.alphas) LOOM_CHECK_ARG(a >= 0, "--alpha", "must be >= 0, got {}", a);
   LOOM_CHECK_ARG(!o.policies.empty(), "--policies", "give at least one policy");
@@ -25,10 +25,34 @@ void validate(const CacheAnalysisOptions& o) {
   sample::check_fanouts(o.fanouts, "--fanouts");
 }
 
+// Each policy's ranking for part k, and the remote rows per epoch it leaves at each alpha, given
+// the part's measured inclusion counts (`remote_total`: their sum over remote vertices).
+void score_policies(const CacheAnalysisOptions& options, const AnalysisInput& in, const CacheContext& context,
+                    const std::vector<std::int32_t>& counts, double remote_total, CacheAnalysis& result) {
+  const int k = context.rank;
+  std::int64_t most = 0;
+  for (const double a : options.alphas) most = std::max(most, cache_capacity(a, in.book, k));
+  for (auto& policy : result.results) {
+    core::Timer timer;
+    // The oracle's ranking is these very counts: reuse them rather than sample the epochs again.
+    const std::vector<double> scores = policy.policy == CachePolicy::kOracle
+                                           ? std::vector<double>(counts.begin(), counts.end())
+                                           : cache_scores(policy.policy, context);
+    const auto cached = select_cache(scores, in.book, k, most);
+    policy.seconds += timer.seconds();
+    std::vector<double> saved(cached.size() + 1, 0.0);  // saved[m] = counts of the m hottest cached
+    for (std::size_t i = 0; i < cached.size(); ++i) saved[i + 1] = saved[i] + counts[cached[i]];
+    for (std::size_t a = 0; a < options.alphas.size(); ++a) {
+      const auto m = std::min<std::size_t>(cached.size(), cache_capacity(options.alphas[a], in.book, k));
+      policy.remote_rows[a] += (remote_total - saved[m]) / options.epochs;
+    }
+  }
+}
+
 }  // namespace
 
 CacheAnalysis analyze_cache(const CacheAnalysisOptions& options) {
-  validate(options);
+  check(options);
   const AnalysisInput in = open_analysis_input(options.store);
   const std::vector<std::int32_t>& fanouts = options.fanouts;
   const graph::Csr& csr = in.topology.csr();
@@ -68,24 +92,7 @@ CacheAnalysis analyze_cache(const CacheAnalysisOptions& options) {
       if (!mine.contains(v)) remote_total += counts[v];
     }
     result.no_cache_remote_rows += remote_total / epochs;
-    std::int64_t most = 0;
-    for (const double a : options.alphas) most = std::max(most, cache_capacity(a, in.book, k));
-
-    for (auto& policy : result.results) {
-      core::Timer timer;
-      // The oracle's ranking is these very counts: reuse them rather than sample the epochs again.
-      const std::vector<double> scores = policy.policy == CachePolicy::kOracle
-                                             ? std::vector<double>(counts.begin(), counts.end())
-                                             : cache_scores(policy.policy, context);
-      const auto cached = select_cache(scores, in.book, k, most);
-      policy.seconds += timer.seconds();
-      std::vector<double> saved(cached.size() + 1, 0.0);  // saved[m] = counts of the m hottest cached
-      for (std::size_t i = 0; i < cached.size(); ++i) saved[i + 1] = saved[i] + counts[cached[i]];
-      for (std::size_t a = 0; a < options.alphas.size(); ++a) {
-        const auto m = std::min<std::size_t>(cached.size(), cache_capacity(options.alphas[a], in.book, k));
-        policy.remote_rows[a] += (remote_total - saved[m]) / epochs;
-      }
-    }
+    score_policies(options, in, context, counts, remote_total, result);
     spdlog::info("cache analysis: part {}/{} done", k + 1, parts);
   }
   return result;

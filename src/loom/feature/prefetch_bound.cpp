@@ -24,7 +24,7 @@ namespace {
 
 constexpr std::int64_t kNever = std::numeric_limits<std::int64_t>::max();
 
-void validate(const PrefetchBoundOptions& o) {
+void check(const PrefetchBoundOptions& o) {
   LOOM_CHECK_ARG(!o.fractions.empty(), "--prefetch", "give at least one fraction");
   for (const double f : o.fractions) LOOM_CHECK_ARG(f > 0 && f <= 1, "--prefetch", "must be in (0, 1], got {}", f);
   LOOM_CHECK_ARG(o.epochs > 0, "--epochs", "must be positive, got {}", o.epochs);
@@ -192,7 +192,7 @@ std::int64_t lookahead_fetches(std::span<const std::vector<std::int64_t>> access
 }
 
 PrefetchBound analyze_prefetch_bound(const PrefetchBoundOptions& options) {
-  validate(options);
+  check(options);
   const AnalysisInput in = open_analysis_input(options.store);
   const std::vector<std::int32_t>& fanouts = options.fanouts;
   const sample::NeighborSampler sampler(in.topology.csr(), fanouts);

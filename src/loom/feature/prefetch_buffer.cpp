@@ -9,7 +9,7 @@
 
 namespace loom::feature {
 
-void validate(const PrefetchOptions& o) {
+void check(const PrefetchOptions& o) {
   LOOM_CHECK_ARG(o.fraction > 0 && o.fraction <= 1, "--prefetch", "fraction of the halo must be in (0, 1], got {}",
                  o.fraction);
   LOOM_CHECK_ARG(o.decay > 0 && o.decay < 1, "--prefetch-decay", "must be in (0, 1), got {}", o.decay);
@@ -20,7 +20,7 @@ void validate(const PrefetchOptions& o) {
 PrefetchBuffer::PrefetchBuffer(partition::IdRange own, std::int64_t num_nodes, std::int64_t capacity, std::int64_t dim,
                                const PrefetchOptions& options)
     : own_(own), dim_(dim), options_(options) {
-  validate(options_);
+  check(options_);
   LOOM_CHECK(own.begin >= 0 && own.end <= num_nodes && own.begin <= own.end,
              "prefetch buffer: own range [{}, {}) "
              "outside {} nodes",

@@ -40,7 +40,7 @@ struct PrefetchOptions {
 };
 
 // Throws Error naming --prefetch, --prefetch-decay, --prefetch-period or --prefetch-lookahead.
-void validate(const PrefetchOptions& options);
+void check(const PrefetchOptions& options);
 
 class PrefetchBuffer {
  public:

@@ -239,6 +239,33 @@ void GraphStore::map_rows_from(GraphStore& g, const std::string& from, std::int6
   if (g.meta_.weighted) g.weight_ = core::NpyArray::map(from + "/weight.npy").slice(all[begin], all[end]);
 }
 
+void GraphStore::map_features(GraphStore& g, const std::string& dir) {
+  if (g.meta_.feat_dim > 0 && g.meta_.feat_from.empty()) {
+    g.feat_ = core::NpyArray::map(dir + "/feat.npy");
+    if (g.feat_.rows() != g.meta_.num_nodes || g.feat_.cols() != g.meta_.feat_dim ||
+        g.feat_.dtype() != g.meta_.feat_dtype)
+      throw Error::in_file(dir + "/feat.npy", 0, "shape or dtype does not match meta.json");
+  } else if (g.meta_.feat_dim > 0) {
+    g.feat_ = core::NpyArray::map(g.meta_.feat_from);
+    if (g.feat_.cols() != g.meta_.feat_dim || g.feat_.dtype() != g.meta_.feat_dtype)
+      throw Error::in_file(g.meta_.feat_from, 0, fmt::format("shape or dtype does not match {}/meta.json", dir));
+    if (g.meta_.feat_index.empty()) {  // a whole store whose rows stay in the imported file
+      if (g.feat_.rows() != g.meta_.num_nodes)
+        throw Error::in_file(g.meta_.feat_from, 0,
+                             fmt::format("has {} rows, {}/meta.json says {}", g.feat_.rows(), dir, g.meta_.num_nodes));
+    } else {
+      const std::int64_t begin = g.meta_.partition->node_offset;
+      const core::NpyArray index = core::NpyArray::map(dir + "/" + g.meta_.feat_index);
+      if (index.dtype() != core::DType::kInt64 || begin + g.meta_.num_nodes > index.size())
+        throw Error::in_file(index.path(), 0,
+                             fmt::format("does not hold the rows [{}, {}) that {}/meta.json names", begin,
+                                         begin + g.meta_.num_nodes, dir));
+      g.feat_index_ = index.slice(begin, begin + g.meta_.num_nodes);
+      check_ids_in_range(g.feat_index_.span<std::int64_t>(), 0, g.feat_.rows(), index.path(), "feature row", begin);
+    }
+  }
+}
+
 GraphStore GraphStore::open(const std::string& dir) {
   const std::string meta_path = dir + "/meta.json";
   if (!fs::is_directory(dir)) throw Error::in_file(dir, 0, "not a directory (expected a Loom graph store)");
@@ -266,30 +293,7 @@ GraphStore GraphStore::open(const std::string& dir) {
     throw Error::in_file(
         dir + "/indptr.npy", 0,
         "has " + std::to_string(g.csr_.num_rows()) + " rows, meta.json says " + std::to_string(g.meta_.num_nodes));
-  if (g.meta_.feat_dim > 0 && g.meta_.feat_from.empty()) {
-    g.feat_ = core::NpyArray::map(dir + "/feat.npy");
-    if (g.feat_.rows() != g.meta_.num_nodes || g.feat_.cols() != g.meta_.feat_dim ||
-        g.feat_.dtype() != g.meta_.feat_dtype)
-      throw Error::in_file(dir + "/feat.npy", 0, "shape or dtype does not match meta.json");
-  } else if (g.meta_.feat_dim > 0) {
-    g.feat_ = core::NpyArray::map(g.meta_.feat_from);
-    if (g.feat_.cols() != g.meta_.feat_dim || g.feat_.dtype() != g.meta_.feat_dtype)
-      throw Error::in_file(g.meta_.feat_from, 0, fmt::format("shape or dtype does not match {}/meta.json", dir));
-    if (g.meta_.feat_index.empty()) {  // a whole store whose rows stay in the imported file
-      if (g.feat_.rows() != g.meta_.num_nodes)
-        throw Error::in_file(g.meta_.feat_from, 0,
-                             fmt::format("has {} rows, {}/meta.json says {}", g.feat_.rows(), dir, g.meta_.num_nodes));
-    } else {
-      const std::int64_t begin = g.meta_.partition->node_offset;
-      const core::NpyArray index = core::NpyArray::map(dir + "/" + g.meta_.feat_index);
-      if (index.dtype() != core::DType::kInt64 || begin + g.meta_.num_nodes > index.size())
-        throw Error::in_file(index.path(), 0,
-                             fmt::format("does not hold the rows [{}, {}) that {}/meta.json names", begin,
-                                         begin + g.meta_.num_nodes, dir));
-      g.feat_index_ = index.slice(begin, begin + g.meta_.num_nodes);
-      check_ids_in_range(g.feat_index_.span<std::int64_t>(), 0, g.feat_.rows(), index.path(), "feature row", begin);
-    }
-  }
+  map_features(g, dir);
   if (g.meta_.num_classes > 0) {
     g.label_ = core::NpyArray::map(dir + "/label.npy");
     if (g.label_.rows() != g.meta_.num_nodes)

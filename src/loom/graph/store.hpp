@@ -172,6 +172,9 @@ class GraphStore {
  private:
   // The CSR of a part written with meta.rows_from: its range of the store at `from`.
   static void map_rows_from(GraphStore& g, const std::string& from, std::int64_t cols);
+  // open()'s feature rows: feat.npy, or the imported file meta.json names (whole, or this part's
+  // rows of it through its feature index).
+  static void map_features(GraphStore& g, const std::string& dir);
   std::string dir_;
   StoreMeta meta_;
   Csr csr_;

@@ -66,13 +66,17 @@ class DeepBlock : public torch::nn::Module {
   double beta_ = 0;
 };
 
-DeepGnn::DeepGnn(const DeepModelOptions& options) : options_(options) {
-  const DeepModelOptions& o = options_;
+void check_model_options(const DeepModelOptions& o) {
   LOOM_CHECK_ARG(o.num_layers >= 1, "--layers", "need at least one layer, got {}", o.num_layers);
   LOOM_CHECK_ARG(o.hidden > 0, "--hidden", "must be positive, got {}", o.hidden);
   LOOM_CHECK_ARG(o.dropout >= 0.0 && o.dropout < 1.0, "--dropout", "must be in [0, 1), got {}", o.dropout);
   LOOM_CHECK_ARG(o.alpha >= 0.0 && o.alpha <= 1.0, "--gcnii-alpha", "must be in [0, 1], got {}", o.alpha);
   LOOM_CHECK_ARG(o.lambda > 0.0, "--gcnii-lambda", "must be positive, got {}", o.lambda);
+}
+
+DeepGnn::DeepGnn(const DeepModelOptions& options) : options_(options) {
+  const DeepModelOptions& o = options_;
+  check_model_options(o);
   LOOM_CHECK_ARG(o.in_features > 0, "features", "the input has {} features", o.in_features);
   LOOM_CHECK_ARG(o.num_classes > 0, "classes", "need at least one output class, got {}", o.num_classes);
   w_in_ = register_parameter("w_in", linear_weight(o.hidden, o.in_features));

@@ -43,6 +43,11 @@ struct DeepModelOptions {
   double lambda = 0.5;  // gcnii: identity-mapping strength
 };
 
+// Throws Error naming the CLI argument (--layers, --hidden, --dropout, --gcnii-alpha,
+// --gcnii-lambda) for a value out of range: what can be checked before the data is read. DeepGnn's
+// constructor checks these and the data's widths.
+void check_model_options(const DeepModelOptions& options);
+
 class DeepBlock;
 
 class DeepGnn : public torch::nn::Module {

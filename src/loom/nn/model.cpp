@@ -10,7 +10,7 @@ namespace loom::nn {
 std::int64_t gat_heads(const ModelOptions& o) { return o.heads > 0 ? o.heads : 4; }
 std::int64_t gat_output_heads(const ModelOptions& o) { return o.output_heads > 0 ? o.output_heads : gat_heads(o); }
 
-void validate_model_options(const ModelOptions& o) {
+void check_model_options(const ModelOptions& o) {
   LOOM_CHECK_ARG(o.num_layers >= 1, "layers", "need at least one layer, got {}", o.num_layers);
   LOOM_CHECK_ARG(o.hidden > 0, "hidden", "must be positive, got {}", o.hidden);
   LOOM_CHECK_ARG(o.dropout >= 0.0 && o.dropout < 1.0, "dropout", "must be in [0, 1), got {}", o.dropout);
@@ -33,7 +33,7 @@ void validate_model_options(const ModelOptions& o) {
 
 GnnModel::GnnModel(const ModelOptions& options) : options_(options) {
   const ModelOptions& o = options_;
-  validate_model_options(o);
+  check_model_options(o);
   LOOM_CHECK_ARG(o.in_features > 0, "features", "the input has {} features", o.in_features);
   LOOM_CHECK_ARG(o.num_classes > 0, "classes", "need at least one output class, got {}", o.num_classes);
   const std::int64_t heads = gat_heads(o);

@@ -52,8 +52,8 @@ struct ModelOptions {
 };
 
 // Checks every option but the data's widths (in_features, num_classes), naming the option;
-// GnnModel's constructor checks them all. For callers that validate before the data is read.
-void validate_model_options(const ModelOptions& options);
+// GnnModel's constructor checks them all. For callers that check before the data is read.
+void check_model_options(const ModelOptions& options);
 
 // GAT's heads per hidden layer and in the output layer, defaults applied.
 std::int64_t gat_heads(const ModelOptions& options);

@@ -8,7 +8,7 @@
 
 namespace loom::train {
 
-void validate_lr_schedule(const LrSchedule& s) {
+void check_lr_schedule(const LrSchedule& s) {
   LOOM_CHECK_ARG(s.gamma > 0, "--lr-gamma", "must be positive, got {}", s.gamma);
   LOOM_CHECK_ARG(s.step > 0, "--lr-step", "must be positive, got {}", s.step);
 }

@@ -23,7 +23,7 @@ struct LrSchedule {
 };
 
 // Throws an argument error naming --lr-gamma or --lr-step.
-void validate_lr_schedule(const LrSchedule& schedule);
+void check_lr_schedule(const LrSchedule& schedule);
 
 double learning_rate_at(const LrSchedule& schedule, double lr, int epoch, int epochs);
 

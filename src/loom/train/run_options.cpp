@@ -14,7 +14,7 @@ void check_run_options(const RunOptions& run) {
                  "must be >= 0 and finite, got {}", run.weight_decay);
   core::check_thread_count(run.threads, "--threads");
   LOOM_CHECK_ARG(run.memory_limit >= 0, "--memory-limit", "must be >= 0, got {}", run.memory_limit);
-  validate_lr_schedule(run.lr_schedule);
+  check_lr_schedule(run.lr_schedule);
   LOOM_CHECK_ARG(run.eval.every >= 0, "--eval-every",
                  "must be >= 0 (0 = never; N = after every N-th epoch and the last, so N >= --epochs scores the "
                  "last only), got {}",

@@ -99,7 +99,7 @@ TEST(Rmat, LabelsFollowRmatIdAndSplitsCoverNodes) {
 
 void expect_argument_error(const RmatOptions& o, const std::string& argument) {
   try {
-    validate(o);
+    check(o);
     FAIL() << "accepted bad " << argument;
   } catch (const Error& e) {
     EXPECT_EQ(e.argument(), argument) << e.what();

@@ -163,7 +163,7 @@ TEST(Sbm, FeaturesAloneAreMiddlingAndNeighbourAveragingHelps) {
 
 void expect_argument_error(const SbmOptions& o, const std::string& argument) {
   try {
-    validate(o);
+    check(o);
     FAIL() << "accepted bad " << argument;
   } catch (const Error& e) {
     EXPECT_EQ(e.argument(), argument) << e.what();

@@ -72,8 +72,8 @@ SgnsOptions GraphEmbedOptions::default_graph_sgns() {
 
 GraphEmbedding train_graph_embedding(const graph::Csr& csr, const std::vector<std::string>& keys,
                                      const GraphEmbedOptions& options) {
-  sample::walk::validate_walk_options(options.walks);
-  validate(options.sgns);
+  sample::walk::check_walk_options(options.walks);
+  check(options.sgns);
   LOOM_CHECK(static_cast<std::int64_t>(keys.size()) == csr.num_rows(), "{} node keys for {} rows", keys.size(),
              csr.num_rows());
   core::set_num_threads(options.sgns.threads);
@@ -129,9 +129,9 @@ GraphEmbedding train_graph_embedding(const graph::Csr& csr, const std::vector<st
 }
 
 EmbedGraphResult run_embed_graph(const EmbedGraphOptions& options) {
-  sample::walk::validate_walk_options(options.graph.walks);
-  validate(options.graph.sgns);
-  validate(options.graph.checkpoints);
+  sample::walk::check_walk_options(options.graph.walks);
+  check(options.graph.sgns);
+  check(options.graph.checkpoints);
   LOOM_CHECK_ARG(!options.output.empty(), "-o", "an output path is required");
   const auto parent = std::filesystem::absolute(options.output).parent_path();
   LOOM_CHECK_ARG(std::filesystem::is_directory(parent), "-o", "directory '{}' does not exist", parent.string());

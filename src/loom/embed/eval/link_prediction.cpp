@@ -60,6 +60,25 @@ std::vector<NodePair> undirected_edges(const graph::CsrView<IdT>& g) {
   return edges;
 }
 
+// As many node pairs as `count` that are no edge of the graph, no self-loop and no repeat.
+template <class IdT>
+std::vector<NodePair> draw_negatives(const graph::CsrView<IdT>& g, std::size_t count, core::Rng rng) {
+  const std::int64_t n = g.num_rows();
+  std::vector<NodePair> negatives;
+  absl::flat_hash_set<std::uint64_t> seen;
+  const auto un = static_cast<std::uint64_t>(n);
+  while (negatives.size() < count) {
+    auto u = static_cast<std::int64_t>(rng.below(un));
+    auto v = static_cast<std::int64_t>(rng.below(un));
+    if (u == v) continue;
+    if (u > v) std::swap(u, v);
+    if (has_edge(g, u, v) || !seen.insert(static_cast<std::uint64_t>(u) * un + static_cast<std::uint64_t>(v)).second)
+      continue;
+    negatives.push_back({u, v});
+  }
+  return negatives;
+}
+
 template <class IdT>
 LinkSplit split_view(const graph::CsrView<IdT>& g, const LinkSplitOptions& options) {
   const std::int64_t n = g.num_rows();
@@ -100,19 +119,7 @@ LinkSplit split_view(const graph::CsrView<IdT>& g, const LinkSplitOptions& optio
   LOOM_CHECK(possible >= 2.0 * static_cast<double>(split.removed_edges),
              "link prediction: the graph is too dense to draw {} negative pairs ({} non-edges)", split.removed_edges,
              possible);
-  std::vector<NodePair> negatives;
-  absl::flat_hash_set<std::uint64_t> seen;
-  auto negative_rng = root.split(1);
-  const auto un = static_cast<std::uint64_t>(n);
-  while (negatives.size() < positives.size()) {
-    auto u = static_cast<std::int64_t>(negative_rng.below(un));
-    auto v = static_cast<std::int64_t>(negative_rng.below(un));
-    if (u == v) continue;
-    if (u > v) std::swap(u, v);
-    if (has_edge(g, u, v) || !seen.insert(static_cast<std::uint64_t>(u) * un + static_cast<std::uint64_t>(v)).second)
-      continue;
-    negatives.push_back({u, v});
-  }
+  std::vector<NodePair> negatives = draw_negatives(g, positives.size(), root.split(1));
 
   const auto train_count = std::clamp<std::int64_t>(
       std::llround(options.train_fraction * static_cast<double>(split.removed_edges)), 1, split.removed_edges - 1);

@@ -7,8 +7,8 @@
 namespace loom::embed::eval {
 
 LinkPredProtocolResult run_linkpred(const LinkPredProtocolOptions& options) {
-  sample::walk::validate_walk_options(options.graph.walks);
-  validate(options.graph.sgns);
+  sample::walk::check_walk_options(options.graph.walks);
+  check(options.graph.sgns);
   LOOM_CHECK_ARG(!options.operators.empty(), "--operator", "no edge operator given");
   const auto store = graph::GraphStore::open(options.store);
   const auto split = linkpred_split(store, options.split);

@@ -38,6 +38,27 @@ Part read_part(const std::string& dir, const std::string& prefix) {
   return part;
 }
 
+// The images' pixels / 255 as feature rows and their classes as labels: the training images
+// first, then the test images.
+void set_rows(const Part& train, const Part& test, std::int64_t dim, GraphData& data) {
+  const std::int64_t n_train = train.images.dims[0], n = n_train + test.images.dims[0];
+  data.feat_dim = dim;
+  data.feat.resize(static_cast<std::size_t>(n * dim));
+  core::parallel_for(
+      n,
+      [&](std::int64_t i) {
+        const std::uint8_t* pixels =
+            i < n_train ? train.images.data.data() + i * dim : test.images.data.data() + (i - n_train) * dim;
+        float* out = data.feat.data() + i * dim;
+        for (std::int64_t j = 0; j < dim; ++j) out[j] = static_cast<float>(pixels[j]) / 255.0f;
+      },
+      1024);
+  data.num_classes = kClasses;
+  data.label.resize(static_cast<std::size_t>(n));
+  for (std::int64_t i = 0; i < n; ++i)
+    data.label[i] = i < n_train ? train.labels.data[i] : test.labels.data[i - n_train];
+}
+
 }  // namespace
 
 GraphData build_fashion_mnist(const FashionMnistOptions& options) {
@@ -57,21 +78,7 @@ GraphData build_fashion_mnist(const FashionMnistOptions& options) {
                  options.valid);
 
   GraphData data;
-  data.feat_dim = dim;
-  data.feat.resize(static_cast<std::size_t>(n * dim));
-  core::parallel_for(
-      n,
-      [&](std::int64_t i) {
-        const std::uint8_t* pixels =
-            i < n_train ? train.images.data.data() + i * dim : test.images.data.data() + (i - n_train) * dim;
-        float* out = data.feat.data() + i * dim;
-        for (std::int64_t j = 0; j < dim; ++j) out[j] = static_cast<float>(pixels[j]) / 255.0f;
-      },
-      1024);
-  data.num_classes = kClasses;
-  data.label.resize(static_cast<std::size_t>(n));
-  for (std::int64_t i = 0; i < n; ++i)
-    data.label[i] = i < n_train ? train.labels.data[i] : test.labels.data[i - n_train];
+  set_rows(train, test, dim, data);
 
   core::Timer knn_timer;
   spdlog::info("fashion-mnist: exact {}-NN graph of {} images x {} pixels (cosine)", options.k, n, dim);

@@ -41,7 +41,7 @@ inline void rmat_edge(core::Rng& rng, int scale, const Quadrants& q, std::int64_
 
 }  // namespace
 
-void validate(const RmatOptions& o) {
+void check(const RmatOptions& o) {
   LOOM_CHECK_ARG(o.scale >= 1 && o.scale <= kMaxScale, "--scale", "must be in 1..{}, got {}", kMaxScale, o.scale);
   LOOM_CHECK_ARG(o.edge_factor > 0 && std::isfinite(o.edge_factor), "--edge-factor", "must be positive, got {}",
                  o.edge_factor);
@@ -127,7 +127,7 @@ struct RmatModel {
 }  // namespace
 
 GraphData generate_rmat(const RmatOptions& o) {
-  validate(o);
+  check(o);
   core::Timer timer;
   const RmatModel model(o);
   EdgeList edges;
@@ -153,7 +153,7 @@ GraphData generate_rmat(const RmatOptions& o) {
 }
 
 void generate_rmat_store(const RmatOptions& options, const std::string& output_dir, const StoreWriteOptions& write) {
-  validate(options);
+  check(options);
   core::check_output_target(output_dir, write.overwrite);
   core::Timer timer;
   const RmatModel model(options);

@@ -25,9 +25,9 @@ struct RmatOptions {
 };
 
 // Throws Error naming the offending argument (--scale, --edge-factor, --a/--b/--c, ...).
-void validate(const RmatOptions& options);
+void check(const RmatOptions& options);
 GraphData generate_rmat(const RmatOptions& options);
-// validate + generate + atomic write of the store.
+// check + generate + atomic write of the store.
 void generate_rmat_store(const RmatOptions& options, const std::string& output_dir, const StoreWriteOptions& write);
 
 }  // namespace loom::graph::generate

@@ -67,7 +67,7 @@ ClassIndex index_classes(const SbmOptions& o, const std::vector<std::int64_t>& l
 
 }  // namespace
 
-void validate(const SbmOptions& o) {
+void check(const SbmOptions& o) {
   LOOM_CHECK_ARG(o.nodes >= 2, "--nodes", "must be at least 2, got {}", o.nodes);
   LOOM_CHECK_ARG(o.classes >= 1, "--classes", "must be at least 1, got {}", o.classes);
   LOOM_CHECK_ARG(o.nodes >= o.classes, "--nodes", "{} nodes cannot hold {} classes (need nodes >= classes)", o.nodes,
@@ -166,7 +166,7 @@ double edge_homophily(const Csr& graph, std::span<const std::int64_t> label) {
 }  // namespace
 
 GraphData generate_sbm(const SbmOptions& o) {
-  validate(o);
+  check(o);
   core::Timer timer;
   const SbmModel model(o);
   GraphData data;
@@ -192,7 +192,7 @@ GraphData generate_sbm(const SbmOptions& o) {
 }
 
 void generate_sbm_store(const SbmOptions& options, const std::string& output_dir, const StoreWriteOptions& write) {
-  validate(options);
+  check(options);
   core::check_output_target(output_dir, write.overwrite);
   core::Timer timer;
   const SbmModel model(options);

@@ -30,9 +30,9 @@ struct SbmOptions {
 };
 
 // Throws Error naming the offending argument (--nodes, --classes, --homophily, ...).
-void validate(const SbmOptions& options);
+void check(const SbmOptions& options);
 GraphData generate_sbm(const SbmOptions& options);
-// validate + generate + atomic write of the store.
+// check + generate + atomic write of the store.
 void generate_sbm_store(const SbmOptions& options, const std::string& output_dir, const StoreWriteOptions& write);
 
 }  // namespace loom::graph::generate

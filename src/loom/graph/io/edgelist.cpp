@@ -173,6 +173,26 @@ void header_line_found(const EdgeListImportOptions& o, BadLines& bad, std::int64
   }
 }
 
+// The edges read as integer ids: in the id space --num-nodes sets, or renumbered 0..N-1 in sorted
+// order (orig_id holding the ids) unless they already were.
+void finish_numeric_ids(const EdgeListImportOptions& o, IntIdRemap& remap, EdgeSpill& edges, GraphData& data) {
+  if (edges.size() == 0) throw_no_edges(o.path);
+  if (o.num_nodes >= 0) {
+    edges.finish(o.num_nodes);
+    data.id_map_note = fmt::format("ids used as given; --num-nodes {} fixes the id space", o.num_nodes);
+    return;
+  }
+  std::vector<std::int64_t> sorted_ids;
+  DenseOrder order = remap.finish(sorted_ids);
+  edges.finish(remap.size(), order);
+  if (order.identity) {
+    data.id_map_note = "ids used as given: they already were 0..N-1";
+  } else {
+    data.orig_id = std::move(sorted_ids);
+    data.id_map_note = "sparse ids remapped to 0..N-1 in sorted numeric order; orig_id.npy holds the original ids";
+  }
+}
+
 // Integer ids. Returns false (auto mode) at the first id that is not a number at all.
 bool read_numeric(const EdgeListImportOptions& o, Splitter& splitter, bool allow_switch, BadLines& bad,
                   EdgeSpill& edges, GraphData& data) {
@@ -226,21 +246,7 @@ bool read_numeric(const EdgeListImportOptions& o, Splitter& splitter, bool allow
     spdlog::info("{}:{}: id '{}' is not an integer: reading all ids as strings", o.path, switch_line, switch_field);
     return false;
   }
-  if (edges.size() == 0) throw_no_edges(o.path);
-  if (identity) {
-    edges.finish(o.num_nodes);
-    data.id_map_note = fmt::format("ids used as given; --num-nodes {} fixes the id space", o.num_nodes);
-    return true;
-  }
-  std::vector<std::int64_t> sorted_ids;
-  DenseOrder order = remap.finish(sorted_ids);
-  edges.finish(remap.size(), order);
-  if (order.identity) {
-    data.id_map_note = "ids used as given: they already were 0..N-1";
-  } else {
-    data.orig_id = std::move(sorted_ids);
-    data.id_map_note = "sparse ids remapped to 0..N-1 in sorted numeric order; orig_id.npy holds the original ids";
-  }
+  finish_numeric_ids(o, remap, edges, data);
   return true;
 }
 

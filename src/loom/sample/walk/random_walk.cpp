@@ -36,7 +36,7 @@ std::int64_t first_unsorted_row(const graph::CsrView<IdT>& g) {
 
 }  // namespace
 
-void validate_walk_options(const WalkOptions& options) {
+void check_walk_options(const WalkOptions& options) {
   LOOM_CHECK_ARG(options.walks_per_node >= 1, "--walks", "walks per node must be at least 1, got {}",
                  options.walks_per_node);
   LOOM_CHECK_ARG(options.length >= 2, "--length",
@@ -48,7 +48,7 @@ void validate_walk_options(const WalkOptions& options) {
 
 WalkGenerator::WalkGenerator(const graph::Csr& csr, const WalkOptions& options, std::vector<std::int64_t> start_nodes)
     : csr_(csr), options_(options), starts_(std::move(start_nodes)) {
-  validate_walk_options(options_);
+  check_walk_options(options_);
   const std::int64_t n = csr.num_rows();
   LOOM_CHECK(csr.num_cols() == n, "random walks need a square adjacency (rows == ids), got {} rows and {} ids", n,
              csr.num_cols());

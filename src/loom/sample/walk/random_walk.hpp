@@ -41,7 +41,7 @@ struct WalkOptions {
 
 // Checks the options, naming the offending argument ("--length", "--p", ...): throws
 // Error::in_argument for walks_per_node < 1, length < 1, p or q not finite and > 0.
-void validate_walk_options(const WalkOptions& options);
+void check_walk_options(const WalkOptions& options);
 
 class WalkGenerator {
  public:

@@ -35,7 +35,9 @@ namespace loom::train {
 
 namespace {
 
-void validate(const FullGraphOptions& o) {
+// Every option, before any store is opened (the data's widths are checked by DeepGnn).
+void check(const FullGraphOptions& o) {
+  nn::check_model_options(o.model);
   check_run_options(o.run);
   check_checkpoint_options(o.checkpoint);
   LOOM_CHECK_ARG(o.history_window >= 1, "--history-window", "must be >= 1, got {}", o.history_window);
@@ -159,13 +161,15 @@ struct FullGraphRun {
   std::optional<GradientSync> input_sync;
   std::optional<PipelineThreads> threads;
   std::unique_ptr<StageEngine> engine;
-  std::string rank_dir;   // this rank's checkpoints
-  int resume_epochs = 0;  // with --resume: the checkpoint every rank loads (0 = none)
+  std::string rank_dir;  // this rank's checkpoints
+  // With --resume: the checkpoint every rank goes on from (epochs 0: none), and its state, read
+  // once before the layers are split (the split is the checkpoint's) and loaded after the engine.
+  int resume_epochs = 0;
+  std::optional<nlohmann::json> resume_state;
   int threads_per_rank = 0;
   std::int64_t runtime_bytes = 0;  // resident before the store was opened
   MemoryPlan memory;
-  ChunkResults final_rows;  // the last epoch's exact inference, kept for the outputs
-  bool final_rows_ready = false;
+  std::optional<ChunkResults> final_rows;  // the last epoch's exact inference, kept for the outputs
 };
 
 // The memory plan of this rank's stage (fullgraph_memory.hpp), before its engine allocates.
@@ -197,25 +201,24 @@ MemoryPlan plan_stage_memory(const FullGraphOptions& options, const FullGraphRun
   return plan_fullgraph_memory(in);
 }
 
-// Opens the store, places this rank in the layout, builds the model and this stage's chunks and
-// rows, splits the layers over the stages and sets up what this rank trains.
-void open_stage(const FullGraphOptions& options, comm::Communicator& world, const RankRuntime& runtime,
-                FullGraphRun& run) {
-  const int rank = world.rank();
-  const torch::Device device = runtime.device;
-  run.threads_per_rank = runtime.threads;
+// Opens the store and places this rank in the layout (its stage and way).
+void open_layout(const FullGraphOptions& options, comm::Communicator& world, FullGraphRun& run) {
   world.agree_on([&] {
     if (graph::store_kind(options.store) != graph::StoreKind::kPartitioned)
       throw Error::in_file(options.store, 0,
                            "full-graph training needs a partitioned store: run `loom partition " + options.store +
                                " -k N -o PARTS` first");
     run.store = partition::PartitionedStore::open(options.store);
-    run.layout = make_layout(options.mode, world.size(), rank, run.store->num_parts(), options.ways, options.chunks,
-                             options.model.num_layers);
+    run.layout = make_layout(options.mode, world.size(), world.rank(), run.store->num_parts(), options.ways,
+                             options.chunks, options.model.num_layers);
   });
+  run.stage_comm.emplace(world.split(run.layout.stage, run.layout.way));
+}
+
+// The model (every rank holds all of it, seeded alike), this way's chunks and this stage's rows.
+void build_model_and_rows(const FullGraphOptions& options, comm::Communicator& world, torch::Device device,
+                          FullGraphRun& run) {
   const FullGraphLayout& layout = run.layout;
-  run.stage_comm.emplace(world.split(layout.stage, layout.way));
-  const graph::Csr& csr = run.store->topology().csr();
   world.agree_on([&] {
     nn::DeepModelOptions model_options = options.model;
     model_options.in_features = run.store->meta().graph.feat_dim;
@@ -223,29 +226,44 @@ void open_stage(const FullGraphOptions& options, comm::Communicator& world, cons
     torch::manual_seed(options.run.seed);
     run.model = std::make_shared<nn::DeepGnn>(model_options);
     run.model->to(device);
-    run.chunks.emplace(csr, run.store->book(), layout);
+    run.chunks.emplace(run.store->topology().csr(), run.store->book(), layout);
     run.chunks->to(device);
     run.data = load_fullgraph_data(*run.store, layout, layout.first_stage() || run.model->uses_initial_residual(),
                                    layout.last_stage());
     move_to(run.data, device);
   });
+}
 
-  run.rank_dir = options.checkpoint.dir + "/rank-" + std::to_string(rank);
-  std::optional<nlohmann::json> resumed_state;
-  if (options.checkpoint.resume) run.resume_epochs = agreed_checkpoint(run.rank_dir, options.checkpoint.dir, world);
+// With --resume: the newest checkpoint intact on every rank, and its state.
+void find_resume_point(const FullGraphOptions& options, comm::Communicator& world, FullGraphRun& run) {
+  run.rank_dir = options.checkpoint.dir + "/rank-" + std::to_string(world.rank());
+  if (!options.checkpoint.resume) return;
+  run.resume_epochs = agreed_checkpoint(run.rank_dir, options.checkpoint.dir, world);
   if (run.resume_epochs > 0)
-    world.agree_on([&] { resumed_state = read_checkpoint_state(run.rank_dir, run.resume_epochs); });
-  run.bounds = layer_bounds(*run.model, layout, csr, run.store->book(), world, resumed_state, run.costs);
+    world.agree_on([&] { run.resume_state = read_checkpoint_state(run.rank_dir, run.resume_epochs); });
+}
+
+// The layers of each stage: profiled, or the checkpoint's split when resuming.
+void split_layers(const FullGraphOptions& options, comm::Communicator& world, FullGraphRun& run) {
+  const FullGraphLayout& layout = run.layout;
+  run.bounds = layer_bounds(*run.model, layout, run.store->topology().csr(), run.store->book(), world, run.resume_state,
+                            run.costs);
   world.agree_on([&] {
     LOOM_CHECK(run.bounds.size() == static_cast<std::size_t>(layout.stages) + 1 && run.bounds.front() == 0 &&
                    run.bounds.back() == run.model->num_layers() && std::is_sorted(run.bounds.begin(), run.bounds.end()),
                "{}: checkpoint holds a layer split ({}) that does not fit {} stages of {} layers",
                options.checkpoint.dir, fmt::join(run.bounds, ","), layout.stages, run.model->num_layers());
   });
+}
+
+// What this rank trains (its stage's layers, the output layer on the last stage, the input layer
+// where it runs it), their optimizer and gradient sums; returns the parameters trained.
+std::vector<torch::Tensor> build_optimizer(const FullGraphOptions& options, comm::Communicator& world,
+                                           FullGraphRun& run) {
+  const FullGraphLayout& layout = run.layout;
   const int first_layer = run.bounds[static_cast<std::size_t>(layout.stage)];
   const int end_layer = run.bounds[static_cast<std::size_t>(layout.stage) + 1];
   const bool runs_input = layout.first_stage() || run.model->uses_initial_residual();
-
   for (int l = first_layer; l < end_layer; ++l)
     for (auto& p : run.model->layer_parameters(l)) run.stage_params.push_back(p);
   if (layout.last_stage())
@@ -260,13 +278,30 @@ void open_stage(const FullGraphOptions& options, comm::Communicator& world, cons
   if (runs_input)
     run.input_sync.emplace(run.model->uses_initial_residual() ? world : *run.stage_comm, run.model->input_parameters(),
                            comm::Channel::weights, /*average=*/false);
-  run.threads.emplace(layout, world.machine_of_ranks(), rank, nn::machine_cores(), runtime.threads,
+  return trained;
+}
+
+// Opens the store, places this rank in the layout, builds the model and this stage's chunks and
+// rows, splits the layers over the stages (the checkpoint's split when resuming), sets up what
+// this rank trains, plans its memory (refusing a stage that would not fit) and builds its engine.
+void open_stage(const FullGraphOptions& options, comm::Communicator& world, const RankRuntime& runtime,
+                FullGraphRun& run) {
+  const torch::Device device = runtime.device;
+  run.threads_per_rank = runtime.threads;
+  open_layout(options, world, run);
+  build_model_and_rows(options, world, device, run);
+  find_resume_point(options, world, run);
+  split_layers(options, world, run);
+  const std::vector<torch::Tensor> trained = build_optimizer(options, world, run);
+  run.threads.emplace(run.layout, world.machine_of_ranks(), world.rank(), nn::machine_cores(), runtime.threads,
                       /*fixed=*/options.run.threads > 0 || device.is_cuda());
+  const int first_layer = run.bounds[static_cast<std::size_t>(run.layout.stage)];
+  const int end_layer = run.bounds[static_cast<std::size_t>(run.layout.stage) + 1];
   world.agree_on([&] {
     run.memory = plan_stage_memory(options, run, trained, end_layer - first_layer, device);
     check_memory_plan(run.memory, options.run.memory_limit, world.ranks_on_this_node());
   });
-  run.engine = std::make_unique<StageEngine>(*run.model, options, layout, first_layer, end_layer, *run.chunks,
+  run.engine = std::make_unique<StageEngine>(*run.model, options, run.layout, first_layer, end_layer, *run.chunks,
                                              run.store->book(), run.data, world, *run.stage_comm, *run.threads);
 }
 
@@ -396,10 +431,8 @@ bool run_epoch(const FullGraphOptions& options, FullGraphRun& run, int epoch, co
   FullGraphEpoch record = train_epoch(options, run, epoch, world);
   const bool last = epoch + 1 == options.run.epochs;
   const bool keeps_rows = !options.output.dir.empty() && last;
-  if (options.run.eval.due(epoch, options.run.epochs)) {
-    evaluate_epoch(run, world, keeps_rows ? &run.final_rows : nullptr, record, report);
-    run.final_rows_ready = keeps_rows;
-  }
+  if (options.run.eval.due(epoch, options.run.epochs))
+    evaluate_epoch(run, world, keeps_rows ? &run.final_rows.emplace() : nullptr, record, report);
   report.epochs.push_back(record.to_json(report.scoring));
   if (world.rank() == 0) {
     metrics.write(report.epochs.back());
@@ -416,8 +449,8 @@ bool run_epoch(const FullGraphOptions& options, FullGraphRun& run, int epoch, co
 // The predictions (and embeddings) of -o, from the last epoch's exact inference.
 void write_outputs(const FullGraphOptions& options, FullGraphRun& run, const comm::Communicator& world) {
   if (options.output.dir.empty()) return;
-  if (!run.final_rows_ready) run.engine->evaluate(&run.final_rows);
-  write_chunk_outputs(options, run.data, run.layout, run.final_rows, world);
+  if (!run.final_rows) run.engine->evaluate(&run.final_rows.emplace());
+  write_chunk_outputs(options, run.data, run.layout, *run.final_rows, world);
 }
 
 void log_layout(const FullGraphOptions& options, const FullGraphRun& run, const comm::Communicator& world) {
@@ -432,7 +465,7 @@ void log_layout(const FullGraphOptions& options, const FullGraphRun& run, const 
 
 FullGraphReport run_fullgraph(const FullGraphOptions& options, comm::Communicator& world) {
   const RankRuntime runtime =
-      open_rank(options.run, options.output, options.checkpoint.resume, world, [&] { validate(options); });
+      open_rank(options.run, options.output, options.checkpoint.resume, world, [&] { check(options); });
   core::install_stop_handlers();
   FullGraphRun run;
   run.runtime_bytes = core::resident_bytes();

@@ -36,7 +36,7 @@ MirrorExchange::MirrorExchange(const ChunkSet& chunks, const partition::Partitio
                                const FullGraphLayout& layout, const comm::Communicator& stage_comm,
                                torch::Device device)
     : comm_(&stage_comm) {
-  const int ways = layout.ways, me = layout.way;
+  const int ways = layout.ways;
   const int num_chunks = static_cast<int>(chunks.chunks().size());
   lists_.resize(static_cast<std::size_t>(num_chunks));
   for (auto& l : lists_) {
@@ -47,12 +47,23 @@ MirrorExchange::MirrorExchange(const ChunkSet& chunks, const partition::Partitio
     l.grad_recv_other.resize(ways);
   }
   if (ways == 1) return;
-  auto way_of = [&](std::int64_t id) { return layout.way_of_part(book.owner(id)); };
+  agree_on_values(chunks, book, layout);
+  agree_on_gradients(chunks, book, layout);
+  for (auto& l : lists_)
+    for (auto* lists : {&l.value_send, &l.value_recv, &l.grad_send, &l.grad_recv, &l.grad_recv_other})
+      for (auto& t : *lists)
+        if (t.defined()) t = t.to(device);
+}
 
-  // Values: tell each owner which of its rows I read (my mirrors are sorted, hence grouped).
+// Values: tell each owner which of its rows I read (my mirrors are sorted, hence grouped).
+void MirrorExchange::agree_on_values(const ChunkSet& chunks, const partition::PartitionBook& book,
+                                     const FullGraphLayout& layout) {
+  const int ways = layout.ways, me = layout.way;
+  const int num_chunks = static_cast<int>(chunks.chunks().size());
   std::vector<std::vector<std::int64_t>> need(ways);
+  auto way_of = [&](std::int64_t id) { return layout.way_of_part(book.owner(id)); };
   for (std::int64_t id : chunks.mirrors()) need[static_cast<std::size_t>(way_of(id))].push_back(id);
-  const auto wanted = stage_comm.alltoallv(need, comm::Channel::control);
+  const auto wanted = comm_->alltoallv(need, comm::Channel::control);
   for (int c = 0; c < num_chunks; ++c) {
     const partition::IdRange mine = chunks.chunk(c).rows;
     for (int q = 0; q < ways; ++q) {
@@ -67,8 +78,14 @@ MirrorExchange::MirrorExchange(const ChunkSet& chunks, const partition::Partitio
       lists_[c].value_recv[q] = index_tensor(recv);
     }
   }
+}
 
-  // Gradients: per chunk, the outside sources each other way owns (positions here, ids there).
+// Gradients: per chunk, the outside sources each other way owns (positions here, ids there).
+void MirrorExchange::agree_on_gradients(const ChunkSet& chunks, const partition::PartitionBook& book,
+                                        const FullGraphLayout& layout) {
+  const int ways = layout.ways, me = layout.way;
+  const int num_chunks = static_cast<int>(chunks.chunks().size());
+  auto way_of = [&](std::int64_t id) { return layout.way_of_part(book.owner(id)); };
   std::vector<std::vector<std::int64_t>> grad_ids(ways);  // per peer: [count_c, ids...] for each chunk
   for (int c = 0; c < num_chunks; ++c) {
     const Chunk& chunk = chunks.chunk(c);
@@ -86,7 +103,7 @@ MirrorExchange::MirrorExchange(const ChunkSet& chunks, const partition::Partitio
       grad_ids[q].insert(grad_ids[q].end(), ids[q].begin(), ids[q].end());
     }
   }
-  const auto returned = stage_comm.alltoallv(grad_ids, comm::Channel::control);
+  const auto returned = comm_->alltoallv(grad_ids, comm::Channel::control);
   const std::int64_t own_begin = chunks.own().begin;
   for (int q = 0; q < ways; ++q) {
     if (q == me) continue;
@@ -104,10 +121,6 @@ MirrorExchange::MirrorExchange(const ChunkSet& chunks, const partition::Partitio
       lists_[c].grad_recv_other[q] = torch::tensor(other).unsqueeze(1);
     }
   }
-  for (auto& l : lists_)
-    for (auto* lists : {&l.value_send, &l.value_recv, &l.grad_send, &l.grad_recv, &l.grad_recv_other})
-      for (auto& t : *lists)
-        if (t.defined()) t = t.to(device);
 }
 
 void MirrorExchange::exchange_values(int c, const torch::Tensor& values, torch::Tensor& buffer) const {

@@ -48,6 +48,11 @@ class MirrorExchange {
     std::vector<torch::Tensor> grad_recv;        // [peer] own-row offsets the peer's chunk c returns
     std::vector<torch::Tensor> grad_recv_other;  // [peer] [n, 1]: 1 where not my chunk c's row, else 0
   };
+  // The constructor's two exchanges of lists (control): which rows each way reads of the others'
+  // chunks, and which outside sources' gradients go back to their owners.
+  void agree_on_values(const ChunkSet& chunks, const partition::PartitionBook& book, const FullGraphLayout& layout);
+  void agree_on_gradients(const ChunkSet& chunks, const partition::PartitionBook& book, const FullGraphLayout& layout);
+
   const comm::Communicator* comm_;
   std::vector<ChunkLists> lists_;  // [chunk]
 };

@@ -19,13 +19,21 @@
 
 namespace loom::train {
 
-// What a cache policy needs to know about this rank's training: graph, book, its training ids,
-// fanouts, batch size and the run seed (measured epochs: none; set them for the oracle).
-feature::CacheContext cache_context(const MinibatchOptions& options, const TrainingData& data,
-                                    std::span<const std::int32_t> fanouts, int rank);
+// What a ranking of rows by their expected use (the static cache's policies, the device tier, the
+// prefetch buffer's first fill) needs to know of the training batches.
+struct TrainingBatches {
+  std::span<const std::int32_t> fanouts;
+  std::int64_t batch_size = 0;
+  std::uint64_t seed = 0;  // the run's
+};
 
-feature::StaticCache build_static_cache(const MinibatchOptions& options, const TrainingData& data,
-                                        std::span<const std::int32_t> fanouts, std::int64_t steps, int start_epoch,
+// What a cache policy needs to know about this rank's training: graph, book, its training ids and
+// the batches (measured epochs: none; set them for the oracle).
+feature::CacheContext cache_context(const TrainingBatches& batches, const TrainingData& data, int rank);
+
+// `steps` per epoch; the run's epochs from `start_epoch` to `epochs` are what the oracle measures.
+feature::StaticCache build_static_cache(const StaticCacheOptions& options, const TrainingBatches& batches,
+                                        const TrainingData& data, std::int64_t steps, int start_epoch, int epochs,
                                         const feature::RemoteFetcher& fetcher, comm::Communicator& world,
                                         nlohmann::json& record);
 

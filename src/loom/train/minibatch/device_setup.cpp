@@ -11,18 +11,16 @@
 
 namespace loom::train {
 
-DeviceFeatures build_device_features(const MinibatchOptions& options, const TrainingData& data,
-                                     std::span<const std::int32_t> fanouts, torch::Device device,
-                                     comm::Communicator& world) {
+DeviceFeatures build_device_features(double device_rows, const TrainingBatches& batches, const TrainingData& data,
+                                     torch::Device device, comm::Communicator& world) {
   DeviceFeatures features;
   world.agree_on([&] {
     feature::HotTier tier;
-    const auto capacity =
-        static_cast<std::int64_t>(std::llround(options.device_rows * static_cast<double>(data.num_local)));
+    const auto capacity = static_cast<std::int64_t>(std::llround(device_rows * static_cast<double>(data.num_local)));
     if (capacity > 0) {
       // The vip policy's score of every vertex; this rank's rows are [offset, offset + num_local).
       const std::vector<double> vip =
-          feature::cache_scores(feature::CachePolicy::kVip, cache_context(options, data, fanouts, world.rank()));
+          feature::cache_scores(feature::CachePolicy::kVip, cache_context(batches, data, world.rank()));
       tier = feature::HotTier::hottest(std::span(vip).subspan(data.offset, data.num_local), capacity);
     }
     const std::int64_t rows = tier.size();

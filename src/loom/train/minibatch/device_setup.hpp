@@ -9,15 +9,16 @@
 #include <nlohmann/json.hpp>
 
 #include "loom/comm/communicator.hpp"
+#include "loom/train/minibatch/cache_setup.hpp"
 #include "loom/train/minibatch/device_features.hpp"
 #include "loom/train/minibatch/minibatch_options.hpp"
 #include "loom/train/minibatch/training_data.hpp"
 
 namespace loom::train {
 
-DeviceFeatures build_device_features(const MinibatchOptions& options, const TrainingData& data,
-                                     std::span<const std::int32_t> fanouts, torch::Device device,
-                                     comm::Communicator& world);
+// `device_rows`: the share of own rows the tier keeps (--device-rows).
+DeviceFeatures build_device_features(double device_rows, const TrainingBatches& batches, const TrainingData& data,
+                                     torch::Device device, comm::Communicator& world);
 
 // {"event": "device", device, tier rows and bytes over all ranks, own rows over all ranks, and
 // tier_vip_share: the share of own-row reads VIP expects the tier to serve}.

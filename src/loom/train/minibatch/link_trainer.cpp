@@ -25,11 +25,11 @@ void check_link_task_options(const MinibatchOptions& o) {
   check_link_options(o.link);
   LOOM_CHECK_ARG(o.checkpoint.dir.empty() && !o.checkpoint.resume,
                  o.checkpoint.resume ? "--resume" : "--checkpoint-dir", "checkpoints are kept for --task node only");
-  LOOM_CHECK_ARG(o.selection == Selection::kLast && o.patience == 0, o.patience > 0 ? "--patience" : "--selection",
-                 "model selection is for --task node only");
+  LOOM_CHECK_ARG(o.evaluation.selection == Selection::kLast && o.evaluation.patience == 0,
+                 o.evaluation.patience > 0 ? "--patience" : "--selection", "model selection is for --task node only");
   LOOM_CHECK_ARG(o.output.dir.empty(), "--output", "predictions are written for --task node only");
-  LOOM_CHECK_ARG(o.change_epoch < 0, "--change-epoch", "changing conditions is for --task node only");
-  LOOM_CHECK_ARG(o.eval_mode == EvalMode::kSampled, "--eval-mode",
+  LOOM_CHECK_ARG(o.change.epoch < 0, "--change-epoch", "changing conditions is for --task node only");
+  LOOM_CHECK_ARG(o.evaluation.mode == EvalMode::kSampled, "--eval-mode",
                  "link prediction evaluates with --eval-fanouts (-1: every neighbour, exact)");
 }
 
@@ -120,9 +120,9 @@ void evaluate_links(LinkModel& m, const MinibatchOptions& o, const MinibatchData
   const comm::Communicator& comm = path.fetch_comm();
   const auto seed = core::mix_seed(o.run.seed, 0x6576616c + static_cast<std::uint64_t>(epoch));
   const PairScores valid =
-      score_pairs(*m.encoder, m.decoder, path.eval_builder(), split.valid, o.eval_batch_size, seed, comm);
+      score_pairs(*m.encoder, m.decoder, path.eval_builder(), split.valid, o.evaluation.batch_size, seed, comm);
   const PairScores test =
-      score_pairs(*m.encoder, m.decoder, path.eval_builder(), split.test, o.eval_batch_size, seed + 1, comm);
+      score_pairs(*m.encoder, m.decoder, path.eval_builder(), split.test, o.evaluation.batch_size, seed + 1, comm);
   report.valid = link_metrics(valid.positive, valid.negative, o.link.hits_at, comm);
   report.test = link_metrics(test.positive, test.negative, o.link.hits_at, comm);
   record_metrics(record, "valid", report.valid);
@@ -223,19 +223,19 @@ nlohmann::json run_link_epoch(LinkRun& run, int epoch, LinkReport& report) {
 }  // namespace
 
 LinkReport run_link_prediction(const MinibatchOptions& given, comm::Communicator& world) {
-  MinibatchOptions options;
+  std::optional<CheckedMinibatchOptions> checked;
   const RankRuntime runtime = open_rank(given.run, given.output, false, world, [&] {
-    options = checked_minibatch_options(given);
-    check_link_task_options(options);
+    checked = check(given);
+    check_link_task_options(**checked);
   });
+  const MinibatchOptions& options = **checked;
   TrainingData data = open_training_data(options.store, world, DataUse::kLinks);
   partition::StoreVerification digests = start_store_verification(options.store, world);
   normalize_training_features(data, options.normalize_features, world);
   const LinkSplit split = hold_out_edges(options, data, world);
   LinkModel m = build_link_model(options, data, runtime.device, world);
   core::MetricsLog metrics(world.rank() == 0 ? options.output.metrics_path : "", false);
-  const MinibatchDataPath path(options, std::move(data), world, runtime.device,
-                               options.model.kind == nn::ModelKind::kGcn, 0, metrics);
+  const MinibatchDataPath path(*checked, std::move(data), world, runtime.device, 0, metrics);
   join_digest_check(digests, metrics, world);
   const NegativeSampler negatives(path.data().graph(), options.link.negatives);
   LinkRun run{options, world, m, path, split, negatives, announce_link_run(options, split, path, world, metrics)};

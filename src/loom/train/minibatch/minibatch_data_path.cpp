@@ -13,14 +13,14 @@
 
 namespace loom::train {
 
-MinibatchDataPath::MinibatchDataPath(const MinibatchOptions& options, TrainingData data, comm::Communicator& world,
-                                     torch::Device device, bool whole_graph_gcn_norm, int start_epoch,
+MinibatchDataPath::MinibatchDataPath(const CheckedMinibatchOptions& checked, TrainingData data,
+                                     comm::Communicator& world, torch::Device device, int start_epoch,
                                      core::MetricsLog& metrics)
-    : options_(options),
+    : options_(*checked),
       data_(std::move(data)),
       fetch_comm_(world.dup()),
-      gcn_norm_(whole_graph_gcn_norm),
-      device_features_(build_device_features(options, data_, options.fanouts, device, world)) {
+      device_features_(build_device_features(options_.device_rows, training_batches(), data_, device, world)) {
+  const MinibatchOptions& options = options_;
   const int rank = world.rank();
   fetcher_ = std::make_unique<feature::RemoteFetcher>(fetch_comm_, data_.book,
                                                       device_features_.host_rows(data_.features), options.wire_dtype);
@@ -30,10 +30,11 @@ MinibatchDataPath::MinibatchDataPath(const MinibatchOptions& options, TrainingDa
   LOOM_CHECK(steps > 0 || options.run.epochs == 0, "{}: no training nodes on any rank", options.store);
 
   nlohmann::json cache_record;
-  cache_ = build_static_cache(options, data_, options.fanouts, steps, start_epoch, *fetcher_, world, cache_record);
+  cache_ = build_static_cache(options.cache, training_batches(), data_, steps, start_epoch, options.run.epochs,
+                              *fetcher_, world, cache_record);
   if (rank == 0 && !cache_record.is_null()) metrics.write(cache_record);
   nlohmann::json prefetch_record;
-  prefetch_ = build_prefetch(options, data_, options.fanouts, *fetcher_, world, prefetch_record);
+  prefetch_ = build_prefetch(options.prefetch, training_batches(), data_, *fetcher_, world, prefetch_record);
   if (rank == 0 && !prefetch_record.is_null()) metrics.write(prefetch_record);
   if (device.type() != torch::kCPU || options.device_rows > 0) {
     const nlohmann::json record = device_record(device_features_, data_, world);
@@ -43,22 +44,22 @@ MinibatchDataPath::MinibatchDataPath(const MinibatchOptions& options, TrainingDa
   features_ =
       std::make_unique<feature::FeatureSource>(*fetcher_, &cache_, prefetch_.buffer.get(), &device_features_.tier());
   eval_features_ = std::make_unique<feature::FeatureSource>(*fetcher_, &cache_, nullptr, &device_features_.tier());
-  eval_sampler_ = std::make_unique<sample::NeighborSampler>(data_.graph(), options.eval_fanouts);
-  eval_builder_ = std::make_unique<BatchBuilder>(data_, *eval_sampler_, *eval_features_, &device_features_, gcn_norm_,
-                                                 seed_labels());
+  eval_sampler_ = std::make_unique<sample::NeighborSampler>(data_.graph(), options.evaluation.fanouts);
+  eval_builder_ = std::make_unique<BatchBuilder>(data_, *eval_sampler_, *eval_features_, &device_features_,
+                                                 options_.whole_graph_gcn_norm, seed_labels());
   base_ = make_setting(options.fanouts, options.batch_size, 1.0, world);
-  if (options.change_epoch >= 0)
-    changed_ = make_setting(options.change_fanouts.empty() ? options.fanouts : options.change_fanouts,
-                            options.change_batch_size > 0 ? options.change_batch_size : options.batch_size,
-                            options.change_train_fraction, world);
+  if (options.change.epoch >= 0)
+    changed_ = make_setting(options.change.fanouts.empty() ? options.fanouts : options.change.fanouts,
+                            options.change.batch_size > 0 ? options.change.batch_size : options.batch_size,
+                            options.change.train_fraction, world);
 }
 
 EpochSetting MinibatchDataPath::make_setting(const std::vector<std::int32_t>& fanouts, std::int64_t batch_size,
                                              double train_fraction, comm::Communicator& world) const {
   EpochSetting s;
   s.sampler = std::make_unique<sample::NeighborSampler>(data_.graph(), fanouts);
-  s.builder =
-      std::make_unique<BatchBuilder>(data_, *s.sampler, *features_, &device_features_, gcn_norm_, seed_labels());
+  s.builder = std::make_unique<BatchBuilder>(data_, *s.sampler, *features_, &device_features_,
+                                             options_.whole_graph_gcn_norm, seed_labels());
   s.batch_size = batch_size;
   s.train_ids = data_.train_ids;
   if (train_fraction < 1) {  // a seeded subset of this rank's training nodes

@@ -48,10 +48,10 @@ int sample_workers_for(const MinibatchOptions& options, torch::Device device);
 
 class MinibatchDataPath {
  public:
-  // `data` is this rank's (open_training_data, normalised); `whole_graph_gcn_norm` for GCN models
-  // (BatchBuilder); `start_epoch` > 0 when resuming (the oracle cache looks at the epochs to come).
-  MinibatchDataPath(const MinibatchOptions& options, TrainingData data, comm::Communicator& world, torch::Device device,
-                    bool whole_graph_gcn_norm, int start_epoch, core::MetricsLog& metrics);
+  // `data` is this rank's (open_training_data, normalised); `start_epoch` > 0 when resuming (the
+  // oracle cache looks at the epochs to come). Refers to `options`, which must outlive it.
+  MinibatchDataPath(const CheckedMinibatchOptions& options, TrainingData data, comm::Communicator& world,
+                    torch::Device device, int start_epoch, core::MetricsLog& metrics);
   MinibatchDataPath(const MinibatchDataPath&) = delete;
   MinibatchDataPath& operator=(const MinibatchDataPath&) = delete;
 
@@ -59,7 +59,7 @@ class MinibatchDataPath {
   // The fetcher's communicator (also what evaluation and outputs exchange rows over).
   const comm::Communicator& fetch_comm() const { return fetch_comm_; }
   // Whether epoch `epoch` (0-based) runs under the --change-* conditions, and its setting.
-  bool changed(int epoch) const { return options_.change_epoch >= 0 && epoch >= options_.change_epoch; }
+  bool changed(int epoch) const { return options_.change.epoch >= 0 && epoch >= options_.change.epoch; }
   const EpochSetting& setting(int epoch) const { return changed(epoch) ? changed_ : base_; }
   // The epoch's batches from `first_step` on, prepared --pipeline-depth ahead on a producer thread
   // (collective: every rank drains its pipeline to the end or stops it early at the same step).
@@ -72,6 +72,7 @@ class MinibatchDataPath {
   const feature::PrefetchBuffer* prefetch_buffer() const { return prefetch_.buffer.get(); }
 
  private:
+  TrainingBatches training_batches() const { return {options_.fanouts, options_.batch_size, options_.run.seed}; }
   SeedLabels seed_labels() const { return options_.task == Task::kLink ? SeedLabels::kNone : SeedLabels::kGathered; }
   std::unique_ptr<BatchPipeline> make_pipeline(const BatchBuilder& builder, std::vector<sample::StepPlan> plan,
                                                int first_step) const;
@@ -81,7 +82,6 @@ class MinibatchDataPath {
   const MinibatchOptions& options_;
   TrainingData data_;
   comm::Communicator fetch_comm_;
-  bool gcn_norm_;
   DeviceFeatures device_features_;
   std::unique_ptr<feature::RemoteFetcher> fetcher_;
   feature::StaticCache cache_;

@@ -92,10 +92,8 @@ BatchShape probe_training_batch(const MinibatchOptions& o, const TrainingData& d
 BatchShape probe_sampled_eval_batch(const MinibatchOptions& o, const TrainingData& data) {
   const auto& ids = data.valid_ids.empty() ? data.test_ids : data.valid_ids;
   if (ids.empty()) return {};
-  LOOM_CHECK(static_cast<int>(o.eval_fanouts.size()) == o.model.num_layers,
-             "memory plan: eval fanouts not one per layer (options not from checked_minibatch_options)");
-  const sample::NeighborSampler sampler(data.graph(), o.eval_fanouts);
-  const auto n = std::min<std::int64_t>(static_cast<std::int64_t>(ids.size()), o.eval_batch_size);
+  const sample::NeighborSampler sampler(data.graph(), o.evaluation.fanouts);
+  const auto n = std::min<std::int64_t>(static_cast<std::int64_t>(ids.size()), o.evaluation.batch_size);
   return shape_of(sampler.sample(std::span(ids).first(static_cast<std::size_t>(n)), o.run.seed));
 }
 
@@ -124,20 +122,20 @@ std::int64_t model_bytes(const MinibatchOptions& o, const nn::GnnModel& model, i
   std::int64_t parameters = 0;
   for (const auto& p : model.parameters()) parameters += p.numel();
   // Weights, gradients, Adam's two moments; the all-reduce buffer; the best weights kept.
-  const int copies = 4 + (ranks > 1 ? 1 : 0) + (o.selection == Selection::kBestValid ? 1 : 0);
+  const int copies = 4 + (ranks > 1 ? 1 : 0) + (o.evaluation.selection == Selection::kBestValid ? 1 : 0);
   return parameters * kFloat * copies;
 }
 
 std::int64_t cache_bytes(const MinibatchOptions& o, const TrainingData& data) {
-  if (o.cache == feature::CachePolicy::kNone || o.alpha <= 0 || data.book.num_parts() == 1) return 0;
-  const std::int64_t rows = feature::cache_capacity(o.alpha, data.book, data.rank);
-  return rows * (data.feat_dim * static_cast<std::int64_t>(core::dtype_size(o.cache_dtype)) + 8 + 16);
+  if (o.cache.policy == feature::CachePolicy::kNone || o.cache.alpha <= 0 || data.book.num_parts() == 1) return 0;
+  const std::int64_t rows = feature::cache_capacity(o.cache.alpha, data.book, data.rank);
+  return rows * (data.feat_dim * static_cast<std::int64_t>(core::dtype_size(o.cache.dtype)) + 8 + 16);
 }
 
 std::int64_t prefetch_bytes(const MinibatchOptions& o, const TrainingData& data) {
-  if (o.control.kind == control::ControllerKind::kNone || data.book.num_parts() == 1) return 0;
+  if (o.prefetch.controller.kind == control::ControllerKind::kNone || data.book.num_parts() == 1) return 0;
   const std::int64_t capacity = feature::PrefetchBuffer::capacity_for(static_cast<std::int64_t>(data.halo_ids.size()),
-                                                                      effective_prefetch_options(o));
+                                                                      effective_prefetch_options(o.prefetch));
   const std::int64_t remote = data.num_nodes() - data.num_local;
   return capacity * (data.feat_dim * kFloat + 16) + remote * 20;
 }
@@ -156,8 +154,9 @@ std::int64_t topology_bytes(const TrainingData& data) {
 
 }  // namespace
 
-MemoryPlan plan_minibatch_memory(const MinibatchOptions& o, const TrainingData& data, const nn::GnnModel& model,
-                                 std::int64_t held_bytes) {
+MemoryPlan plan_minibatch_memory(const CheckedMinibatchOptions& checked, const TrainingData& data,
+                                 const nn::GnnModel& model, std::int64_t held_bytes) {
+  const MinibatchOptions& o = *checked;
   const int ranks = data.book.num_parts();
   const BatchShape train = probe_training_batch(o, data);
   // Queued batches, one being prepared and the one training; with no pipeline the last is released
@@ -166,11 +165,11 @@ MemoryPlan plan_minibatch_memory(const MinibatchOptions& o, const TrainingData& 
   const std::int64_t in_flight = batches * batch_bytes(train, data.feat_dim) + superbatch_bytes(o, train, data);
   const std::int64_t step = activation_bytes(train, model, data.feat_dim, true);
   std::int64_t evaluation = 0;
-  if (!o.run.eval.never() && o.eval_mode == EvalMode::kSampled) {
+  if (!o.run.eval.never() && o.evaluation.mode == EvalMode::kSampled) {
     const BatchShape eval = probe_sampled_eval_batch(o, data);
     evaluation = batch_bytes(eval, data.feat_dim) + activation_bytes(eval, model, data.feat_dim, false);
   }
-  if (o.exact_eval || !o.output.dir.empty() || (!o.run.eval.never() && o.eval_mode == EvalMode::kExact))
+  if (o.evaluation.exact || !o.output.dir.empty() || (!o.run.eval.never() && o.evaluation.mode == EvalMode::kExact))
     evaluation = std::max(evaluation, exact_inference_bytes(data, model));
   // Training and evaluation take turns: the peak holds the larger of the two working sets.
   const bool training_peaks = in_flight + step >= evaluation;

@@ -13,8 +13,8 @@
 namespace loom::train {
 
 // `held_bytes`: this process's resident bytes before it opened the data (core::resident_bytes).
-MemoryPlan plan_minibatch_memory(const MinibatchOptions& options, const TrainingData& data, const nn::GnnModel& model,
-                                 std::int64_t held_bytes);
+MemoryPlan plan_minibatch_memory(const CheckedMinibatchOptions& options, const TrainingData& data,
+                                 const nn::GnnModel& model, std::int64_t held_bytes);
 
 // Under --device cuda, what the rank's GPU holds, from the host plan's estimates: the tier of own
 // rows (--device-rows), the model and optimizer, the batches in flight (they are copied to the

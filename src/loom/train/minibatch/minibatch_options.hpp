@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "loom/comm/link_model.hpp"
@@ -32,6 +33,43 @@ enum class EvalMode { kSampled, kExact };
 inline constexpr core::EnumNames<EvalMode, 2> kEvalModeNames{
     {{"sampled", EvalMode::kSampled}, {"exact", EvalMode::kExact}}};
 
+// The static cache of remote rows (SALIENT++): --cache, --alpha, --cache-epochs, --cache-dtype.
+struct StaticCacheOptions {
+  feature::CachePolicy policy = feature::CachePolicy::kNone;
+  double alpha = 0;                           // cache rows per rank = alpha * N / K
+  int simulation_epochs = 2;                  // epochs sampled by the `simulation` policy
+  core::DType dtype = core::DType::kFloat32;  // rows stored as float32 | float16
+};
+
+// The prefetch buffer of halo rows and the controller that drives it (Rudder): --controller,
+// --prefetch*, --control-window, --decision-log, --llm-*. A controller of kind kNone: no buffer.
+struct PrefetchSetupOptions {
+  feature::PrefetchOptions buffer;
+  control::ControllerOptions controller{.kind = control::ControllerKind::kNone};
+  int window = 8;            // minibatches per controller decision
+  std::string decision_log;  // JSON lines of decisions and outcomes (one file per rank)
+};
+
+// Changing conditions (--change-*): from epoch `epoch` on (-1 = never), train with these instead.
+struct ChangeOptions {
+  int epoch = -1;
+  std::vector<std::int32_t> fanouts;  // empty = unchanged
+  std::int64_t batch_size = 0;        // 0 = unchanged
+  double train_fraction = 1;          // sample seeds from this share of each rank's training nodes
+};
+
+// How the validation and test splits are scored, and which weights the run keeps (--eval-mode,
+// --eval-fanouts, --eval-batch-size, --selection, --patience, --no-exact-eval); when they are
+// scored is the run's EvalSchedule.
+struct EvaluationOptions {
+  EvalMode mode = EvalMode::kSampled;
+  Selection selection = Selection::kLast;
+  int patience = 0;                       // stop after this many epochs without a better validation score (0 = never)
+  std::vector<std::int32_t> fanouts{20};  // one value (used for every layer) or one per layer
+  std::int64_t batch_size = 4096;
+  bool exact = true;  // exact layer-wise inference after the last epoch
+};
+
 struct MinibatchOptions {
   std::string store;  // graph store (1 rank) or partitioned store (one part per rank)
   Task task = Task::kNode;
@@ -52,32 +90,32 @@ struct MinibatchOptions {
   double device_rows = 0;  // fraction of own feature rows kept on the device, hottest by VIP first
   std::int64_t device_memory_limit = 0;  // device bytes one rank may use (0 = its share of the GPU's free memory)
   feature::WireDType wire_dtype = feature::WireDType::kFloat32;  // feature rows on the wire
-  feature::CachePolicy cache = feature::CachePolicy::kNone;      // static cache of remote rows
-  double alpha = 0;                                              // cache rows per rank = alpha * N / K
-  int cache_epochs = 2;                                          // epochs sampled by the `simulation` policy
-  core::DType cache_dtype = core::DType::kFloat32;               // cache rows stored as float32 | float16
-  // Prefetch buffer of halo rows driven by a controller (Rudder); ControllerKind::kNone = no buffer.
-  feature::PrefetchOptions prefetch;
-  control::ControllerOptions control{.kind = control::ControllerKind::kNone};
-  int control_window = 8;    // minibatches per controller decision
-  std::string decision_log;  // JSON lines of decisions and outcomes (one file per rank)
-  // Changing conditions: from epoch `change_epoch` on (-1 = never), train with these instead.
-  int change_epoch = -1;
-  std::vector<std::int32_t> change_fanouts;  // empty = unchanged
-  std::int64_t change_batch_size = 0;        // 0 = unchanged
-  double change_train_fraction = 1;          // sample seeds from this share of each rank's training nodes
-  EvalMode eval_mode = EvalMode::kSampled;
-  Selection selection = Selection::kLast;
-  int patience = 0;  // stop after this many epochs without a better validation score (0 = never)
-  std::vector<std::int32_t> eval_fanouts{20};  // one value (used for every layer) or one per layer
-  std::int64_t eval_batch_size = 4096;
-  bool exact_eval = true;  // exact layer-wise inference after the last epoch
+  // Every graph of a batch carries the whole graph's GCN normalisation (BatchBuilder): set by
+  // check() for GCN models, and by the Python Loader's gcn_norm for a model of the caller's.
+  bool whole_graph_gcn_norm = false;
+  StaticCacheOptions cache;
+  PrefetchSetupOptions prefetch;
+  ChangeOptions change;
+  EvaluationOptions evaluation;  // how (when: run.eval)
+};
+
+// MinibatchOptions that passed check(): every option in range, and as training runs them
+// (evaluation.fanouts one per layer where one value was given for every layer; whole_graph_gcn_norm set
+// for GCN models). Only check() makes one, so what takes it (the memory plan, the data path)
+// cannot be handed options that were not checked.
+class CheckedMinibatchOptions {
+ public:
+  const MinibatchOptions& operator*() const { return options_; }
+  const MinibatchOptions* operator->() const { return &options_; }
+
+ private:
+  friend CheckedMinibatchOptions check(const MinibatchOptions& options);
+  explicit CheckedMinibatchOptions(MinibatchOptions options) : options_(std::move(options)) {}
+  MinibatchOptions options_;
 };
 
 // Checks every option (model, fanouts against the layers, cache, prefetch, schedule, selection)
-// and throws Error::in_argument naming the first bad one. Returns the options as training runs
-// them (what plan_minibatch_memory and MinibatchDataPath expect): eval_fanouts one per layer,
-// where one value was given for every layer.
-MinibatchOptions checked_minibatch_options(const MinibatchOptions& options);
+// and throws Error::in_argument naming the first bad one.
+CheckedMinibatchOptions check(const MinibatchOptions& options);
 
 }  // namespace loom::train

@@ -49,8 +49,8 @@ void check_layer_count(std::span<const std::int32_t> fanouts, const std::string&
 
 }  // namespace
 
-MinibatchOptions checked_minibatch_options(const MinibatchOptions& o) {
-  nn::validate_model_options(o.model);
+CheckedMinibatchOptions check(const MinibatchOptions& o) {
+  nn::check_model_options(o.model);
   LOOM_CHECK_ARG(o.batch_size > 0, "--batch-size", "must be positive, got {}", o.batch_size);
   LOOM_CHECK_ARG(o.max_steps >= 0, "--max-steps", "must be >= 0, got {}", o.max_steps);
   check_run_options(o.run);
@@ -58,40 +58,43 @@ MinibatchOptions checked_minibatch_options(const MinibatchOptions& o) {
   for (const int layer : o.weight_decay_layers)
     LOOM_CHECK_ARG(layer >= 0 && layer < o.model.num_layers, "--weight-decay-layers",
                    "layer {} outside the model's layers 0..{}", layer, o.model.num_layers - 1);
-  LOOM_CHECK_ARG(o.patience >= 0, "--patience", "must be >= 0, got {}", o.patience);
-  LOOM_CHECK_ARG(!o.run.eval.never() || (o.selection == Selection::kLast && o.patience == 0),
-                 o.patience > 0 ? "--patience" : "--selection", "needs validation scores: set --eval-every N > 0");
+  LOOM_CHECK_ARG(o.evaluation.patience >= 0, "--patience", "must be >= 0, got {}", o.evaluation.patience);
+  LOOM_CHECK_ARG(!o.run.eval.never() || (o.evaluation.selection == Selection::kLast && o.evaluation.patience == 0),
+                 o.evaluation.patience > 0 ? "--patience" : "--selection",
+                 "needs validation scores: set --eval-every N > 0");
   LOOM_CHECK_ARG(o.pipeline_depth >= 0, "--pipeline-depth", "must be >= 0, got {}", o.pipeline_depth);
   LOOM_CHECK_ARG(o.sample_workers >= 0, "--sample-workers", "must be >= 0, got {}", o.sample_workers);
   LOOM_CHECK_ARG(o.superbatch >= 1, "--superbatch", "must be >= 1, got {}", o.superbatch);
-  LOOM_CHECK_ARG(o.superbatch == 1 || o.control.kind == control::ControllerKind::kNone, "--superbatch",
+  LOOM_CHECK_ARG(o.superbatch == 1 || o.prefetch.controller.kind == control::ControllerKind::kNone, "--superbatch",
                  "fetches rows for several steps at once, which a prefetch buffer (--controller) does not allow");
   LOOM_CHECK_ARG(o.superbatch == 1 || o.device_rows == 0, "--superbatch",
                  "is not combined with a device tier (--device-rows)");
   check_layer_count(o.fanouts, "--fanouts", o.model.num_layers);
-  LOOM_CHECK_ARG(o.alpha >= 0, "--alpha", "must be >= 0, got {}", o.alpha);
+  LOOM_CHECK_ARG(o.cache.alpha >= 0, "--alpha", "must be >= 0, got {}", o.cache.alpha);
   LOOM_CHECK_ARG(o.device_rows >= 0 && o.device_rows <= 1, "--device-rows", "must be in [0, 1], got {}", o.device_rows);
   LOOM_CHECK_ARG(o.device_memory_limit >= 0 && (o.device_memory_limit == 0 || !o.run.device.is_cpu()),
                  "--device-memory-limit", "applies to --device cuda only (and must be >= 0)");
-  LOOM_CHECK_ARG(o.cache_epochs > 0, "--cache-epochs", "must be positive, got {}", o.cache_epochs);
-  LOOM_CHECK_ARG(o.cache_dtype == core::DType::kFloat32 || o.cache_dtype == core::DType::kFloat16, "--cache-dtype",
-                 "must be float32 or float16, got {}", core::dtype_name(o.cache_dtype));
-  if (o.control.kind != control::ControllerKind::kNone) {
-    feature::validate(o.prefetch);
-    control::validate(o.control);
+  LOOM_CHECK_ARG(o.cache.simulation_epochs > 0, "--cache-epochs", "must be positive, got {}",
+                 o.cache.simulation_epochs);
+  LOOM_CHECK_ARG(o.cache.dtype == core::DType::kFloat32 || o.cache.dtype == core::DType::kFloat16, "--cache-dtype",
+                 "must be float32 or float16, got {}", core::dtype_name(o.cache.dtype));
+  if (o.prefetch.controller.kind != control::ControllerKind::kNone) {
+    feature::check(o.prefetch.buffer);
+    control::check(o.prefetch.controller);
   }
-  LOOM_CHECK_ARG(o.control_window > 0, "--control-window", "must be positive, got {}", o.control_window);
-  LOOM_CHECK_ARG(o.change_epoch >= -1, "--change-epoch", "must be an epoch number or -1, got {}", o.change_epoch);
-  LOOM_CHECK_ARG(o.change_batch_size >= 0, "--change-batch-size", "must be >= 0, got {}", o.change_batch_size);
-  LOOM_CHECK_ARG(o.change_train_fraction > 0 && o.change_train_fraction <= 1, "--change-train-fraction",
-                 "must be in (0, 1], got {}", o.change_train_fraction);
-  if (!o.change_fanouts.empty()) check_layer_count(o.change_fanouts, "--change-fanouts", o.model.num_layers);
+  LOOM_CHECK_ARG(o.prefetch.window > 0, "--control-window", "must be positive, got {}", o.prefetch.window);
+  LOOM_CHECK_ARG(o.change.epoch >= -1, "--change-epoch", "must be an epoch number or -1, got {}", o.change.epoch);
+  LOOM_CHECK_ARG(o.change.batch_size >= 0, "--change-batch-size", "must be >= 0, got {}", o.change.batch_size);
+  LOOM_CHECK_ARG(o.change.train_fraction > 0 && o.change.train_fraction <= 1, "--change-train-fraction",
+                 "must be in (0, 1], got {}", o.change.train_fraction);
+  if (!o.change.fanouts.empty()) check_layer_count(o.change.fanouts, "--change-fanouts", o.model.num_layers);
   MinibatchOptions checked = o;
-  sample::check_fanouts(o.eval_fanouts, "--eval-fanouts");
-  if (o.eval_fanouts.size() == 1)
-    checked.eval_fanouts.assign(static_cast<std::size_t>(o.model.num_layers), o.eval_fanouts[0]);
-  check_layer_count(checked.eval_fanouts, "--eval-fanouts", o.model.num_layers);
-  return checked;
+  sample::check_fanouts(o.evaluation.fanouts, "--eval-fanouts");
+  if (o.evaluation.fanouts.size() == 1)
+    checked.evaluation.fanouts.assign(static_cast<std::size_t>(o.model.num_layers), o.evaluation.fanouts[0]);
+  check_layer_count(checked.evaluation.fanouts, "--eval-fanouts", o.model.num_layers);
+  checked.whole_graph_gcn_norm = o.whole_graph_gcn_norm || o.model.kind == nn::ModelKind::kGcn;
+  return CheckedMinibatchOptions(std::move(checked));
 }
 
 namespace {
@@ -117,7 +120,7 @@ TrainingModel build_model(const MinibatchOptions& options, const TrainingData& d
   });
   m.optimizer = std::make_unique<torch::optim::Adam>(
       make_adam(*m.model, options.run.lr, options.run.weight_decay, options.weight_decay_layers));
-  m.selection = std::make_unique<ModelSelection>(options.selection, options.patience, *m.model);
+  m.selection = std::make_unique<ModelSelection>(options.evaluation.selection, options.evaluation.patience, *m.model);
   m.gradients = std::make_unique<GradientSync>(world, m.model->parameters());
   return m;
 }
@@ -268,14 +271,16 @@ EvalScores evaluate(nn::GnnModel& model, const MinibatchOptions& o, const Miniba
   const comm::Communicator& comm = path.fetch_comm();
   core::Timer timer;
   EvalScores s;
-  if (o.eval_mode == EvalMode::kExact) {
+  if (o.evaluation.mode == EvalMode::kExact) {
     const ExactInference exact = exact_inference(model, data, comm);
     s.valid = exact_scores(exact, path.eval_builder(), data, data.valid_ids, comm);
     s.test = exact_scores(exact, path.eval_builder(), data, data.test_ids, comm);
   } else {
     const auto seed = core::mix_seed(o.run.seed, 0x6576616c + static_cast<std::uint64_t>(epoch));
-    s.valid = sampled_scores(model, path.eval_builder(), data.valid_ids, o.eval_batch_size, seed, comm, data.scoring);
-    s.test = sampled_scores(model, path.eval_builder(), data.test_ids, o.eval_batch_size, seed + 1, comm, data.scoring);
+    s.valid =
+        sampled_scores(model, path.eval_builder(), data.valid_ids, o.evaluation.batch_size, seed, comm, data.scoring);
+    s.test = sampled_scores(model, path.eval_builder(), data.test_ids, o.evaluation.batch_size, seed + 1, comm,
+                            data.scoring);
   }
   s.seconds = timer.seconds();
   return s;
@@ -325,7 +330,7 @@ void final_evaluation(nn::GnnModel& model, const MinibatchOptions& options, cons
   nlohmann::json record = {{"event", "exact_eval"},
                            {"valid_" + score, report.final_valid},
                            {"test_" + score, report.final_test},
-                           {"selection", core::enum_name(kSelectionNames, options.selection)},
+                           {"selection", core::enum_name(kSelectionNames, options.evaluation.selection)},
                            {"weights_of_epoch", weights_epoch},
                            {"seconds", timer.seconds()}};
   std::string topk;
@@ -375,6 +380,42 @@ struct Run {
 
 enum class AfterEpoch { kNext, kEarlyStop, kStopped };
 
+// A signal stopped epoch `epoch` after `progress.steps_done` steps: every rank's totals go into
+// the checkpoint (where one is due), so that the resumed epoch's record sums the same steps.
+AfterEpoch stop_mid_epoch(Run& run, int epoch, const EpochProgress& progress, const EpochTotals& totals) {
+  comm::Communicator& world = run.world;
+  run.report.stopped_by = progress.stopped_by;
+  const auto all_totals = world.allgatherv(std::span<const double>(pack_totals(totals)), comm::Channel::control);
+  if (run.options.checkpoint.due(epoch + 1, run.report.stopped_by))
+    run.save({epoch, progress.steps_done}, {{"epoch_totals", all_totals}});
+  log_stopped(run.report.stopped_by, fmt::format("step {} of epoch {}", progress.steps_done, epoch + 1),
+              run.options.checkpoint, world);
+  return AfterEpoch::kStopped;
+}
+
+// The epoch's summary over all ranks and its record, with the whole epoch's time at this pace
+// where --max-steps cut it short.
+std::pair<EpochSummary, nlohmann::json> summarize_and_record(const Run& run, int epoch, double lr,
+                                                             const EpochTotals& totals, const EpochWatch& since) {
+  const EpochSetting& setting = run.path.setting(epoch);
+  const EpochFacts facts{.epoch = epoch + 1,
+                         .seconds = totals.earlier_seconds,
+                         .steps = setting.steps,
+                         .lr = lr,
+                         .changed_conditions = run.path.changed(epoch),
+                         .pipelined = run.options.pipeline_depth > 0,
+                         .scoring = run.report.scoring};
+  EpochSummary summary =
+      summarize_epoch(facts, totals, since, run.world, run.path.prefetch_control(), run.path.prefetch_buffer());
+  nlohmann::json record = epoch_record(summary);
+  if (setting.steps < setting.full_steps) {
+    record["full_steps"] = setting.full_steps;
+    record["projected_epoch_seconds"] = summary.seconds * static_cast<double>(setting.full_steps) /
+                                        static_cast<double>(std::max<std::int64_t>(1, setting.steps));
+  }
+  return {std::move(summary), std::move(record)};
+}
+
 // One epoch: its learning rate, the training steps (from the resume point in the epoch resumed),
 // its record with the evaluation --eval-every asks for, and the checkpoint that is due or that a
 // signal asks for. A signal mid-epoch checkpoints that step and ends the run (kStopped).
@@ -386,7 +427,7 @@ AfterEpoch run_epoch(Run& run, int epoch) {
   const double lr = learning_rate_at(options.run.lr_schedule, options.run.lr, epoch, options.run.epochs);
   set_learning_rate(*run.m.optimizer, lr);
   const EpochSetting& setting = path.setting(epoch);
-  if (world.rank() == 0 && path.changed(epoch) && epoch == options.change_epoch)
+  if (world.rank() == 0 && path.changed(epoch) && epoch == options.change.epoch)
     spdlog::info("epoch {}: conditions change (fanouts {}, batch size {}, {} steps)", epoch + 1,
                  fmt::join(setting.sampler->fanouts(), ","), setting.batch_size, setting.steps);
 
@@ -397,31 +438,8 @@ AfterEpoch run_epoch(Run& run, int epoch) {
   const EpochProgress progress =
       train_epoch(run.m, path, options.run.seed, epoch, resumed_here ? run.start.step : 0, totals);
   totals.earlier_seconds += timer.seconds();
-  if (progress.steps_done < setting.steps) {  // stopped mid-epoch by a signal
-    report.stopped_by = progress.stopped_by;
-    const auto all_totals = world.allgatherv(std::span<const double>(pack_totals(totals)), comm::Channel::control);
-    if (options.checkpoint.due(epoch + 1, report.stopped_by))
-      run.save({epoch, progress.steps_done}, {{"epoch_totals", all_totals}});
-    log_stopped(report.stopped_by, fmt::format("step {} of epoch {}", progress.steps_done, epoch + 1),
-                options.checkpoint, world);
-    return AfterEpoch::kStopped;
-  }
-  const EpochFacts facts{.epoch = epoch + 1,
-                         .seconds = totals.earlier_seconds,
-                         .steps = setting.steps,
-                         .lr = lr,
-                         .changed_conditions = path.changed(epoch),
-                         .pipelined = options.pipeline_depth > 0,
-                         .scoring = report.scoring};
-  const EpochSummary summary =
-      summarize_epoch(facts, totals, since, world, path.prefetch_control(), path.prefetch_buffer());
-  nlohmann::json record = epoch_record(summary);
-  if (setting.steps < setting.full_steps) {  // --max-steps: the whole epoch's time at this pace
-    record["full_steps"] = setting.full_steps;
-    record["projected_epoch_seconds"] = summary.seconds * static_cast<double>(setting.full_steps) /
-                                        static_cast<double>(std::max<std::int64_t>(1, setting.steps));
-  }
-
+  if (progress.steps_done < setting.steps) return stop_mid_epoch(run, epoch, progress, totals);
+  auto [summary, record] = summarize_and_record(run, epoch, lr, totals, since);
   const bool stop = evaluate_epoch(run.m, options, path, epoch, record, report);
   report.epochs.push_back(record);
   if (world.rank() == 0) {
@@ -438,7 +456,7 @@ AfterEpoch run_epoch(Run& run, int epoch) {
   }
   if (stop && world.rank() == 0)
     spdlog::info("early stop after epoch {}: no better validation {} for {} epochs (best: epoch {})", epoch + 1,
-                 score_name(report.scoring), options.patience, run.m.selection->best_epoch());
+                 score_name(report.scoring), options.evaluation.patience, run.m.selection->best_epoch());
   return stop ? AfterEpoch::kEarlyStop : AfterEpoch::kNext;
 }
 
@@ -446,9 +464,10 @@ AfterEpoch run_epoch(Run& run, int epoch) {
 
 MinibatchReport run_minibatch(const MinibatchOptions& given, comm::Communicator& world) {
   const int rank = world.rank();
-  MinibatchOptions options;
-  const RankRuntime runtime = open_rank(given.run, given.output, given.checkpoint.resume, world,
-                                        [&] { options = checked_minibatch_options(given); });
+  std::optional<CheckedMinibatchOptions> checked;
+  const RankRuntime runtime =
+      open_rank(given.run, given.output, given.checkpoint.resume, world, [&] { checked = check(given); });
+  const MinibatchOptions& options = **checked;
   const torch::Device device = runtime.device;
 
   const std::int64_t runtime_bytes = core::resident_bytes();
@@ -463,14 +482,13 @@ MinibatchReport run_minibatch(const MinibatchOptions& given, comm::Communicator&
   core::MetricsLog metrics(rank == 0 ? options.output.metrics_path : "", options.checkpoint.resume);
   MemoryPlan memory;
   world.agree_on([&] {
-    memory = plan_minibatch_memory(options, data, *m.model, runtime_bytes);
+    memory = plan_minibatch_memory(*checked, data, *m.model, runtime_bytes);
     check_memory_plan(memory, options.run.memory_limit, world.ranks_on_this_node());
   });
   const std::int64_t estimate = record_memory_plan(memory, world, metrics);
   core::PrivatePeak private_peak;
   if (device.is_cuda()) check_device_memory(memory, options, data, device, world, metrics);
-  const MinibatchDataPath path(options, std::move(data), world, device, options.model.kind == nn::ModelKind::kGcn,
-                               start.epoch, metrics);
+  const MinibatchDataPath path(*checked, std::move(data), world, device, start.epoch, metrics);
   if (rank == 0)
     spdlog::info("training {} ({} layers, hidden {}) on {} nodes, {} ranks of {} threads, {} steps per epoch",
                  nn::model_kind_name(options.model.kind), options.model.num_layers, options.model.hidden,
@@ -492,7 +510,7 @@ MinibatchReport run_minibatch(const MinibatchOptions& given, comm::Communicator&
       spdlog::info("selected the weights of epoch {} (best validation {} {:.4f})", weights_epoch,
                    score_name(report.scoring), m.selection->best_score());
   }
-  if (options.exact_eval || !options.output.dir.empty())
+  if (options.evaluation.exact || !options.output.dir.empty())
     final_evaluation(*m.model, options, path, weights_epoch, metrics, report);
   report.memory_estimate_bytes = estimate;
   report.memory_peak_bytes = record_memory_peak(estimate, memory.resident(), private_peak.bytes(), world, metrics);

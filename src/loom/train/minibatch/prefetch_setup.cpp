@@ -9,14 +9,14 @@ namespace loom::train {
 namespace {
 
 // Scores for the initial fill (per global vertex); empty for an empty buffer.
-std::vector<double> initial_scores(const MinibatchOptions& o, const TrainingData& data,
-                                   std::span<const std::int32_t> fanouts, int rank) {
+std::vector<double> initial_scores(feature::PrefetchStart initial, const TrainingBatches& batches,
+                                   const TrainingData& data, int rank) {
   using feature::CachePolicy, feature::PrefetchStart;
-  if (o.prefetch.initial == PrefetchStart::kEmpty) return {};
-  const CachePolicy policy = o.prefetch.initial == PrefetchStart::kDegree   ? CachePolicy::kDegree
-                             : o.prefetch.initial == PrefetchStart::kRandom ? CachePolicy::kRandom
-                                                                            : CachePolicy::kVip;
-  return feature::cache_scores(policy, cache_context(o, data, fanouts, rank));
+  if (initial == PrefetchStart::kEmpty) return {};
+  const CachePolicy policy = initial == PrefetchStart::kDegree   ? CachePolicy::kDegree
+                             : initial == PrefetchStart::kRandom ? CachePolicy::kRandom
+                                                                 : CachePolicy::kVip;
+  return feature::cache_scores(policy, cache_context(batches, data, rank));
 }
 
 std::string log_path(const std::string& path, int rank, int ranks) {
@@ -29,20 +29,20 @@ std::string log_path(const std::string& path, int rank, int ranks) {
 
 }  // namespace
 
-feature::PrefetchOptions effective_prefetch_options(const MinibatchOptions& options) {
-  feature::PrefetchOptions buffer_options = options.prefetch;
-  if (options.control.kind == control::ControllerKind::kLookahead && buffer_options.lookahead == 0)
+feature::PrefetchOptions effective_prefetch_options(const PrefetchSetupOptions& options) {
+  feature::PrefetchOptions buffer_options = options.buffer;
+  if (options.controller.kind == control::ControllerKind::kLookahead && buffer_options.lookahead == 0)
     buffer_options.lookahead = kDefaultLookahead;
   return buffer_options;
 }
 
-PrefetchSetup build_prefetch(const MinibatchOptions& options, const TrainingData& data,
-                             std::span<const std::int32_t> fanouts, const feature::RemoteFetcher& fetcher,
-                             comm::Communicator& world, nlohmann::json& record) {
+PrefetchSetup build_prefetch(const PrefetchSetupOptions& options, const TrainingBatches& batches,
+                             const TrainingData& data, const feature::RemoteFetcher& fetcher, comm::Communicator& world,
+                             nlohmann::json& record) {
   PrefetchSetup setup;
-  if (options.control.kind == control::ControllerKind::kNone) return setup;
-  const std::string controller_name = core::enum_name(control::kControllerNames, options.control.kind);
-  const std::string initial = core::enum_name(feature::kPrefetchStartNames, options.prefetch.initial);
+  if (options.controller.kind == control::ControllerKind::kNone) return setup;
+  const std::string controller_name = core::enum_name(control::kControllerNames, options.controller.kind);
+  const std::string initial = core::enum_name(feature::kPrefetchStartNames, options.buffer.initial);
   if (world.size() == 1) {
     spdlog::warn("--controller {}: one rank owns every row, so there is nothing to prefetch; no buffer built",
                  controller_name);
@@ -51,38 +51,38 @@ PrefetchSetup build_prefetch(const MinibatchOptions& options, const TrainingData
   std::vector<double> scores;
   const feature::PrefetchOptions buffer_options = effective_prefetch_options(options);
   world.agree_on([&] {
-    feature::validate(buffer_options);
+    feature::check(buffer_options);
     setup.buffer = std::make_unique<feature::PrefetchBuffer>(
         data.book.range(world.rank()), data.num_nodes(),
         feature::PrefetchBuffer::capacity_for(static_cast<std::int64_t>(data.halo_ids.size()), buffer_options),
         data.feat_dim, buffer_options);
-    scores = initial_scores(options, data, fanouts, world.rank());
+    scores = initial_scores(options.buffer.initial, batches, data, world.rank());
   });
   feature::FetchStats fill;
   world.agree_on([&] { fill = setup.buffer->fill(fetcher, scores); });
-  control::ControllerOptions controller = options.control;
-  controller.seed = core::mix_seed(options.run.seed, static_cast<std::uint64_t>(world.rank()));
+  control::ControllerOptions controller = options.controller;
+  controller.seed = core::mix_seed(batches.seed, static_cast<std::uint64_t>(world.rank()));
   const nlohmann::json facts = {{"graph_nodes", data.num_nodes()},
                                 {"ranks", world.size()},
                                 {"rank", world.rank()},
                                 {"own_nodes", data.num_local},
                                 {"halo_nodes", data.halo_ids.size()},
                                 {"buffer_capacity", setup.buffer->capacity()},
-                                {"batch_size", options.batch_size},
-                                {"fanouts", options.fanouts},
-                                {"decay", options.prefetch.decay},
-                                {"eviction_after_idle_minibatches", options.prefetch.period}};
+                                {"batch_size", batches.batch_size},
+                                {"fanouts", std::vector<std::int32_t>(batches.fanouts.begin(), batches.fanouts.end())},
+                                {"decay", options.buffer.decay},
+                                {"eviction_after_idle_minibatches", options.buffer.period}};
   world.agree_on([&] {
     setup.control =
-        std::make_unique<PrefetchControl>(*setup.buffer, control::make_controller(controller), options.control_window,
-                                          facts, log_path(options.decision_log, world.rank(), world.size()));
+        std::make_unique<PrefetchControl>(*setup.buffer, control::make_controller(controller), options.window, facts,
+                                          log_path(options.decision_log, world.rank(), world.size()));
   });
   std::int64_t capacity = setup.buffer->capacity(), halo = static_cast<std::int64_t>(data.halo_ids.size());
   std::int64_t initial_rows = setup.buffer->occupancy(), fill_bytes = fill.bytes;
   world.sum_fields(comm::Channel::control, capacity, halo, initial_rows, fill_bytes);
   record = {{"event", "prefetch"},
             {"controller", controller_name},
-            {"fraction", options.prefetch.fraction},
+            {"fraction", options.buffer.fraction},
             {"initial", initial},
             {"capacity", capacity},
             {"halo", halo},
@@ -92,7 +92,7 @@ PrefetchSetup build_prefetch(const MinibatchOptions& options, const TrainingData
   if (world.rank() == 0)
     spdlog::info(
         "prefetch buffer: {} rows over {} ranks ({} of their {} halo vertices), {} filled by {}, controller '{}'",
-        capacity, world.size(), options.prefetch.fraction, halo, initial_rows, initial, controller_name);
+        capacity, world.size(), options.buffer.fraction, halo, initial_rows, initial, controller_name);
   return setup;
 }
 

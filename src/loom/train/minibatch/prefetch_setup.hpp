@@ -11,6 +11,7 @@
 #include <span>
 
 #include "loom/comm/communicator.hpp"
+#include "loom/train/minibatch/cache_setup.hpp"
 #include "loom/train/minibatch/minibatch_options.hpp"
 #include "loom/train/minibatch/prefetch_control.hpp"
 #include "loom/train/minibatch/training_data.hpp"
@@ -20,15 +21,15 @@ namespace loom::train {
 inline constexpr int kDefaultLookahead = 4;
 
 // The buffer options a run builds with: --prefetch-* with the lookahead controller's default.
-feature::PrefetchOptions effective_prefetch_options(const MinibatchOptions& options);
+feature::PrefetchOptions effective_prefetch_options(const PrefetchSetupOptions& options);
 
 struct PrefetchSetup {
   std::unique_ptr<feature::PrefetchBuffer> buffer;
   std::unique_ptr<PrefetchControl> control;
 };
 
-PrefetchSetup build_prefetch(const MinibatchOptions& options, const TrainingData& data,
-                             std::span<const std::int32_t> fanouts, const feature::RemoteFetcher& fetcher,
-                             comm::Communicator& world, nlohmann::json& record);
+PrefetchSetup build_prefetch(const PrefetchSetupOptions& options, const TrainingBatches& batches,
+                             const TrainingData& data, const feature::RemoteFetcher& fetcher, comm::Communicator& world,
+                             nlohmann::json& record);
 
 }  // namespace loom::train
