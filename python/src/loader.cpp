@@ -174,7 +174,7 @@ class Loader {
     }
     if (use == train::DataUse::kLinks) take_link_pairs(links, data);
     world.agree_on([&] { train::start_store_verification(run_options.store, world).wait(); });
-    train::normalize_training_features(data, run_options.normalize_features, world);
+    train::normalize_training_features(data, run_options.data_path.normalize_features, world);
     path_ = std::make_unique<train::MinibatchDataPath>(*checked_, std::move(data), world, device, 0, metrics_);
     if (use == train::DataUse::kLinks)
       negatives_ = std::make_unique<train::NegativeSampler>(path_->data().graph(), links.negatives);
@@ -378,7 +378,7 @@ class Loader {
                                   .seconds = timer_.seconds(),
                                   .steps = steps(epoch_),
                                   .changed_conditions = path_->changed(epoch_),
-                                  .pipelined = options().pipeline_depth > 0,
+                                  .pipelined = options().data_path.pipeline_depth > 0,
                                   .scoring = std::nullopt};
     const train::EpochSummary s =
         train::summarize_epoch(facts, totals_, since_, *world_, path_->prefetch_control(), path_->prefetch_buffer());
@@ -528,22 +528,23 @@ void bind_loader(py::module_& m) {
              o.store = store.string();
              o.fanouts = std::move(fanouts);
              o.model.num_layers = static_cast<int>(o.fanouts.size());
-             o.whole_graph_gcn_norm = gcn_norm;
+             o.data_path.whole_graph_gcn_norm = gcn_norm;
              o.batch_size = batch_size;
              o.seed_order = shuffle ? sample::SeedOrder::kShuffled : sample::SeedOrder::kAsGiven;
              o.run.seed = seed;
              o.run.threads = threads;
-             o.pipeline_depth = pipeline_depth;
-             o.superbatch = superbatch;
+             o.data_path.pipeline_depth = pipeline_depth;
+             o.data_path.superbatch = superbatch;
              o.cache.policy = enum_argument(feature::kCachePolicyNames, cache, "cache");
              o.cache.alpha = alpha;
              o.cache.dtype = enum_argument(core::kFloatDTypeNames, cache_dtype, "cache_dtype");
              o.prefetch.controller.kind = enum_argument(control::kControllerNames, controller, "controller");
              o.prefetch.buffer.fraction = prefetch;
              o.prefetch.buffer.lookahead = lookahead;
-             o.wire_dtype = enum_argument(feature::kWireDTypeNames, wire_dtype, "wire_dtype");
+             o.data_path.wire_dtype = enum_argument(feature::kWireDTypeNames, wire_dtype, "wire_dtype");
              o.run.link = comm::parse_link_model(net_bandwidth, net_latency, net_host_bandwidth, net_host_latency);
-             o.normalize_features = enum_argument(graph::kFeatureNormNames, normalize_features, "normalize_features");
+             o.data_path.normalize_features =
+                 enum_argument(graph::kFeatureNormNames, normalize_features, "normalize_features");
              o.run.device = train::parse_device_choice(device, "device");
              o.run.eval.every = 0;
              o.evaluation.fanouts = std::move(eval_fanouts);

@@ -13,7 +13,8 @@ using test::contains;
 
 TEST(CliOptionChecks, FullGraphModelOptionsAreCheckedBeforeTheStoreIsOpened) {
   test::ScratchDir s;  // no store at all: the option is named first
-  for (const std::string& bad : std::vector<std::string>{"--hidden 0", "--layers 0", "--dropout 1.5", "--gcnii-alpha 2"}) {
+  for (const std::string& bad :
+       std::vector<std::string>{"--hidden 0", "--layers 0", "--dropout 1.5", "--gcnii-alpha 2"}) {
     const auto r = test::run_loom("fullgraph " + s / "missing" + " " + bad + " --epochs 1");
     EXPECT_NE(r.status, 0) << bad;
     EXPECT_TRUE(contains(r.output, bad.substr(0, bad.find(' ')))) << bad << ": " << r.output;

@@ -76,7 +76,7 @@ TEST(CudaTraining, DeviceRowsLowerTheBytesCopiedToTheDevice) {
     o.run.epochs = 1;
     o.evaluation.exact = false;
     o.run.eval.every = 0;
-    o.device_rows = fraction;
+    o.data_path.device_rows = fraction;
     const auto report = run_minibatch(o, world);
     bytes.push_back(device_bytes(report.epochs.back()));
     rows_on_device.push_back(report.epochs.back()["rows_device"].get<std::int64_t>());
@@ -95,8 +95,8 @@ TEST(CudaTraining, ADevicePlanOverItsLimitStopsTheRunNamingTheOption) {
   const std::string store = make_sbm(dir);
   auto world = testing::single_rank_world();
   auto o = recipe(store, "cuda");
-  o.device_rows = 1;
-  o.device_memory_limit = 64 * 1024;
+  o.data_path.device_rows = 1;
+  o.data_path.device_memory_limit = 64 * 1024;
   try {
     run_minibatch(o, world);
     FAIL() << "a 64 KiB device limit must be refused";

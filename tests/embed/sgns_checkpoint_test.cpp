@@ -138,7 +138,7 @@ TEST_F(SgnsCheckpoint, ResumingWithOtherOptionsNamesTheCheckpoint) {
 TEST_F(SgnsCheckpoint, ResumeWithoutADirectoryNamesTheOption) {
   SgnsModel model = init_sgns_model(40, options());
   try {
-    train({.resume = true}, model);
+    train({.dir = "", .every = 0, .keep = 0, .resume = true}, model);
     FAIL() << "no error";
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("--resume"), std::string::npos) << e.what();

@@ -96,7 +96,7 @@ TEST(MinibatchMpi, DeviceTierServesHottestOwnRowsAndTrainsIdentically) {
   options.prefetch.controller.kind = control::ControllerKind::kPeriodic;
   options.prefetch.buffer.fraction = 0.2;
   const auto plain = run_minibatch(options, world);
-  options.device_rows = 0.5;
+  options.data_path.device_rows = 0.5;
   const auto tiered = run_minibatch(options, world);
   for (std::size_t e = 0; e < plain.epochs.size(); ++e) {
     const auto& a = plain.epochs[e];
@@ -108,9 +108,9 @@ TEST(MinibatchMpi, DeviceTierServesHottestOwnRowsAndTrainsIdentically) {
     EXPECT_GT(2 * b["rows_device"].get<std::int64_t>(), b["rows_local"].get<std::int64_t>()) << "epoch " << e;
   }
   EXPECT_DOUBLE_EQ(plain.final_test, tiered.final_test);
-  options.device_rows = 1.5;
+  options.data_path.device_rows = 1.5;
   EXPECT_THROW(run_minibatch(options, world), Error);
-  options.device_rows = 0.5;
+  options.data_path.device_rows = 0.5;
   EXPECT_THROW(parse_device_choice("tpu"), Error);
 }
 
@@ -207,11 +207,11 @@ TEST(MinibatchMpi, SuperbatchFetchesDistinctRowsOnceAndTrainsIdentically) {
     for (const auto cache : {feature::CachePolicy::kNone, feature::CachePolicy::kVip}) {
       options.cache.policy = cache;
       options.cache.alpha = cache == feature::CachePolicy::kNone ? 0 : 0.1;
-      options.superbatch = 1;
+      options.data_path.superbatch = 1;
       const auto single = run_minibatch(options, world);
-      options.superbatch = 3;
+      options.data_path.superbatch = 3;
       for (const int depth : {0, 2}) {
-        options.pipeline_depth = depth;
+        options.data_path.pipeline_depth = depth;
         const auto grouped = run_minibatch(options, world);
         for (std::size_t e = 0; e < single.epochs.size(); ++e) {
           const auto& a = single.epochs[e];
@@ -223,9 +223,9 @@ TEST(MinibatchMpi, SuperbatchFetchesDistinctRowsOnceAndTrainsIdentically) {
         }
       }
     }
-    options.superbatch = 0;
+    options.data_path.superbatch = 0;
     EXPECT_THROW(run_minibatch(options, world), Error);
-    options.superbatch = 2;
+    options.data_path.superbatch = 2;
     options.prefetch.controller.kind = control::ControllerKind::kNever;
     EXPECT_THROW(run_minibatch(options, world), Error);
   }

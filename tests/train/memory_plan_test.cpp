@@ -150,7 +150,7 @@ TEST(DeviceMemoryPlan, TheTierGrowsWithDeviceRowsAndTheRestComesFromTheHostPlan)
   auto o = planning_options(make_planning_sbm(dir));
   TrainingData data = open_training_data(o.store, world);
   const MemoryPlan host = plan_minibatch_memory(check(o), data, model_for(o, data, o.model.hidden), 0);
-  o.device_rows = 0.5;
+  o.data_path.device_rows = 0.5;
   const MemoryPlan half = plan_device_memory(host, o, data);
   EXPECT_EQ(part(half, "device rows"), 1000 * 32 * 4);
   EXPECT_EQ(part(half, "model and optimizer"), part(host, "model and optimizer"));
@@ -175,15 +175,15 @@ TEST(MemoryPlan, PartsFollowTheOptions) {
   EXPECT_GT(part(plan_minibatch_memory(check(o), data, wide, 1000), "model and optimizer"),
             part(base, "model and optimizer"));
   auto deep = o;
-  deep.pipeline_depth = 8;
+  deep.data_path.pipeline_depth = 8;
   deep.evaluation.exact = false;
   deep.run.eval.every = 0;
   auto shallow = deep;
-  shallow.pipeline_depth = 0;
+  shallow.data_path.pipeline_depth = 0;
   EXPECT_EQ(part(plan_minibatch_memory(check(deep), data, narrow, 0), "batches in flight"),
             10 * part(plan_minibatch_memory(check(shallow), data, narrow, 0), "batches in flight"));
   auto grouped = shallow;
-  grouped.superbatch = 3;  // three batches' blocks and float32 rows (the store's dtype) wait
+  grouped.data_path.superbatch = 3;  // three batches' blocks and float32 rows (the store's dtype) wait
   EXPECT_EQ(part(plan_minibatch_memory(check(grouped), data, narrow, 0), "batches in flight"),
             4 * part(plan_minibatch_memory(check(shallow), data, narrow, 0), "batches in flight"));
 }

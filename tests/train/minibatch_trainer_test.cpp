@@ -65,9 +65,9 @@ TEST_F(MinibatchTrainer, SamplingThreadsDrawTheSameBatches) {
   auto options = small_options(make_sbm(dir));
   options.run.epochs = 2;
   options.evaluation.exact = false;
-  options.sample_workers = 1;
+  options.data_path.sample_workers = 1;
   const auto one = run_minibatch(options, world);
-  options.sample_workers = 3;
+  options.data_path.sample_workers = 3;
   const auto three = run_minibatch(options, world);
   for (std::size_t e = 0; e < one.epochs.size(); ++e) {
     EXPECT_EQ(one.epochs[e]["loss"].get<double>(), three.epochs[e]["loss"].get<double>()) << "epoch " << e + 1;
@@ -140,9 +140,9 @@ TEST_F(MinibatchTrainer, PipelinedAndSynchronousRunsAgree) {
   auto o = small_options(make_sbm(dir));
   o.run.epochs = 2;
   o.evaluation.exact = false;
-  o.pipeline_depth = 0;
+  o.data_path.pipeline_depth = 0;
   const auto sync = run_minibatch(o, world);
-  o.pipeline_depth = 3;
+  o.data_path.pipeline_depth = 3;
   const auto piped = run_minibatch(o, world);
   for (int e = 0; e < 2; ++e)
     EXPECT_DOUBLE_EQ(sync.epochs[e]["loss"].get<double>(), piped.epochs[e]["loss"].get<double>());

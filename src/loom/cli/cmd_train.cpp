@@ -83,30 +83,30 @@ void add_train_command(CLI::App& app, Action& action) {
   sub->add_option("--weight-decay-layers", o.weight_decay_layers,
                   "Layers weight decay applies to, 0 = the input layer (e.g. 0 for GCN's recipe; default all)")
       ->delimiter(',');
-  add_enum_option(*sub, "--normalize-features", o.normalize_features, graph::kFeatureNormNames,
+  add_enum_option(*sub, "--normalize-features", o.data_path.normalize_features, graph::kFeatureNormNames,
                   "Normalise the feature rows at start-up (row: by their L1 norms; standard: columns by the "
                   "training nodes' mean and variance)");
-  sub->add_option("--pipeline-depth", o.pipeline_depth, "Batches prepared ahead (0 = synchronous fetch)")
+  sub->add_option("--pipeline-depth", o.data_path.pipeline_depth, "Batches prepared ahead (0 = synchronous fetch)")
       ->capture_default_str();
-  sub->add_option("--sample-workers", o.sample_workers,
+  sub->add_option("--sample-workers", o.data_path.sample_workers,
                   "Threads sampling batches at once, one batch each, ahead of their fetch (0 = 1 on cpu; on "
                   "cuda half the rank's threads, at most 8)")
       ->capture_default_str();
-  sub->add_option("--superbatch", o.superbatch,
+  sub->add_option("--superbatch", o.data_path.superbatch,
                   "Training batches whose input rows are fetched in one gather, each distinct row once: with "
                   "features on disk, one sweep of the file for that many steps (rows held in the store's dtype)")
       ->capture_default_str();
-  sub->add_option("--device-rows", o.device_rows,
+  sub->add_option("--device-rows", o.data_path.device_rows,
                   "Fraction of the rank's own feature rows held in device memory, hottest by VIP first "
                   "(the rest in host memory, pinned under cuda)")
       ->capture_default_str();
   add_parsed_option(
-      *sub, "--device-memory-limit", o.device_memory_limit,
+      *sub, "--device-memory-limit", o.data_path.device_memory_limit,
       [](const std::string& text) { return core::parse_memory_size(text, "--device-memory-limit"); },
       "GPU memory one rank may use, e.g. 8G (default: its share of the GPU's free memory); the run "
       "stops at start-up where its device estimate does not fit")
       ->option_text("SIZE");
-  add_enum_option(*sub, "--wire-dtype", o.wire_dtype, feature::kWireDTypeNames, "Feature rows on the wire");
+  add_enum_option(*sub, "--wire-dtype", o.data_path.wire_dtype, feature::kWireDTypeNames, "Feature rows on the wire");
   add_enum_option(*sub, "--cache", o.cache.policy, feature::kCachePolicyNames, "Static cache of remote rows");
   sub->add_option("--alpha", o.cache.alpha, "Cache rows per rank = alpha * N / K")->capture_default_str();
   sub->add_option("--cache-epochs", o.cache.simulation_epochs, "Epochs the simulation cache policy samples")

@@ -46,7 +46,6 @@ class LlmClient {
   bool reachable(double timeout_seconds = 2.0);
   std::string chat(const std::string& system, const std::string& user);
   void stop();
-  const LlmEndpoint& endpoint() const { return endpoint_; }
 
  private:
   LlmEndpoint endpoint_;

@@ -33,7 +33,6 @@ class LlmController : public Controller {
   Decision poll() override;
   std::string name() const override { return "llm"; }
 
-  bool available() const { return available_; }
   std::int64_t answers() const;
   std::int64_t failures() const;
 

@@ -19,7 +19,6 @@ class AtomicFile {
   AtomicFile& operator=(const AtomicFile&) = delete;
 
   std::FILE* stream() { return file_; }
-  const std::string& temp_path() const { return temp_; }
   const std::string& final_path() const { return path_; }
   void commit();
 

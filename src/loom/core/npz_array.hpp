@@ -19,7 +19,6 @@ class NpzArrayReader {
  public:
   // The array `key` of `archive`; throws Error naming both when it is not there.
   NpzArrayReader(const ZipArchive& archive, const std::string& key);
-  const NpyHeader& header() const { return header_; }
   DType dtype() const { return header_.dtype; }
   const std::vector<std::int64_t>& shape() const { return header_.shape; }
   std::int64_t size() const { return header_.size(); }

@@ -29,7 +29,6 @@ class FeatureSource {
   std::int64_t dim() const { return fetcher_->dim(); }
   const RemoteFetcher& fetcher() const { return *fetcher_; }
   PrefetchBuffer* buffer() const { return buffer_; }
-  const HotTier* hot_tier() const { return hot_tier_; }
 
   // Collective. out[i*dim ..] = row of ids[i], except, when `tier_rows` is given, the own rows
   // the hot tier holds: those are listed there (position, slot), and out holds the other rows

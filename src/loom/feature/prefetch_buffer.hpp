@@ -65,7 +65,6 @@ class PrefetchBuffer {
 
   // Asks for an eviction at the next replacements() call.
   void request_eviction() { eviction_requested_ = true; }
-  bool eviction_requested() const { return eviction_requested_; }
   // When an eviction was requested: evicts the candidates and returns the ids to fetch into
   // the freed (and empty) slots, most-missed remote vertices first; otherwise nothing.
   std::vector<std::int64_t> replacements();

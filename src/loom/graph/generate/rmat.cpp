@@ -145,9 +145,7 @@ GraphData generate_rmat(const RmatOptions& o) {
     data.feat_dim = o.feat_dim;
     data.feat = gaussian_features(model.n, *features);
   }
-  const nlohmann::json generated = data.provenance;
-  data.provenance = model.provenance();
-  data.provenance.update(generated);
+  put_model_provenance(model.provenance(), data.provenance);
   data.provenance["seconds"] = timer.seconds();
   return data;
 }
@@ -157,18 +155,8 @@ void generate_rmat_store(const RmatOptions& options, const std::string& output_d
   core::check_output_target(output_dir, write.overwrite);
   core::Timer timer;
   const RmatModel model(options);
-  SyntheticRows rows;
-  rows.num_nodes = model.n;
-  rows.label = model.labels();
-  rows.num_classes = options.classes;
-  rows.features = model.features();
-  rows.splits = model.splits();
-  rows.provenance = model.provenance();
-  const DrawnEdges edges(model.n, model.m,
-                         [&](std::int64_t begin, std::int64_t end, std::int64_t* src, std::int64_t* dst) {
-                           model.draw(begin, end, src, dst);
-                         });
-  write_synthetic_store(output_dir, write, edges, std::move(rows),
+  write_synthetic_store(output_dir, write, model_edges(model, model.n),
+                        model_rows(model, model.n, model.labels(), options.classes),
                         [&](const Csr&, nlohmann::json& p) { p["seconds"] = timer.seconds(); });
   spdlog::info("rmat: {} vertices, {} edges drawn, written to {} in {:.1f} s", model.n, model.m, output_dir,
                timer.seconds());

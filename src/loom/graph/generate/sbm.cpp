@@ -182,9 +182,7 @@ GraphData generate_sbm(const SbmOptions& o) {
   data.feat_dim = o.feat_dim;
   data.feat = gaussian_features(o.nodes, model.features());
   data.splits = model.splits();
-  const nlohmann::json generated = data.provenance;
-  data.provenance = model.provenance();
-  data.provenance.update(generated);
+  put_model_provenance(model.provenance(), data.provenance);
   const Csr graph = Csr::from_vectors(data.indptr, data.indices, o.nodes);
   data.provenance["edge_homophily"] = edge_homophily(graph, data.label);
   data.provenance["seconds"] = timer.seconds();
@@ -196,21 +194,12 @@ void generate_sbm_store(const SbmOptions& options, const std::string& output_dir
   core::check_output_target(output_dir, write.overwrite);
   core::Timer timer;
   const SbmModel model(options);
-  SyntheticRows rows;
-  rows.num_nodes = options.nodes;
-  rows.label = model.label;
-  rows.num_classes = options.classes;
-  rows.features = model.features();
-  rows.splits = model.splits();
-  rows.provenance = model.provenance();
-  const DrawnEdges edges(options.nodes, model.m,
-                         [&](std::int64_t begin, std::int64_t end, std::int64_t* src, std::int64_t* dst) {
-                           model.draw(begin, end, src, dst);
-                         });
-  write_synthetic_store(output_dir, write, edges, std::move(rows), [&](const Csr& graph, nlohmann::json& p) {
-    p["edge_homophily"] = edge_homophily(graph, model.label);
-    p["seconds"] = timer.seconds();
-  });
+  write_synthetic_store(output_dir, write, model_edges(model, options.nodes),
+                        model_rows(model, options.nodes, model.label, options.classes),
+                        [&](const Csr& graph, nlohmann::json& p) {
+                          p["edge_homophily"] = edge_homophily(graph, model.label);
+                          p["seconds"] = timer.seconds();
+                        });
   spdlog::info("sbm: {} nodes, {} edges drawn, written to {} in {:.1f} s", options.nodes, model.m, output_dir,
                timer.seconds());
 }

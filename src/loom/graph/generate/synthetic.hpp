@@ -13,6 +13,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "loom/core/fs.hpp"
@@ -83,6 +84,32 @@ struct SyntheticRows {
   std::map<std::string, std::vector<std::int64_t>> splits;
   nlohmann::json provenance = nlohmann::json::object();
 };
+
+// `provenance` becomes the model's provenance followed by what it held (what generating added).
+inline void put_model_provenance(nlohmann::json model_provenance, nlohmann::json& provenance) {
+  model_provenance.update(provenance);
+  provenance = std::move(model_provenance);
+}
+
+// A generative model's rows (its features, splits and provenance beside the labels given) and the
+// edges it draws (model.m of them, by model.draw): what write_synthetic_store takes.
+template <class Model>
+SyntheticRows model_rows(const Model& model, std::int64_t nodes, std::vector<std::int64_t> label,
+                         std::int64_t classes) {
+  return {.num_nodes = nodes,
+          .label = std::move(label),
+          .num_classes = classes,
+          .features = model.features(),
+          .splits = model.splits(),
+          .provenance = model.provenance()};
+}
+template <class Model>
+DrawnEdges model_edges(const Model& model, std::int64_t nodes) {
+  return DrawnEdges(nodes, model.m,
+                    [&model](std::int64_t begin, std::int64_t end, std::int64_t* src, std::int64_t* dst) {
+                      model.draw(begin, end, src, dst);
+                    });
+}
 // Writes a whole store out of core into `output_dir` (claimed first; nothing left on failure):
 // the symmetric CSR of `edges` (duplicates and self-loops removed) in passes within
 // write.memory_bytes, the feature rows in write.feat_dtype block by block, labels and splits.

@@ -69,16 +69,11 @@ EpochSummary summarize_epoch(const EpochFacts& facts, const EpochTotals& t, cons
                              const comm::Communicator& world, const PrefetchControl* control,
                              const feature::PrefetchBuffer* buffer) {
   EpochSummary s;
-  s.epoch = facts.epoch;
-  s.seconds = facts.seconds;
-  s.steps = facts.steps;
-  s.changed_conditions = facts.changed_conditions;
-  s.lr = facts.lr;
+  s.facts = facts;
   s.phases = t.phases;
   double loss_sum = t.loss_sum, all_steps = static_cast<double>(facts.steps);
   world.sum_fields(comm::Channel::control, loss_sum, all_steps);
   s.loss = loss_sum / std::max(1.0, all_steps);
-  s.scoring = facts.scoring;
   if (facts.scoring) s.train_score = score(sum_over_ranks(t.train, world), *facts.scoring);
   const double producer = t.phases.sample + t.phases.fetch;
   s.pipeline_hidden_fraction =
@@ -112,13 +107,13 @@ EpochSummary summarize_epoch(const EpochFacts& facts, const EpochTotals& t, cons
 
 nlohmann::json epoch_record(const EpochSummary& s) {
   nlohmann::json r;
-  r["epoch"] = s.epoch;
-  r["epoch_seconds"] = s.seconds;
-  r["steps"] = s.steps;
-  if (s.changed_conditions) r["changed_conditions"] = true;
-  r["lr"] = s.lr;
+  r["epoch"] = s.facts.epoch;
+  r["epoch_seconds"] = s.facts.seconds;
+  r["steps"] = s.facts.steps;
+  if (s.facts.changed_conditions) r["changed_conditions"] = true;
+  r["lr"] = s.facts.lr;
   r["loss"] = s.loss;
-  if (s.scoring) r["train_" + score_name(*s.scoring)] = s.train_score;
+  if (s.facts.scoring) r["train_" + score_name(*s.facts.scoring)] = s.train_score;
   r["phases_seconds"] = {{"sample", s.phases.sample},
                          {"fetch", s.phases.fetch},
                          {"wait", s.phases.wait},

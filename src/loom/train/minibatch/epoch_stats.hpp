@@ -65,14 +65,9 @@ struct EpochFacts {
 
 // One epoch over all ranks: sums of rows and bytes, loss and score over every rank's steps.
 struct EpochSummary {
-  int epoch = 0;  // 1-based
-  double seconds = 0;
-  std::int64_t steps = 0;
-  bool changed_conditions = false;
-  double lr = 0;
-  double loss = 0;  // mean over all ranks' steps
-  std::optional<ScoreKind> scoring;
-  double train_score = 0;               // of the training predictions, by `scoring`
+  EpochFacts facts;
+  double loss = 0;                      // mean over all ranks' steps
+  double train_score = 0;               // of the training predictions, by facts.scoring
   PhaseSeconds phases;                  // this rank's
   double pipeline_hidden_fraction = 0;  // share of sample + fetch time the pipeline hid
   std::int64_t rows_local = 0, rows_device = 0, rows_remote = 0, rows_cached = 0, feature_bytes = 0, sampled_edges = 0;

@@ -137,9 +137,9 @@ void log_link_epoch(const EpochSummary& s, const nlohmann::json& record, int hit
   spdlog::info(
       "epoch {:>3} | {:.2f}s (sample {:.2f} fetch {:.2f} wait {:.2f} compute {:.2f} allreduce {:.2f}) | loss {:.4f} | "
       "valid auc {} {} {} | test auc {} | remote rows {} ({}), cached {}",
-      s.epoch, s.seconds, s.phases.sample, s.phases.fetch, s.phases.wait, s.phases.compute, s.phases.allreduce, s.loss,
-      shown("valid_auc"), hits_name(hits_k), shown("valid_" + hits_name(hits_k)), shown("test_auc"), s.rows_remote,
-      core::human_bytes(static_cast<double>(s.feature_bytes)), s.rows_cached);
+      s.facts.epoch, s.facts.seconds, s.phases.sample, s.phases.fetch, s.phases.wait, s.phases.compute,
+      s.phases.allreduce, s.loss, shown("valid_auc"), hits_name(hits_k), shown("valid_" + hits_name(hits_k)),
+      shown("test_auc"), s.rows_remote, core::human_bytes(static_cast<double>(s.feature_bytes)), s.rows_cached);
 }
 
 // Holds out the validation and test edges (on every rank alike): batches are then sampled on the
@@ -208,7 +208,7 @@ nlohmann::json run_link_epoch(LinkRun& run, int epoch, LinkReport& report) {
                          .seconds = timer.seconds(),
                          .steps = run.steps,
                          .lr = o.run.lr,
-                         .pipelined = o.pipeline_depth > 0,
+                         .pipelined = o.data_path.pipeline_depth > 0,
                          .scoring = std::nullopt};  // a link task is scored by its held-out metrics
   const EpochSummary summary =
       summarize_epoch(facts, totals, since, run.world, run.path.prefetch_control(), run.path.prefetch_buffer());
@@ -231,7 +231,7 @@ LinkReport run_link_prediction(const MinibatchOptions& given, comm::Communicator
   const MinibatchOptions& options = **checked;
   TrainingData data = open_training_data(options.store, world, DataUse::kLinks);
   partition::StoreVerification digests = start_store_verification(options.store, world);
-  normalize_training_features(data, options.normalize_features, world);
+  normalize_training_features(data, options.data_path.normalize_features, world);
   const LinkSplit split = hold_out_edges(options, data, world);
   LinkModel m = build_link_model(options, data, runtime.device, world);
   core::MetricsLog metrics(world.rank() == 0 ? options.output.metrics_path : "", false);

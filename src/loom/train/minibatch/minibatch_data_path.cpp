@@ -19,11 +19,12 @@ MinibatchDataPath::MinibatchDataPath(const CheckedMinibatchOptions& checked, Tra
     : options_(*checked),
       data_(std::move(data)),
       fetch_comm_(world.dup()),
-      device_features_(build_device_features(options_.device_rows, training_batches(), data_, device, world)) {
+      device_features_(
+          build_device_features(options_.data_path.device_rows, training_batches(), data_, device, world)) {
   const MinibatchOptions& options = options_;
   const int rank = world.rank();
-  fetcher_ = std::make_unique<feature::RemoteFetcher>(fetch_comm_, data_.book,
-                                                      device_features_.host_rows(data_.features), options.wire_dtype);
+  fetcher_ = std::make_unique<feature::RemoteFetcher>(
+      fetch_comm_, data_.book, device_features_.host_rows(data_.features), options.data_path.wire_dtype);
   const std::int64_t steps = world.allreduce_max(
       sample::steps_per_epoch(std::array{static_cast<std::int64_t>(data_.train_ids.size())}, options.batch_size),
       comm::Channel::control);
@@ -36,7 +37,7 @@ MinibatchDataPath::MinibatchDataPath(const CheckedMinibatchOptions& checked, Tra
   nlohmann::json prefetch_record;
   prefetch_ = build_prefetch(options.prefetch, training_batches(), data_, *fetcher_, world, prefetch_record);
   if (rank == 0 && !prefetch_record.is_null()) metrics.write(prefetch_record);
-  if (device.type() != torch::kCPU || options.device_rows > 0) {
+  if (device.type() != torch::kCPU || options.data_path.device_rows > 0) {
     const nlohmann::json record = device_record(device_features_, data_, world);
     if (rank == 0) metrics.write(record);
   }
@@ -46,7 +47,7 @@ MinibatchDataPath::MinibatchDataPath(const CheckedMinibatchOptions& checked, Tra
   eval_features_ = std::make_unique<feature::FeatureSource>(*fetcher_, &cache_, nullptr, &device_features_.tier());
   eval_sampler_ = std::make_unique<sample::NeighborSampler>(data_.graph(), options.evaluation.fanouts);
   eval_builder_ = std::make_unique<BatchBuilder>(data_, *eval_sampler_, *eval_features_, &device_features_,
-                                                 options_.whole_graph_gcn_norm, seed_labels());
+                                                 options_.data_path.whole_graph_gcn_norm, seed_labels());
   base_ = make_setting(options.fanouts, options.batch_size, 1.0, world);
   if (options.change.epoch >= 0)
     changed_ = make_setting(options.change.fanouts.empty() ? options.fanouts : options.change.fanouts,
@@ -59,7 +60,7 @@ EpochSetting MinibatchDataPath::make_setting(const std::vector<std::int32_t>& fa
   EpochSetting s;
   s.sampler = std::make_unique<sample::NeighborSampler>(data_.graph(), fanouts);
   s.builder = std::make_unique<BatchBuilder>(data_, *s.sampler, *features_, &device_features_,
-                                             options_.whole_graph_gcn_norm, seed_labels());
+                                             options_.data_path.whole_graph_gcn_norm, seed_labels());
   s.batch_size = batch_size;
   s.train_ids = data_.train_ids;
   if (train_fraction < 1) {  // a seeded subset of this rank's training nodes
@@ -76,7 +77,7 @@ EpochSetting MinibatchDataPath::make_setting(const std::vector<std::int32_t>& fa
 }
 
 int sample_workers_for(const MinibatchOptions& options, torch::Device device) {
-  if (options.sample_workers > 0) return options.sample_workers;
+  if (options.data_path.sample_workers > 0) return options.data_path.sample_workers;
   return device.is_cuda() ? std::clamp(core::num_threads() / 2, 1, 8) : 1;
 }
 
@@ -95,10 +96,10 @@ std::unique_ptr<BatchPipeline> MinibatchDataPath::pipeline_of(std::vector<sample
 std::unique_ptr<BatchPipeline> MinibatchDataPath::make_pipeline(const BatchBuilder& builder,
                                                                 std::vector<sample::StepPlan> plan,
                                                                 int first_step) const {
-  return std::make_unique<BatchPipeline>(builder, std::move(plan), options_.pipeline_depth, prefetch_.control.get(),
-                                         prefetch_.buffer ? prefetch_.buffer->options().lookahead : 0,
-                                         static_cast<std::size_t>(first_step),
-                                         sample_workers_for(options_, device_features_.device()), options_.superbatch);
+  return std::make_unique<BatchPipeline>(
+      builder, std::move(plan), options_.data_path.pipeline_depth, prefetch_.control.get(),
+      prefetch_.buffer ? prefetch_.buffer->options().lookahead : 0, static_cast<std::size_t>(first_step),
+      sample_workers_for(options_, device_features_.device()), options_.data_path.superbatch);
 }
 
 }  // namespace loom::train

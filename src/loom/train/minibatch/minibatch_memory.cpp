@@ -70,9 +70,9 @@ BatchShape largest(const std::vector<BatchShape>& shapes, std::int64_t dim) {
 // A superbatch waiting for its turns: its batches' blocks and their input rows in the group's
 // dtype (BatchBuilder::fetch_group; as if no row were shared, an upper bound).
 std::int64_t superbatch_bytes(const MinibatchOptions& o, const BatchShape& s, const TrainingData& data) {
-  if (o.superbatch <= 1) return 0;
+  if (o.data_path.superbatch <= 1) return 0;
   const std::int64_t held = grouped_value_bytes(data.features.dtype());
-  return o.superbatch * (batch_bytes(s, data.feat_dim) - s.input_nodes * data.feat_dim * (kFloat - held));
+  return o.data_path.superbatch * (batch_bytes(s, data.feat_dim) - s.input_nodes * data.feat_dim * (kFloat - held));
 }
 
 // A few of the run's first training batches, sampled as training will sample them.
@@ -143,8 +143,8 @@ std::int64_t prefetch_bytes(const MinibatchOptions& o, const TrainingData& data)
 // Own rows stay mapped from the part's store unless they are normalised (a copy) or pinned for
 // a GPU (a copy in host memory).
 Residence own_rows_residence(const MinibatchOptions& o) {
-  return o.normalize_features == graph::FeatureNorm::kNone && o.run.device.is_cpu() ? Residence::kMapped
-                                                                                    : Residence::kResident;
+  return o.data_path.normalize_features == graph::FeatureNorm::kNone && o.run.device.is_cpu() ? Residence::kMapped
+                                                                                              : Residence::kResident;
 }
 
 std::int64_t topology_bytes(const TrainingData& data) {
@@ -161,7 +161,7 @@ MemoryPlan plan_minibatch_memory(const CheckedMinibatchOptions& checked, const T
   const BatchShape train = probe_training_batch(o, data);
   // Queued batches, one being prepared and the one training; with no pipeline the last is released
   // before the next is prepared.
-  const std::int64_t batches = o.pipeline_depth == 0 ? 1 : o.pipeline_depth + 2;
+  const std::int64_t batches = o.data_path.pipeline_depth == 0 ? 1 : o.data_path.pipeline_depth + 2;
   const std::int64_t in_flight = batches * batch_bytes(train, data.feat_dim) + superbatch_bytes(o, train, data);
   const std::int64_t step = activation_bytes(train, model, data.feat_dim, true);
   std::int64_t evaluation = 0;
@@ -191,7 +191,8 @@ MemoryPlan plan_minibatch_memory(const CheckedMinibatchOptions& checked, const T
 }
 
 MemoryPlan plan_device_memory(const MemoryPlan& host_plan, const MinibatchOptions& o, const TrainingData& data) {
-  const auto tier_rows = static_cast<double>(std::llround(o.device_rows * static_cast<double>(data.num_local)));
+  const auto tier_rows =
+      static_cast<double>(std::llround(o.data_path.device_rows * static_cast<double>(data.num_local)));
   const auto row_bytes =
       static_cast<double>(data.features.bytes()) / static_cast<double>(std::max<std::int64_t>(1, data.num_local));
   MemoryPlan plan;

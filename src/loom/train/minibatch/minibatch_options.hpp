@@ -33,6 +33,22 @@ enum class EvalMode { kSampled, kExact };
 inline constexpr core::EnumNames<EvalMode, 2> kEvalModeNames{
     {{"sampled", EvalMode::kSampled}, {"exact", EvalMode::kExact}}};
 
+// How batches are prepared and where their rows come from (SALIENT++'s pipeline and storage
+// tiers): --pipeline-depth, --sample-workers, --superbatch, --device-rows, --device-memory-limit,
+// --wire-dtype, --normalize-features, and the GCN normalisation of the batches' graphs.
+struct DataPathOptions {
+  int pipeline_depth = 4;  // prepared batches in flight; 0 = synchronous fetch (DistDGL-like)
+  int sample_workers = 0;  // threads sampling batches at once (0 = 1 on the CPU; on a GPU half the threads, <= 8)
+  int superbatch = 1;      // training batches whose rows are fetched in one gather (features on disk: one sweep)
+  double device_rows = 0;  // fraction of own feature rows kept on the device, hottest by VIP first
+  std::int64_t device_memory_limit = 0;  // device bytes one rank may use (0 = its share of the GPU's free memory)
+  feature::WireDType wire_dtype = feature::WireDType::kFloat32;       // feature rows on the wire
+  graph::FeatureNorm normalize_features = graph::FeatureNorm::kNone;  // applied to the rows at start-up
+  // Every graph of a batch carries the whole graph's GCN normalisation (BatchBuilder): set by
+  // check() for GCN models, and by the Python Loader's gcn_norm for a model of the caller's.
+  bool whole_graph_gcn_norm = false;
+};
+
 // The static cache of remote rows (SALIENT++): --cache, --alpha, --cache-epochs, --cache-dtype.
 struct StaticCacheOptions {
   feature::CachePolicy policy = feature::CachePolicy::kNone;
@@ -83,16 +99,7 @@ struct MinibatchOptions {
   OutputOptions output;
   std::int64_t max_steps = 0;            // steps per epoch at most (0 = all): time a bounded part of a large epoch
   std::vector<int> weight_decay_layers;  // layers (0 = the input layer) weight decay applies to; empty = all
-  graph::FeatureNorm normalize_features = graph::FeatureNorm::kNone;  // applied to the rows at start-up
-  int pipeline_depth = 4;  // prepared batches in flight; 0 = synchronous fetch (DistDGL-like)
-  int sample_workers = 0;  // threads sampling batches at once (0 = 1 on the CPU; on a GPU half the threads, <= 8)
-  int superbatch = 1;      // training batches whose rows are fetched in one gather (features on disk: one sweep)
-  double device_rows = 0;  // fraction of own feature rows kept on the device, hottest by VIP first
-  std::int64_t device_memory_limit = 0;  // device bytes one rank may use (0 = its share of the GPU's free memory)
-  feature::WireDType wire_dtype = feature::WireDType::kFloat32;  // feature rows on the wire
-  // Every graph of a batch carries the whole graph's GCN normalisation (BatchBuilder): set by
-  // check() for GCN models, and by the Python Loader's gcn_norm for a model of the caller's.
-  bool whole_graph_gcn_norm = false;
+  DataPathOptions data_path;
   StaticCacheOptions cache;
   PrefetchSetupOptions prefetch;
   ChangeOptions change;
@@ -100,7 +107,7 @@ struct MinibatchOptions {
 };
 
 // MinibatchOptions that passed check(): every option in range, and as training runs them
-// (evaluation.fanouts one per layer where one value was given for every layer; whole_graph_gcn_norm set
+// (evaluation.fanouts one per layer where one value was given for every layer; data_path.whole_graph_gcn_norm set
 // for GCN models). Only check() makes one, so what takes it (the memory plan, the data path)
 // cannot be handed options that were not checked.
 class CheckedMinibatchOptions {

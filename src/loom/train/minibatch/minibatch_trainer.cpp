@@ -62,18 +62,23 @@ CheckedMinibatchOptions check(const MinibatchOptions& o) {
   LOOM_CHECK_ARG(!o.run.eval.never() || (o.evaluation.selection == Selection::kLast && o.evaluation.patience == 0),
                  o.evaluation.patience > 0 ? "--patience" : "--selection",
                  "needs validation scores: set --eval-every N > 0");
-  LOOM_CHECK_ARG(o.pipeline_depth >= 0, "--pipeline-depth", "must be >= 0, got {}", o.pipeline_depth);
-  LOOM_CHECK_ARG(o.sample_workers >= 0, "--sample-workers", "must be >= 0, got {}", o.sample_workers);
-  LOOM_CHECK_ARG(o.superbatch >= 1, "--superbatch", "must be >= 1, got {}", o.superbatch);
-  LOOM_CHECK_ARG(o.superbatch == 1 || o.prefetch.controller.kind == control::ControllerKind::kNone, "--superbatch",
+  LOOM_CHECK_ARG(o.data_path.pipeline_depth >= 0, "--pipeline-depth", "must be >= 0, got {}",
+                 o.data_path.pipeline_depth);
+  LOOM_CHECK_ARG(o.data_path.sample_workers >= 0, "--sample-workers", "must be >= 0, got {}",
+                 o.data_path.sample_workers);
+  LOOM_CHECK_ARG(o.data_path.superbatch >= 1, "--superbatch", "must be >= 1, got {}", o.data_path.superbatch);
+  LOOM_CHECK_ARG(o.data_path.superbatch == 1 || o.prefetch.controller.kind == control::ControllerKind::kNone,
+                 "--superbatch",
                  "fetches rows for several steps at once, which a prefetch buffer (--controller) does not allow");
-  LOOM_CHECK_ARG(o.superbatch == 1 || o.device_rows == 0, "--superbatch",
+  LOOM_CHECK_ARG(o.data_path.superbatch == 1 || o.data_path.device_rows == 0, "--superbatch",
                  "is not combined with a device tier (--device-rows)");
   check_layer_count(o.fanouts, "--fanouts", o.model.num_layers);
   LOOM_CHECK_ARG(o.cache.alpha >= 0, "--alpha", "must be >= 0, got {}", o.cache.alpha);
-  LOOM_CHECK_ARG(o.device_rows >= 0 && o.device_rows <= 1, "--device-rows", "must be in [0, 1], got {}", o.device_rows);
-  LOOM_CHECK_ARG(o.device_memory_limit >= 0 && (o.device_memory_limit == 0 || !o.run.device.is_cpu()),
-                 "--device-memory-limit", "applies to --device cuda only (and must be >= 0)");
+  LOOM_CHECK_ARG(o.data_path.device_rows >= 0 && o.data_path.device_rows <= 1, "--device-rows",
+                 "must be in [0, 1], got {}", o.data_path.device_rows);
+  LOOM_CHECK_ARG(
+      o.data_path.device_memory_limit >= 0 && (o.data_path.device_memory_limit == 0 || !o.run.device.is_cpu()),
+      "--device-memory-limit", "applies to --device cuda only (and must be >= 0)");
   LOOM_CHECK_ARG(o.cache.simulation_epochs > 0, "--cache-epochs", "must be positive, got {}",
                  o.cache.simulation_epochs);
   LOOM_CHECK_ARG(o.cache.dtype == core::DType::kFloat32 || o.cache.dtype == core::DType::kFloat16, "--cache-dtype",
@@ -93,7 +98,7 @@ CheckedMinibatchOptions check(const MinibatchOptions& o) {
   if (o.evaluation.fanouts.size() == 1)
     checked.evaluation.fanouts.assign(static_cast<std::size_t>(o.model.num_layers), o.evaluation.fanouts[0]);
   check_layer_count(checked.evaluation.fanouts, "--eval-fanouts", o.model.num_layers);
-  checked.whole_graph_gcn_norm = o.whole_graph_gcn_norm || o.model.kind == nn::ModelKind::kGcn;
+  checked.data_path.whole_graph_gcn_norm = o.data_path.whole_graph_gcn_norm || o.model.kind == nn::ModelKind::kGcn;
   return CheckedMinibatchOptions(std::move(checked));
 }
 
@@ -133,7 +138,8 @@ void check_device_memory(const MemoryPlan& host_plan, const MinibatchOptions& op
   const MemoryPlan plan = plan_device_memory(host_plan, options, data);
   const std::optional<DeviceMemory> gpu = device_memory(device);
   world.agree_on([&] {
-    check_device_memory_plan(plan, options.device_memory_limit, gpu ? gpu->free_bytes : -1, sharing, device.str());
+    check_device_memory_plan(plan, options.data_path.device_memory_limit, gpu ? gpu->free_bytes : -1, sharing,
+                             device.str());
   });
   const std::int64_t largest = world.allreduce_max(plan.total(), comm::Channel::control);
   if (world.rank() != 0) return;
@@ -303,14 +309,15 @@ bool evaluate_epoch(TrainingModel& m, const MinibatchOptions& options, const Min
 }
 
 void log_epoch(const EpochSummary& s, const nlohmann::json& record) {
-  const std::string valid_key = "valid_" + score_name(s.scoring.value_or(ScoreKind::kAccuracy));
+  const std::string valid_key = "valid_" + score_name(s.facts.scoring.value_or(ScoreKind::kAccuracy));
   const std::string valid = record.contains(valid_key) ? fmt::format("{:.4f}", record[valid_key].get<double>()) : "-";
   const std::uint64_t to_device = s.comm.sum[comm::Channel::device].bytes_sent;
   spdlog::info(
       "epoch {:>3} | {:.2f}s (sample {:.2f} fetch {:.2f} wait {:.2f} compute {:.2f} allreduce {:.2f}) | "
       "loss {:.4f} | train {:.4f} | valid {} | remote rows {} ({}), cached {}{}",
-      s.epoch, s.seconds, s.phases.sample, s.phases.fetch, s.phases.wait, s.phases.compute, s.phases.allreduce, s.loss,
-      s.train_score, valid, s.rows_remote, core::human_bytes(static_cast<double>(s.feature_bytes)), s.rows_cached,
+      s.facts.epoch, s.facts.seconds, s.phases.sample, s.phases.fetch, s.phases.wait, s.phases.compute,
+      s.phases.allreduce, s.loss, s.train_score, valid, s.rows_remote,
+      core::human_bytes(static_cast<double>(s.feature_bytes)), s.rows_cached,
       to_device > 0 ? fmt::format(" | to device {}", core::human_bytes(static_cast<double>(to_device))) : "");
 }
 
@@ -403,14 +410,14 @@ std::pair<EpochSummary, nlohmann::json> summarize_and_record(const Run& run, int
                          .steps = setting.steps,
                          .lr = lr,
                          .changed_conditions = run.path.changed(epoch),
-                         .pipelined = run.options.pipeline_depth > 0,
+                         .pipelined = run.options.data_path.pipeline_depth > 0,
                          .scoring = run.report.scoring};
   EpochSummary summary =
       summarize_epoch(facts, totals, since, run.world, run.path.prefetch_control(), run.path.prefetch_buffer());
   nlohmann::json record = epoch_record(summary);
   if (setting.steps < setting.full_steps) {
     record["full_steps"] = setting.full_steps;
-    record["projected_epoch_seconds"] = summary.seconds * static_cast<double>(setting.full_steps) /
+    record["projected_epoch_seconds"] = summary.facts.seconds * static_cast<double>(setting.full_steps) /
                                         static_cast<double>(std::max<std::int64_t>(1, setting.steps));
   }
   return {std::move(summary), std::move(record)};
@@ -473,7 +480,7 @@ MinibatchReport run_minibatch(const MinibatchOptions& given, comm::Communicator&
   const std::int64_t runtime_bytes = core::resident_bytes();
   TrainingData data = open_training_data(options.store, world);
   partition::StoreVerification digests = start_store_verification(options.store, world);  // beside the setup
-  normalize_training_features(data, options.normalize_features, world);
+  normalize_training_features(data, options.data_path.normalize_features, world);
   TrainingModel m = build_model(options, data, device, world);
   MinibatchReport report;
   report.scoring = data.scoring;

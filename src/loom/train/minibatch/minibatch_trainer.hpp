@@ -3,7 +3,7 @@
 // number of steps per epoch), samples on the replicated topology, fetches remote feature rows
 // from their owners, and trains a replica of the model; gradients are averaged by all-reduce
 // after every step. A producer thread prepares the next batches while the current one trains
-// (options.pipeline_depth). Every epoch reports loss, accuracy, the time spent sampling, waiting
+// (options.data_path.pipeline_depth). Every epoch reports loss, accuracy, the time spent sampling, waiting
 // for features, computing and all-reducing, the rows fetched, and bytes/messages per channel.
 // run_minibatch is collective over `world`; errors in the options or data are raised on every
 // rank together (comm::AgreedError). SIGTERM / SIGINT on any rank stops every rank after the same
