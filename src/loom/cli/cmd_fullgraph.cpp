@@ -6,9 +6,7 @@
 #include "loom/cli/commands.hpp"
 #include "loom/cli/config_option.hpp"
 #include "loom/cli/typed_options.hpp"
-#include "loom/comm/mpi_session.hpp"
 #include "loom/cli/training_args.hpp"
-#include "loom/core/log.hpp"
 #include "loom/train/fullgraph/fullgraph_trainer.hpp"
 
 namespace loom::cli {
@@ -16,11 +14,7 @@ namespace loom::cli {
 namespace {
 
 int run_fullgraph(const train::FullGraphOptions& options) {
-  return comm::run_job([&](comm::Communicator& world) {
-    core::set_log_rank(world.rank(), world.size());
-    const train::FullGraphReport report = train::run_fullgraph(options, world);
-    return report.stopped_by == 0 ? 0 : 128 + report.stopped_by;  // stopped by a signal, checkpoint written
-  });
+  return run_training_job([&](comm::Communicator& world) { return train::run_fullgraph(options, world).stopped_by; });
 }
 
 }  // namespace

@@ -7,9 +7,7 @@
 #include "loom/cli/commands.hpp"
 #include "loom/cli/config_option.hpp"
 #include "loom/cli/typed_options.hpp"
-#include "loom/comm/mpi_session.hpp"
 #include "loom/cli/training_args.hpp"
-#include "loom/core/log.hpp"
 #include "loom/core/memory.hpp"
 #include "loom/train/minibatch/link_trainer.hpp"
 #include "loom/train/minibatch/minibatch_trainer.hpp"
@@ -19,14 +17,12 @@ namespace loom::cli {
 namespace {
 
 int run_train(const train::MinibatchOptions& options) {
-  return comm::run_job([&](comm::Communicator& world) {
-    core::set_log_rank(world.rank(), world.size());
+  return run_training_job([&](comm::Communicator& world) {
     if (options.task == train::Task::kLink) {
       train::run_link_prediction(options, world);
       return 0;
     }
-    const train::MinibatchReport report = train::run_minibatch(options, world);
-    return report.stopped_by == 0 ? 0 : 128 + report.stopped_by;  // stopped by a signal, checkpoint written
+    return train::run_minibatch(options, world).stopped_by;
   });
 }
 

@@ -1,6 +1,6 @@
 // The option groups shared by `loom train` and `loom fullgraph` (train/run_options.hpp): the run
 // (epochs, optimizer and schedule, seed, threads, device, link emulation, memory limit), the
-// checkpoints, and the outputs (metrics, predictions, embeddings).
+// checkpoints, and the outputs (metrics, predictions, embeddings); and the job both run as.
 #pragma once
 
 #include <string>
@@ -9,6 +9,8 @@
 
 #include "loom/cli/checkpoint_args.hpp"
 #include "loom/cli/typed_options.hpp"
+#include "loom/comm/mpi_session.hpp"
+#include "loom/core/log.hpp"
 #include "loom/core/memory.hpp"
 #include "loom/train/run_options.hpp"
 
@@ -28,6 +30,17 @@ inline void add_memory_limit_option(CLI::App& sub, std::int64_t& limit) {
       "Memory one rank may use, e.g. 4G (default: what the machine has available); the run stops at "
       "start-up where its estimate does not fit")
       ->option_text("SIZE");
+}
+
+// Runs `train(world)` (which returns the signal that stopped it, or 0) as an MPI job whose log
+// lines name their rank; exits 128 + that signal (its checkpoint written), else 0.
+template <class Train>
+int run_training_job(Train train) {
+  return comm::run_job([&](comm::Communicator& world) {
+    core::set_log_rank(world.rank(), world.size());
+    const int stopped_by = train(world);
+    return stopped_by == 0 ? 0 : 128 + stopped_by;
+  });
 }
 
 inline void add_run_options(CLI::App& sub, train::RunOptions& run, const std::string& seed_help) {

@@ -23,6 +23,6 @@ inline constexpr EnumNames<DType, 3> kFeatDTypeNames{
 DType parse_feat_dtype(const std::string& text, const std::string& path);
 
 std::size_t dtype_size(DType dtype);
-std::string dtype_name(DType dtype);   // "float32", "int64", ...
+std::string dtype_name(DType dtype);  // "float32", "int64", ...
 
 }  // namespace loom::core

@@ -23,19 +23,10 @@ IdMapKind parse_id_map(const std::string& text, const std::string& path) {
 }
 
 nlohmann::json GraphDescription::to_json() const {
-  nlohmann::json j;
-  j["num_nodes"] = num_nodes;
-  j["num_edges"] = num_edges;
-  j["directed"] = directed;
-  j["weighted"] = weighted;
-  j["feat_dim"] = feat_dim;
-  j["feat_dtype"] = core::dtype_name(feat_dtype);
-  j["num_classes"] = num_classes;
-  j["multi_label"] = multi_label;
-  j["splits"] = splits;
-  j["id_map"] = id_map_name(id_map);
-  j["id_map_note"] = id_map_note;
-  return j;
+  return {{"num_nodes", num_nodes},        {"num_edges", num_edges},     {"directed", directed},
+          {"weighted", weighted},          {"feat_dim", feat_dim},       {"feat_dtype", core::dtype_name(feat_dtype)},
+          {"num_classes", num_classes},    {"multi_label", multi_label}, {"splits", splits},
+          {"id_map", id_map_name(id_map)}, {"id_map_note", id_map_note}};
 }
 
 GraphDescription GraphDescription::from_json(const nlohmann::json& j, const std::string& path) {
