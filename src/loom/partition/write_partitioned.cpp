@@ -230,8 +230,29 @@ void write_topology(const graph::GraphStore& source, const PartitionOptions& o, 
   graph::finish_store(dir, tm);
 }
 
-// Part p's store in `dir`: its labels, local splits, original ids, halo and features (or where to
-// map them from); its CSR rows are its range of ../topology. Returns its sizes for the quality.
+// The source's further per-node arrays (named in its provenance's "node_arrays": OGB's node_year),
+// rows `rows` of the new order, each named in `d`'s provenance as the import names them.
+void copy_node_arrays(const graph::GraphStore& source, const Relabelling& r, IdRange rows, graph::GraphData& d) {
+  const nlohmann::json names = source.meta().provenance.value("node_arrays", nlohmann::json::array());
+  const auto* map = r.new_to_source.data() + rows.begin;
+  for (const auto& entry : names) {
+    const std::string name = entry.get<std::string>();
+    const auto array = core::NpyArray::map(source.dir() + "/" + name + ".npy");
+    if (array.dtype() != core::DType::kInt64 || array.size() != source.num_nodes())
+      throw Error::in_file(array.path(), 0,
+                           fmt::format("node array must be int64 with one entry per node ({}), found {} {}",
+                                       source.num_nodes(), array.size(), core::dtype_name(array.dtype())));
+    const auto values = array.span<std::int64_t>();
+    auto& out = d.node_arrays[name];
+    out.resize(static_cast<std::size_t>(rows.size()));
+    for (std::int64_t i = 0; i < rows.size(); ++i) out[i] = values[map[i]];
+    d.provenance["node_arrays"].push_back(name);
+  }
+}
+
+// Part p's store in `dir`: its labels, further node arrays, local splits, original ids, halo and
+// features (or where to map them from); its CSR rows are its range of ../topology. Returns its
+// sizes for the quality.
 PartQuality write_part(const graph::GraphStore& source, const PartitionOptions& o, const Relabelling& r,
                        const std::map<std::string, std::vector<std::int64_t>>& splits, const OriginalIds& original,
                        const graph::GraphStore& topology, int p, const std::string& dir) {
@@ -252,6 +273,7 @@ PartQuality write_part(const graph::GraphStore& source, const PartitionOptions& 
   d.id_map_note = id_map_note(source, "local row") + fmt::format("; global id = {} + local row", rows.begin);
   d.partition = graph::PartitionInfo{p, k, rows.begin, source.num_nodes()};
   d.provenance = provenance(source, o, fmt::format("part {} of {}", p, k));
+  copy_node_arrays(source, r, rows, d);
 
   fs::create_directory(dir);
   const auto halo = halo_ids(topology.csr(), rows);

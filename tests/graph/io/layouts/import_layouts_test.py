@@ -1,7 +1,8 @@
 """`loom import` reads every published layout of write_layouts.py into the same store: OGB's CSV
 layout, its binary layout (np.savez and np.savez_compressed, CSV splits and a split_dict.pt of
 tensors) and MAG240M's (features copied or mapped, a split_dict.pt of numpy arrays); the stores'
-topology, labels, splits and features are identical. A mapped store trains. Unpublished labels
+topology, labels, splits and features are identical. A mapped store trains, and partitioning
+keeps node_year, row by row. Unpublished labels
 (MAG240M's test-dev) leave an empty test split. A truncated or damaged archive is an error naming
 it, and leaves no store behind.
 Usage: import_layouts_test.py LOOM   (exit 77, skipped, without numpy or torch)
@@ -91,6 +92,16 @@ def main():
                     f"{name}: node_year",
                 )
         loom("train", stores["mag240m-map"], *TRAIN_ONE_EPOCH, "--quiet")
+
+        # Partitioning carries node_year into the parts, each row's own year (orig_id: its OGB id).
+        parts = os.path.join(work, "ogb-stored.parts")
+        loom("partition", stores["ogb-stored"], "-k", "2", "--method", "metis", "-o", parts)
+        years = load(stores["ogb-stored"], "node_year").ravel()
+        for p in range(2):
+            part = os.path.join(parts, f"part-{p}")
+            same(load(part, "node_year").ravel(), years[load(part, "orig_id")], f"part {p}: node_year")
+            if "node_year" not in json.load(open(os.path.join(part, "meta.json")))["provenance"].get("node_arrays", []):
+                sys.exit(f"part {p}: node_year not named in its provenance's node_arrays")
 
         # MAG240M's test-dev labels are not public: its nodes leave the test split, which stays
         # empty, and training reports no test accuracy rather than a wrong one.
