@@ -5,6 +5,7 @@
 #include <limits>
 #include <numeric>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -236,7 +237,6 @@ void build_model_and_rows(const FullGraphOptions& options, comm::Communicator& w
 
 // With --resume: the newest checkpoint intact on every rank, and its state.
 void find_resume_point(const FullGraphOptions& options, comm::Communicator& world, FullGraphRun& run) {
-  run.rank_dir = options.checkpoint.dir + "/rank-" + std::to_string(world.rank());
   if (!options.checkpoint.resume) return;
   run.resume_epochs = agreed_checkpoint(run.rank_dir, options.checkpoint.dir, world);
   if (run.resume_epochs > 0)
@@ -256,13 +256,18 @@ void split_layers(const FullGraphOptions& options, comm::Communicator& world, Fu
   });
 }
 
+// The layers [first, end) of this rank's stage.
+std::pair<int, int> stage_layers(const FullGraphRun& run) {
+  const auto stage = static_cast<std::size_t>(run.layout.stage);
+  return {run.bounds[stage], run.bounds[stage + 1]};
+}
+
 // What this rank trains (its stage's layers, the output layer on the last stage, the input layer
 // where it runs it), their optimizer and gradient sums; returns the parameters trained.
 std::vector<torch::Tensor> build_optimizer(const FullGraphOptions& options, comm::Communicator& world,
                                            FullGraphRun& run) {
   const FullGraphLayout& layout = run.layout;
-  const int first_layer = run.bounds[static_cast<std::size_t>(layout.stage)];
-  const int end_layer = run.bounds[static_cast<std::size_t>(layout.stage) + 1];
+  const auto [first_layer, end_layer] = stage_layers(run);
   const bool runs_input = layout.first_stage() || run.model->uses_initial_residual();
   for (int l = first_layer; l < end_layer; ++l)
     for (auto& p : run.model->layer_parameters(l)) run.stage_params.push_back(p);
@@ -288,6 +293,7 @@ void open_stage(const FullGraphOptions& options, comm::Communicator& world, cons
                 FullGraphRun& run) {
   const torch::Device device = runtime.device;
   run.threads_per_rank = runtime.threads;
+  run.rank_dir = options.checkpoint.dir + "/rank-" + std::to_string(world.rank());
   open_layout(options, world, run);
   build_model_and_rows(options, world, device, run);
   find_resume_point(options, world, run);
@@ -295,8 +301,8 @@ void open_stage(const FullGraphOptions& options, comm::Communicator& world, cons
   const std::vector<torch::Tensor> trained = build_optimizer(options, world, run);
   run.threads.emplace(run.layout, world.machine_of_ranks(), world.rank(), nn::machine_cores(), runtime.threads,
                       /*fixed=*/options.run.threads > 0 || device.is_cuda());
-  const int first_layer = run.bounds[static_cast<std::size_t>(run.layout.stage)];
-  const int end_layer = run.bounds[static_cast<std::size_t>(run.layout.stage) + 1];
+  const std::pair<int, int> layers = stage_layers(run);  // [first, end)
+  const int first_layer = layers.first, end_layer = layers.second;
   world.agree_on([&] {
     run.memory = plan_stage_memory(options, run, trained, end_layer - first_layer, device);
     check_memory_plan(run.memory, options.run.memory_limit, world.ranks_on_this_node());
