@@ -61,6 +61,50 @@ def speed_targets(what, epoch, prefix):
     return targets
 
 
+def step_breakdown(runs, labels):
+    """Milliseconds per step of each Loom run's phases (issue 47): sample = one batch's sampling on
+    its worker thread, gather = the producer's gather of the rows, copy = the producer queueing the
+    batch's copies to the device, compute = training, wait = the training thread waiting for a batch."""
+    phases = ("sample", "fetch", "copy", "compute", "wait")
+    rows = []
+    for name, recs in runs.items():
+        if recs is None or "peer" in name:
+            continue
+        last = epochs_of(recs)[-1]
+        seconds = last.get("phases_seconds", {})
+        per_step = [fmt(1000 * seconds[k] / last["steps"] if k in seconds else None, "{:.1f}") for k in phases]
+        step = 1000 * last["epoch_seconds"] / last["steps"]
+        rows.append(f"| {labels[name][0]} | {labels[name][1]} | {step:.1f} | " + " | ".join(per_step) + " |")
+    if not rows:
+        return []
+    return [
+        "Per step, ms (the same runs): step = epoch / steps; sample = one batch's sampling on its worker "
+        "thread (the workers sample several at once); gather = the producer's gather of the rows; copy = the "
+        "producer queueing the batch's copies to the device; compute = training; wait = the training thread "
+        "waiting for a batch.",
+        "",
+        "| system | device | step | sample | gather | copy | compute | wait |",
+        "|---|---|---|---|---|---|---|---|",
+        *rows,
+        "",
+    ]
+
+
+def epoch_targets(facts, epoch):
+    """Issue 47's epoch targets: features in GPU memory at most 1.2 s (H100) or 1.0 s (H200); with
+    them pinned on the host, at most 2x that."""
+    gpu = next((line for line in facts.splitlines() if line.startswith("gpu:")), "")
+    limit = 1.0 if "H200" in gpu else 1.2
+    device = epoch["sbm-loom-gpu"]
+    targets = [
+        (f"Products scale: epoch with features in GPU memory at most {limit} s", device, device <= limit, "{:.2f} s")
+    ]
+    if "tier-0" in epoch:
+        value = epoch["tier-0"] / device
+        targets.append(("Products scale: features pinned on the host at most 2x that", value, value <= 2, "{:.2f}x"))
+    return targets
+
+
 def sampler_section(work):
     """bench_sampler's output on the SBM (its tables as they are) and the worker-scaling targets."""
     path = os.path.join(work, "sampler.log")
@@ -234,8 +278,10 @@ def main(work, out):
                 f"{sbm_epoch[name]:.2f} | {last['loss']:.3f} |"
             )
         lines.append("")
+        lines += step_breakdown(sbm, labels)
         if "sbm-loom-gpu" in sbm_epoch:
             targets += speed_targets("Products scale", sbm_epoch, "sbm")
+            targets += epoch_targets(facts, sbm_epoch)
 
     default_workers = next(
         (line.split(":")[1].strip() for line in facts.splitlines() if line.startswith("default sample workers")), "?"
@@ -251,8 +297,8 @@ def main(work, out):
             "the cores left. Milliseconds per step: sample = one batch's sampling on its thread, fetch = the "
             "producer's gather, compute = training, wait = the training thread waiting for a batch.",
             "",
-            "| W | steps run | epoch (s) | sample | fetch | compute | wait |",
-            "|---|---|---|---|---|---|---|",
+            "| W | steps run | epoch (s) | sample | fetch | copy | compute | wait |",
+            "|---|---|---|---|---|---|---|---|",
         ]
         for w, recs in workers:
             if recs is None:
@@ -263,7 +309,7 @@ def main(work, out):
                 f"| {w} | {last['steps']} | {mean_epoch(recs):.2f} | "
                 + " | ".join(
                     fmt(1000 * phases[k] / last["steps"] if k in phases else None, "{:.1f}")
-                    for k in ("sample", "fetch", "compute", "wait")
+                    for k in ("sample", "fetch", "copy", "compute", "wait")
                 )
                 + " |"
             )

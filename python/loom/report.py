@@ -21,7 +21,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-PHASES = ("sample", "fetch", "wait", "compute", "allreduce")
+PHASES = ("sample", "fetch", "copy", "wait", "compute", "allreduce")
 
 
 class Run:

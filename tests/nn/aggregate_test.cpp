@@ -141,6 +141,22 @@ TEST_P(AggregateVsDense, GradientMatchesFiniteDifferencesFloat64) {
                                     {torch::randn({8, 3}, torch::kDouble)});
 }
 
+TEST_P(AggregateVsDense, SparseProductMatchesTheKernelInFloat64) {
+  torch::manual_seed(3);
+  const auto block = random_block(40, 25, 6, 18);
+  const auto graph = MessageGraph::from_block(block);
+  const auto x = torch::randn({40, 5}, torch::kDouble).requires_grad_(true);
+  const auto upstream = torch::randn({25, 5}, torch::kDouble);
+  const auto kernel = aggregate(graph, x, GetParam());
+  const auto product = detail::aggregate_generic(graph, x, GetParam());
+  expect_close(product, kernel, 1e-12, "forward");
+  expect_close(torch::autograd::grad({product}, {x}, {upstream})[0],
+               torch::autograd::grad({kernel}, {x}, {upstream})[0], 1e-12, "gradient");
+  const auto small = MessageGraph::from_block(random_block(8, 5, 3, 20));
+  expect_matches_finite_differences([&](const auto& in) { return detail::aggregate_generic(small, in[0], GetParam()); },
+                                    {torch::randn({8, 3}, torch::kDouble)});
+}
+
 INSTANTIATE_TEST_SUITE_P(Kinds, AggregateVsDense,
                          ::testing::Values(Aggregation::kSum, Aggregation::kMean, Aggregation::kGcn));
 
@@ -259,6 +275,22 @@ TEST(MessageGraph, SampledGcnNormScalesTheNeighbourSumByDegreeOverSampled) {
   full.indices = {2, 3, 4, 5, 2, 3};
   const std::vector<std::int64_t> full_nodes = {0, 5, 1, 2, 3, 4};
   EXPECT_FALSE(sampled_gcn_norm(csr, full, full_nodes).neighbor_scale.defined());
+}
+
+TEST(MessageGraph, TransposeBySortEqualsTheCountingSort) {
+  for (const bool wide : {false, true}) {
+    const auto block = random_block(50, 30, 8, 19);
+    const auto narrow = MessageGraph::from_block(block);
+    const MessageGraph graph(narrow.indptr(), wide ? narrow.indices().to(torch::kLong) : narrow.indices(),
+                             narrow.num_src());
+    const TransposedCsr counted = detail::transpose_by_counting(graph.indptr(), graph.indices(), graph.num_src());
+    const TransposedCsr sorted =
+        detail::transpose_by_sort(graph.indptr(), graph.indices(), graph.edge_dst(), graph.num_src());
+    EXPECT_TRUE(torch::equal(sorted.t_indptr, counted.t_indptr)) << "wide " << wide;
+    EXPECT_TRUE(torch::equal(sorted.t_dst, counted.t_dst)) << "wide " << wide;
+    EXPECT_TRUE(torch::equal(sorted.t_edge, counted.t_edge)) << "wide " << wide;
+    EXPECT_EQ(sorted.t_dst.scalar_type(), graph.indices().scalar_type());
+  }
 }
 
 TEST(MessageGraph, WholeGraphGcnNormIsTheGlobalDegreeNorm) {

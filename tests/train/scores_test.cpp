@@ -34,6 +34,26 @@ TEST(Scores, MultiLabelThresholdAndTopK) {
   EXPECT_DOUBLE_EQ(topk_micro_f1(ScoreCounts{}), 0.0);
 }
 
+TEST(Scores, ValuesReadInOneCopyGiveTheSameCounts) {
+  const auto logits = torch::tensor({{2.0f, 1.0f}, {0.0f, 3.0f}, {5.0f, 1.0f}});
+  const auto labels = torch::tensor({0, 1, 1}, torch::kInt64);
+  const auto values = score_values(logits, labels, ScoreKind::kAccuracy);
+  ASSERT_EQ(values.numel(), score_value_count(ScoreKind::kAccuracy));
+  EXPECT_EQ(values.scalar_type(), torch::kDouble);
+  const ScoreCounts c = scores_from_values({values.data_ptr<double>(), 2}, 3, 2, ScoreKind::kAccuracy);
+  EXPECT_DOUBLE_EQ(c.correct, 2);
+  EXPECT_DOUBLE_EQ(c.labelled, 3);
+  EXPECT_DOUBLE_EQ(c.nodes, 3);
+  const double nll = torch::nll_loss(torch::log_softmax(logits, 1), labels, {}, torch::Reduction::Sum).item<double>();
+  EXPECT_DOUBLE_EQ(c.loss_sum, nll);
+  EXPECT_EQ(c.pack(), count_scores(logits, labels, ScoreKind::kAccuracy).pack());
+  // An empty batch counts nothing; values of the wrong length are refused.
+  const auto none = score_values(torch::zeros({0, 4}), torch::zeros({0, 4}), ScoreKind::kMicroF1);
+  EXPECT_EQ(none.numel(), score_value_count(ScoreKind::kMicroF1));
+  EXPECT_EQ(scores_from_values({none.data_ptr<double>(), 6}, 0, 4, ScoreKind::kMicroF1).nodes, 0);
+  EXPECT_THROW(scores_from_values({values.data_ptr<double>(), 1}, 3, 2, ScoreKind::kAccuracy), Error);
+}
+
 TEST(Scores, PackedCountsUnpackToTheSameFields) {
   ScoreCounts c;
   const auto fields = ScoreCounts::fields(c);

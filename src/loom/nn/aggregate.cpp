@@ -1,7 +1,9 @@
 #include "loom/nn/aggregate.hpp"
 
 #include <ATen/Parallel.h>
+#include <c10/util/Exception.h>
 #include <torch/autograd.h>
+#include <torch/version.h>
 
 #include "loom/core/error.hpp"
 #include "loom/nn/tensor_util.hpp"
@@ -59,10 +61,10 @@ Scales scales_of(const MessageGraph& graph, Aggregation kind, torch::ScalarType 
   return s;
 }
 
-// Runs scaled_spmm on (ptr, idx) over rows of `in` into a new [rows, width] tensor.
-torch::Tensor run_spmm(const torch::Tensor& ptr, const torch::Tensor& idx, const torch::Tensor& row_scale,
-                       const torch::Tensor& col_scale, const torch::Tensor& self_coef, std::int64_t num_self,
-                       const torch::Tensor& in) {
+// Runs scaled_spmm on (ptr, idx) over rows of `in` into a new [rows, width] tensor (CPU).
+torch::Tensor run_kernel(const torch::Tensor& ptr, const torch::Tensor& idx, const torch::Tensor& row_scale,
+                         const torch::Tensor& col_scale, const torch::Tensor& self_coef, std::int64_t num_self,
+                         const torch::Tensor& in) {
   const std::int64_t rows = ptr.size(0) - 1;
   auto out = torch::empty({rows, in.size(1)}, in.options());
   AT_DISPATCH_FLOATING_TYPES(in.scalar_type(), "loom_scaled_spmm", [&] {
@@ -77,10 +79,63 @@ torch::Tensor run_spmm(const torch::Tensor& ptr, const torch::Tensor& idx, const
   return out;
 }
 
+// Drops the warnings raised on this thread while it lives (LibTorch keeps a warning handler per
+// thread). LibTorch warns, once per process, that sparse CSR tensors are in beta, which is not
+// something a Loom user can act on. The handler's API changed in LibTorch 2.
+class QuietWarnings : public c10::WarningHandler {
+ public:
+  QuietWarnings() : previous_(current()) { install(this); }
+  ~QuietWarnings() override { install(previous_); }
+  QuietWarnings(const QuietWarnings&) = delete;
+  QuietWarnings& operator=(const QuietWarnings&) = delete;
+#if TORCH_VERSION_MAJOR >= 2
+  void process(const c10::Warning&) override {}
+
+ private:
+  static c10::WarningHandler* current() { return c10::WarningUtils::get_warning_handler(); }
+  static void install(c10::WarningHandler* h) { c10::WarningUtils::set_warning_handler(h); }
+#else
+  void process(const c10::SourceLocation&, const std::string&, bool) override {}
+
+ private:
+  static c10::WarningHandler* current() { return c10::Warning::get_warning_handler(); }
+  static void install(c10::WarningHandler* h) { c10::Warning::set_warning_handler(h); }
+#endif
+  c10::WarningHandler* previous_;
+};
+
+// The same product in torch ops on any device: the scales as row-wise multiplications around one
+// sparse CSR x dense product with unit weights (cuSPARSE's SpMM on a GPU: no message tensor of
+// [edges, width], no atomics, and no host synchronisation).
+torch::Tensor run_sparse_product(const torch::Tensor& ptr, const torch::Tensor& idx, const torch::Tensor& row_scale,
+                                 const torch::Tensor& col_scale, const torch::Tensor& self_coef, std::int64_t num_self,
+                                 const torch::Tensor& in) {
+  const std::int64_t rows = ptr.size(0) - 1;
+  const torch::Tensor scaled_in = col_scale.defined() ? in * col_scale.unsqueeze(1) : in;
+  const torch::Tensor unit = torch::ones({idx.size(0)}, in.options());
+  const QuietWarnings quiet;
+  const torch::Tensor csr = at::_sparse_csr_tensor_unsafe(ptr.to(idx.scalar_type()), idx, unit, {rows, in.size(0)},
+                                                          in.options().layout(torch::kSparseCsr));
+  torch::Tensor out = torch::mm(csr, scaled_in);
+  if (row_scale.defined()) out.mul_(row_scale.unsqueeze(1));
+  if (self_coef.defined()) out.slice(0, 0, num_self).addcmul_(self_coef.unsqueeze(1), in.slice(0, 0, num_self));
+  return out;
+}
+
+// How AggregateFunction multiplies: the CPU kernel, or torch's sparse product (other devices).
+enum class Product { kCpuKernel, kSparse };
+
+torch::Tensor run_product(Product product, const torch::Tensor& ptr, const torch::Tensor& idx,
+                          const torch::Tensor& row_scale, const torch::Tensor& col_scale,
+                          const torch::Tensor& self_coef, std::int64_t num_self, const torch::Tensor& in) {
+  if (product == Product::kCpuKernel) return run_kernel(ptr, idx, row_scale, col_scale, self_coef, num_self, in);
+  return run_sparse_product(ptr, idx, row_scale, col_scale, self_coef, num_self, in);
+}
+
 class AggregateFunction : public torch::autograd::Function<AggregateFunction> {
  public:
   static torch::Tensor forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& x, const MessageGraph& graph,
-                               Aggregation kind) {
+                               Aggregation kind, Product product) {
     const Scales s = scales_of(graph, kind, x.scalar_type());
     if (x.requires_grad()) {
       const TransposedCsr& t = graph.transposed();
@@ -90,8 +145,9 @@ class AggregateFunction : public torch::autograd::Function<AggregateFunction> {
       ctx->saved_data["col"] = s.col;
       ctx->saved_data["self"] = s.self;
       ctx->saved_data["num_dst"] = graph.num_dst();
+      ctx->saved_data["product"] = static_cast<std::int64_t>(product);
     }
-    return run_spmm(graph.indptr(), graph.indices(), s.row, s.col, s.self, graph.num_dst(), x);
+    return run_product(product, graph.indptr(), graph.indices(), s.row, s.col, s.self, graph.num_dst(), x);
   }
 
   static torch::autograd::variable_list backward(torch::autograd::AutogradContext* ctx,
@@ -99,33 +155,15 @@ class AggregateFunction : public torch::autograd::Function<AggregateFunction> {
     const torch::Tensor grad_out = grads[0].contiguous();
     auto& d = ctx->saved_data;
     torch::Tensor grad_x =
-        run_spmm(d["t_indptr"].toTensor(), d["t_dst"].toTensor(), saved_or_undefined(d["col"]),
-                 saved_or_undefined(d["row"]), saved_or_undefined(d["self"]), d["num_dst"].toInt(), grad_out);
-    return {grad_x, torch::Tensor(), torch::Tensor()};
+        run_product(static_cast<Product>(d["product"].toInt()), d["t_indptr"].toTensor(), d["t_dst"].toTensor(),
+                    saved_or_undefined(d["col"]), saved_or_undefined(d["row"]), saved_or_undefined(d["self"]),
+                    d["num_dst"].toInt(), grad_out);
+    return {grad_x, torch::Tensor(), torch::Tensor(), torch::Tensor()};
   }
 };
 
 torch::Tensor aggregate_generic(const MessageGraph& graph, const torch::Tensor& x, Aggregation kind) {
-  const torch::Tensor idx = graph.indices().to(torch::kLong);
-  const torch::Tensor& dst = graph.edge_dst();
-  auto msg = x.index_select(0, idx);
-  if (kind == Aggregation::kGcn) {
-    const GcnNorm& norm = graph.gcn_norm();
-    const auto row = norm.neighbor_scale.defined() ? norm.dst * norm.neighbor_scale : norm.dst;
-    const auto w = (norm.src.index_select(0, idx) * row.index_select(0, dst)).to(x.scalar_type());
-    msg = msg * w.unsqueeze(1);
-  }
-  auto out = torch::zeros({graph.num_dst(), x.size(1)}, x.options()).index_add(0, dst, msg);
-  if (kind == Aggregation::kMean) {
-    const auto& ptr = graph.indptr();
-    const auto deg = (ptr.slice(0, 1) - ptr.slice(0, 0, graph.num_dst())).to(x.scalar_type()).clamp_min(1);
-    out = out / deg.unsqueeze(1);
-  } else if (kind == Aggregation::kGcn) {
-    const GcnNorm& norm = graph.gcn_norm();
-    const auto self = (norm.src.slice(0, 0, graph.num_dst()) * norm.dst).to(x.scalar_type());
-    out = out + self.unsqueeze(1) * x.slice(0, 0, graph.num_dst());
-  }
-  return out;
+  return AggregateFunction::apply(x.contiguous(), graph, kind, Product::kSparse);
 }
 
 }  // namespace detail
@@ -138,7 +176,7 @@ torch::Tensor aggregate(const MessageGraph& graph, const torch::Tensor& x, Aggre
   LOOM_CHECK_ARG(x.device() == graph.device(), "x", "features on {} but graph on {}", x.device().str(),
                  graph.device().str());
   if (!x.is_cpu()) return detail::aggregate_generic(graph, x, kind);
-  return detail::AggregateFunction::apply(x.contiguous(), graph, kind);
+  return detail::AggregateFunction::apply(x.contiguous(), graph, kind, detail::Product::kCpuKernel);
 }
 
 }  // namespace loom::nn

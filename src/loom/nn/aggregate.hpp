@@ -1,7 +1,8 @@
-// Neighbour aggregation over a MessageGraph, as autograd ops with hand-written forward and
-// backward CSR kernels on CPU (parallel over destination rows; the backward scatter runs as a
-// gather over the transposed CSR, so there are no races and no atomics). Other devices take a
-// device-generic path of plain torch ops (index_select/index_add_) with the same semantics.
+// Neighbour aggregation over a MessageGraph, as an autograd op whose forward is a CSR product
+// and whose backward is the same product over the transposed CSR (a gather, so there are no races
+// and no atomics). On CPU the product is a hand-written kernel (parallel over destination rows);
+// other devices run torch's sparse CSR x dense product (cuSPARSE on a GPU) with the scales as
+// row-wise multiplications: the same semantics, and no [edges, features] message tensor.
 //   kSum:  out[i] = sum_{j -> i} x[j]
 //   kMean: out[i] = mean_{j -> i} x[j]            (0 for a destination without edges)
 //   kGcn:  out[i] = n_d[i] * (c[i] * sum_{j -> i} n_s[j] x[j] + n_s[i] x[i])   (GCN with
@@ -21,7 +22,8 @@ enum class Aggregation { kSum, kMean, kGcn };
 torch::Tensor aggregate(const MessageGraph& graph, const torch::Tensor& x, Aggregation kind);
 
 namespace detail {
-// The device-generic path (what non-CPU tensors use); on CPU too when called directly.
+// The device-generic path (torch's sparse product: what non-CPU tensors use); on CPU too when
+// called directly.
 torch::Tensor aggregate_generic(const MessageGraph& graph, const torch::Tensor& x, Aggregation kind);
 }  // namespace detail
 

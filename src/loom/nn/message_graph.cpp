@@ -42,9 +42,10 @@ MessageGraph::MessageGraph(torch::Tensor indptr, torch::Tensor indices, std::int
   }
 }
 
-MessageGraph MessageGraph::from_block(const sample::Block& block) {
-  auto indptr = torch::empty({block.num_dst + 1}, torch::kLong);
-  auto indices = torch::empty({block.num_edges()}, torch::kInt);
+MessageGraph MessageGraph::from_block(const sample::Block& block, bool pinned) {
+  const auto host = torch::TensorOptions().pinned_memory(pinned);
+  auto indptr = torch::empty({block.num_dst + 1}, host.dtype(torch::kLong));
+  auto indices = torch::empty({block.num_edges()}, host.dtype(torch::kInt));
   std::memcpy(indptr.data_ptr<std::int64_t>(), block.indptr.data(), block.indptr.size() * sizeof(std::int64_t));
   std::memcpy(indices.data_ptr<std::int32_t>(), block.indices.data(), block.indices.size() * sizeof(std::int32_t));
   return MessageGraph(std::move(indptr), std::move(indices), block.num_src);
@@ -82,7 +83,8 @@ MessageGraph MessageGraph::with_gcn_norm(GcnNorm norm) const {
 
 MessageGraph MessageGraph::to(torch::Device device) const {
   if (device == this->device()) return *this;
-  MessageGraph moved(indptr_.to(device), indices_.to(device), num_src_);
+  const auto moved_to = [&](const torch::Tensor& t) { return t.to(device, /*non_blocking=*/t.is_pinned()); };
+  MessageGraph moved(moved_to(indptr_), moved_to(indices_), num_src_);
   if (explicit_norm_) moved = moved.with_gcn_norm(*explicit_norm_);
   return moved;
 }
@@ -95,35 +97,49 @@ std::vector<torch::Tensor> MessageGraph::tensors() const {
   return out;
 }
 
+namespace detail {
+
+TransposedCsr transpose_by_counting(const torch::Tensor& indptr, const torch::Tensor& indices, std::int64_t num_src) {
+  const std::int64_t num_dst = indptr.size(0) - 1, edges = indices.size(0);
+  auto t_indptr = torch::zeros({num_src + 1}, torch::kLong);
+  auto t_dst = torch::empty_like(indices);
+  auto t_edge = torch::empty({edges}, torch::kLong);
+  visit_index_type(indices, [&](auto id_type) {
+    using IdT = decltype(id_type);
+    const auto* ptr = indptr.data_ptr<std::int64_t>();
+    const auto* idx = indices.data_ptr<IdT>();
+    auto* tp = t_indptr.data_ptr<std::int64_t>();
+    auto* td = t_dst.data_ptr<IdT>();
+    auto* te = t_edge.data_ptr<std::int64_t>();
+    // Counting sort by source: count, prefix sum, scatter in destination order.
+    for (std::int64_t e = 0; e < edges; ++e) ++tp[idx[e] + 1];
+    for (std::int64_t j = 0; j < num_src; ++j) tp[j + 1] += tp[j];
+    std::vector<std::int64_t> cursor(tp, tp + num_src);
+    for (std::int64_t i = 0; i < num_dst; ++i) {
+      for (std::int64_t e = ptr[i]; e < ptr[i + 1]; ++e) {
+        const std::int64_t pos = cursor[idx[e]]++;
+        td[pos] = static_cast<IdT>(i);
+        te[pos] = e;
+      }
+    }
+  });
+  return {t_indptr, t_dst, t_edge};
+}
+
+TransposedCsr transpose_by_sort(const torch::Tensor& indptr, const torch::Tensor& indices,
+                                const torch::Tensor& edge_dst, std::int64_t num_src) {
+  const auto [sources, order] = torch::sort(indices.to(torch::kLong), /*stable=*/c10::optional<bool>(true), /*dim=*/0);
+  const torch::Tensor t_indptr = torch::searchsorted(sources, torch::arange(num_src + 1, indptr.options()));
+  return {t_indptr, edge_dst.index_select(0, order).to(indices.scalar_type()), order};
+}
+
+}  // namespace detail
+
 const TransposedCsr& MessageGraph::transposed() const {
   std::call_once(cache_->transposed_once, [&] {
-    const torch::Tensor indptr = indptr_.cpu();
-    const torch::Tensor indices = indices_.cpu();
-    auto t_indptr = torch::zeros({num_src_ + 1}, torch::kLong);
-    auto t_dst = torch::empty_like(indices);
-    auto t_edge = torch::empty({num_edges()}, torch::kLong);
-    detail::visit_index_type(indices, [&](auto id_type) {
-      using IdT = decltype(id_type);
-      const auto* ptr = indptr.data_ptr<std::int64_t>();
-      const auto* idx = indices.data_ptr<IdT>();
-      auto* tp = t_indptr.data_ptr<std::int64_t>();
-      auto* td = t_dst.data_ptr<IdT>();
-      auto* te = t_edge.data_ptr<std::int64_t>();
-      const std::int64_t edges = num_edges();
-      // Counting sort by source: count, prefix sum, scatter in destination order.
-      for (std::int64_t e = 0; e < edges; ++e) ++tp[idx[e] + 1];
-      for (std::int64_t j = 0; j < num_src_; ++j) tp[j + 1] += tp[j];
-      std::vector<std::int64_t> cursor(tp, tp + num_src_);
-      for (std::int64_t i = 0; i < num_dst_; ++i) {
-        for (std::int64_t e = ptr[i]; e < ptr[i + 1]; ++e) {
-          const std::int64_t pos = cursor[idx[e]]++;
-          td[pos] = static_cast<IdT>(i);
-          te[pos] = e;
-        }
-      }
-    });
-    const auto dev = device();
-    cache_->transposed = {t_indptr.to(dev), t_dst.to(dev), t_edge.to(dev)};
+    // On CPU a counting sort; elsewhere a stable sort on the device (no copy to the host).
+    cache_->transposed = indptr_.is_cpu() ? detail::transpose_by_counting(indptr_, indices_, num_src_)
+                                          : detail::transpose_by_sort(indptr_, indices_, edge_dst(), num_src_);
   });
   return cache_->transposed;
 }
@@ -146,7 +162,9 @@ const GcnNorm& MessageGraph::gcn_norm() const {
 const torch::Tensor& MessageGraph::edge_dst() const {
   std::call_once(cache_->edge_dst_once, [&] {
     const auto counts = indptr_.slice(0, 1) - indptr_.slice(0, 0, num_dst_);
-    cache_->edge_dst = torch::repeat_interleave(torch::arange(num_dst_, indptr_.options()), counts);
+    // The output size is known here, so a GPU need not report it back to the host.
+    cache_->edge_dst =
+        torch::repeat_interleave(torch::arange(num_dst_, indptr_.options()), counts, /*dim=*/0, num_edges());
   });
   return cache_->edge_dst;
 }

@@ -41,14 +41,16 @@ class MessageGraph {
   // Validates dtypes, shapes, devices and (on CPU) the values; throws loom::Error.
   MessageGraph(torch::Tensor indptr, torch::Tensor indices, std::int64_t num_src);
 
-  // Copies a sampled block into CPU tensors.
-  static MessageGraph from_block(const sample::Block& block);
+  // Copies a sampled block into CPU tensors (in pinned memory with `pinned`, for a graph bound for
+  // a GPU; needs a CUDA LibTorch).
+  static MessageGraph from_block(const sample::Block& block, bool pinned = false);
   // A whole square graph (num_dst = num_src = rows). Views the Csr's memory without copying:
   // the Csr must outlive the graph and every copy of it.
   static MessageGraph from_csr(const graph::Csr& csr);
 
   // The same graph with explicit GCN norms instead of the block degrees.
   MessageGraph with_gcn_norm(GcnNorm norm) const;
+  // Tensors in pinned memory are copied without blocking the host (on the current stream).
   MessageGraph to(torch::Device device) const;
 
   std::int64_t num_src() const { return num_src_; }
@@ -73,6 +75,15 @@ class MessageGraph {
   std::shared_ptr<Cache> cache_;                  // shared by copies with the same topology
   std::shared_ptr<const GcnNorm> explicit_norm_;  // set by with_gcn_norm
 };
+
+namespace detail {
+// The transposed CSR of (indptr, indices): by a counting sort on CPU tensors, and by a stable
+// sort of the edges by source in torch ops on any device (what a GPU graph uses). Both give the
+// same tensors: within a source, edges in forward-CSR order.
+TransposedCsr transpose_by_counting(const torch::Tensor& indptr, const torch::Tensor& indices, std::int64_t num_src);
+TransposedCsr transpose_by_sort(const torch::Tensor& indptr, const torch::Tensor& indices,
+                                const torch::Tensor& edge_dst, std::int64_t num_src);
+}  // namespace detail
 
 // GCN norms from a whole graph's degrees (+1 for the self-loop) for the nodes `src_nodes` and
 // `dst_nodes` (global ids): exact full-graph normalisation for a block of that graph.

@@ -29,12 +29,16 @@ StepAgreement GradientSync::all_reduce_agreeing(int stop_signal, bool loss_finit
   return {flags[0] > 0 ? SIGTERM : flags[1] > 0 ? SIGINT : 0, static_cast<int>(flags[2])};
 }
 
-bool GradientSync::gradients_finite() const {
+torch::Tensor GradientSync::finite_flag() const {
   std::vector<torch::Tensor> finite;
   for (const auto& p : parameters_)
     if (p.grad().defined()) finite.push_back(torch::isfinite(p.grad()).all());
-  return finite.empty() || torch::stack(finite).all().item<bool>();  // one read, on any device
+  const torch::Device device = parameters_.empty() ? torch::Device(torch::kCPU) : parameters_.front().device();
+  if (finite.empty()) return torch::ones({1}, torch::TensorOptions().dtype(torch::kDouble).device(device));
+  return torch::stack(finite).all().to(torch::kDouble).reshape({1});
 }
+
+bool GradientSync::gradients_finite() const { return finite_flag().item<double>() > 0; }  // one read, on any device
 
 void GradientSync::sum_buckets(std::span<float> flags) {
   const float scale = average_ ? 1.0f / static_cast<float>(comm_->size()) : 1.0f;

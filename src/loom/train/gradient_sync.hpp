@@ -34,6 +34,14 @@ class GradientSync {
   StepAgreement all_reduce_agreeing(int stop_signal, bool loss_finite);
   // Whether every gradient (the summed ones, after an all-reduce) is finite.
   bool gradients_finite() const;
+  // The same as a float64 tensor [1] (1 or 0) on the parameters' device, not read: a trainer on a
+  // GPU reads it with the step's other values in one copy to the host.
+  torch::Tensor finite_flag() const;
+  // gradients_finite() after the all-reduce, given finite_flag()'s value read before it: with
+  // one rank the gradients did not change, so the value is kept and not read again.
+  bool summed_gradients_finite(bool finite_before) const {
+    return comm_->size() == 1 ? finite_before : gradients_finite();
+  }
 
  private:
   const comm::Communicator* comm_;

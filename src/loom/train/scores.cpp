@@ -6,33 +6,53 @@
 
 namespace loom::train {
 
-ScoreCounts count_scores(const torch::Tensor& logits, const torch::Tensor& labels, ScoreKind kind) {
-  const bool several_labels = kind == ScoreKind::kMicroF1;
-  ScoreCounts c;
-  if (logits.size(0) == 0) return c;
+std::int64_t score_value_count(ScoreKind kind) { return kind == ScoreKind::kMicroF1 ? 6 : 2; }
+
+torch::Tensor score_values(const torch::Tensor& logits, const torch::Tensor& labels, ScoreKind kind) {
   const auto sum = torch::Reduction::Sum;
-  c.loss_sum = several_labels ? torch::binary_cross_entropy_with_logits(logits, labels, {}, {}, sum).item<double>() /
-                                    static_cast<double>(logits.size(1))
-                              : torch::nll_loss(torch::log_softmax(logits, 1), labels, {}, sum).item<double>();
-  c.nodes = static_cast<double>(logits.size(0));
-  if (several_labels) {
-    const auto predicted = logits.gt(0);
-    const auto truth = labels.gt(0.5);
-    c.true_positives = static_cast<double>((predicted & truth).sum().item<std::int64_t>());
-    c.false_positives = static_cast<double>((predicted & ~truth).sum().item<std::int64_t>());
-    c.false_negatives = static_cast<double>((~predicted & truth).sum().item<std::int64_t>());
-    // Rank of every logit within its row (0 = highest); the top k = |true labels| are predicted.
-    const auto order = logits.argsort(1, /*descending=*/true);
-    const auto rank = torch::empty_like(order).scatter_(
-        1, order, torch::arange(logits.size(1), order.options()).expand_as(order).contiguous());
-    const auto k = truth.sum(1, /*keepdim=*/true);
-    c.topk_hits = static_cast<double>((rank.lt(k) & truth).sum().item<std::int64_t>());
-    c.true_labels = static_cast<double>(k.sum().item<std::int64_t>());
-  } else {
-    c.correct = static_cast<double>(logits.argmax(1).eq(labels).sum().item<std::int64_t>());
-    c.labelled = static_cast<double>(logits.size(0));
+  const auto as_double = [](const torch::Tensor& t) { return t.to(torch::kDouble).reshape({1}); };
+  if (logits.size(0) == 0) return torch::zeros({score_value_count(kind)}, logits.options().dtype(torch::kDouble));
+  if (kind != ScoreKind::kMicroF1)
+    return torch::cat({as_double(torch::nll_loss(torch::log_softmax(logits, 1), labels, {}, sum)),
+                       as_double(logits.argmax(1).eq(labels).sum())});
+  const auto predicted = logits.gt(0);
+  const auto truth = labels.gt(0.5);
+  // Rank of every logit within its row (0 = highest); the top k = |true labels| are predicted.
+  const auto order = logits.argsort(1, /*descending=*/true);
+  const auto rank = torch::empty_like(order).scatter_(
+      1, order, torch::arange(logits.size(1), order.options()).expand_as(order).contiguous());
+  const auto k = truth.sum(1, /*keepdim=*/true);
+  return torch::cat({as_double(torch::binary_cross_entropy_with_logits(logits, labels, {}, {}, sum)),
+                     as_double((predicted & truth).sum()), as_double((predicted & ~truth).sum()),
+                     as_double((~predicted & truth).sum()), as_double((rank.lt(k) & truth).sum()), as_double(k.sum())});
+}
+
+ScoreCounts scores_from_values(std::span<const double> values, std::int64_t rows, std::int64_t classes,
+                               ScoreKind kind) {
+  LOOM_CHECK(static_cast<std::int64_t>(values.size()) == score_value_count(kind), "score values: want {}, got {}",
+             score_value_count(kind), values.size());
+  ScoreCounts c;
+  if (rows == 0) return c;
+  c.nodes = static_cast<double>(rows);
+  if (kind != ScoreKind::kMicroF1) {
+    c.loss_sum = values[0];
+    c.correct = values[1];
+    c.labelled = static_cast<double>(rows);
+    return c;
   }
+  c.loss_sum = values[0] / static_cast<double>(classes);
+  c.true_positives = values[1];
+  c.false_positives = values[2];
+  c.false_negatives = values[3];
+  c.topk_hits = values[4];
+  c.true_labels = values[5];
   return c;
+}
+
+ScoreCounts count_scores(const torch::Tensor& logits, const torch::Tensor& labels, ScoreKind kind) {
+  const torch::Tensor values = score_values(logits, labels, kind).cpu().contiguous();
+  return scores_from_values({values.data_ptr<double>(), static_cast<std::size_t>(values.numel())}, logits.size(0),
+                            logits.size(1), kind);
 }
 
 std::array<double, ScoreCounts::kFields> ScoreCounts::pack() const {

@@ -13,18 +13,19 @@ namespace loom::train {
 torch::Tensor BatchBuilder::labels(std::span<const std::int64_t> seeds) const {
   const auto n = static_cast<std::int64_t>(seeds.size());
   const std::int64_t offset = data_->offset;
-  if (seed_labels_ == SeedLabels::kNone) return torch::empty({0}, torch::kInt64);
+  const auto host = torch::TensorOptions().pinned_memory(pinned());
+  if (seed_labels_ == SeedLabels::kNone) return torch::empty({0}, host.dtype(torch::kInt64));
   if (data_->scoring == ScoreKind::kMicroF1) {
     const std::int64_t c = data_->num_classes;
     const auto all = data_->labels.span<std::uint8_t>();
-    auto y = torch::empty({n, c}, torch::kFloat32);
+    auto y = torch::empty({n, c}, host.dtype(torch::kFloat32));
     float* out = y.data_ptr<float>();
     for (std::int64_t i = 0; i < n; ++i)
       for (std::int64_t j = 0; j < c; ++j) out[i * c + j] = all[(seeds[i] - offset) * c + j];
     return y;
   }
   const auto all = data_->labels.span<std::int64_t>();
-  auto y = torch::empty({n}, torch::kInt64);
+  auto y = torch::empty({n}, host.dtype(torch::kInt64));
   auto* out = y.data_ptr<std::int64_t>();
   for (std::int64_t i = 0; i < n; ++i) out[i] = all[seeds[i] - offset];
   return y;
@@ -41,6 +42,7 @@ void PreparedBatch::count_into(EpochTotals& t, double wait) const {
   t.phases.wait += wait;
   t.phases.sample += sample_seconds;
   t.phases.fetch += fetch.seconds;
+  t.phases.copy += copy_seconds;
   t.fetched += fetch;
   t.sampled_edges += sampled.num_sampled_edges;
 }
@@ -61,7 +63,7 @@ PreparedBatch BatchBuilder::sample(std::span<const std::int64_t> seeds, std::uin
   b.graphs.reserve(b.sampled.blocks.size());
   const auto& csr = data_->graph();
   for (const auto& block : b.sampled.blocks) {
-    auto graph = nn::MessageGraph::from_block(block);
+    auto graph = nn::MessageGraph::from_block(block, pinned());
     if (whole_graph_gcn_norm_) graph = graph.with_gcn_norm(nn::sampled_gcn_norm(csr, block, b.sampled.input_nodes));
     b.graphs.push_back(std::move(graph));
   }
@@ -81,12 +83,18 @@ void BatchBuilder::fetch(PreparedBatch& b, std::span<const std::span<const std::
   const torch::Tensor host = device_->host_buffer(rows, features_->dim());
   feature::TierRows tier_rows;
   b.fetch = features_->gather(b.sampled.input_nodes, host.data_ptr<float>(), &tier_rows, upcoming);
-  const torch::Tensor y = labels(seeds);
+  copy_to_device(b, host, tier_rows, labels(seeds));
+}
+
+void BatchBuilder::copy_to_device(PreparedBatch& b, const torch::Tensor& host, const feature::TierRows& tier_rows,
+                                  const torch::Tensor& y) const {
+  core::Timer timer;
   b.copies = device_->copy_stream().run([&] {
     b.x = device_->assemble(host, tier_rows);
     for (auto& graph : b.graphs) graph = device_->to_device(graph);
     b.y = device_->to_device(y);
   });
+  b.copy_seconds = timer.seconds();
 }
 
 namespace {
@@ -160,12 +168,7 @@ void BatchBuilder::finish_grouped(PreparedBatch& b) const {
     b.x = host;
     return;
   }
-  const torch::Tensor y = b.y;
-  b.copies = device_->copy_stream().run([&] {
-    b.x = device_->to_device(host);
-    for (auto& graph : b.graphs) graph = device_->to_device(graph);
-    b.y = device_->to_device(y);
-  });
+  copy_to_device(b, host, feature::TierRows{}, b.y);
 }
 
 }  // namespace loom::train

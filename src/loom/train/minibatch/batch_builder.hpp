@@ -38,7 +38,8 @@ struct PreparedBatch {
   torch::Tensor y;                       // int64 [seeds] or float [seeds, classes]
   feature::FetchStats fetch;
   double sample_seconds = 0;
-  CopiesDone copies;  // the copies of x, y and graphs to the device
+  CopiesDone copies;        // the copies of x, y and graphs to the device
+  double copy_seconds = 0;  // queueing them
   // Between fetch_group() and finish_grouped(): x holds the group's distinct rows (shared by its
   // batches, in the store's dtype, on the host) and these are this batch's rows among them.
   torch::Tensor group_positions;
@@ -86,6 +87,13 @@ class BatchBuilder {
   torch::Tensor labels(std::span<const std::int64_t> seeds) const;
 
  private:
+  // Whether host tensors bound for the device are allocated pinned (so they are copied without
+  // blocking the producer): under CUDA.
+  bool pinned() const { return device_ != nullptr && device_->device().is_cuda(); }
+  // The batch's tensors on the device, on the copy stream; copy_seconds says how long it took.
+  void copy_to_device(PreparedBatch& batch, const torch::Tensor& host, const feature::TierRows& tier_rows,
+                      const torch::Tensor& y) const;
+
   const TrainingData* data_;
   const sample::NeighborSampler* sampler_;
   const feature::FeatureSource* features_;

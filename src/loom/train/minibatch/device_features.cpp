@@ -1,5 +1,6 @@
 #include "loom/train/minibatch/device_features.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include "loom/core/error.hpp"
@@ -69,16 +70,24 @@ nn::MessageGraph DeviceFeatures::to_device(const nn::MessageGraph& host) const {
 torch::Tensor DeviceFeatures::assemble(const torch::Tensor& host, const feature::TierRows& tier_rows) const {
   if (!tier_rows.split()) return to_device(host);
   const auto staged = static_cast<std::int64_t>(tier_rows.staged.size());
-  const auto rows = staged + static_cast<std::int64_t>(tier_rows.positions.size());
-  const auto index_of = [&](const std::vector<std::int64_t>& values) {
-    auto* data = const_cast<std::int64_t*>(values.data());
-    return to_device(torch::from_blob(data, {static_cast<std::int64_t>(values.size())}, torch::kInt64));
-  };
-  torch::Tensor hot = rows_.index_select(0, index_of(tier_rows.slots)).to(torch::kFloat32);
-  if (staged == 0) return hot;  // every row from the tier: the positions are 0, 1, 2, ...
-  torch::Tensor x = torch::empty({rows, host.size(1)}, torch::TensorOptions().dtype(torch::kFloat32).device(device_));
-  x.index_copy_(0, index_of(tier_rows.staged), to_device(host.slice(0, 0, staged)));
-  x.index_copy_(0, index_of(tier_rows.positions), hot);
+  const auto hot_rows = static_cast<std::int64_t>(tier_rows.slots.size());
+  // Every row from the tier: the positions are 0, 1, 2, ... and only the slots are needed.
+  const std::vector<const std::vector<std::int64_t>*> parts =
+      staged == 0 ? std::vector{&tier_rows.slots}
+                  : std::vector{&tier_rows.slots, &tier_rows.staged, &tier_rows.positions};
+  // The indices in one host tensor (pinned under CUDA), copied to the device once.
+  std::int64_t total = 0;
+  for (const auto* part : parts) total += static_cast<std::int64_t>(part->size());
+  auto host_index = torch::empty({total}, torch::TensorOptions().dtype(torch::kInt64).pinned_memory(device_.is_cuda()));
+  std::int64_t* out = host_index.data_ptr<std::int64_t>();
+  for (const auto* part : parts) out = std::copy(part->begin(), part->end(), out);
+  const torch::Tensor index = to_device(host_index);
+  torch::Tensor hot = rows_.index_select(0, index.slice(0, 0, hot_rows)).to(torch::kFloat32);
+  if (staged == 0) return hot;
+  torch::Tensor x =
+      torch::empty({staged + hot_rows, host.size(1)}, torch::TensorOptions().dtype(torch::kFloat32).device(device_));
+  x.index_copy_(0, index.slice(0, hot_rows, hot_rows + staged), to_device(host.slice(0, 0, staged)));
+  x.index_copy_(0, index.slice(0, hot_rows + staged), hot);
   return x;
 }
 

@@ -15,7 +15,8 @@ template <class Totals, class Visit>
 void visit_totals(Totals& t, Visit&& visit) {
   visit(t.loss_sum);
   for (auto* value : ScoreCounts::fields(t.train)) visit(*value);
-  for (auto* phase : {&t.phases.sample, &t.phases.fetch, &t.phases.wait, &t.phases.compute, &t.phases.allreduce})
+  for (auto* phase :
+       {&t.phases.sample, &t.phases.fetch, &t.phases.copy, &t.phases.wait, &t.phases.compute, &t.phases.allreduce})
     visit(*phase);
   for (auto* rows : {&t.fetched.local_rows, &t.fetched.device_rows, &t.fetched.cached_rows, &t.fetched.prefetch_hits,
                      &t.fetched.remote_rows, &t.fetched.prefetch_rows, &t.fetched.bytes, &t.sampled_edges})
@@ -75,7 +76,7 @@ EpochSummary summarize_epoch(const EpochFacts& facts, const EpochTotals& t, cons
   world.sum_fields(comm::Channel::control, loss_sum, all_steps);
   s.loss = loss_sum / std::max(1.0, all_steps);
   if (facts.scoring) s.train_score = score(sum_over_ranks(t.train, world), *facts.scoring);
-  const double producer = t.phases.sample + t.phases.fetch;
+  const double producer = t.phases.sample + t.phases.fetch + t.phases.copy;
   s.pipeline_hidden_fraction =
       facts.pipelined && producer > 0 ? std::clamp(1.0 - t.phases.wait / producer, 0.0, 1.0) : 0.0;
 
@@ -114,11 +115,8 @@ nlohmann::json epoch_record(const EpochSummary& s) {
   r["lr"] = s.facts.lr;
   r["loss"] = s.loss;
   if (s.facts.scoring) r["train_" + score_name(*s.facts.scoring)] = s.train_score;
-  r["phases_seconds"] = {{"sample", s.phases.sample},
-                         {"fetch", s.phases.fetch},
-                         {"wait", s.phases.wait},
-                         {"compute", s.phases.compute},
-                         {"allreduce", s.phases.allreduce}};
+  r["phases_seconds"] = {{"sample", s.phases.sample}, {"fetch", s.phases.fetch},     {"copy", s.phases.copy},
+                         {"wait", s.phases.wait},     {"compute", s.phases.compute}, {"allreduce", s.phases.allreduce}};
   r["pipeline_hidden_fraction"] = s.pipeline_hidden_fraction;
   r["rows_local"] = s.rows_local;
   r["rows_device"] = s.rows_device;

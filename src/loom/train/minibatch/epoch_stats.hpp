@@ -22,8 +22,9 @@
 
 namespace loom::train {
 
+// copy: the producer queueing a batch's copies to the device (0 on CPU).
 struct PhaseSeconds {
-  double sample = 0, fetch = 0, wait = 0, compute = 0, allreduce = 0;
+  double sample = 0, fetch = 0, copy = 0, wait = 0, compute = 0, allreduce = 0;
 };
 
 struct EpochTotals {

@@ -203,18 +203,38 @@ struct EpochProgress {
 // Stops the run (every rank alike, after the agreeing all-reduce) at the first step whose loss or
 // summed gradients are NaN or infinite, naming epoch and step (1-based), before the optimizer
 // applies them.
-void stop_unless_finite(const StepAgreement& agreed, const GradientSync& gradients, double loss, int epoch, int step) {
+void stop_unless_finite(const StepAgreement& agreed, bool gradients_finite, double loss, int epoch, int step) {
   if (agreed.ranks_loss_not_finite > 0)
     throw Error(fmt::format(
         "epoch {}, step {}: the training loss is not finite ({} on this rank; {} rank{} with a "
         "loss that is not); training stopped before the step was applied. Check the features "
         "(`loom check STORE`) and lower --lr",
         epoch + 1, step + 1, loss, agreed.ranks_loss_not_finite, agreed.ranks_loss_not_finite == 1 ? "" : "s"));
-  if (!gradients.gradients_finite())
+  if (!gradients_finite)
     throw Error(
         fmt::format("epoch {}, step {}: a gradient is not finite (the loss was {}); training stopped before "
                     "the step was applied. Lower --lr or check the features (`loom check STORE`)",
                     epoch + 1, step + 1, loss));
+}
+
+// What a step reads back from the device, in one copy: the loss, the training predictions'
+// counts and whether this rank's gradients are finite (on a GPU, the step's only wait for it).
+struct StepReadout {
+  double loss = 0;
+  ScoreCounts scores;
+  bool gradients_finite = true;
+};
+
+StepReadout read_step(const torch::Tensor& loss, const torch::Tensor& logits, const torch::Tensor& labels,
+                      ScoreKind scoring, const GradientSync& gradients) {
+  const torch::Tensor values = torch::cat({loss.detach().to(torch::kDouble).reshape({1}),
+                                           score_values(logits, labels, scoring), gradients.finite_flag()})
+                                   .cpu();
+  const auto* v = values.data_ptr<double>();
+  const auto counts = static_cast<std::size_t>(score_value_count(scoring));
+  return {.loss = v[0],
+          .scores = scores_from_values({v + 1, counts}, logits.size(0), logits.size(1), scoring),
+          .gradients_finite = v[1 + counts] > 0};
 }
 
 // Steps of one epoch from `first_step`: forward, loss, backward, gradient all-reduce and optimizer
@@ -237,21 +257,25 @@ EpochProgress train_epoch(TrainingModel& m, const MinibatchDataPath& path, std::
     core::Timer compute;
     m.optimizer->zero_grad();
     double loss_value = 0;
+    bool gradients_finite = true;
     if (!batch.sampled.seeds.empty()) {
       const auto logits = m.model->forward(batch.x, batch.graphs);
       const torch::Tensor loss = scoring == ScoreKind::kMicroF1
                                      ? torch::binary_cross_entropy_with_logits(logits, batch.y)
                                      : torch::nn::functional::cross_entropy(logits, batch.y);
       loss.backward();
-      loss_value = loss.item<double>();
+      const StepReadout read = read_step(loss, logits.detach(), batch.y, scoring, *m.gradients);
+      loss_value = read.loss;
       t.loss_sum += loss_value;
-      t.train += count_scores(logits.detach(), batch.y, scoring);
+      t.train += read.scores;
+      gradients_finite = read.gradients_finite;
     }
     t.phases.compute += compute.seconds();
     if (control) control->record_step_seconds(compute.seconds());
     core::Timer reduce;
     const StepAgreement agreed = m.gradients->all_reduce_agreeing(core::stop_signal(), std::isfinite(loss_value));
-    stop_unless_finite(agreed, *m.gradients, loss_value, epoch, progress.steps_done);
+    stop_unless_finite(agreed, m.gradients->summed_gradients_finite(gradients_finite), loss_value, epoch,
+                       progress.steps_done);
     progress.stopped_by = agreed.stop_signal;
     t.phases.allreduce += reduce.seconds();
     core::Timer step;
