@@ -9,7 +9,8 @@
 #      features, 47 classes): Loom on the GPU with the features in GPU memory (--device-rows 1, as
 #      the peer keeps them; whole epoch), Loom on the CPU cores and the peer on the GPU (--max-steps
 #      each, the epoch projected);
-#   4. SALIENT++'s storage tiers on it: --device-rows 0 (every row pinned on the host) to 1.
+#   4. SALIENT++'s storage tiers on it: --device-rows 0 (every row pinned on the host) to 1, and
+#      every row pinned on the host and read by the GPU in place (--host-reads mapped);
 #   5. sampling workers (--sample-workers 4 and 16 beside the default, 8 on 16 cores): where the GPU
 #      epoch's time goes;
 #   6. the sampler alone (build/bench/bench_sampler where it was built, on the SBM): one thread's batch
@@ -128,6 +129,9 @@ tiers_section() {
     run "tier-$rows" 45 "$loom" train "$sbm" "${products[@]}" --device cuda --device-rows "$rows" --max-steps 40 \
       --metrics "$work/tier-$rows.jsonl"
   done
+  # Every row pinned on the host and read by the GPU in place (issue 47), against tier-0's staging.
+  run tier-0-mapped 45 "$loom" train "$sbm" "${products[@]}" --device cuda --device-rows 0 --host-reads mapped \
+    --max-steps 40 --metrics "$work/tier-0-mapped.jsonl"
 }
 
 # Sampling workers on the GPU (the default, half the cores and at most 8, is sbm-loom-gpu): where the

@@ -99,9 +99,17 @@ def epoch_targets(facts, epoch):
     targets = [
         (f"Products scale: epoch with features in GPU memory at most {limit} s", device, device <= limit, "{:.2f} s")
     ]
-    if "tier-0" in epoch:
-        value = epoch["tier-0"] / device
-        targets.append(("Products scale: features pinned on the host at most 2x that", value, value <= 2, "{:.2f}x"))
+    pinned = [epoch[name] for name in ("tier-0", "tier-0-mapped") if name in epoch]
+    if pinned:
+        value = min(pinned) / device
+        targets.append(
+            (
+                "Products scale: features pinned on the host (staged or mapped) at most 2x that",
+                value,
+                value <= 2,
+                "{:.2f}x",
+            )
+        )
     return targets
 
 
@@ -206,7 +214,7 @@ def main(work, out):
             )
         lines.append("")
 
-    tiers = [(rows, records(work, f"tier-{rows}")) for rows in ("0", "0.25", "1")]
+    tiers = [(rows, records(work, f"tier-{rows}")) for rows in ("0", "0-mapped", "0.25", "1")]
     tiers = [(rows, recs) for rows, recs in tiers if recs]
     if tiers:
         lines += [
@@ -227,9 +235,11 @@ def main(work, out):
             to_device = last["comm"]["sum"]["device"]["bytes_sent"] * scale
             read = last["rows_device"] / max(1, last["rows_local"])  # rows_local counts the tier's rows too
             dev = event(recs, "device")
-            by_rows[rows] = (mean_epoch(recs), to_device)
+            if not rows.endswith("-mapped"):  # the tiers compared among themselves; mapped reads beside them
+                by_rows[rows] = (mean_epoch(recs), to_device)
+            shown = rows.replace("-mapped", ", own rows read in place (--host-reads mapped)")
             lines.append(
-                f"| {rows} | {dev.get('tier_bytes', 0) / GiB:.2f} GiB | {mean_epoch(recs):.2f} | {to_device / GiB:.2f} GiB | "
+                f"| {shown} | {dev.get('tier_bytes', 0) / GiB:.2f} GiB | {mean_epoch(recs):.2f} | {to_device / GiB:.2f} GiB | "
                 f"{read:.3f} | {dev.get('tier_vip_share', 0):.3f} |"
             )
         lines.append("")
@@ -249,7 +259,10 @@ def main(work, out):
                 ),
             ]
 
-    sbm = {name: records(work, name) for name in ("sbm-loom-gpu", "tier-0", "sbm-loom-cpu", "sbm-peer-gpu")}
+    sbm = {
+        name: records(work, name)
+        for name in ("sbm-loom-gpu", "tier-0", "tier-0-mapped", "sbm-loom-cpu", "sbm-peer-gpu")
+    }
     if any(sbm.values()):
         lines += [
             f"## Products-scale SBM epoch ({nodes} nodes, average stored degree 25, 100 features, 47 classes, 1 epoch)",
@@ -264,6 +277,7 @@ def main(work, out):
         labels = {
             "sbm-loom-gpu": ("Loom, features in GPU memory", "GPU"),
             "tier-0": ("Loom, features pinned on the host", "GPU"),
+            "tier-0-mapped": ("Loom, features pinned on the host, read in place (--host-reads mapped)", "GPU"),
             "sbm-loom-cpu": ("Loom", "all CPU cores"),
             "sbm-peer-gpu": ("plain PyTorch peer, tensor sampler, features in GPU memory", "GPU"),
         }

@@ -1,6 +1,8 @@
 // The GPU against the CPU: every model's forward and backward on a sampled batch (SAGE, GCN, GAT),
 // the aggregation ops alone, and the storage tier's batch assembly, with the same weights and
-// inputs, agree within float32 tolerance (the GPU sums in another order, with atomics).
+// inputs, agree within float32 tolerance (the GPU sums in another order). The GPU's transposed CSR
+// (a sort on the device) is the CPU's; pinned batch graphs copy to the GPU unchanged; own rows
+// read in place (mapped) assemble as on the CPU.
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
@@ -97,6 +99,27 @@ TEST(CudaAggregate, EveryKindEqualsTheCpuKernelWithGradients) {
   }
 }
 
+TEST(CudaMessageGraph, TransposedOnTheGpuEqualsTheCpusAndPinnedGraphsCopyUnchanged) {
+  LOOM_REQUIRE_GPU();
+  const graph::Csr csr = random_graph(800, 6000, 5);
+  const auto batch = sample::NeighborSampler(csr, {6, 4}).sample(std::vector<std::int64_t>{2, 8, 64, 300, 512}, 2);
+  for (const auto& block : batch.blocks) {
+    const auto graph = MessageGraph::from_block(block);
+    const auto pinned = MessageGraph::from_block(block, /*pinned=*/true);
+    EXPECT_TRUE(pinned.indptr().is_pinned());
+    EXPECT_TRUE(pinned.indices().is_pinned());
+    const auto on_gpu = pinned.to(torch::Device(torch::kCUDA, 0));
+    torch::cuda::synchronize();
+    EXPECT_TRUE(torch::equal(on_gpu.indices().cpu(), graph.indices()));
+    const TransposedCsr& gpu = on_gpu.transposed();
+    const TransposedCsr& cpu = graph.transposed();
+    ASSERT_TRUE(gpu.t_dst.is_cuda());
+    EXPECT_TRUE(torch::equal(gpu.t_indptr.cpu(), cpu.t_indptr));
+    EXPECT_TRUE(torch::equal(gpu.t_dst.cpu(), cpu.t_dst));
+    EXPECT_TRUE(torch::equal(gpu.t_edge.cpu(), cpu.t_edge));
+  }
+}
+
 }  // namespace
 }  // namespace loom::nn
 
@@ -128,6 +151,37 @@ TEST(CudaDeviceFeatures, TierRowsAndStagedRowsAssembleOnTheGpuAsOnTheCpu) {
   const comm::CommStats moved = world.stats() - before;
   EXPECT_EQ(moved[comm::Channel::device].bytes_sent, 1u * 2 * 4 + 5 * 8) << "the staged row and three index lists";
   EXPECT_EQ(moved.total().bytes_sent, 0u) << "nothing crossed ranks";
+}
+
+// As tests/train/device_features_test.cpp on the CPU: the tier holds own row 2, own rows 0 and 1
+// are read in place from pinned host memory, a remote row is staged.
+TEST(CudaDeviceFeatures, MappedOwnRowsAreReadInPlaceAsOnTheCpu) {
+  LOOM_REQUIRE_GPU();
+  const auto local = feature::RowTable::owned(std::vector<float>{0, 1, 10, 11, 20, 21}, 2);
+  const std::vector<double> score{0.1, 0.2, 0.9};
+  auto world = testing::single_rank_world();
+  const DeviceFeatures device(torch::Device(torch::kCUDA, 0), local, feature::HotTier::hottest(score, 1), &world,
+                              HostReads::kMapped);
+  ASSERT_TRUE(device.maps_own_rows());
+  EXPECT_TRUE(device.host_rows(local).data() != local.data()) << "a pinned copy, the one the GPU reads";
+  const comm::CommStats before = world.stats();
+  auto host = device.host_buffer(1, 2).fill_(-1);
+  host[0] = torch::tensor({7.0f, 8.0f});
+  feature::TierRows tier_rows;
+  tier_rows.positions = {1};
+  tier_rows.slots = {device.tier().slot(2)};
+  tier_rows.mapped_positions = {3, 0};
+  tier_rows.mapped_rows = {0, 1};
+  tier_rows.staged = {2};
+  torch::Tensor x;
+  const CopiesDone done = device.copy_stream().run([&] { x = device.assemble(host, tier_rows); });
+  const std::vector<torch::Tensor> used{x};
+  done.wait(used);
+  ASSERT_TRUE(x.is_cuda());
+  EXPECT_TRUE(torch::equal(x.cpu(), torch::tensor({10.0f, 11.0f, 20.0f, 21.0f, 7.0f, 8.0f, 0.0f, 1.0f}).view({4, 2})));
+  const comm::CommStats moved = world.stats() - before;
+  EXPECT_EQ(moved[comm::Channel::device].bytes_sent, 1u * 2 * 4 + 2 * 2 * 4 + 7 * 8)
+      << "the staged row, the two rows read in place and five index lists";
 }
 
 TEST(CudaDevice, AGpuThatDoesNotExistIsNamed) {

@@ -1,7 +1,7 @@
 // Mini-batch training on the GPU (one rank): the same recipe and seed reach the CPU's accuracy;
 // every batch's copies to the device are counted on the device channel, and SALIENT++'s device
-// tier (--device-rows) lowers them as it grows; a device plan that does not fit stops the run
-// with an error naming the option.
+// tier (--device-rows) lowers them as it grows; own rows read in place (--host-reads mapped) train
+// as staged ones do; a device plan that does not fit stops the run with an error naming the option.
 #include <gtest/gtest.h>
 
 #include "cuda_support.hpp"
@@ -87,6 +87,22 @@ TEST(CudaTraining, DeviceRowsLowerTheBytesCopiedToTheDevice) {
   EXPECT_GT(rows_on_device[1], 0);
   // A quarter of the rows, hottest by VIP first, serve more than a quarter of the reads.
   EXPECT_GT(static_cast<double>(rows_on_device[1]), 0.25 * static_cast<double>(rows_on_device[2]));
+}
+
+TEST(CudaTraining, MappedHostReadsTrainAsStagedOnes) {
+  LOOM_REQUIRE_GPU();
+  test::ScratchDir dir;
+  const std::string store = make_sbm(dir);
+  auto world = testing::single_rank_world();
+  auto o = recipe(store, "cuda");
+  o.data_path.device_rows = 0.25;
+  const MinibatchReport staged = run_minibatch(o, world);
+  o.data_path.host_reads = HostReads::kMapped;
+  const MinibatchReport mapped = run_minibatch(o, world);
+  EXPECT_NEAR(mapped.final_test, staged.final_test, 0.02);
+  EXPECT_NEAR(mapped.epochs.back()["loss"].get<double>(), staged.epochs.back()["loss"].get<double>(), 0.05);
+  EXPECT_EQ(mapped.epochs.back()["rows_device"], staged.epochs.back()["rows_device"]);
+  EXPECT_GT(device_bytes(mapped.epochs.back()), 0u) << "rows read in place are counted";
 }
 
 TEST(CudaTraining, ADevicePlanOverItsLimitStopsTheRunNamingTheOption) {

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <numeric>
 #include <type_traits>
 
 #include "loom/comm/communicator.hpp"
@@ -107,6 +108,44 @@ TEST(FeatureSource, HotTierRowsAreListedAndTheOthersComePacked) {
   EXPECT_EQ(tier_rows.positions, hot);
   EXPECT_EQ(tier_rows.staged, staged);
   for (std::size_t k = 0; k < hot.size(); ++k) EXPECT_EQ(tier.rows()[tier_rows.slots[k]], ids[hot[k]] - mine.begin);
+  for (std::size_t j = 0; j < staged.size(); ++j)
+    for (std::int64_t d = 0; d < kDim; ++d) EXPECT_EQ(out[j * kDim + d], value(ids[staged[j]], d));
+}
+
+// Own rows read in place (mapped): every own row outside the tier is listed with its own row,
+// and only the other ranks' rows are written, packed in batch order.
+TEST(FeatureSource, MappedOwnRowsAreListedAndOnlyRemoteRowsComePacked) {
+  Ranks s;
+  RemoteFetcher fetcher(s.comm, s.book, s.local, WireDType::kFloat32);
+  std::vector<double> score(static_cast<std::size_t>(s.local.rows()), 0.0);
+  score[0] = 1.0;
+  const HotTier tier = HotTier::hottest(score, 1);  // own row 0
+  const FeatureSource source(fetcher, nullptr, nullptr, &tier, /*own_rows_mapped=*/true);
+  std::vector<std::int64_t> ids(static_cast<std::size_t>(s.book.num_nodes()));
+  std::iota(ids.rbegin(), ids.rend(), 0);  // every row, last first
+  std::vector<float> out(ids.size() * kDim, -1.0f);
+  TierRows tier_rows;
+  const FetchStats stats = source.gather(ids, out.data(), &tier_rows);
+  const auto mine = s.book.range(s.comm.rank());
+  std::vector<std::int64_t> hot, mapped, mapped_rows, staged;
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    const auto p = static_cast<std::int64_t>(i);
+    if (!mine.contains(ids[i])) {
+      staged.push_back(p);
+    } else if (ids[i] == mine.begin) {
+      hot.push_back(p);
+    } else {
+      mapped.push_back(p);
+      mapped_rows.push_back(ids[i] - mine.begin);
+    }
+  }
+  EXPECT_EQ(tier_rows.positions, hot);
+  EXPECT_EQ(tier_rows.mapped_positions, mapped);
+  EXPECT_EQ(tier_rows.mapped_rows, mapped_rows);
+  EXPECT_EQ(tier_rows.staged, staged);
+  EXPECT_EQ(stats.device_rows, 1);
+  EXPECT_EQ(stats.local_rows, s.local.rows());
+  EXPECT_EQ(stats.remote_rows, static_cast<std::int64_t>(staged.size()));
   for (std::size_t j = 0; j < staged.size(); ++j)
     for (std::int64_t d = 0; d < kDim; ++d) EXPECT_EQ(out[j * kDim + d], value(ids[staged[j]], d));
 }

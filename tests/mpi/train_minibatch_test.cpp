@@ -108,6 +108,24 @@ TEST(MinibatchMpi, DeviceTierServesHottestOwnRowsAndTrainsIdentically) {
     EXPECT_GT(2 * b["rows_device"].get<std::int64_t>(), b["rows_local"].get<std::int64_t>()) << "epoch " << e;
   }
   EXPECT_DOUBLE_EQ(plain.final_test, tiered.final_test);
+  // Own rows read in place (--host-reads mapped), beside the tier and alone: the same training.
+  options.data_path.host_reads = HostReads::kMapped;
+  for (const double rows : {0.5, 0.0}) {
+    options.data_path.device_rows = rows;
+    const auto mapped = run_minibatch(options, world);
+    for (std::size_t e = 0; e < plain.epochs.size(); ++e) {
+      EXPECT_DOUBLE_EQ(plain.epochs[e]["loss"].get<double>(), mapped.epochs[e]["loss"].get<double>()) << rows;
+      EXPECT_EQ(plain.epochs[e]["rows_local"], mapped.epochs[e]["rows_local"]) << rows;
+      EXPECT_EQ(tiered.epochs[e]["rows_device"].get<std::int64_t>() * (rows > 0 ? 1 : 0),
+                mapped.epochs[e]["rows_device"].get<std::int64_t>())
+          << rows;
+    }
+    EXPECT_DOUBLE_EQ(plain.final_test, mapped.final_test) << rows;
+  }
+  options.data_path.superbatch = 2;
+  EXPECT_THROW(run_minibatch(options, world), Error);
+  options.data_path.superbatch = 1;
+  options.data_path.host_reads = HostReads::kStaged;
   options.data_path.device_rows = 1.5;
   EXPECT_THROW(run_minibatch(options, world), Error);
   options.data_path.device_rows = 0.5;

@@ -29,6 +29,32 @@ TEST(DeviceFeatures, AssembleWritesTheTierRowsAtTheirPositions) {
   EXPECT_TRUE(torch::equal(x, torch::tensor({10.0f, 11.0f, 20.0f, 21.0f, 0.0f, 1.0f}).view({3, 2})));
 }
 
+// Mapped reads: the tier holds own row 2; own rows 0 and 1 are read in place; one staged row (a
+// remote one) comes from the host buffer. A batch of own rows only is read without a host buffer.
+TEST(DeviceFeatures, MappedOwnRowsAreReadInPlaceBesideTheTierAndTheStagedRows) {
+  const auto local = rows_of({0, 1, 10, 11, 20, 21}, 2);
+  const std::vector<double> score{0.1, 0.2, 0.9};
+  const DeviceFeatures device(torch::kCPU, local, feature::HotTier::hottest(score, 1), nullptr, HostReads::kMapped);
+  EXPECT_TRUE(device.maps_own_rows());
+  auto host = device.host_buffer(1, 2).fill_(-1);
+  host[0] = torch::tensor({7.0f, 8.0f});  // a remote row, staged
+  feature::TierRows tier_rows;
+  tier_rows.positions = {1};
+  tier_rows.slots = {device.tier().slot(2)};
+  tier_rows.mapped_positions = {3, 0};
+  tier_rows.mapped_rows = {0, 1};
+  tier_rows.staged = {2};
+  EXPECT_TRUE(torch::equal(device.assemble(host, tier_rows),
+                           torch::tensor({10.0f, 11.0f, 20.0f, 21.0f, 7.0f, 8.0f, 0.0f, 1.0f}).view({4, 2})));
+  feature::TierRows own_only;
+  own_only.mapped_positions = {0, 1};
+  own_only.mapped_rows = {2, 0};
+  EXPECT_TRUE(torch::equal(device.assemble(host, own_only), torch::tensor({20.0f, 21.0f, 0.0f, 1.0f}).view({2, 2})));
+  const DeviceFeatures staged(torch::kCPU, local, feature::HotTier{}, nullptr, HostReads::kStaged);
+  EXPECT_FALSE(staged.maps_own_rows());
+  EXPECT_THROW(staged.assemble(host, own_only), Error);
+}
+
 TEST(DeviceFeatures, Float16RowsKeepTheirDtypeOnTheDevice) {
   std::vector<core::Half> half;
   for (float v : {1.0f, 2.0f, 3.0f, 4.0f}) half.push_back(core::float_to_half(v));

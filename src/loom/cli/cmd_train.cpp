@@ -96,6 +96,10 @@ void add_train_command(CLI::App& app, Action& action) {
                   "Fraction of the rank's own feature rows held in device memory, hottest by VIP first "
                   "(the rest in host memory, pinned under cuda)")
       ->capture_default_str();
+  add_enum_option(*sub, "--host-reads", o.data_path.host_reads, train::kHostReadsNames,
+                  "How the device gets the own rows --device-rows leaves on the host: staged (gathered by the "
+                  "host into a pinned buffer, copied once per step) or mapped (read by the GPU in place from "
+                  "pinned host memory, as DGL's UVA)");
   add_parsed_option(
       *sub, "--device-memory-limit", o.data_path.device_memory_limit,
       [](const std::string& text) { return core::parse_memory_size(text, "--device-memory-limit"); },

@@ -17,24 +17,29 @@ constexpr std::int64_t kOwn = -1, kRemote = -2;
 FetchStats FeatureSource::gather(std::span<const std::int64_t> ids, float* out, TierRows* tier_rows,
                                  std::span<const std::span<const std::int64_t>> upcoming) const {
   if (tier_rows != nullptr) tier_rows->clear();
-  if (tier_rows == nullptr || hot_tier_ == nullptr || hot_tier_->empty()) return gather_rows(ids, out, upcoming);
+  const bool tiered = hot_tier_ != nullptr && !hot_tier_->empty();
+  if (tier_rows == nullptr || (!tiered && !own_rows_mapped_)) return gather_rows(ids, out, upcoming);
   core::Timer timer;
   const partition::IdRange mine = fetcher_->book().range(fetcher_->rank());
   const auto n = static_cast<std::int64_t>(ids.size());
+  // Per row: its tier slot (>= 0), kMapped (an own row the device reads in place) or kStaged.
+  constexpr std::int64_t kMapped = -1, kStaged = -2;
   std::vector<std::int64_t> slot(static_cast<std::size_t>(n));
   core::parallel_for(
-      n, [&](std::int64_t i) { slot[i] = mine.contains(ids[i]) ? hot_tier_->slot(ids[i] - mine.begin) : -1; }, 4096);
-  const auto hot_rows =
-      static_cast<std::size_t>(std::count_if(slot.begin(), slot.end(), [](auto s) { return s >= 0; }));
-  tier_rows->positions.reserve(hot_rows);
-  tier_rows->slots.reserve(hot_rows);
-  tier_rows->staged.reserve(slot.size() - hot_rows);
+      n,
+      [&](std::int64_t i) {
+        const std::int64_t tier_slot = tiered && mine.contains(ids[i]) ? hot_tier_->slot(ids[i] - mine.begin) : -1;
+        slot[i] = tier_slot >= 0 ? tier_slot : own_rows_mapped_ && mine.contains(ids[i]) ? kMapped : kStaged;
+      },
+      4096);
   std::vector<std::int64_t> staged_ids;
-  staged_ids.reserve(slot.size() - hot_rows);
   for (std::int64_t i = 0; i < n; ++i) {
     if (slot[i] >= 0) {
       tier_rows->positions.push_back(i);
       tier_rows->slots.push_back(slot[i]);
+    } else if (slot[i] == kMapped) {
+      tier_rows->mapped_positions.push_back(i);
+      tier_rows->mapped_rows.push_back(ids[i] - mine.begin);
     } else {
       tier_rows->staged.push_back(i);
       staged_ids.push_back(ids[i]);
@@ -43,7 +48,7 @@ FetchStats FeatureSource::gather(std::span<const std::int64_t> ids, float* out, 
   if (!tier_rows->split()) tier_rows->staged.clear();
   FetchStats stats = gather_rows(staged_ids, out, upcoming);
   const auto hot = static_cast<std::int64_t>(tier_rows->positions.size());
-  stats.local_rows += hot;
+  stats.local_rows += hot + static_cast<std::int64_t>(tier_rows->mapped_positions.size());
   stats.device_rows += hot;
   stats.seconds = timer.seconds();
   return stats;

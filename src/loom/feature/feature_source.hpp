@@ -4,7 +4,9 @@
 // rows a pending prefetch-buffer eviction brings in. Reports how many rows each tier served.
 // With a HotTier, own rows that it holds are left to the caller (who keeps them in device memory)
 // when gather() is given a TierRows to list them in; the other rows are then written packed, so
-// that only they travel to the device.
+// that only they travel to the device. With `own_rows_mapped` (the device reads the own rows in
+// place from pinned host memory), every other own row is listed too, and only cached and remote
+// rows are written.
 // gather() is COLLECTIVE, like RemoteFetcher::fetch(), and updates the prefetch buffer (hits,
 // misses, decay clock), so one thread at a time may call it.
 #pragma once
@@ -23,16 +25,18 @@ class FeatureSource {
  public:
   // `cache` and `buffer` may be null; what they point to must outlive the source.
   explicit FeatureSource(const RemoteFetcher& fetcher, const StaticCache* cache = nullptr,
-                         PrefetchBuffer* buffer = nullptr, const HotTier* hot_tier = nullptr)
-      : fetcher_(&fetcher), cache_(cache), buffer_(buffer), hot_tier_(hot_tier) {}
+                         PrefetchBuffer* buffer = nullptr, const HotTier* hot_tier = nullptr,
+                         bool own_rows_mapped = false)
+      : fetcher_(&fetcher), cache_(cache), buffer_(buffer), hot_tier_(hot_tier), own_rows_mapped_(own_rows_mapped) {}
 
   std::int64_t dim() const { return fetcher_->dim(); }
   const RemoteFetcher& fetcher() const { return *fetcher_; }
   PrefetchBuffer* buffer() const { return buffer_; }
 
   // Collective. out[i*dim ..] = row of ids[i], except, when `tier_rows` is given, the own rows
-  // the hot tier holds: those are listed there (position, slot), and out holds the other rows
-  // packed, in batch order (their positions in tier_rows->staged). `upcoming`: the input ids of
+  // the hot tier holds (and, mapped, the other own rows): those are listed there (position, slot
+  // or own row), and out holds the other rows packed, in batch order (their positions in
+  // tier_rows->staged). `upcoming`: the input ids of
   // the minibatches sampled after this one, for the buffer's lookahead.
   FetchStats gather(std::span<const std::int64_t> ids, float* out, TierRows* tier_rows = nullptr,
                     std::span<const std::span<const std::int64_t>> upcoming = {}) const;
@@ -52,6 +56,7 @@ class FeatureSource {
   const StaticCache* cache_;
   PrefetchBuffer* buffer_;
   const HotTier* hot_tier_;
+  bool own_rows_mapped_;
 };
 
 }  // namespace loom::feature

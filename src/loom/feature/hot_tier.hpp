@@ -36,13 +36,15 @@ class HotTier {
   double tier_score_ = 0, total_score_ = 0;
 };
 
-// How a gather split a batch's rows between the hot tier and the host: batch row positions[i] is
-// tier slot slots[i]; batch row staged[j] is row j of what the gather wrote (when the tier holds
-// none of the batch's rows, every row is staged in order and `staged` stays empty).
+// How a gather split a batch's rows between the hot tier, the own rows the device reads in place
+// (mapped: FeatureSource's own_rows_mapped) and the host: batch row positions[i] is tier slot
+// slots[i]; batch row mapped_positions[m] is own row mapped_rows[m]; batch row staged[j] is row j
+// of what the gather wrote (when the device serves none of the batch's rows, every row is staged
+// in order and `staged` stays empty).
 struct TierRows {
-  std::vector<std::int64_t> positions, slots, staged;
-  void clear() { positions.clear(), slots.clear(), staged.clear(); }
-  bool split() const { return !positions.empty(); }
+  std::vector<std::int64_t> positions, slots, staged, mapped_positions, mapped_rows;
+  void clear() { positions.clear(), slots.clear(), staged.clear(), mapped_positions.clear(), mapped_rows.clear(); }
+  bool split() const { return !positions.empty() || !mapped_positions.empty(); }
 };
 
 }  // namespace loom::feature

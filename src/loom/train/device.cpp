@@ -50,6 +50,24 @@ torch::Device resolve_device(const DeviceChoice& choice, int rank) {
   return torch::Device(torch::kCUDA, static_cast<torch::DeviceIndex>(index));
 }
 
+torch::Tensor mapped_view(const torch::Tensor& pinned, torch::Device device) {
+  if (device.is_cpu()) return pinned;
+#if LOOM_WITH_CUDA
+  LOOM_CHECK(pinned.is_pinned(), "rows read in place by {} must be in pinned host memory", device.str());
+  void* on_device = nullptr;
+  const cudaError_t rc = cudaHostGetDevicePointer(&on_device, pinned.data_ptr(), 0);
+  LOOM_CHECK(rc == cudaSuccess, "pinned host rows cannot be mapped for {}: {}", device.str(), cudaGetErrorString(rc));
+  return at::for_blob(on_device, pinned.sizes())
+      .strides(pinned.strides())
+      .deleter([keep = pinned](void*) mutable { keep.reset(); })
+      .options(torch::TensorOptions().dtype(pinned.dtype()).device(device))
+      .target_device(device)
+      .make_tensor();
+#else
+  throw Error(fmt::format("{}: reading host rows in place needs Loom built against a CUDA LibTorch", device.str()));
+#endif
+}
+
 void synchronize(torch::Device device) {
   if (device.is_cuda()) torch::cuda::synchronize(device.index());
 }

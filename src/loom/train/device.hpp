@@ -44,6 +44,11 @@ torch::Tensor to_host(const torch::Tensor& t, const comm::Communicator& counter)
 // `t` on `device` (itself when it is there; non-blocking from pinned memory), counted likewise.
 torch::Tensor to_device(const torch::Tensor& t, torch::Device device, const comm::Communicator& counter);
 
+// A tensor on `device` whose kernels read `pinned` (a host tensor in pinned memory) in place, over
+// the bus, with no copy (unified addressing: DGL's UVA); it keeps `pinned` alive. On the CPU,
+// `pinned` itself. Throws Error where the memory cannot be mapped or Loom has no CUDA.
+torch::Tensor mapped_view(const torch::Tensor& pinned, torch::Device device);
+
 // How many of this machine's ranks compute on the same GPU as this one (`--device cuda` gives rank
 // r GPU r % count; ranks that name cuda:N share N): at least 1.
 int ranks_per_device(torch::Device device, int ranks_on_node);

@@ -11,8 +11,8 @@
 
 namespace loom::train {
 
-DeviceFeatures build_device_features(double device_rows, const TrainingBatches& batches, const TrainingData& data,
-                                     torch::Device device, comm::Communicator& world) {
+DeviceFeatures build_device_features(double device_rows, HostReads reads, const TrainingBatches& batches,
+                                     const TrainingData& data, torch::Device device, comm::Communicator& world) {
   DeviceFeatures features;
   world.agree_on([&] {
     feature::HotTier tier;
@@ -25,7 +25,7 @@ DeviceFeatures build_device_features(double device_rows, const TrainingBatches& 
     }
     const std::int64_t rows = tier.size();
     try {
-      features = DeviceFeatures(device, data.features, std::move(tier), &world);
+      features = DeviceFeatures(device, data.features, std::move(tier), &world, reads);
     } catch (const c10::OutOfMemoryError&) {
       const auto bytes = static_cast<double>(data.features.bytes()) * static_cast<double>(rows) /
                          static_cast<double>(std::max<std::int64_t>(1, data.features.rows()));

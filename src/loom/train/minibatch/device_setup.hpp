@@ -16,9 +16,10 @@
 
 namespace loom::train {
 
-// `device_rows`: the share of own rows the tier keeps (--device-rows).
-DeviceFeatures build_device_features(double device_rows, const TrainingBatches& batches, const TrainingData& data,
-                                     torch::Device device, comm::Communicator& world);
+// `device_rows`: the share of own rows the tier keeps (--device-rows); `reads`: how the device
+// gets the others (--host-reads).
+DeviceFeatures build_device_features(double device_rows, HostReads reads, const TrainingBatches& batches,
+                                     const TrainingData& data, torch::Device device, comm::Communicator& world);
 
 // {"event": "device", device, tier rows and bytes over all ranks, own rows over all ranks, and
 // tier_vip_share: the share of own-row reads VIP expects the tier to serve}.

@@ -19,8 +19,8 @@ MinibatchDataPath::MinibatchDataPath(const CheckedMinibatchOptions& checked, Tra
     : options_(*checked),
       data_(std::move(data)),
       fetch_comm_(world.dup()),
-      device_features_(
-          build_device_features(options_.data_path.device_rows, training_batches(), data_, device, world)) {
+      device_features_(build_device_features(options_.data_path.device_rows, options_.data_path.host_reads,
+                                             training_batches(), data_, device, world)) {
   const MinibatchOptions& options = options_;
   const int rank = world.rank();
   fetcher_ = std::make_unique<feature::RemoteFetcher>(
@@ -42,9 +42,11 @@ MinibatchDataPath::MinibatchDataPath(const CheckedMinibatchOptions& checked, Tra
     if (rank == 0) metrics.write(record);
   }
 
-  features_ =
-      std::make_unique<feature::FeatureSource>(*fetcher_, &cache_, prefetch_.buffer.get(), &device_features_.tier());
-  eval_features_ = std::make_unique<feature::FeatureSource>(*fetcher_, &cache_, nullptr, &device_features_.tier());
+  const bool mapped = device_features_.maps_own_rows();
+  features_ = std::make_unique<feature::FeatureSource>(*fetcher_, &cache_, prefetch_.buffer.get(),
+                                                       &device_features_.tier(), mapped);
+  eval_features_ =
+      std::make_unique<feature::FeatureSource>(*fetcher_, &cache_, nullptr, &device_features_.tier(), mapped);
   eval_sampler_ = std::make_unique<sample::NeighborSampler>(data_.graph(), options.evaluation.fanouts);
   eval_builder_ = std::make_unique<BatchBuilder>(data_, *eval_sampler_, *eval_features_, &device_features_,
                                                  options_.data_path.whole_graph_gcn_norm, seed_labels());

@@ -36,12 +36,20 @@ inline constexpr core::EnumNames<EvalMode, 2> kEvalModeNames{
 // How batches are prepared and where their rows come from (SALIENT++'s pipeline and storage
 // tiers): --pipeline-depth, --sample-workers, --superbatch, --device-rows, --device-memory-limit,
 // --wire-dtype, --normalize-features, and the GCN normalisation of the batches' graphs.
+// How the device gets the own rows its tier does not hold (--host-reads): gathered on the host
+// into a pinned buffer copied once per step (staged), or read by the device in place from pinned
+// host memory (mapped: unified addressing, DGL's UVA), so the host gathers only other ranks' rows.
+enum class HostReads { kStaged, kMapped };
+inline constexpr core::EnumNames<HostReads, 2> kHostReadsNames{
+    {{"staged", HostReads::kStaged}, {"mapped", HostReads::kMapped}}};
+
 struct DataPathOptions {
   int pipeline_depth = 4;  // prepared batches in flight; 0 = synchronous fetch (DistDGL-like)
   int sample_workers = 0;  // threads sampling batches at once (0 = 1 on the CPU; on a GPU half the threads, <= 8)
   int superbatch = 1;      // training batches whose rows are fetched in one gather (features on disk: one sweep)
   double device_rows = 0;  // fraction of own feature rows kept on the device, hottest by VIP first
-  std::int64_t device_memory_limit = 0;  // device bytes one rank may use (0 = its share of the GPU's free memory)
+  HostReads host_reads = HostReads::kStaged;  // how the device gets the other own rows
+  std::int64_t device_memory_limit = 0;       // device bytes one rank may use (0 = its share of the GPU's free memory)
   feature::WireDType wire_dtype = feature::WireDType::kFloat32;       // feature rows on the wire
   graph::FeatureNorm normalize_features = graph::FeatureNorm::kNone;  // applied to the rows at start-up
   // Every graph of a batch carries the whole graph's GCN normalisation (BatchBuilder): set by

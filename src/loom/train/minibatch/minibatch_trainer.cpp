@@ -70,8 +70,9 @@ CheckedMinibatchOptions check(const MinibatchOptions& o) {
   LOOM_CHECK_ARG(o.data_path.superbatch == 1 || o.prefetch.controller.kind == control::ControllerKind::kNone,
                  "--superbatch",
                  "fetches rows for several steps at once, which a prefetch buffer (--controller) does not allow");
-  LOOM_CHECK_ARG(o.data_path.superbatch == 1 || o.data_path.device_rows == 0, "--superbatch",
-                 "is not combined with a device tier (--device-rows)");
+  LOOM_CHECK_ARG(
+      o.data_path.superbatch == 1 || (o.data_path.device_rows == 0 && o.data_path.host_reads == HostReads::kStaged),
+      "--superbatch", "is not combined with a device tier (--device-rows) or --host-reads mapped");
   check_layer_count(o.fanouts, "--fanouts", o.model.num_layers);
   LOOM_CHECK_ARG(o.cache.alpha >= 0, "--alpha", "must be >= 0, got {}", o.cache.alpha);
   LOOM_CHECK_ARG(o.data_path.device_rows >= 0 && o.data_path.device_rows <= 1, "--device-rows",
