@@ -25,13 +25,15 @@ FetchStats FeatureSource::gather(std::span<const std::int64_t> ids, float* out, 
   // Per row: its tier slot (>= 0), kMapped (an own row the device reads in place) or kStaged.
   constexpr std::int64_t kMapped = -1, kStaged = -2;
   std::vector<std::int64_t> slot(static_cast<std::size_t>(n));
-  core::parallel_for(
-      n,
-      [&](std::int64_t i) {
-        const std::int64_t tier_slot = tiered && mine.contains(ids[i]) ? hot_tier_->slot(ids[i] - mine.begin) : -1;
-        slot[i] = tier_slot >= 0 ? tier_slot : own_rows_mapped_ && mine.contains(ids[i]) ? kMapped : kStaged;
-      },
-      4096);
+  core::parallel_for_blocks(n, 4096, [&](std::int64_t begin, std::int64_t end, std::int64_t) {
+    constexpr std::int64_t kAhead = 16;  // lookups in flight
+    for (std::int64_t i = begin; i < end; ++i) {
+      if (tiered && i + kAhead < end && mine.contains(ids[i + kAhead]))
+        hot_tier_->prefetch_slot(ids[i + kAhead] - mine.begin);
+      const std::int64_t tier_slot = tiered && mine.contains(ids[i]) ? hot_tier_->slot(ids[i] - mine.begin) : -1;
+      slot[i] = tier_slot >= 0 ? tier_slot : own_rows_mapped_ && mine.contains(ids[i]) ? kMapped : kStaged;
+    }
+  });
   std::vector<std::int64_t> staged_ids;
   for (std::int64_t i = 0; i < n; ++i) {
     if (slot[i] >= 0) {
@@ -83,15 +85,23 @@ FetchStats FeatureSource::gather_rows(std::span<const std::int64_t> ids, Out* ou
   for (std::int64_t i = 0; i < n; ++i)
     if (slot[i] == kRemote) remote_positions.push_back(i);
   const std::int64_t dim = fetcher_->dim();
-  core::parallel_for(
-      n,
-      [&](std::int64_t i) {
-        if (slot[i] >= 0)
-          cache_->rows().row(slot[i], out + i * dim);
-        else if (slot[i] == kOwn)
-          fetcher_->local().row(ids[i] - mine.begin, out + i * dim);
-      },
-      256);
+  const auto prefetch = [&](std::int64_t i) {
+    if (slot[i] >= 0)
+      cache_->rows().prefetch(slot[i]);
+    else if (slot[i] == kOwn)
+      fetcher_->local().prefetch(ids[i] - mine.begin);
+  };
+  core::parallel_for_blocks(n, 256, [&](std::int64_t begin, std::int64_t end, std::int64_t) {
+    const std::int64_t ahead = RowTable::kRowsAhead;
+    for (std::int64_t i = begin; i < std::min(end, begin + ahead); ++i) prefetch(i);
+    for (std::int64_t i = begin; i < end; ++i) {
+      if (i + ahead < end) prefetch(i + ahead);
+      if (slot[i] >= 0)
+        cache_->rows().row(slot[i], out + i * dim);
+      else if (slot[i] == kOwn)
+        fetcher_->local().row(ids[i] - mine.begin, out + i * dim);
+    }
+  });
   FetchStats stats;
   if constexpr (std::is_same_v<Out, float>) {
     if (buffer_ != nullptr) {
