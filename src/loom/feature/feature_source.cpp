@@ -1,6 +1,7 @@
 #include "loom/feature/feature_source.hpp"
 
 #include <algorithm>
+#include <array>
 #include <type_traits>
 
 #include <absl/container/flat_hash_map.h>
@@ -14,39 +15,66 @@ namespace {
 constexpr std::int64_t kOwn = -1, kRemote = -2;
 }
 
+namespace {
+
+// Splits a batch's rows between the device tier (`tier`, may be empty), the own rows the device
+// reads in place (all other own rows, where `mapped`) and the host (`staged_ids`), each in batch
+// order: blocks of rows in parallel, first their kinds (the tier's slots looked up 16 rows ahead),
+// then, from each block's offsets, the lists.
+void split_rows(std::span<const std::int64_t> ids, partition::IdRange mine, const HotTier* tier, bool mapped,
+                TierRows& rows, std::vector<std::int64_t>& staged_ids) {
+  constexpr std::int64_t kBlock = 4096, kAhead = 16;
+  constexpr std::int64_t kMapped = -1, kStaged = -2;  // beside tier slots (>= 0)
+  const bool tiered = tier != nullptr && !tier->empty();
+  const auto n = static_cast<std::int64_t>(ids.size());
+  std::vector<std::int64_t> slot(static_cast<std::size_t>(n));
+  std::vector<std::array<std::int64_t, 3>> starts(static_cast<std::size_t>((n + kBlock - 1) / kBlock));
+  core::parallel_for_blocks(n, kBlock, [&](std::int64_t begin, std::int64_t end, std::int64_t block) {
+    std::array<std::int64_t, 3> count{};  // tier, mapped, staged
+    for (std::int64_t i = begin; i < end; ++i) {
+      if (tiered && i + kAhead < end && mine.contains(ids[i + kAhead]))
+        tier->prefetch_slot(ids[i + kAhead] - mine.begin);
+      const bool own = mine.contains(ids[i]);
+      const std::int64_t tier_slot = tiered && own ? tier->slot(ids[i] - mine.begin) : -1;
+      slot[i] = tier_slot >= 0 ? tier_slot : mapped && own ? kMapped : kStaged;
+      ++count[slot[i] >= 0 ? 0 : slot[i] == kMapped ? 1 : 2];
+    }
+    starts[block] = count;
+  });
+  std::array<std::int64_t, 3> total{};
+  for (auto& start : starts) {
+    for (std::size_t k = 0; k < 3; ++k) std::swap(start[k], total[k]), total[k] += start[k];
+  }
+  rows.positions.resize(total[0]), rows.slots.resize(total[0]);
+  rows.mapped_positions.resize(total[1]), rows.mapped_rows.resize(total[1]);
+  rows.staged.resize(total[2]), staged_ids.resize(total[2]);
+  core::parallel_for_blocks(n, kBlock, [&](std::int64_t begin, std::int64_t end, std::int64_t block) {
+    std::array<std::int64_t, 3> at = starts[block];
+    for (std::int64_t i = begin; i < end; ++i) {
+      if (slot[i] >= 0) {
+        rows.positions[at[0]] = i;
+        rows.slots[at[0]++] = slot[i];
+      } else if (slot[i] == kMapped) {
+        rows.mapped_positions[at[1]] = i;
+        rows.mapped_rows[at[1]++] = ids[i] - mine.begin;
+      } else {
+        rows.staged[at[2]] = i;
+        staged_ids[at[2]++] = ids[i];
+      }
+    }
+  });
+}
+
+}  // namespace
+
 FetchStats FeatureSource::gather(std::span<const std::int64_t> ids, float* out, TierRows* tier_rows,
                                  std::span<const std::span<const std::int64_t>> upcoming) const {
   if (tier_rows != nullptr) tier_rows->clear();
   const bool tiered = hot_tier_ != nullptr && !hot_tier_->empty();
   if (tier_rows == nullptr || (!tiered && !own_rows_mapped_)) return gather_rows(ids, out, upcoming);
   core::Timer timer;
-  const partition::IdRange mine = fetcher_->book().range(fetcher_->rank());
-  const auto n = static_cast<std::int64_t>(ids.size());
-  // Per row: its tier slot (>= 0), kMapped (an own row the device reads in place) or kStaged.
-  constexpr std::int64_t kMapped = -1, kStaged = -2;
-  std::vector<std::int64_t> slot(static_cast<std::size_t>(n));
-  core::parallel_for_blocks(n, 4096, [&](std::int64_t begin, std::int64_t end, std::int64_t) {
-    constexpr std::int64_t kAhead = 16;  // lookups in flight
-    for (std::int64_t i = begin; i < end; ++i) {
-      if (tiered && i + kAhead < end && mine.contains(ids[i + kAhead]))
-        hot_tier_->prefetch_slot(ids[i + kAhead] - mine.begin);
-      const std::int64_t tier_slot = tiered && mine.contains(ids[i]) ? hot_tier_->slot(ids[i] - mine.begin) : -1;
-      slot[i] = tier_slot >= 0 ? tier_slot : own_rows_mapped_ && mine.contains(ids[i]) ? kMapped : kStaged;
-    }
-  });
   std::vector<std::int64_t> staged_ids;
-  for (std::int64_t i = 0; i < n; ++i) {
-    if (slot[i] >= 0) {
-      tier_rows->positions.push_back(i);
-      tier_rows->slots.push_back(slot[i]);
-    } else if (slot[i] == kMapped) {
-      tier_rows->mapped_positions.push_back(i);
-      tier_rows->mapped_rows.push_back(ids[i] - mine.begin);
-    } else {
-      tier_rows->staged.push_back(i);
-      staged_ids.push_back(ids[i]);
-    }
-  }
+  split_rows(ids, fetcher_->book().range(fetcher_->rank()), hot_tier_, own_rows_mapped_, *tier_rows, staged_ids);
   if (!tier_rows->split()) tier_rows->staged.clear();
   FetchStats stats = gather_rows(staged_ids, out, upcoming);
   const auto hot = static_cast<std::int64_t>(tier_rows->positions.size());

@@ -91,10 +91,14 @@ torch::Tensor DeviceFeatures::assemble(const torch::Tensor& host, const feature:
   const auto staged = static_cast<std::int64_t>(tier_rows.staged.size());
   const auto hot = static_cast<std::int64_t>(tier_rows.slots.size());
   const auto mapped = static_cast<std::int64_t>(tier_rows.mapped_rows.size());
+  // One source serving every row, in batch order, is the batch: no positions are needed.
+  const bool one_source = staged == 0 && (mapped == 0 || hot == 0);
   // The indices in one host tensor (pinned under CUDA), copied to the device once: the tier's
   // slots, the mapped own rows, then the batch positions of the staged, tier and mapped rows.
+  const std::vector<std::int64_t> none;
   const std::vector<const std::vector<std::int64_t>*> parts{&tier_rows.slots, &tier_rows.mapped_rows, &tier_rows.staged,
-                                                            &tier_rows.positions, &tier_rows.mapped_positions};
+                                                            one_source ? &none : &tier_rows.positions,
+                                                            one_source ? &none : &tier_rows.mapped_positions};
   std::vector<std::int64_t> starts{0};
   for (const auto* part : parts) starts.push_back(starts.back() + static_cast<std::int64_t>(part->size()));
   auto host_index =
@@ -105,9 +109,7 @@ torch::Tensor DeviceFeatures::assemble(const torch::Tensor& host, const feature:
   const auto part = [&](std::size_t k) { return index.slice(0, starts[k], starts[k + 1]); };
   const torch::Tensor hot_rows = hot > 0 ? rows_.index_select(0, part(0)).to(torch::kFloat32) : torch::Tensor();
   const torch::Tensor mapped_rows = mapped > 0 ? read_mapped(part(1)) : torch::Tensor();
-  // One source serving every row, in batch order: it is the batch.
-  if (staged == 0 && mapped == 0) return hot_rows;
-  if (staged == 0 && hot == 0) return mapped_rows;
+  if (one_source) return hot > 0 ? hot_rows : mapped_rows;
   torch::Tensor x = torch::empty({staged + hot + mapped, host.size(1)},
                                  torch::TensorOptions().dtype(torch::kFloat32).device(device_));
   if (staged > 0) x.index_copy_(0, part(2), to_device(host.slice(0, 0, staged)));
