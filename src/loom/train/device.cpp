@@ -54,10 +54,14 @@ torch::Tensor mapped_view(const torch::Tensor& pinned, torch::Device device) {
   if (device.is_cpu()) return pinned;
 #if LOOM_WITH_CUDA
   LOOM_CHECK(pinned.is_pinned(), "rows read in place by {} must be in pinned host memory", device.str());
-  void* on_device = nullptr;
-  const cudaError_t rc = cudaHostGetDevicePointer(&on_device, pinned.data_ptr(), 0);
-  LOOM_CHECK(rc == cudaSuccess, "pinned host rows cannot be mapped for {}: {}", device.str(), cudaGetErrorString(rc));
-  return at::for_blob(on_device, pinned.sizes())
+  // The address the device reads the pinned memory at (the host's own under unified addressing).
+  cudaPointerAttributes attributes{};
+  const cudaError_t rc = cudaPointerGetAttributes(&attributes, pinned.data_ptr());
+  if (rc != cudaSuccess) cudaGetLastError();  // leave no error behind for LibTorch's next launch check
+  LOOM_CHECK(rc == cudaSuccess && attributes.devicePointer != nullptr,
+             "pinned host rows cannot be read in place by {}: {}; use --host-reads staged", device.str(),
+             rc == cudaSuccess ? "no device address" : cudaGetErrorString(rc));
+  return at::for_blob(attributes.devicePointer, pinned.sizes())
       .strides(pinned.strides())
       .deleter([keep = pinned](void*) mutable { keep.reset(); })
       .options(torch::TensorOptions().dtype(pinned.dtype()).device(device))
