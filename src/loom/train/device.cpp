@@ -50,6 +50,26 @@ torch::Device resolve_device(const DeviceChoice& choice, int rank) {
   return torch::Device(torch::kCUDA, static_cast<torch::DeviceIndex>(index));
 }
 
+namespace {
+
+template <class T>
+torch::Tensor vector_on(std::span<const T> values, torch::ScalarType type, torch::Device device) {
+  auto host = torch::empty({static_cast<std::int64_t>(values.size())},
+                           torch::TensorOptions().dtype(type).pinned_memory(device.is_cuda()));
+  std::copy(values.begin(), values.end(), host.data_ptr<T>());
+  return device.is_cpu() ? host : host.to(device, /*non_blocking=*/true);
+}
+
+}  // namespace
+
+torch::Tensor vector_on(std::span<const std::int64_t> values, torch::Device device) {
+  return vector_on(values, torch::kInt64, device);
+}
+
+torch::Tensor vector_on(std::span<const float> values, torch::Device device) {
+  return vector_on(values, torch::kFloat32, device);
+}
+
 torch::Tensor mapped_view(const torch::Tensor& pinned, torch::Device device) {
   if (device.is_cpu()) return pinned;
 #if LOOM_WITH_CUDA

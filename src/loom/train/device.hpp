@@ -1,11 +1,14 @@
 // Devices of the trainers (`--device cpu|cuda|cuda:N`): resolve_device() turns the option into a
 // torch::Device; synchronize() waits for the device's queued work (for timings); device_memory()
 // reads a GPU's free and total memory where Loom is built against a CUDA LibTorch; to_host() and
-// to_device() copy a tensor across and count the bytes on Channel::device.
+// to_device() copy a tensor across and count the bytes on Channel::device; vector_on() puts a host
+// vector on the device without blocking; mapped_view() lets the device read pinned host memory in
+// place.
 #pragma once
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 
 #include <torch/types.h>
@@ -43,6 +46,11 @@ std::optional<DeviceMemory> device_memory(torch::Device device);
 torch::Tensor to_host(const torch::Tensor& t, const comm::Communicator& counter);
 // `t` on `device` (itself when it is there; non-blocking from pinned memory), counted likewise.
 torch::Tensor to_device(const torch::Tensor& t, torch::Device device, const comm::Communicator& counter);
+
+// `values` as a tensor on `device`: under CUDA through pinned memory, copied without blocking the
+// host (a copy from pageable memory waits for the stream's queued work first).
+torch::Tensor vector_on(std::span<const std::int64_t> values, torch::Device device);
+torch::Tensor vector_on(std::span<const float> values, torch::Device device);
 
 // A tensor on `device` whose kernels read `pinned` (a host tensor in pinned memory) in place, over
 // the bus, with no copy (unified addressing: DGL's UVA); it keeps `pinned` alive. On the CPU,

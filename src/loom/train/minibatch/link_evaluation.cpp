@@ -2,15 +2,9 @@
 
 #include <torch/torch.h>
 
+#include "loom/train/device.hpp"
+
 namespace loom::train {
-
-namespace {
-
-torch::Tensor rows_tensor(const std::vector<std::int64_t>& rows, torch::Device device) {
-  return torch::tensor(rows, torch::kInt64).to(device);
-}
-
-}  // namespace
 
 PairScores score_pairs(nn::GnnModel& model, nn::LinkDecoder& decoder, const BatchBuilder& builder,
                        const LinkPairs& pairs, std::int64_t batch_size, std::uint64_t seed,
@@ -28,10 +22,9 @@ PairScores score_pairs(nn::GnnModel& model, nn::LinkDecoder& decoder, const Batc
     const LinkTargets& t = plan.targets[s];
     if (t.label.empty()) continue;
     const torch::Tensor z = model.forward(batch.x, batch.graphs);
-    const torch::Tensor logits =
-        decoder->forward(z, rows_tensor(t.src_row, z.device()), rows_tensor(t.dst_row, z.device()))
-            .to(torch::kCPU, torch::kFloat32)
-            .contiguous();
+    const torch::Tensor logits = decoder->forward(z, vector_on(t.src_row, z.device()), vector_on(t.dst_row, z.device()))
+                                     .to(torch::kCPU, torch::kFloat32)
+                                     .contiguous();
     const float* out = logits.data_ptr<float>();
     for (std::size_t i = 0; i < t.label.size(); ++i)
       (t.label[i] > 0.5F ? scores.positive : scores.negative).push_back(out[i]);

@@ -10,6 +10,7 @@
 #include "loom/core/metrics.hpp"
 #include "loom/core/rng.hpp"
 #include "loom/core/timer.hpp"
+#include "loom/train/device.hpp"
 #include "loom/train/gradient_sync.hpp"
 #include "loom/train/minibatch/epoch_stats.hpp"
 #include "loom/train/minibatch/link_evaluation.hpp"
@@ -64,10 +65,6 @@ LinkModel build_link_model(const MinibatchOptions& options, const TrainingData& 
   return m;
 }
 
-torch::Tensor on(const std::vector<std::int64_t>& rows, torch::Device device) {
-  return torch::tensor(rows, torch::kInt64).to(device);
-}
-
 // One epoch's steps over the plan: embed, score, binary cross-entropy, all-reduce, step.
 void train_link_epoch(LinkModel& m, const MinibatchDataPath& path, LinkEpochPlan plan, std::uint64_t seed, int epoch,
                       EpochTotals& t) {
@@ -87,8 +84,8 @@ void train_link_epoch(LinkModel& m, const MinibatchDataPath& path, LinkEpochPlan
     if (!targets.label.empty()) {
       const torch::Tensor z = m.encoder->forward(batch.x, batch.graphs);
       const torch::Tensor logits =
-          m.decoder->forward(z, on(targets.src_row, z.device()), on(targets.dst_row, z.device()));
-      const torch::Tensor labels = torch::tensor(targets.label, torch::kFloat32).to(z.device());
+          m.decoder->forward(z, vector_on(targets.src_row, z.device()), vector_on(targets.dst_row, z.device()));
+      const torch::Tensor labels = vector_on(targets.label, z.device());
       const torch::Tensor loss = torch::binary_cross_entropy_with_logits(logits, labels);
       loss.backward();
       loss_value = loss.item<double>();
