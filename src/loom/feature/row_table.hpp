@@ -4,7 +4,6 @@
 // rows in parallel; encode() writes rows in a wire dtype (float32 or float16) for transfer to another rank.
 #pragma once
 
-#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -14,6 +13,7 @@
 #include "loom/core/half.hpp"
 #include "loom/core/npy.hpp"
 #include "loom/core/parallel.hpp"
+#include "loom/core/read_ahead.hpp"
 
 namespace loom::feature {
 
@@ -96,11 +96,8 @@ template <class RowOf, class Fn>
 void RowTable::for_each_row(std::int64_t n, RowOf&& row_of, Fn&& fn) const {
   if (!file_order_) {
     core::parallel_for_blocks(n, 256, [&](std::int64_t begin, std::int64_t end, std::int64_t) {
-      for (std::int64_t i = begin; i < std::min(end, begin + kRowsAhead); ++i) prefetch(row_of(i));
-      for (std::int64_t i = begin; i < end; ++i) {
-        if (i + kRowsAhead < end) prefetch(row_of(i + kRowsAhead));
-        fn(i);
-      }
+      core::for_each_reading_ahead(
+          begin, end, kRowsAhead, [&](std::int64_t i) { prefetch(row_of(i)); }, fn);
     });
     return;
   }
