@@ -65,7 +65,7 @@ class Error(RuntimeError):
 
 class GraphStore:
     """A Loom graph store (what `loom import` / `generate` write), memory-mapped"""
-    def __init__(self: GraphStore, path: os.PathLike[str] | str) -> None: ...
+    def __init__(self: GraphStore, path: os.PathLike[str] | str, *, verify: bool = True) -> None: ...  # verify: check every file against the digests the store records before any is read (as every `loom` command does; reads the whole store once), and meta.json against its seal
     def __repr__(self: GraphStore) -> str: ...
     @property
     def directed(self) -> bool: ...
@@ -134,7 +134,7 @@ class Loader:
 
 class PartitionedStore:
     """A partitioned store (what `loom partition` writes)"""
-    def __init__(self: PartitionedStore, path: os.PathLike[str] | str) -> None: ...
+    def __init__(self: PartitionedStore, path: os.PathLike[str] | str, *, verify: bool = True) -> None: ...  # verify: check every file of the store and its parts against their digests first, and meta.json against its seal
     @property
     def new_to_source(self) -> torch.Tensor: ...
     @property

@@ -9,6 +9,7 @@
 #include "loom/core/error.hpp"
 #include "loom/graph/store.hpp"
 #include "loom/partition/partitioned_store.hpp"
+#include "loom/partition/store_verification.hpp"
 
 namespace loom::python {
 
@@ -34,8 +35,11 @@ namespace {
 
 using Store = std::shared_ptr<graph::GraphStore>;
 
-Store open_store(const PathArg& path) {
-  return std::make_shared<graph::GraphStore>(graph::GraphStore::open(path.string()));
+// Verified as the CLI verifies what it reads (meta.json's seal, every file's digest), unless
+// verify=False.
+Store open_store(const PathArg& path, bool verify) {
+  if (verify) partition::verify_store(partition::mapped_folders(path.string()));
+  return std::make_shared<graph::GraphStore>(graph::GraphStore::open(path.string(), verify));
 }
 
 torch::Tensor indices_of(const Store& s) {
@@ -64,7 +68,9 @@ py::object original_ids(const graph::GraphStore& store) {
 void bind_data(py::module_& m) {
   py::class_<graph::GraphStore, Store>(m, "GraphStore",
                                        "A Loom graph store (what `loom import` / `generate` write), memory-mapped")
-      .def(py::init(&open_store), py::arg("path"))
+      .def(py::init(&open_store), py::arg("path"), py::kw_only(), py::arg("verify") = true,
+           "verify: check every file against the digests the store records before any is read (as every "
+           "`loom` command does; reads the whole store once), and meta.json against its seal")
       .def_property_readonly("path", &graph::GraphStore::dir)
       .def_property_readonly("num_nodes", &graph::GraphStore::num_nodes)
       .def_property_readonly("num_edges", [](const Store& s) { return s->meta().num_edges; })
@@ -124,10 +130,14 @@ void bind_data(py::module_& m) {
   using Parts = std::shared_ptr<partition::PartitionedStore>;
   py::class_<partition::PartitionedStore, Parts>(m, "PartitionedStore",
                                                  "A partitioned store (what `loom partition` writes)")
-      .def(py::init([](const PathArg& path) {
-             return std::make_shared<partition::PartitionedStore>(partition::PartitionedStore::open(path.string()));
+      .def(py::init([](const PathArg& path, bool verify) {
+             if (verify) partition::verify_store(partition::mapped_folders(path.string()));
+             return std::make_shared<partition::PartitionedStore>(
+                 partition::PartitionedStore::open(path.string(), verify));
            }),
-           py::arg("path"))
+           py::arg("path"), py::kw_only(), py::arg("verify") = true,
+           "verify: check every file of the store and its parts against their digests first, and meta.json "
+           "against its seal")
       .def_property_readonly("path", &partition::PartitionedStore::dir)
       .def_property_readonly("num_parts", &partition::PartitionedStore::num_parts)
       .def_property_readonly("num_nodes", [](const Parts& p) { return p->meta().graph.num_nodes; })

@@ -159,8 +159,9 @@ class Loader {
   Loader(const train::MinibatchOptions& options, const std::optional<NodeSet>& input_nodes, const LinkSeeds& links,
          comm::Communicator& world)
       : world_(&world) {
-    const train::RankRuntime runtime = train::open_rank(options.run, options.output, /*resume=*/false, world,
-                                                        [&] { checked_ = train::check(options); });
+    const train::TrainingOutputs outputs{options.output, options.checkpoint, options.store, ""};
+    const train::RankRuntime runtime =
+        train::open_rank(options.run, outputs, world, [&] { checked_ = train::check(options); });
     const train::MinibatchOptions& run_options = **checked_;
     const torch::Device device = runtime.device;
     const train::DataUse use = run_options.task == train::Task::kLink ? train::DataUse::kLinks

@@ -4,9 +4,14 @@
 // the entry and the value, with exit status 1. `loom import` warns when a label leaves most
 // classes empty (one label of 999 makes 1000 classes).
 #include <limits>
+#include <map>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
+#include "loom/core/digest.hpp"
+#include "loom/core/fs.hpp"
+#include "loom/core/npy.hpp"
 #include "loom/graph/store.hpp"
 #include "support/test_support.hpp"
 
@@ -31,6 +36,23 @@ CommandResult check(const ScratchDir& dir, const graph::GraphData& d) {
   graph::StoreWriteOptions o;
   o.overwrite = true;
   graph::write_graph_store(d, dir / "g", o);
+  return run_loom("check " + dir / "g");
+}
+
+// Writes `d` as a store, then gives it `splits` as a writer of before splits were checked would
+// have (digests and seal recorded again), and runs `loom check` on it.
+CommandResult check_with_splits(const ScratchDir& dir, const graph::GraphData& d,
+                                const std::map<std::string, std::vector<std::int64_t>>& splits) {
+  graph::StoreWriteOptions o;
+  o.overwrite = true;
+  graph::write_graph_store(d, dir / "g", o);
+  auto meta = nlohmann::json::parse(core::read_text_file(dir / "g/meta.json"));
+  for (const auto& [name, ids] : splits) {
+    core::write_npy(dir / ("g/" + name + "_idx.npy"), ids);
+    meta["splits"][name] = ids.size();
+  }
+  core::write_text_file(dir / "g/meta.json", meta.dump(2));
+  core::record_digests(dir / "g");
   return run_loom("check " + dir / "g");
 }
 
@@ -76,12 +98,10 @@ TEST(CliCheckInvariants, AnUndirectedStoreThatIsNotSymmetricIsNamed) {
 
 TEST(CliCheckInvariants, SplitIdsTwiceOrInTwoSplitsAreNamed) {
   ScratchDir dir;
-  auto d = cycle();
-  d.splits["train"] = {0, 1, 0};
-  expect_problem(check(dir, d), "train_idx.npy: entry 2: node 0 appears twice in the train split");
-  d = cycle();
-  d.splits["test"] = {3, 1};
-  expect_problem(check(dir, d), "train_idx.npy: entry 1: node 1 is in both the test and the train split");
+  expect_problem(check_with_splits(dir, cycle(), {{"train", {0, 1, 0}}}),
+                 "train_idx.npy: entry 2: node 0 appears twice in the train split");
+  expect_problem(check_with_splits(dir, cycle(), {{"test", {3, 1}}}),
+                 "train_idx.npy: entry 1: node 1 is in both the test and the train split");
 }
 
 TEST(CliCheckInvariants, FeatureValuesAndWeightsThatAreNotFiniteAreNamed) {
@@ -97,12 +117,9 @@ TEST(CliCheckInvariants, FeatureValuesAndWeightsThatAreNotFiniteAreNamed) {
 
 TEST(CliCheckInvariants, ImportWarnsWhenALabelLeavesMostClassesEmpty) {
   ScratchDir dir;
-  for (const auto& [file, text] : {std::pair<std::string, std::string>{"raw/edge.csv.gz", "0,1\n1,2\n2,3\n"},
-                                   {"raw/num-node-list.csv.gz", "4\n"},
-                                   {"raw/node-label.csv.gz", "0\n1\n999\n1\n"}}) {
-    std::filesystem::create_directories(std::filesystem::path(dir / ("ogb/" + file)).parent_path());
-    write_file(dir / ("ogb/" + file), text, /*gzip=*/true);
-  }
+  write_gz_files(dir / "ogb", {{"raw/edge.csv.gz", "0,1\n1,2\n2,3\n"},
+                               {"raw/num-node-list.csv.gz", "4\n"},
+                               {"raw/node-label.csv.gz", "0\n1\n999\n1\n"}});
   const auto r = run_loom("import ogb " + dir / "ogb" + " -o " + dir / "g");
   EXPECT_EQ(r.status, 0) << r.output;
   EXPECT_TRUE(contains(r.output, "3 of the 1000 classes")) << r.output;

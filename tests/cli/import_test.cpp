@@ -34,14 +34,14 @@ void write_gz(const std::string& path, const std::string& text) {
 }
 
 void make_ogb(const std::string& dir) {
-  write_gz(dir + "/raw/edge.csv.gz", "0,1\n1,2\n2,0\n");
-  write_gz(dir + "/raw/num-node-list.csv.gz", "3\n");
-  write_gz(dir + "/raw/num-edge-list.csv.gz", "3\n");
-  write_gz(dir + "/raw/node-feat.csv.gz", "1,2\n3,4\n5,6\n");
-  write_gz(dir + "/raw/node-label.csv.gz", "0\n1\n-1\n");
-  write_gz(dir + "/split/k/train.csv.gz", "0\n");
-  write_gz(dir + "/split/k/valid.csv.gz", "1\n");
-  write_gz(dir + "/split/k/test.csv.gz", "2\n");
+  test::write_gz_files(dir, {{"raw/edge.csv.gz", "0,1\n1,2\n2,0\n"},
+                             {"raw/num-node-list.csv.gz", "3\n"},
+                             {"raw/num-edge-list.csv.gz", "3\n"},
+                             {"raw/node-feat.csv.gz", "1,2\n3,4\n5,6\n"},
+                             {"raw/node-label.csv.gz", "0\n1\n-1\n"},
+                             {"split/k/train.csv.gz", "0\n"},
+                             {"split/k/valid.csv.gz", "1\n"},
+                             {"split/k/test.csv.gz", "2\n"}});
 }
 
 TEST(CliImport, OgbWritesAStoreThatInfoReads) {

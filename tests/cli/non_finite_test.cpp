@@ -19,14 +19,11 @@ namespace {
 using test::contains;
 
 void make_ogb(const std::string& dir, const std::string& features) {
-  for (const auto& [file, text] : {std::pair<std::string, std::string>{"raw/edge.csv.gz", "0,1\n1,2\n2,3\n3,0\n"},
-                                   {"raw/num-node-list.csv.gz", "4\n"},
-                                   {"raw/num-edge-list.csv.gz", "4\n"},
-                                   {"raw/node-feat.csv.gz", features},
-                                   {"raw/node-label.csv.gz", "0\n1\n0\n1\n"}}) {
-    fs::create_directories(fs::path(dir + "/" + file).parent_path());
-    test::write_file(dir + "/" + file, text, /*gzip=*/true);
-  }
+  test::write_gz_files(dir, {{"raw/edge.csv.gz", "0,1\n1,2\n2,3\n3,0\n"},
+                             {"raw/num-node-list.csv.gz", "4\n"},
+                             {"raw/num-edge-list.csv.gz", "4\n"},
+                             {"raw/node-feat.csv.gz", features},
+                             {"raw/node-label.csv.gz", "0\n1\n0\n1\n"}});
 }
 
 void expect_error(const test::CommandResult& r, int status, const std::string& message) {

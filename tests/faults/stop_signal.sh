@@ -15,7 +15,7 @@ epochs_done() { python3 -c "import json,sys; print(sum('\"loss\"' in l for l in 
 "${two[@]}" "${args[@]}" --metrics "$dir/full.jsonl"
 "${two[@]}" "${args[@]}" --checkpoint-dir "$dir/ck" --metrics "$dir/part.jsonl" 2> "$dir/err" &
 job=$!
-for _ in $(seq 100); do [[ -s "$dir/part.jsonl" ]] && [[ $(epochs_done "$dir/part.jsonl") -ge 3 ]] && break; sleep 0.1; done
+for _ in $(seq 600); do [[ -s "$dir/part.jsonl" ]] && [[ $(epochs_done "$dir/part.jsonl") -ge 3 ]] && break; sleep 0.1; done
 rank1=$(rank_pid 1)
 [[ -n "$rank1" ]] || { echo "rank 1 not found" >&2; exit 1; }
 stop_job "$signal" "$rank1"

@@ -291,7 +291,7 @@ TEST_F(BadInput, UnwritableOutput) {
 TEST_F(BadInput, OutputIsTheSource) {
   options.output = options.source;
   options.overwrite = true;
-  expect_failure("-o", "is the source store");
+  expect_failure("-o", "is the input: writing it would replace its own input");
 }
 
 TEST(PartitionedStoreOpen, RejectsAGraphStoreAndMismatchedParts) {

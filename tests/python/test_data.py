@@ -50,6 +50,22 @@ def test_bad_input_raises_loom_error_with_the_cli_message(tmp_path):
     assert issubclass(loom.Error, RuntimeError)
 
 
+def test_a_store_with_a_flipped_byte_is_refused_unless_verify_is_off(tmp_path):
+    loom.generate("sbm", str(tmp_path / "g"), nodes=200, classes=2, avg_degree=4, feat_dim=4, seed=2)
+    feat = tmp_path / "g" / "feat.npy"
+    data = bytearray(feat.read_bytes())
+    data[-1] ^= 0x40
+    feat.write_bytes(bytes(data))
+    with pytest.raises(loom.Error, match="feat.npy: digest"):
+        loom.GraphStore(str(tmp_path / "g"))
+    assert loom.GraphStore(str(tmp_path / "g"), verify=False).num_nodes == 200
+
+
+def test_run_refuses_an_eval_batch_size_of_zero_raising_loom_error(sbm):
+    with pytest.raises(loom.Error, match="--eval-batch-size"):
+        loom.run(["train", sbm, "--epochs", "1", "--eval-batch-size", "0"])
+
+
 def test_generate_import_partition_run_the_cli_commands(tmp_path):
     g = loom.generate("sbm", str(tmp_path / "g"), nodes=300, classes=3, avg_degree=6, feat_dim=4, seed=2)
     assert g.num_nodes == 300 and g.feat_dim == 4 and g.num_classes == 3

@@ -70,11 +70,13 @@ std::string read_bytes(const std::string& path) {
 
 namespace {
 
-// meta.json without what records how long writing took: "provenance" and any "seconds".
+// meta.json without what records how long writing took: "provenance" and any "seconds" (and the
+// seal, "meta_digest", which covers them).
 nlohmann::json without_timings(nlohmann::json j) {
   if (!j.is_object()) return j;
   j.erase("provenance");
   j.erase("seconds");
+  j.erase("meta_digest");
   for (auto& [key, value] : j.items()) value = without_timings(value);
   return j;
 }
@@ -117,6 +119,13 @@ void write_file(const std::string& path, const std::string& text, bool gzip) {
   }
   std::ofstream out(path, std::ios::binary);
   out << text;
+}
+
+void write_gz_files(const std::string& dir, const std::vector<std::pair<std::string, std::string>>& files) {
+  for (const auto& [file, text] : files) {
+    fs::create_directories(fs::path(dir + "/" + file).parent_path());
+    write_file(dir + "/" + file, text, /*gzip=*/true);
+  }
 }
 
 }  // namespace loom::test

@@ -4,6 +4,8 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -48,7 +50,8 @@ std::string loom_binary();
 std::string read_bytes(const std::string& path);
 // Every file of store `b` (recursively) equals the same file of store `a` byte for byte, and they
 // hold the same files; meta.json files are compared without what holds timings ("provenance",
-// "seconds"). Adds a failure per difference; returns the number of files compared.
+// "seconds", and the seal over them, "meta_digest"). Adds a failure per difference; returns the number of files
+// compared.
 int expect_same_store(const std::string& a, const std::string& b);
 
 // Whether `part` occurs in `text` (for messages and outputs).
@@ -59,5 +62,8 @@ std::string be32(std::uint32_t v);
 
 // Writes `text` to `path` (plain, or gzip-compressed when gzip is true).
 void write_file(const std::string& path, const std::string& text, bool gzip = false);
+// Writes each {relative path, text} of `files` into `dir` gzip-compressed, creating folders: an OGB
+// raw directory ({"raw/edge.csv.gz", "0,1\n"}, {"split/k/train.csv.gz", "0\n"}, ...).
+void write_gz_files(const std::string& dir, const std::vector<std::pair<std::string, std::string>>& files);
 
 }  // namespace loom::test

@@ -38,13 +38,11 @@ void add_output_options(CLI::App* sub, OutputArgs& out, std::uint64_t& seed) {
   sub->add_option("--seed", seed, "Random seed")->capture_default_str();
   sub->add_option("--threads", out.threads, "Threads (0 = all cores); the output does not depend on it")
       ->capture_default_str();
-  add_parsed_option(
-      *sub, "--build-memory", out.build_memory,
-      [](const std::string& text) { return core::parse_memory_size(text, "--build-memory"); },
+  add_build_memory_option(
+      *sub, out.build_memory,
       "Memory for the edges in flight, e.g. 4G (default: a tenth of the memory available, 256M to 8G): the graph is "
       "built in passes, each placing "
-      "the rows whose edges fit, so the peak is about this plus 16 bytes per node")
-      ->option_text("SIZE");
+      "the rows whose edges fit, so the peak is about this plus 16 bytes per node");
 }
 
 void add_split_options(CLI::App* sub, double& train, double& valid) {

@@ -73,12 +73,10 @@ void add_common_options(CLI::App* sub, CommonImportOptions& c, const std::string
   add_enum_option(*sub, "--normalize-features", c.normalize, graph::kFeatureNormNames,
                   "Normalise the stored features (row: by their L1 norms; standard: columns by the training "
                   "nodes' mean and variance)");
-  add_parsed_option(
-      *sub, "--build-memory", c.build_memory,
-      [](const std::string& text) { return core::parse_memory_size(text, "--build-memory"); },
+  add_build_memory_option(
+      *sub, c.build_memory,
       "Memory for the edges in flight, e.g. 4G (default: a tenth of the memory available, 256M to 8G): "
-      "edges are spilled to the output folder as they are read and the graph built in passes over them")
-      ->option_text("SIZE");
+      "edges are spilled to the output folder as they are read and the graph built in passes over them");
   sub->add_option_function<float>(
          "--nan-as", [&c](float value) { c.nan_as = value; },
          "Replace feature values and edge weights that are NaN or infinite by VALUE (counted in the store's "
@@ -125,6 +123,7 @@ void derive_features_and_split(const CommonImportOptions& c, graph::io::Imported
 // (or mapped) and the CSR is built out of core from them.
 int run_import(const CommonImportOptions& c, const std::function<graph::io::ImportedGraph(const std::string&)>& read) {
   check_random_split(c.random_split);
+  core::check_output_apart(c.out, c.source, "-o");
   core::Timer timer;
   core::OutputDir out(c.out, c.overwrite);
   graph::io::ImportedGraph g = read(out.path());
@@ -177,7 +176,8 @@ void add_import_edgelist(CLI::App& import_cmd, Action& action) {
   sub->add_flag("--weighted", o->weighted, "Read field 3 as a float edge weight");
   auto* s = sub->add_flag("--string-ids", *string_ids, "Treat every id as a string (kept in names.txt)");
   sub->add_flag("--numeric-ids", *numeric_ids, "Require integer ids (a non-integer id is an error)")->excludes(s);
-  sub->add_option("--num-nodes", o->num_nodes, "Use integer ids as given in [0, N) (no remapping)");
+  sub->add_option("--num-nodes", o->num_nodes, "Use integer ids as given in [0, N) (no remapping)")
+      ->check(CLI::PositiveNumber);
   auto bad_lines = std::make_shared<std::string>("error");
   sub->add_option("--bad-lines", *bad_lines, "Lines that are not edges: error|skip (skipped lines are counted)")
       ->check(CLI::IsMember({"error", "skip"}))
@@ -203,7 +203,7 @@ void add_import_npy(CLI::App& import_cmd, Action& action) {
   auto* sub = import_cmd.add_subcommand(
       "npy", "Import a directory of .npy arrays (src/dst or indptr/indices, feat, label, splits)");
   add_common_options(sub, *c, "Directory of .npy arrays");
-  sub->add_option("--num-nodes", *num_nodes, "Node count (default: from the arrays)");
+  sub->add_option("--num-nodes", *num_nodes, "Node count (default: from the arrays)")->check(CLI::PositiveNumber);
   sub->callback([&action, c, num_nodes] {
     action = [c, num_nodes] {
       return run_import(*c, [&](const std::string&) {

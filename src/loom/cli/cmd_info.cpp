@@ -26,7 +26,7 @@ bool verify_if_small(const std::string& dir) {
   const auto folders = partition::mapped_folders(dir);
   std::int64_t bytes = 0;
   for (const auto& folder : folders) bytes += core::digested_bytes(folder);
-  if (!partition::digest_verification() || bytes > partition::kVerifyAtOnceBytes) return false;
+  if (!core::digest_verification() || bytes > partition::kVerifyAtOnceBytes) return false;
   partition::verify_store(folders);
   return true;
 }

@@ -58,12 +58,10 @@ void add_partition_command(CLI::App& app, Action& action) {
                   "Partitioner (ptscotch is distributed: under mpirun -np P)");
   sub->add_option("-o,--output", options->output, "Partitioned store to write")->required();
   sub->add_option("--seed", options->seed, "Random seed (metis, stream, random and ptscotch)")->capture_default_str();
-  add_parsed_option(
-      *sub, "--build-memory", options->memory_bytes,
-      [](const std::string& text) { return core::parse_memory_size(text, "--build-memory"); },
+  add_build_memory_option(
+      *sub, options->memory_bytes,
       "Memory for the topology's rows in flight, e.g. 4G (default: a tenth of the memory available, 256M "
-      "to 8G)")
-      ->option_text("SIZE");
+      "to 8G)");
   auto features = std::make_shared<std::string>("copy");
   sub->add_option("--features", *features,
                   "copy: parts hold their feature rows; map: parts read them from the source store (no second copy "

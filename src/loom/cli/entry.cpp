@@ -9,8 +9,9 @@
 
 #include "loom/cli/option_guards.hpp"
 #include "loom/comm/watchdog.hpp"
-#include "loom/partition/store_verification.hpp"
+#include "loom/core/digest.hpp"
 #include "loom/core/log.hpp"
+#include "loom/core/stop_signal.hpp"
 
 namespace loom::cli {
 
@@ -61,9 +62,10 @@ int run_cli(int argc, char** argv, const std::function<void(CLI::App&, Action&)>
     return app.exit(e) == 0 ? 0 : 2;
   }
   try {
+    core::install_cleanup_handlers();
     core::init_logging(log_level);
     comm::set_watchdog_timeout(comm_timeout);
-    partition::set_digest_verification(!no_verify);
+    core::set_digest_verification(!no_verify);
     return action ? action() : 0;
   } catch (const std::exception& e) {  // loom::Error and any other
     std::fprintf(stderr, "loom: error: %s\n", e.what());

@@ -152,7 +152,58 @@ void write_checkpoint(const std::string& dir, CheckpointId id, const std::functi
   if (keep > 0) prune_checkpoints(dir, id, keep);
 }
 
+namespace {
+
+// The checkpoint DIR/latest names, where it names one.
+std::optional<CheckpointId> latest_checkpoint(const std::string& dir) {
+  std::error_code ec;
+  if (!fs::is_regular_file(dir + "/latest", ec)) return std::nullopt;
+  std::string name = read_text_file(dir + "/latest");
+  while (!name.empty() && (name.back() == '\n' || name.back() == ' ')) name.pop_back();
+  return parse_checkpoint_name(name);
+}
+
+// The rank-<k> folders of DIR (full-graph training's per-rank checkpoints).
+std::vector<std::string> rank_folders(const std::string& dir) {
+  std::vector<std::string> folders;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (entry.is_directory() && name.starts_with("rank-") && name.size() > 5 &&
+        name.find_first_not_of("0123456789", 5) == std::string::npos)
+      folders.push_back(entry.path().string());
+  }
+  return folders;
+}
+
+}  // namespace
+
+bool holds_checkpoints(const std::string& dir) {
+  std::error_code ec;
+  if (fs::exists(dir + "/latest", ec) || !checkpoint_ids(dir).empty()) return true;
+  for (const std::string& folder : rank_folders(dir))
+    if (fs::exists(folder + "/latest", ec) || !checkpoint_ids(folder).empty()) return true;
+  return false;
+}
+
+void check_checkpoint_target(const std::string& dir, bool resume, bool overwrite) {
+  if (dir.empty() || resume || overwrite || !holds_checkpoints(dir)) return;
+  throw Error::in_argument("--checkpoint-dir",
+                           "'" + dir +
+                               "' holds the checkpoints of an earlier run: pass --resume to continue it, "
+                               "--overwrite to replace them, or give another folder");
+}
+
+void remove_checkpoints(const std::string& dir) {
+  for (const CheckpointId id : checkpoint_ids(dir))
+    if (!remove_tree(checkpoint_path(dir, id)))
+      throw Error::in_file(checkpoint_path(dir, id), 0, std::string("cannot remove: ") + std::strerror(errno));
+  std::error_code ec;
+  fs::remove(dir + "/latest", ec);
+}
+
 std::optional<CheckpointId> newest_intact_checkpoint(const std::string& dir, CheckpointId at_most) {
+  if (const auto latest = latest_checkpoint(dir); latest && *latest < at_most) at_most = *latest;
   std::string newest_damage;
   for (const CheckpointId id : checkpoint_ids(dir)) {
     if (id > at_most) continue;

@@ -60,11 +60,22 @@ std::string checkpoint_path(const std::string& dir, CheckpointId id);  // DIR/<i
 void write_checkpoint(const std::string& dir, CheckpointId id, const std::function<void(const OutputDir&)>& write_files,
                       nlohmann::json state, int keep = 0);
 
-// The newest intact checkpoint of DIR not after `at_most`, or nullopt when it has none; each newer
-// damaged checkpoint is reported (a warning naming it and what is wrong). Throws Error naming
-// --resume when DIR holds checkpoints but none of them is intact.
+// The newest intact checkpoint of DIR not after `at_most` nor after the one DIR/latest names (a
+// newer one is another run's leftover), or nullopt when it has none; each newer damaged checkpoint
+// is reported (a warning naming it and what is wrong). Throws Error naming --resume when DIR holds
+// checkpoints but none of them is intact.
 std::optional<CheckpointId> newest_intact_checkpoint(const std::string& dir,
                                                      CheckpointId at_most = {std::numeric_limits<int>::max(),
                                                                              std::numeric_limits<int>::max()});
+
+// Whether DIR holds checkpoints (its own, or in rank-<k>/ folders: full-graph training's).
+bool holds_checkpoints(const std::string& dir);
+// A run that does not resume may not mix its checkpoints with an earlier run's: throws Error naming
+// --checkpoint-dir when DIR holds checkpoints, unless `overwrite` (the run then replaces them:
+// remove_checkpoints() before its first epoch).
+void check_checkpoint_target(const std::string& dir, bool resume, bool overwrite);
+// Removes DIR's checkpoints and its `latest` (not those of its rank-<k>/ folders: each rank removes
+// its own); leaves other files.
+void remove_checkpoints(const std::string& dir);
 
 }  // namespace loom::core

@@ -7,9 +7,12 @@
 #include <cstdlib>
 #include <cstring>
 
+#include <fmt/format.h>
+
 namespace loom::core {
 
-LineReader::LineReader(std::string path) : path_(std::move(path)), buffer_(1 << 20) {
+LineReader::LineReader(std::string path, std::int64_t max_line_bytes)
+    : path_(std::move(path)), buffer_(1 << 20), max_line_bytes_(max_line_bytes) {
   gzFile gz = gzopen(path_.c_str(), "rb");
   if (!gz) throw Error::in_file(path_, 0, std::string("cannot open: ") + std::strerror(errno ? errno : ENOENT));
   gzbuffer(gz, 1 << 18);
@@ -70,6 +73,10 @@ bool LineReader::next(std::string_view& line) {
     carry_.append(start, end_ - begin_);
     have_carry = true;
     begin_ = end_;
+    if (static_cast<std::int64_t>(carry_.size()) > max_line_bytes_)
+      throw Error::in_file(path_, line_number_ + 1,
+                           fmt::format("a line longer than {} MiB, with no line break in it: not a text file of lines",
+                                       max_line_bytes_ >> 20));
   }
   ++line_number_;
   line = carry_;

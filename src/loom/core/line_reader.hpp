@@ -15,9 +15,14 @@
 
 namespace loom::core {
 
+// Lines longer than a reader's limit are an Error (line number and limit named): a file with no line
+// breaks (/dev/zero, a binary file) would otherwise be held whole, its memory growing without end.
+inline constexpr std::int64_t kMaxLineBytes = std::int64_t{64} << 20;     // edge lists, tables, vectors
+inline constexpr std::int64_t kMaxSentenceBytes = std::int64_t{1} << 30;  // text corpora (text8: 100 MB)
+
 class LineReader {
  public:
-  explicit LineReader(std::string path);
+  explicit LineReader(std::string path, std::int64_t max_line_bytes = kMaxLineBytes);
   ~LineReader();
   LineReader(const LineReader&) = delete;
   LineReader& operator=(const LineReader&) = delete;
@@ -43,6 +48,7 @@ class LineReader {
   std::int64_t line_number_ = 0;
   std::int64_t buffer_offset_ = 0;  // offset of buffer_[0] in the decompressed file
   std::int64_t line_offset_ = 0;
+  std::int64_t max_line_bytes_;
 };
 
 // "'text'" (at most 80 characters, then "..."), or where `text` (read on the reader's current

@@ -90,7 +90,17 @@ std::int64_t parse_memory_size(const std::string& text, const std::string& argum
       unit.empty() ? 0 : units.find(static_cast<char>(std::toupper(static_cast<unsigned char>(unit[0]))));
   LOOM_CHECK_ARG(used > 0 && std::isfinite(value) && value >= 0 && unit.size() <= 1 && power != std::string::npos,
                  argument, "expected a size such as 512M, 4G or 1048576, got '{}'", text);
-  return static_cast<std::int64_t>(value * std::pow(1024.0, unit.empty() ? 0 : static_cast<double>(power) + 1));
+  const double bytes = value * std::pow(1024.0, unit.empty() ? 0 : static_cast<double>(power) + 1);
+  LOOM_CHECK_ARG(bytes < 0x1p62, argument, "'{}' is larger than any memory (at most 4 EiB)", text);
+  return static_cast<std::int64_t>(bytes);
+}
+
+void check_memory_for(double bytes, const std::string& argument, const std::string& what) {
+  const std::int64_t available = available_bytes();
+  if (available < 0 || bytes <= static_cast<double>(available)) return;
+  throw Error::in_argument(argument,
+                           fmt::format("{} would take about {}, more than the {} this machine has available", what,
+                                       human_bytes(bytes), human_bytes(static_cast<double>(available))));
 }
 
 std::string human_bytes(double bytes) {

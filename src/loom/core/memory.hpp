@@ -19,6 +19,11 @@ std::int64_t available_bytes();
 // stay in the page cache, so Loom reads it in file order (sampling, feature gathers).
 bool exceeds_half_available(std::int64_t bytes);
 
+// Throws Error naming `argument` when `bytes` (what an option's value makes a command allocate,
+// estimated from it: `what`) exceed the memory available now: an absurd value is refused by name
+// before anything is allocated, not by the allocator. No check where availability is unknown.
+void check_memory_for(double bytes, const std::string& argument, const std::string& what);
+
 // A size option's value ("--memory-limit 8G"): bytes with an optional K, M, G or T suffix (powers
 // of 1024, an optional B or iB after it); throws Error naming `argument` otherwise.
 std::int64_t parse_memory_size(const std::string& text, const std::string& argument);

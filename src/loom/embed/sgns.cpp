@@ -113,8 +113,6 @@ struct SharedWork {
 
 // One worker's sentences [first, last) of `epoch`, each with its own (epoch, sentence) random stream.
 void train_sentences(const SharedWork& work, WorkerState& w, int epoch, std::int64_t first, std::int64_t last) {
-  w.epoch_loss = 0;
-  w.epoch_predictions = 0;
   for (std::int64_t s = first; s < last; ++s) {
     core::Rng rng = work.base.split(static_cast<std::uint64_t>(epoch), static_cast<std::uint64_t>(s));
     const auto sentence = work.corpus.sentence(s);
@@ -166,8 +164,29 @@ void check_inputs(const Corpus& corpus, std::span<const std::int64_t> counts, co
   for (const auto token : corpus.tokens)
     LOOM_CHECK(token >= 0 && token < vocab_size, "train: corpus token {} outside the vocabulary [0, {})", token,
                vocab_size);
-  LOOM_CHECK(steps.start.steps == 0 && steps.start.epochs >= 0 && steps.start.epochs < options.epochs,
-             "train: cannot start at {} of {} epochs", steps.start.name(), options.epochs);
+  LOOM_CHECK(steps.start.steps >= 0 && steps.start.steps < steps_per_epoch(corpus) && steps.start.epochs >= 0 &&
+                 steps.start.epochs < options.epochs,
+             "train: cannot start at {} of {} epochs of {} steps", steps.start.name(), options.epochs,
+             steps_per_epoch(corpus));
+}
+
+// Thread t's sentences of step `step`: the step-th of steps_per_epoch parts of its slice.
+std::pair<std::int64_t, std::int64_t> step_sentences(const std::vector<std::int64_t>& slices, int t, std::int64_t step,
+                                                     std::int64_t steps) {
+  const std::int64_t lo = slices[static_cast<std::size_t>(t)], hi = slices[static_cast<std::size_t>(t) + 1];
+  return {lo + (hi - lo) * step / steps, lo + (hi - lo) * (step + 1) / steps};
+}
+
+// The corpus words of the first `step` steps of an epoch, over every thread's slice.
+std::int64_t words_before_step(const Corpus& corpus, const std::vector<std::int64_t>& slices, std::int64_t step,
+                               std::int64_t steps) {
+  std::int64_t words = 0;
+  for (std::size_t t = 0; t + 1 < slices.size(); ++t) {
+    const auto [lo, end] = step_sentences(slices, static_cast<int>(t), 0, 1);
+    const std::int64_t until = lo + (end - lo) * step / steps;
+    words += corpus.offsets[static_cast<std::size_t>(until)] - corpus.offsets[static_cast<std::size_t>(lo)];
+  }
+  return words;
 }
 
 detail::KernelParams kernel_params(SgnsModel& model, const SgnsOptions& options, const NegativeSampler& negatives) {
@@ -190,10 +209,16 @@ int team_size(const SgnsOptions& options, const Corpus& corpus) {
 
 }  // namespace
 
+std::int64_t steps_per_epoch(const Corpus& corpus) {
+  return std::max<std::int64_t>(1, (corpus.num_tokens() + kStepWords - 1) / kStepWords);
+}
+
 SgnsStats train_sgns(const Corpus& corpus, std::span<const std::int64_t> counts, const SgnsOptions& options,
                      SgnsModel& model, const SgnsSteps& steps) {
   check_inputs(corpus, counts, options, model, steps);
-  const int first_epoch = steps.start.epochs;
+  const std::int64_t per_epoch = steps_per_epoch(corpus);
+  const std::int64_t first_step = steps.start.epochs * per_epoch + steps.start.steps;
+  const std::int64_t total_steps = options.epochs * per_epoch;
 
   const Subsampler subsampler(counts, options.sample);
   const NegativeSampler negatives(counts);
@@ -201,7 +226,8 @@ SgnsStats train_sgns(const Corpus& corpus, std::span<const std::int64_t> counts,
   const int threads = team_size(options, corpus);
   const auto slices = thread_slices(corpus, threads);
   const AlphaSchedule alpha{options, options.epochs * corpus.num_tokens()};
-  std::atomic<std::int64_t> words_done{first_epoch * corpus.num_tokens()};
+  std::atomic<std::int64_t> words_done{steps.start.epochs * corpus.num_tokens() +
+                                       words_before_step(corpus, slices, steps.start.steps, per_epoch)};
   const std::int64_t words_before = words_done.load();
   std::vector<WorkerState> workers;
   workers.reserve(static_cast<std::size_t>(threads));
@@ -219,21 +245,28 @@ SgnsStats train_sgns(const Corpus& corpus, std::span<const std::int64_t> counts,
   {
     const int t = omp_get_thread_num();
     WorkerState& w = workers[static_cast<std::size_t>(t)];
-    for (int epoch = first_epoch; go_on; ++epoch) {
+    for (std::int64_t index = first_step; go_on; ++index) {
+      const auto epoch = static_cast<int>(index / per_epoch);
+      const std::int64_t step = index % per_epoch;
+      if (step == 0 || index == first_step) w.epoch_loss = 0, w.epoch_predictions = 0;
       carrier.run([&] {
         LOOM_CHECK(omp_get_num_threads() == threads, "train: OpenMP started {} of {} threads", omp_get_num_threads(),
                    threads);
-        train_sentences(work, w, epoch, slices[static_cast<std::size_t>(t)], slices[static_cast<std::size_t>(t) + 1]);
+        const auto [first, last] = step_sentences(slices, t, step, per_epoch);
+        train_sentences(work, w, epoch, first, last);
       });
       words_done.fetch_add(w.pending, std::memory_order_relaxed);
       bar.update(w.pending);
       w.pending = 0;
-      // The step boundary: every worker has finished the epoch; the hook may save or stop.
+      // The step boundary: every worker has finished the step; the hook may save or stop.
 #pragma omp barrier
 #pragma omp single
       {
-        go_on = epoch + 1 < options.epochs && !carrier.failed();
-        if (go_on && steps.at_boundary) carrier.run([&] { go_on = !steps.at_boundary(core::CheckpointId{epoch + 1}); });
+        go_on = index + 1 < total_steps && !carrier.failed();
+        const core::CheckpointId reached = step + 1 == per_epoch
+                                               ? core::CheckpointId{epoch + 1}
+                                               : core::CheckpointId{epoch, static_cast<int>(step + 1)};
+        if (go_on && steps.at_boundary) carrier.run([&] { go_on = !steps.at_boundary(reached); });
         go_on = go_on && !carrier.failed();
       }
       w.alpha = alpha.at(words_done.load(std::memory_order_relaxed));

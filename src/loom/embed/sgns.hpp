@@ -72,10 +72,12 @@ struct SgnsModel {
 // rows by options.seed), output zero; options.dim columns.
 SgnsModel init_sgns_model(std::int64_t rows, const SgnsOptions& options);
 
-// Resuming and stopping: where training starts and what happens at each step boundary (an epoch
-// of train_sgns(), a synchronisation round of train_sgns_synced()).
+// Resuming and stopping: where training starts and what happens at each step boundary (a block of
+// about kStepWords corpus words of train_sgns(): each thread's share of the epoch cut into
+// steps_per_epoch() parts, so that a signal stops it within about a second; a synchronisation round
+// of train_sgns_synced()).
 struct SgnsSteps {
-  core::CheckpointId start;  // the steps already done (steps: rounds of epoch start.epochs)
+  core::CheckpointId start;  // the steps already done (steps of epoch start.epochs)
   // Called at every step boundary but the last (on every rank, collectively; the weights are the
   // same on every rank there) with the position reached; returns true to stop training there.
   std::function<bool(core::CheckpointId reached)> at_boundary;
@@ -89,9 +91,12 @@ struct SgnsStats {
   int stopped_by = 0;  // the signal that stopped training at a step boundary, or 0
 };
 
+inline constexpr std::int64_t kStepWords = std::int64_t{1} << 20;
+// The steps of one epoch of train_sgns() over `corpus`: its words in blocks of kStepWords, at least 1.
+std::int64_t steps_per_epoch(const Corpus& corpus);
+
 // `counts` are the vocabulary counts (size = model rows): they drive subsampling and the
-// negative distribution. Corpus tokens must be in [0, counts.size()). `steps.start` counts
-// epochs only (start.steps == 0).
+// negative distribution. Corpus tokens must be in [0, counts.size()).
 SgnsStats train_sgns(const Corpus& corpus, std::span<const std::int64_t> counts, const SgnsOptions& options,
                      SgnsModel& model, const SgnsSteps& steps = {});
 

@@ -12,7 +12,7 @@ namespace loom::embed {
 
 EncodedCorpus read_text_corpus(const std::string& path, const TextCorpusOptions& options) {
   LOOM_CHECK_ARG(options.min_count >= 1, "--min-count", "must be >= 1, got {}", options.min_count);
-  core::LineReader reader(path);
+  core::LineReader reader(path, core::kMaxSentenceBytes);
   // First (and only) pass: provisional ids in order of first appearance.
   absl::flat_hash_map<std::string, std::int32_t> ids;
   std::vector<std::string> words;

@@ -18,6 +18,20 @@ constexpr const char* kHowToReplace = "--nan-as VALUE replaces such values";
 
 }  // namespace
 
+void check_fits_dtype(std::span<const float> values, std::int64_t cols, core::DType dtype, const std::string& path,
+                      std::int64_t first_row) {
+  if (dtype != core::DType::kFloat16) return;
+  constexpr float kOverflows = 65520.0f;  // the smallest magnitude float16 rounds to infinity
+  const auto bad = std::find_if(values.begin(), values.end(), [](float v) { return std::fabs(v) >= kOverflows; });
+  if (bad == values.end()) return;
+  const auto at = static_cast<std::int64_t>(bad - values.begin());
+  throw Error::in_file(
+      path, 0,
+      fmt::format("row {}, column {}: feature value {} is too large for float16 (at most 65504; "
+                  "it would be stored as infinity): import with --feat-dtype float32 (or bfloat16)",
+                  first_row + at / std::max<std::int64_t>(cols, 1), at % std::max<std::int64_t>(cols, 1), *bad));
+}
+
 nlohmann::json NonFinitePolicy::to_json() const {
   if (!replacement) return nullptr;
   return {{"replaced_with", *replacement}, {"values_replaced", replaced}};

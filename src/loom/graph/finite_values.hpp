@@ -35,6 +35,12 @@ void enforce_finite(std::span<float> values, std::int64_t cols, const std::strin
 float enforce_finite(float value, const std::string& path, std::int64_t line, int field, const std::string& what,
                      NonFinitePolicy& policy);
 
+// Feature values about to be stored as `dtype` must stay finite there: float16 holds at most 65504
+// (65520 and beyond round to infinity). Throws Error naming `path` (the values' source), the row
+// (first_row + r) and column of the first value too large, and --feat-dtype.
+void check_fits_dtype(std::span<const float> values, std::int64_t cols, core::DType dtype, const std::string& path,
+                      std::int64_t first_row = 0);
+
 // The flat index of the first non-finite entry of a float32 or float16 array, or -1 (parallel).
 std::int64_t first_non_finite(const core::NpyArray& array);
 

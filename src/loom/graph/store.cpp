@@ -10,7 +10,9 @@
 #include "loom/core/float_rows.hpp"
 #include "loom/core/fs.hpp"
 #include "loom/core/parallel.hpp"
+#include "loom/graph/finite_values.hpp"
 #include "loom/graph/store_check.hpp"
+#include "loom/graph/store_invariants.hpp"
 
 namespace fs = std::filesystem;
 
@@ -62,6 +64,7 @@ nlohmann::json StoreMeta::to_json() const {
   if (!rows_from.empty()) j["rows_from"] = rows_from;
   if (!feat_from.empty()) j["feat_from"] = feat_from;
   if (!feat_index.empty()) j["feat_index"] = feat_index;
+  if (!feat_from.empty() && !feat_from_digest.empty()) j["external_digests"] = {{feat_from, feat_from_digest}};
   j["provenance"] = provenance;
   return j;
 }
@@ -89,6 +92,8 @@ StoreMeta StoreMeta::from_json(const nlohmann::json& j, const std::string& path)
     m.rows_from = j.value("rows_from", "");
     m.feat_from = j.value("feat_from", "");
     m.feat_index = j.value("feat_index", "");
+    if (!m.feat_from.empty() && j.contains("external_digests") && j["external_digests"].contains(m.feat_from))
+      m.feat_from_digest = j["external_digests"][m.feat_from].get<std::string>();
     if (!m.feat_from.empty() && !m.feat_index.empty() && !m.partition)
       throw Error::in_file(path, 0, "feat_index needs partition info");
     if (!m.feat_from.empty() && m.feat_index.empty() && m.partition)
@@ -99,6 +104,14 @@ StoreMeta StoreMeta::from_json(const nlohmann::json& j, const std::string& path)
   } catch (const nlohmann::json::exception& e) {
     throw Error::in_file(path, 0, std::string("malformed meta.json: ") + e.what());
   }
+}
+
+void check_split_data(const GraphData& d, const std::string& source) {
+  SplitIds ids;
+  for (const auto& [name, values] : d.splits) ids[name] = values;
+  const std::string overlap =
+      split_overlap(ids, d.num_rows(), [&](const std::string& name) { return source + " (the " + name + " split)"; });
+  if (!overlap.empty()) throw Error(overlap + ": " + leakage_advice());
 }
 
 void validate_graph_data(const GraphData& d) {
@@ -125,6 +138,7 @@ void validate_graph_data(const GraphData& d) {
                d.num_classes);
   for (const auto& [name, ids] : d.splits)
     for (const auto v : ids) LOOM_CHECK(v >= 0 && v < rows, "graph: {} split id {} outside [0, {})", name, v, rows);
+  check_split_data(d, "graph");
   LOOM_CHECK(d.orig_id.empty() || static_cast<std::int64_t>(d.orig_id.size()) == rows,
              "graph: {} original ids for {} nodes", d.orig_id.size(), rows);
   LOOM_CHECK(d.names.empty() || static_cast<std::int64_t>(d.names.size()) == rows, "graph: {} names for {} nodes",
@@ -186,6 +200,7 @@ void write_feature_array(const GraphData& d, const std::string& dir, core::DType
   if (feat_dtype == core::DType::kFloat32) {
     core::write_npy(dir + "/feat.npy", d.feat, {rows, d.feat_dim});
   } else {
+    check_fits_dtype(d.feat, d.feat_dim, feat_dtype, d.feat_source.empty() ? "the features" : d.feat_source);
     const std::vector<char> narrow = core::narrowed(d.feat, feat_dtype);
     core::write_npy(dir + "/feat.npy", feat_dtype, {rows, d.feat_dim}, narrow.data());
   }
@@ -257,7 +272,7 @@ void GraphStore::map_features(GraphStore& g, const std::string& dir) {
   }
 }
 
-GraphStore GraphStore::open(const std::string& dir) {
+GraphStore GraphStore::open(const std::string& dir, bool verify) {
   const std::string meta_path = dir + "/meta.json";
   if (!fs::is_directory(dir)) throw Error::in_file(dir, 0, "not a directory (expected a Loom graph store)");
   if (!fs::exists(meta_path)) throw Error::in_file(dir, 0, "no meta.json: not a Loom graph store");
@@ -270,6 +285,7 @@ GraphStore GraphStore::open(const std::string& dir) {
   if (declared_store_kind(j) == StoreKind::kPartitioned)
     throw Error::in_file(dir, 0,
                          "is a partitioned store; open one of its part-<k>/ stores or use a partition-aware command");
+  if (verify) core::check_meta_seal(j, meta_path);
   GraphStore g;
   g.dir_ = dir;
   g.meta_ = StoreMeta::from_json(j, meta_path);

@@ -23,6 +23,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "loom/core/digest.hpp"
 #include "loom/core/enum_names.hpp"
 #include "loom/core/npy.hpp"
 #include "loom/graph/csr.hpp"
@@ -82,6 +83,9 @@ struct StoreMeta : GraphDescription {
   // relative to the part's folder ("../new_to_source.npy"). A whole store with feat_from and no
   // feat_index maps its feature rows, in order, from that file (`loom import mag240m --features map`).
   std::string feat_from, feat_index;
+  // The digest of feat_from's file when it was written (meta.json "external_digests", which the
+  // store's verification checks with its own files: core/digest.hpp).
+  std::string feat_from_digest;
   nlohmann::json provenance = nlohmann::json::object();
 
   nlohmann::json to_json() const;
@@ -96,6 +100,7 @@ struct GraphData {
   bool directed = false;
   std::vector<float> feat;  // rows * feat_dim, row-major
   std::int64_t feat_dim = 0;
+  std::string feat_source;                // the file `feat` was read from, for messages ("" = unknown)
   std::vector<std::int64_t> label;        // single-label: rows entries, -1 unlabeled
   std::vector<std::uint8_t> multi_label;  // multi-label: rows * num_classes 0/1
   std::int64_t num_classes = 0;
@@ -123,9 +128,12 @@ struct StoreWriteOptions {
   std::int64_t memory_bytes = std::int64_t{1} << 30;  // (the CLI's default: default_build_memory())
 };
 
-// Checks sizes and ranges of `data` (labels vs rows, split ids, feature width, ids < num_cols)
-// and throws Error naming what is inconsistent.
+// Checks sizes and ranges of `data` (labels vs rows, split ids, feature width, ids < num_cols,
+// splits distinct and disjoint) and throws Error naming what is inconsistent.
 void validate_graph_data(const GraphData& data);
+// Throws Error naming `source` (where the splits were read) when an id repeats within a split of
+// `data` or is in two of them (store_invariants.hpp's split_overlap).
+void check_split_data(const GraphData& data, const std::string& source);
 
 // Writes the store's files into an existing directory (the caller owns atomicity), then records
 // the digest of every file in the directory (those written before it too) in meta.json.
@@ -145,7 +153,8 @@ void write_graph_store(const GraphData& data, const std::string& dir, const Stor
 
 class GraphStore {
  public:
-  static GraphStore open(const std::string& dir);
+  // `verify`: check meta.json's seal (core/digest.hpp; off with --no-verify).
+  static GraphStore open(const std::string& dir, bool verify = core::digest_verification());
 
   const std::string& dir() const { return dir_; }
   const StoreMeta& meta() const { return meta_; }

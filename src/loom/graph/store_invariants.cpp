@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "loom/core/error.hpp"
 #include "loom/core/half.hpp"
 #include "loom/core/parallel.hpp"
 #include "loom/graph/build_csr.hpp"
@@ -69,29 +70,13 @@ std::optional<std::string> asymmetric_edge(const GraphStore& g) {
   });
 }
 
-// Ids repeated within a split or shared by two splits.
-void check_splits(const GraphStore& g, std::vector<std::string>& problems) {
-  std::vector<std::uint8_t> owner(static_cast<std::size_t>(g.num_nodes()), 0);  // 1 + split index
-  std::vector<std::string> names;
-  for (const auto& [name, size] : g.meta().splits) {
-    names.push_back(name);
-    const auto ids = g.split(name);
-    const std::string path = g.dir() + "/" + name + "_idx.npy";
-    for (std::size_t i = 0; i < ids.size(); ++i) {
-      std::uint8_t& o = owner[static_cast<std::size_t>(ids[i])];
-      if (o == names.size()) {
-        problems.push_back(fmt::format("{}: entry {}: node {} appears twice in the {} split", path, i, ids[i], name));
-        break;
-      }
-      if (o != 0) {
-        problems.push_back(fmt::format("{}: entry {}: node {} is in both the {} and the {} split", path, i, ids[i],
-                                       names[o - 1], name));
-        break;
-      }
-      o = static_cast<std::uint8_t>(names.size());
-    }
-  }
+SplitIds split_ids(const GraphStore& g) {
+  SplitIds ids;
+  for (const auto& [name, size] : g.meta().splits) ids[name] = g.split(name);
+  return ids;
 }
+
+std::string split_file(const GraphStore& g, const std::string& name) { return g.dir() + "/" + name + "_idx.npy"; }
 
 void check_finite(const core::NpyArray& array, std::int64_t cols, const std::string& what,
                   std::vector<std::string>& problems) {
@@ -114,10 +99,43 @@ std::vector<std::string> store_invariant_problems(const GraphStore& g, bool symm
   // Binary search needs sorted rows: symmetry is checked only on a store whose rows are.
   if (symmetry && !g.meta().directed && problems.empty())
     if (auto p = asymmetric_edge(g)) problems.push_back(*p);
-  check_splits(g, problems);
+  if (std::string overlap = split_overlap(split_ids(g), g.num_nodes(), [&](const auto& n) { return split_file(g, n); });
+      !overlap.empty())
+    problems.push_back(std::move(overlap));
   if (g.has_feat() && g.meta().feat_from.empty()) check_finite(g.feat(), g.meta().feat_dim, "feature value", problems);
   if (g.meta().weighted && !g.edge_weight().empty()) check_finite(g.edge_weight(), 1, "edge weight", problems);
   return problems;
+}
+
+std::string split_overlap(const SplitIds& splits, std::int64_t rows,
+                          const std::function<std::string(const std::string&)>& where) {
+  std::vector<std::uint8_t> owner(static_cast<std::size_t>(rows), 0);  // 1 + split index
+  std::vector<std::string> names;
+  for (const auto& [name, ids] : splits) {
+    names.push_back(name);
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+      if (ids[i] < 0 || ids[i] >= rows) continue;  // ranges are checked where the ids are read
+      std::uint8_t& o = owner[static_cast<std::size_t>(ids[i])];
+      if (o == names.size())
+        return fmt::format("{}: entry {}: node {} appears twice in the {} split", where(name), i, ids[i], name);
+      if (o != 0)
+        return fmt::format("{}: entry {}: node {} is in both the {} and the {} split", where(name), i, ids[i],
+                           names[o - 1], name);
+      o = static_cast<std::uint8_t>(names.size());
+    }
+  }
+  return "";
+}
+
+std::string leakage_advice() {
+  return "a node in two splits is trained on and scored (test leakage), one twice in a split counts twice; "
+         "make the splits disjoint and import again (or draw new ones: loom import ... --random-split)";
+}
+
+void check_disjoint_splits(const GraphStore& g) {
+  const std::string overlap =
+      split_overlap(split_ids(g), g.num_nodes(), [&](const auto& name) { return split_file(g, name); });
+  if (!overlap.empty()) throw Error(overlap + ": " + leakage_advice() + " (`loom check` lists every problem)");
 }
 
 }  // namespace loom::graph

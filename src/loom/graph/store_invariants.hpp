@@ -10,6 +10,10 @@
 // One parallel pass over each array (symmetry: one binary search per edge).
 #pragma once
 
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -18,5 +22,16 @@
 namespace loom::graph {
 
 std::vector<std::string> store_invariant_problems(const GraphStore& store, bool symmetry);
+
+// Splits as row ids (each in [0, rows)), by name.
+using SplitIds = std::map<std::string, std::span<const std::int64_t>>;
+// The first id repeated within a split or held by two splits, as a message naming where(split)
+// (the split's file), the entry and the id; "" when the splits are distinct and disjoint.
+std::string split_overlap(const SplitIds& splits, std::int64_t rows,
+                          const std::function<std::string(const std::string&)>& where);
+// Throws Error with split_overlap's message: a node in two splits is trained on and scored (test
+// leakage), and one twice in a split is weighted twice. Trainers call it on what they open.
+void check_disjoint_splits(const GraphStore& store);
+std::string leakage_advice();
 
 }  // namespace loom::graph

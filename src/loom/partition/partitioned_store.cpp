@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "loom/core/digest.hpp"
 #include "loom/core/fs.hpp"
 #include "loom/graph/store_check.hpp"
 
@@ -19,6 +20,32 @@ core::NpyArray map_int64(const std::string& path, std::int64_t expected_size) {
                                      expected_size >= 0 ? fmt::format(" of {} entries", expected_size) : ""));
   return a;
 }
+// A part describes the same graph as its partitioned store: every rank sizes its model, its
+// all-reduced buffers and its wire rows from its own part, so one part that disagrees (an edited
+// meta.json, a part copied from another partitioning) would make the ranks' collectives disagree.
+void check_part_agrees(const graph::StoreMeta& part, const graph::GraphDescription& whole, const std::string& path,
+                       const std::string& whole_path) {
+  const auto differs = [&](const char* field, const std::string& here, const std::string& there) {
+    throw Error::in_file(path, 0,
+                         fmt::format("{} is {}, {} says {}: the part does not belong to this partitioned store", field,
+                                     here, whole_path, there));
+  };
+  if (part.num_classes != whole.num_classes)
+    differs("num_classes", std::to_string(part.num_classes), std::to_string(whole.num_classes));
+  if (part.multi_label != whole.multi_label)
+    differs("multi_label", fmt::format("{}", part.multi_label), fmt::format("{}", whole.multi_label));
+  if (part.feat_dim != whole.feat_dim)
+    differs("feat_dim", std::to_string(part.feat_dim), std::to_string(whole.feat_dim));
+  if (part.feat_dim > 0 && part.feat_dtype != whole.feat_dtype)
+    differs("feat_dtype", core::dtype_name(part.feat_dtype), core::dtype_name(whole.feat_dtype));
+  if (part.directed != whole.directed)
+    differs("directed", fmt::format("{}", part.directed), fmt::format("{}", whole.directed));
+  if (part.weighted != whole.weighted)
+    differs("weighted", fmt::format("{}", part.weighted), fmt::format("{}", whole.weighted));
+  for (const auto& [name, size] : part.splits)
+    if (!whole.splits.contains(name)) differs("splits", "'" + name + "'", "no such split");
+}
+
 }  // namespace
 
 nlohmann::json PartitionedMeta::to_json() const {
@@ -68,7 +95,7 @@ std::span<const std::int64_t> Part::halo_from(int owner) const {
                             static_cast<std::size_t>(offsets[owner + 1] - offsets[owner]));
 }
 
-PartitionedStore PartitionedStore::open(const std::string& dir) {
+PartitionedStore PartitionedStore::open(const std::string& dir, bool verify) {
   namespace fs = std::filesystem;
   const std::string meta_path = dir + "/meta.json";
   if (!fs::is_directory(dir)) throw Error::in_file(dir, 0, "not a directory (expected a Loom partitioned store)");
@@ -79,10 +106,12 @@ PartitionedStore PartitionedStore::open(const std::string& dir) {
   } catch (const nlohmann::json::exception& e) {
     throw Error::in_file(meta_path, 0, std::string("invalid JSON: ") + e.what());
   }
+  if (verify) core::check_meta_seal(j, meta_path);
   PartitionedStore s;
   s.dir_ = dir;
+  s.verify_ = verify;
   s.meta_ = PartitionedMeta::from_json(j, meta_path);
-  s.topology_ = graph::GraphStore::open(dir + "/topology");
+  s.topology_ = graph::GraphStore::open(dir + "/topology", verify);
   if (s.topology_.num_nodes() != s.meta_.graph.num_nodes || s.topology_.meta().num_edges != s.meta_.graph.num_edges)
     throw Error::in_file(dir + "/topology", 0, "node or edge count does not match the partitioned store's meta.json");
   s.new_to_source_ = map_int64(dir + "/new_to_source.npy", s.meta_.graph.num_nodes);
@@ -96,13 +125,14 @@ Part PartitionedStore::part(int k) const {
   Part p;
   p.index_ = k;
   p.range_ = book().range(k);
-  p.store_ = graph::GraphStore::open(pdir);
+  p.store_ = graph::GraphStore::open(pdir, verify_);
   const auto& info = p.store_.meta().partition;
   if (!info || info->part != k || info->num_parts != num_parts() || info->node_offset != p.range_.begin ||
       info->global_num_nodes != meta_.graph.num_nodes || p.store_.num_nodes() != p.range_.size())
     throw Error::in_file(pdir + "/meta.json", 0,
                          fmt::format("partition info does not match the partition book (part {} owns [{}, {}) of {})",
                                      k, p.range_.begin, p.range_.end, meta_.graph.num_nodes));
+  check_part_agrees(p.store_.meta(), meta_.graph, pdir + "/meta.json", dir_ + "/meta.json");
   p.halo_offsets_ = map_int64(pdir + "/halo_offsets.npy", num_parts() + 1);
   p.halo_ids_ = map_int64(pdir + "/halo_ids.npy", -1);
   const auto offsets = p.halo_offsets();

@@ -23,6 +23,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "loom/core/digest.hpp"
 #include "loom/core/npy.hpp"
 #include "loom/graph/store.hpp"
 #include "loom/partition/partition_book.hpp"
@@ -67,7 +68,8 @@ class Part {
 
 class PartitionedStore {
  public:
-  static PartitionedStore open(const std::string& dir);
+  // `verify`: check the meta.json seals of the store and of the parts it opens (core/digest.hpp).
+  static PartitionedStore open(const std::string& dir, bool verify = core::digest_verification());
 
   const std::string& dir() const { return dir_; }
   const PartitionedMeta& meta() const { return meta_; }
@@ -86,6 +88,7 @@ class PartitionedStore {
   PartitionedMeta meta_;
   graph::GraphStore topology_;
   core::NpyArray new_to_source_;
+  bool verify_ = true;
 };
 
 }  // namespace loom::partition

@@ -40,7 +40,7 @@ void check_digests(const std::vector<std::string>& folders, bool progress, Store
       ++report.files;
       if (!c.ok())
         report.problems.push_back(
-            fmt::format("{}/{}: digest {}, meta.json records {}", folder, c.file, c.found, c.expected));
+            fmt::format("{}: digest {}, {}/meta.json records {}", c.path_in(folder), c.found, folder, c.expected));
     }
   }
   bar.finish();

@@ -17,14 +17,12 @@ namespace loom::partition {
 
 namespace {
 
-std::atomic<bool> g_verify{true};
-
 // Every recorded digest of `folders`, digested again; throws naming the first that differs.
 void check_folders(const std::vector<std::string>& folders) {
   for (const auto& folder : folders) {
     for (const auto& c : core::verify_digests(folder)) {
       if (!c.ok())
-        throw Error::in_file(folder + "/" + c.file, 0,
+        throw Error::in_file(c.path_in(folder), 0,
                              fmt::format("digest {}, meta.json records {}: the file changed since the store was "
                                          "written (a bad copy, an edit); `loom check {}` lists every problem, "
                                          "--no-verify skips this check",
@@ -34,9 +32,6 @@ void check_folders(const std::vector<std::string>& folders) {
 }
 
 }  // namespace
-
-void set_digest_verification(bool on) { g_verify = on; }
-bool digest_verification() { return g_verify; }
 
 std::vector<std::string> mapped_folders(const std::string& dir, int part) {
   if (graph::store_kind(dir) != graph::StoreKind::kPartitioned) return {dir};
@@ -52,7 +47,7 @@ std::vector<std::string> mapped_folders(const std::string& dir, int part) {
 }
 
 StoreVerification::StoreVerification(std::vector<std::string> folders) : folders_(std::move(folders)) {
-  if (!digest_verification()) {
+  if (!core::digest_verification()) {
     folders_.clear();
     return;
   }

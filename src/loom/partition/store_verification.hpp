@@ -2,8 +2,8 @@
 // digests their meta.json records (core/digest.hpp) before it derives anything from them, and stops
 // with the mismatch named. Files up to kVerifyAtOnceBytes in all are verified at once; more, in the
 // background on one thread, which a trainer joins before its first step (so the check costs little
-// of the setup it overlaps). `--no-verify` (set_digest_verification(false)) skips it, for users who
-// know; `loom check DIR` lists every problem of a store.
+// of the setup it overlaps). `--no-verify` skips it, for users who
+// know (core::set_digest_verification); `loom check DIR` lists every problem of a store.
 #pragma once
 
 #include <cstdint>
@@ -12,9 +12,6 @@
 #include <vector>
 
 namespace loom::partition {
-
-void set_digest_verification(bool on);
-bool digest_verification();
 
 // The store folders a reader of `dir` maps: the folder itself (a graph store), or for a
 // partitioned store its own folder, topology/ and part-<part> (every part when part < 0).

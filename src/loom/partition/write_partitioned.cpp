@@ -201,16 +201,6 @@ nlohmann::json provenance(const graph::GraphStore& source, const PartitionOption
           {"seed", o.seed},           {"source_provenance", source.meta().provenance}};
 }
 
-void check_output_is_not_source(const std::string& output, const std::string& source) {
-  std::error_code ec1, ec2;
-  const auto a = fs::weakly_canonical(output, ec1), b = fs::weakly_canonical(source, ec2);
-  if (!ec1 && !ec2 && a == b) throw Error::in_argument("-o", "output '" + output + "' is the source store");
-}
-
-}  // namespace
-
-namespace {
-
 // The whole graph's CSR in new ids, with its splits and original ids, into `dir`.
 void write_topology(const graph::GraphStore& source, const PartitionOptions& o, const Relabelling& r,
                     const std::map<std::string, std::vector<std::int64_t>>& splits, const OriginalIds& original,
@@ -248,6 +238,15 @@ void copy_node_arrays(const graph::GraphStore& source, const Relabelling& r, IdR
     for (std::int64_t i = 0; i < rows.size(); ++i) out[i] = values[map[i]];
     d.provenance["node_arrays"].push_back(name);
   }
+}
+
+// The digest the source records of the feature file it maps or holds ("" where it records none).
+std::string recorded_feature_digest(const graph::GraphStore& source) {
+  if (!source.meta().feat_from.empty()) return source.meta().feat_from_digest;
+  const auto meta = nlohmann::json::parse(core::read_text_file(source.dir() + "/meta.json"));
+  const auto digests = meta.find("digests");
+  if (digests == meta.end() || !digests->is_object() || !digests->contains("feat.npy")) return "";
+  return digests->at("feat.npy").is_string() ? digests->at("feat.npy").get<std::string>() : "";
 }
 
 // Part p's store in `dir`: its labels, further node arrays, local splits, original ids, halo and
@@ -289,6 +288,7 @@ PartQuality write_part(const graph::GraphStore& source, const PartitionOptions& 
   if (sm.feat_dim > 0 && o.map_features) {
     pm.feat_from = fs::absolute(source.feat().path()).lexically_normal().string();
     pm.feat_index = "../new_to_source.npy";
+    pm.feat_from_digest = recorded_feature_digest(source);
   }
   graph::finish_store(dir, pm);
   spdlog::info("partition: wrote part {} ({} nodes, {} edges, halo {})", p, rows.size(), edges, halo.size());
@@ -321,7 +321,7 @@ PartitionedMeta partition_store(const PartitionOptions& o, const AssignParts& as
   if (source.meta().partition)
     throw Error::in_file(o.source, 0, "is one part of a partitioned store; partition a whole graph store");
   check_num_parts(o.num_parts, source.num_nodes());
-  check_output_is_not_source(o.output, o.source);
+  core::check_output_apart(o.output, o.source, "-o");
   core::OutputDir out(o.output, o.overwrite, "-o");
   const int k = static_cast<int>(o.num_parts);
   StoreVerification source_digests(mapped_folders(o.source));  // beside the partitioning; joined before the commit

@@ -44,6 +44,8 @@ CheckpointState parse_checkpoint_state(const std::string& text, const std::strin
     for (const auto& record : *epochs) expect(record.is_object(), path, "an epoch record is not an object");
   }
   if (const auto selection = s.find("selection"); selection != s.end()) check_selection(*selection, path);
+  if (const auto log = s.find("metrics_log"); log != s.end())
+    state.metrics_log = core::LogPrefix::from_json(*log, path);
   return state;
 }
 

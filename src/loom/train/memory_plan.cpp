@@ -160,4 +160,30 @@ std::int64_t record_memory_peak(std::int64_t estimate, std::int64_t resident_est
   return peak;
 }
 
+void check_model_fits(const ModelShape& shape, std::int64_t limit_bytes, int ranks_on_node) {
+  const auto in = static_cast<double>(shape.in_features), hidden = static_cast<double>(shape.hidden),
+             classes = static_cast<double>(shape.num_classes);
+  const double output = shape.layers <= 1 ? in * classes : hidden * classes;
+  const double rest = shape.layers <= 1 ? 0 : in * hidden + std::max(0, shape.layers - 2) * hidden * hidden;
+  constexpr double kBytesPerParameter = 16;  // weight, gradient, Adam's two moments
+  const double bytes = (output + rest) * kBytesPerParameter;
+  const std::int64_t available = core::available_bytes();
+  const double room = limit_bytes > 0 ? static_cast<double>(limit_bytes)
+                      : available > 0 ? static_cast<double>(available) / std::max(1, ranks_on_node)
+                                      : -1;
+  if (room < 0 || bytes <= room) return;
+  const std::string need = fmt::format(
+      "a model of {} layers, hidden {}, {} input features and {} classes has at least "
+      "{:.3g} parameters, {} with their gradients and Adam's moments, more than the "
+      "{} a rank has{}",
+      shape.layers, shape.hidden, shape.in_features, shape.num_classes, (output + rest), core::human_bytes(bytes),
+      core::human_bytes(room), limit_bytes > 0 ? " (--memory-limit)" : "");
+  if (output > rest && shape.layers > 1)
+    throw Error::in_file(shape.store + "/meta.json", 0,
+                         fmt::format("num_classes is {} (the largest label + 1): {}; a stray label? `loom check` "
+                                     "lists the labels",
+                                     shape.num_classes, need));
+  throw Error::in_argument("--hidden", need + "; lower --hidden or --layers");
+}
+
 }  // namespace loom::train

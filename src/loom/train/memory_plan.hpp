@@ -54,6 +54,19 @@ void check_device_memory_plan(const MemoryPlan& plan, std::int64_t limit_bytes, 
 // No check where neither is known.
 void check_memory_plan(const MemoryPlan& plan, std::int64_t limit_bytes, int ranks_on_node);
 
+// The shape of a model, for checking its size before it is built.
+struct ModelShape {
+  std::int64_t in_features = 0, hidden = 0, num_classes = 0;
+  int layers = 0;
+  std::string store;  // whose meta.json gives in_features and num_classes
+};
+// Throws Error before the model is built where its weights alone (with their gradients and Adam's two
+// moments, 16 bytes a parameter) cannot fit where check_memory_plan's plan would have to: the
+// weights of a model of this shape are at least in x hidden + (layers - 2) x hidden^2 + hidden x
+// classes parameters. Names --hidden, or the store's num_classes (its largest label + 1) where
+// the classes are what does not fit; an allocator's failure would name nothing.
+void check_model_fits(const ModelShape& shape, std::int64_t limit_bytes, int ranks_on_node);
+
 // Collective: rank 0 logs the plan and writes its record (with every rank's estimate and the
 // largest, which it returns).
 std::int64_t record_memory_plan(const MemoryPlan& plan, const comm::Communicator& world, core::MetricsLog& metrics);

@@ -3,15 +3,14 @@
 #include "loom/core/log.hpp"
 #include "loom/core/stop_signal.hpp"
 #include "loom/nn/runtime.hpp"
-#include "loom/train/training_outputs.hpp"
 
 namespace loom::train {
 
-RankRuntime open_rank(const RunOptions& run, const OutputOptions& output, bool resume, comm::Communicator& world,
+RankRuntime open_rank(const RunOptions& run, const TrainingOutputs& outputs, comm::Communicator& world,
                       const std::function<void()>& check) {
   world.agree_on([&] {
     check();
-    check_output_options(output, resume, world.rank() == 0);
+    check_output_options(outputs, world.rank() == 0);
   });
   RankRuntime rank;
   rank.threads = nn::cpu_threads_per_rank(run.threads, world.ranks_on_this_node());

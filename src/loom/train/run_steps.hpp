@@ -11,6 +11,7 @@
 
 #include "loom/comm/communicator.hpp"
 #include "loom/train/run_options.hpp"
+#include "loom/train/training_outputs.hpp"
 
 namespace loom::train {
 
@@ -20,10 +21,10 @@ struct RankRuntime {
   torch::Device device = torch::kCPU;
 };
 
-// Checks the options (`check`, then the outputs: an existing --output or --metrics file needs
-// --overwrite, or for --metrics a `resume`; one error on every rank), gives this rank its share of
-// the machine's cores, turns on link emulation and resolves the device.
-RankRuntime open_rank(const RunOptions& run, const OutputOptions& output, bool resume, comm::Communicator& world,
+// Checks the options (`check`, then the outputs of training_outputs.hpp's check_output_options;
+// one error on every rank), gives this rank its share of the machine's cores, turns on link
+// emulation and resolves the device.
+RankRuntime open_rank(const RunOptions& run, const TrainingOutputs& outputs, comm::Communicator& world,
                       const std::function<void()>& check);
 
 // The signal (SIGTERM, SIGINT) any rank has been asked to stop by since the handlers were

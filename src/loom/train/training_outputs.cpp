@@ -4,6 +4,7 @@
 
 #include <torch/torch.h>
 
+#include "loom/core/checkpoint_dir.hpp"
 #include "loom/core/error.hpp"
 #include "loom/core/fs.hpp"
 #include "loom/core/npy.hpp"
@@ -29,13 +30,31 @@ std::vector<T> values_of(const torch::Tensor& t) {
 
 }  // namespace
 
-void check_output_options(const OutputOptions& output, bool resume, bool writer) {
+std::string decision_log_path(const std::string& path, int rank, int ranks) {
+  if (path.empty() || ranks == 1) return path;
+  const auto dot = path.rfind('.');
+  const std::string suffix = ".rank" + std::to_string(rank);
+  return dot == std::string::npos || dot < path.rfind('/') + 1 ? path + suffix
+                                                               : path.substr(0, dot) + suffix + path.substr(dot);
+}
+
+void check_output_options(const TrainingOutputs& outputs, bool writer) {
+  const OutputOptions& output = outputs.output;
+  const CheckpointOptions& checkpoint = outputs.checkpoint;
   LOOM_CHECK_ARG(!output.save_embeddings || !output.dir.empty(), "--save-embeddings",
                  "needs --output DIR to write them to");
+  for (const auto& [path, argument] : {std::pair{output.dir, "--output"},
+                                       {output.metrics_path, "--metrics"},
+                                       {checkpoint.dir, "--checkpoint-dir"},
+                                       {outputs.decision_log, "--decision-log"}})
+    if (!path.empty()) core::check_output_apart(path, outputs.store, argument);
+  if (!outputs.decision_log.empty())
+    core::check_output_target(outputs.decision_log, output.overwrite, "--decision-log");
   if (!writer) return;
   if (!output.dir.empty()) core::check_output_target(output.dir, output.overwrite, "--output");
   if (!output.metrics_path.empty())
-    core::check_output_target(output.metrics_path, output.overwrite || resume, "--metrics");
+    core::check_output_target(output.metrics_path, output.overwrite || checkpoint.resume, "--metrics");
+  core::check_checkpoint_target(checkpoint.dir, checkpoint.resume, output.overwrite);
 }
 
 void write_training_outputs(const std::string& dir, bool overwrite, const NodeOutputs& rows,

@@ -28,10 +28,24 @@ struct NodeOutputs {
   std::int64_t num_classes = 0, num_nodes = 0;  // of the whole graph
 };
 
-// Checks --output / --metrics / --save-embeddings / --overwrite before training: --save-embeddings
-// needs an --output, and (on the writing rank, `writer`) an existing --output or --metrics file needs
-// --overwrite (--metrics also --resume, which appends to it). Throws loom::Error naming the argument.
-void check_output_options(const OutputOptions& output, bool resume, bool writer);
+// What a training run writes besides its outputs directory: where, and against what it is checked.
+struct TrainingOutputs {
+  const OutputOptions& output;
+  const CheckpointOptions& checkpoint;
+  std::string store;         // the input, which no output may replace
+  std::string decision_log;  // this rank's --decision-log file (decision_log_path), or ""
+};
+
+// Checks --output / --metrics / --checkpoint-dir / --decision-log / --save-embeddings / --overwrite
+// before training: --save-embeddings needs an --output; no output may be the store or a folder
+// holding it; on every rank, an existing decision log of its own needs --overwrite; and on the
+// writing rank (`writer`) an existing
+// --output or --metrics needs --overwrite (--metrics also --resume, whose log is
+// checked against its checkpoint: core/metrics.hpp), and a --checkpoint-dir holding an earlier
+// run's checkpoints needs --resume or --overwrite. Throws loom::Error naming the argument.
+void check_output_options(const TrainingOutputs& outputs, bool writer);
+// The file of `rank`'s decision log (per-rank "log.rank<K>.jsonl" when there are several ranks).
+std::string decision_log_path(const std::string& path, int rank, int ranks);
 
 // `dir` is --output; `overwrite` replaces an existing one.
 void write_training_outputs(const std::string& dir, bool overwrite, const NodeOutputs& rows,

@@ -6,6 +6,7 @@
 #include <spdlog/spdlog.h>
 
 #include "loom/core/error.hpp"
+#include "loom/core/memory.hpp"
 #include "loom/core/parallel.hpp"
 #include "loom/core/stop_signal.hpp"
 #include "loom/core/timer.hpp"
@@ -89,6 +90,14 @@ GraphEmbedding train_graph_embedding(const graph::Csr& csr, const std::vector<st
     LOOM_CHECK(n >= k, "the graph has {} nodes, fewer than the {} ranks", n, k);
     for (std::int64_t v = n * r / k; v < n * (r + 1) / k; ++v) starts.push_back(v);
   }
+  // Every walk is held (int32 node ids), then encoded once more as the corpus (word ids).
+  const double walk_nodes =
+      static_cast<double>(comm != nullptr ? static_cast<std::int64_t>(starts.size()) : csr.num_rows()) *
+      static_cast<double>(options.walks.walks_per_node) * static_cast<double>(options.walks.length);
+  core::check_memory_for(
+      walk_nodes * 2 * sizeof(std::int32_t), "--walks",
+      fmt::format("{} walks of {} nodes from each of the {} start nodes", options.walks.walks_per_node,
+                  options.walks.length, comm != nullptr ? static_cast<std::int64_t>(starts.size()) : csr.num_rows()));
   auto walks = sample::walk::generate_walks(csr, options.walks, starts);
   result.walk_steps = walks.steps;
   result.walk_seconds = walks.seconds;

@@ -15,6 +15,7 @@ FeatureAttachment attach_embedding_features(graph::GraphData& data, const Embedd
                     embeddings.size()));
   data.feat = std::move(aligned.vectors.data);
   data.feat_dim = embeddings.dim;
+  data.feat_source = source;
   data.provenance["features"] = {
       {"source", source}, {"matched", aligned.matched}, {"unknown_keys", aligned.unknown_keys}};
   return {aligned.matched, aligned.unknown_keys};

@@ -193,15 +193,25 @@ void finish_numeric_ids(const EdgeListImportOptions& o, IntIdRemap& remap, EdgeS
   }
 }
 
-// Integer ids. Returns false (auto mode) at the first id that is not a number at all.
+// Lines whose ids are words (auto mode): string ids when they are at least kWordShare of the edge
+// lines, else stray lines among integer ids (an error naming the first, or skipped).
+constexpr std::int64_t kWordShare = 10;     // percent
+constexpr std::int64_t kDecideAfter = 100;  // edge lines: enough to tell a file of names early
+struct WordLines {
+  std::int64_t count = 0, first_line = 0;
+  std::string first_field;
+  int first_index = 0;
+  // Whether `count` of `lines` edge lines make a file of string ids.
+  bool are_names(std::int64_t lines) const { return count > 0 && count * 100 >= kWordShare * lines; }
+};
+
+// Integer ids. Returns false (auto mode) when the ids are names (WordLines::are_names).
 bool read_numeric(const EdgeListImportOptions& o, Splitter& splitter, bool allow_switch, BadLines& bad,
                   EdgeSpill& edges, GraphData& data) {
   IntIdRemap remap;
   const bool identity = o.num_nodes >= 0;
-  std::int64_t switch_line = 0;
-  std::string switch_field;
-  // A first edge line that is not integer ids: a header when the next one is (then an error), else
-  // the first of string ids.
+  WordLines words;
+  // A first edge line of words: a header when the next one holds integer ids (then an error).
   std::int64_t header_line = 0;
   std::string header;
   const bool complete = for_each_edge(
@@ -210,20 +220,26 @@ bool read_numeric(const EdgeListImportOptions& o, Splitter& splitter, bool allow
         if (!u || !v) {
           const int index = u ? 2 : 1;
           const std::string field(u ? b : a);
-          if (allow_switch && !is_number(field)) {
-            if (edges.size() == 0 && header_line == 0) {
-              header_line = reader.line_number();
-              header = fmt::format("{} {}", a, b);
-              return LineResult::kBad;  // decided by the next edge line
-            }
-            switch_line = header_line ? header_line : reader.line_number();
-            switch_field = header_line ? header.substr(0, header.find(' ')) : field;
-            return LineResult::kStop;
+          if (!allow_switch || is_number(field)) {
+            bad.handle(reader, fmt::format("field {}: {} is not an integer id", index, core::quoted(field, reader)));
+            return LineResult::kBad;
           }
-          bad.handle(reader, fmt::format("field {}: {} is not an integer id", index, core::quoted(field, reader)));
-          return LineResult::kBad;
+          if (words.count++ == 0) {
+            words.first_line = reader.line_number();
+            words.first_field = core::quoted(field, reader);
+            words.first_index = index;
+          }
+          if (header_line == 0 && edges.size() == 0 && words.count == 1) {
+            header_line = reader.line_number();
+            header = fmt::format("{} {}", a, b);
+          }
+          const std::int64_t lines = words.count + edges.size();
+          return lines >= kDecideAfter && words.are_names(lines) ? LineResult::kStop : LineResult::kBad;
         }
-        if (header_line != 0 && edges.size() == 0) header_line_found(o, bad, header_line, header);
+        if (header_line != 0 && edges.size() == 0 && words.count == 1) {
+          header_line_found(o, bad, header_line, header);  // throws unless --bad-lines skip, which counts it
+          words = WordLines{};
+        }
         if (identity) {
           for (int f = 0; f < 2; ++f) {
             const auto id = f == 0 ? *u : *v;
@@ -238,13 +254,25 @@ bool read_numeric(const EdgeListImportOptions& o, Splitter& splitter, bool allow
         }
         return LineResult::kEdge;
       });
-  if (complete && header_line != 0 && edges.size() == 0) {  // one line of words: string ids after all
-    switch_line = header_line;
-    switch_field = header.substr(0, header.find(' '));
-  }
-  if (!complete || switch_line != 0) {
-    spdlog::info("{}:{}: id '{}' is not an integer: reading all ids as strings", o.path, switch_line, switch_field);
+  const std::int64_t lines = words.count + edges.size();
+  if (!complete || words.are_names(lines)) {
+    spdlog::info(
+        "{}:{}: id {} is not an integer, nor are the ids of {} of the {} edge lines read: reading all ids "
+        "as strings",
+        o.path, words.first_line, words.first_field, words.count, lines);
     return false;
+  }
+  if (words.count > 0) {
+    const std::string reason = fmt::format(
+        "field {}: {} is not an integer id, and only {} of the {} edge lines hold words (below {}%, too few for a "
+        "file of string ids): pass --string-ids to read every id as a string",
+        words.first_index, words.first_field, words.count, lines, kWordShare);
+    if (!bad.skip) throw Error::in_file(o.path, words.first_line, reason + ", or --bad-lines skip to skip them");
+    if (bad.count == 0 || words.first_line < bad.first_line) {
+      bad.first_line = words.first_line;
+      bad.first_reason = reason;
+    }
+    bad.count += words.count;
   }
   finish_numeric_ids(o, remap, edges, data);
   return true;
@@ -270,7 +298,8 @@ ImportedGraph read_edgelist(const EdgeListImportOptions& o, const std::string& s
   Splitter splitter = parse_delimiter(o.delimiter);
   LOOM_CHECK_ARG(!(o.num_nodes >= 0 && o.ids == IdKind::kString), "--num-nodes",
                  "cannot be combined with string ids (--num-nodes means integer ids used as given)");
-  LOOM_CHECK_ARG(o.num_nodes != 0, "--num-nodes", "must be positive");
+  LOOM_CHECK_ARG(o.num_nodes == -1 || o.num_nodes > 0, "--num-nodes", "must be positive, got {}", o.num_nodes);
+  if (o.num_nodes > 0) check_node_memory(o.num_nodes);
 
   ImportedGraph g;
   g.policy = o.policy;

@@ -7,8 +7,11 @@
 // skip_bad_lines, skipped and counted in provenance (counts.bad_lines_skipped).
 // Ids: with num_nodes >= 0 they are used as given and must lie in [0, num_nodes). Otherwise
 // integer ids are renumbered 0..N-1 in sorted numeric order (orig_id.npy keeps the originals,
-// unless they already were 0..N-1); string ids (in auto mode: any id that is not a number,
-// e.g. "alice"; or IdKind::kString) are renumbered in sorted byte order and kept in names.txt.
+// unless they already were 0..N-1); string ids (IdKind::kString; in auto mode, when at least 10%
+// of the edge lines hold an id that is not a number, e.g. "alice") are renumbered in sorted byte
+// order and kept in names.txt. In auto mode fewer lines of words among integer ids are stray lines,
+// an error naming the first (or, with skip_bad_lines, skipped), and one line of words above
+// integer ids is a header (an error naming it).
 // Every input problem throws loom::Error naming the file and line.
 #pragma once
 

@@ -1,5 +1,6 @@
 #include "loom/graph/io/import_common.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <filesystem>
@@ -8,6 +9,7 @@
 
 #include "loom/core/error.hpp"
 #include "loom/core/fs.hpp"
+#include "loom/core/memory.hpp"
 #include "loom/core/npy.hpp"
 #include "loom/core/log.hpp"
 #include "loom/core/parallel.hpp"
@@ -18,14 +20,15 @@ namespace loom::graph::io {
 
 void warn_if_classes_mostly_empty(const GraphData& d, const std::string& path) {
   if (d.label.empty() || d.num_classes < 4) return;
-  std::vector<bool> used(static_cast<std::size_t>(d.num_classes), false);
-  std::int64_t count = 0, largest_at = 0;
+  // The distinct labels, counted in memory that grows with the nodes, not with the largest label.
+  std::vector<std::int64_t> distinct;
+  std::int64_t largest_at = 0;
   for (std::size_t i = 0; i < d.label.size(); ++i) {
-    const std::int64_t y = d.label[i];
-    if (y < 0) continue;
-    if (!used[static_cast<std::size_t>(y)]) used[static_cast<std::size_t>(y)] = true, ++count;
-    if (y > d.label[static_cast<std::size_t>(largest_at)]) largest_at = static_cast<std::int64_t>(i);
+    if (d.label[i] >= 0) distinct.push_back(d.label[i]);
+    if (d.label[i] > d.label[static_cast<std::size_t>(largest_at)]) largest_at = static_cast<std::int64_t>(i);
   }
+  std::sort(distinct.begin(), distinct.end());
+  const auto count = static_cast<std::int64_t>(std::unique(distinct.begin(), distinct.end()) - distinct.begin());
   if (2 * count >= d.num_classes) return;
   spdlog::warn(
       "{}: the labels use {} of the {} classes that the largest, label {} (node {}), makes: a model gets "
@@ -120,6 +123,8 @@ void record_counts(const EdgePolicy& policy, std::int64_t input, std::int64_t lo
 void write_imported_store(ImportedGraph& g, const std::string& dir, core::DType feat_dtype, std::int64_t memory_bytes) {
   GraphData& d = g.nodes;
   const std::int64_t rows = d.num_rows();
+  const auto source = d.provenance.find("source");
+  check_split_data(d, source != d.provenance.end() && source->is_string() ? source->get<std::string>() : "the input");
   const bool weighted = g.edges->weighted();
   const CsrWriteReport csr = write_csr_files(*g.edges, build_options(g.policy), dir, memory_bytes);
   g.edges.reset();  // its spill files go now
@@ -147,7 +152,10 @@ void write_imported_store(ImportedGraph& g, const std::string& dir, core::DType 
   write_node_arrays(d, dir, rows);
   StoreMeta meta = store_meta(d, rows, csr.num_edges, feat_dtype);
   meta.weighted = weighted;
-  if (!in_memory) meta.feat_from = streamed.mapped_from;
+  if (!in_memory) {
+    meta.feat_from = streamed.mapped_from;
+    meta.feat_from_digest = *streamed.mapped_digest;
+  }
   finish_store(dir, meta);
 }
 
@@ -186,9 +194,17 @@ GraphData assemble_in_memory(ImportedGraph g) {
 
 std::string find_maybe_gz(const std::string& dir, const std::string& stem) {
   const std::string base = dir + "/" + stem;
-  if (fs::is_regular_file(base + ".gz")) return base + ".gz";
-  if (fs::is_regular_file(base)) return base;
-  return "";
+  const bool gz = fs::is_regular_file(base + ".gz"), plain = fs::is_regular_file(base);
+  if (gz && plain)
+    throw Error::in_file(
+        base, 0, "both " + stem + " and " + stem + ".gz are here and Loom cannot tell which to read: remove one");
+  return gz ? base + ".gz" : plain ? base : "";
+}
+
+void check_node_memory(std::int64_t num_nodes) {
+  constexpr double kBytesPerNode = 24;
+  core::check_memory_for(kBytesPerNode * static_cast<double>(num_nodes), "--num-nodes",
+                         fmt::format("{} nodes' row counts, offsets and ids", num_nodes));
 }
 
 void require_source(const std::string& path, const std::string& argument, bool directory) {

@@ -34,6 +34,8 @@ struct StreamedFeatures {
   std::function<nlohmann::json(const std::string& dir, core::DType dtype)> write;
   std::string mapped_from;
   core::DType mapped_dtype = core::DType::kFloat32;
+  // The mapped file's digest, which write() sets as it reads the file to check it.
+  std::shared_ptr<std::string> mapped_digest = std::make_shared<std::string>();
 };
 
 // An imported graph: `nodes` holds everything but the CSR (nodes.rows_without_csr rows:
@@ -65,12 +67,17 @@ void set_labels(std::span<const double> values, std::int64_t cols, const std::st
 // kept empty.
 void keep_labelled_split_ids(GraphData& data, const std::string& source);
 
-// "<dir>/<stem>.gz" if it exists, else "<dir>/<stem>" if it exists, else "" (stem: "edge.csv").
+// "<dir>/<stem>.gz" or "<dir>/<stem>", whichever exists, else "" (stem: "edge.csv"); Error naming
+// both when both exist (they may differ, and reading one silently would hide the other).
 std::string find_maybe_gz(const std::string& dir, const std::string& stem);
 
 // A warning when the labels of `d` (read from `path`) use fewer than half of its classes: the class
 // count is the largest label + 1, so one stray label (999) makes a thousand mostly empty classes.
 void warn_if_classes_mostly_empty(const GraphData& d, const std::string& path);
+
+// Throws Error naming --num-nodes when `num_nodes` nodes' arrays (row counts, offsets, ids: about
+// 24 bytes a node, held while the CSR is built) exceed the memory available.
+void check_node_memory(std::int64_t num_nodes);
 
 // Throws Error naming `argument` unless `path` exists (a missing source).
 void require_source(const std::string& path, const std::string& argument, bool directory);

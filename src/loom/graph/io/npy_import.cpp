@@ -256,6 +256,7 @@ void read_node_arrays(const std::string& dir, std::optional<float> nan_as, NodeC
           a.path(), 0, fmt::format("expected a 2-D float array, found {}-D {}", a.ndim(), core::dtype_name(a.dtype())));
     count.agree(a.rows(), a.path());
     data.feat = core::read_npy_as<float>(a.path());
+    data.feat_source = a.path();
     data.feat_dim = a.cols();
     NonFinitePolicy non_finite{nan_as};
     enforce_finite(data.feat, data.feat_dim, a.path(), "feature", non_finite);
@@ -297,6 +298,7 @@ ImportedGraph read_npy(const NpyImportOptions& o) {
   NodeCount count;
   if (o.num_nodes >= 0) {
     LOOM_CHECK_ARG(o.num_nodes > 0, "--num-nodes", "must be positive");
+    check_node_memory(o.num_nodes);
     count.agree(o.num_nodes, "--num-nodes");
   }
   EdgeArrays edges = open_edge_arrays(o, count);

@@ -96,6 +96,7 @@ void read_ogb_csv(const std::string& raw, std::optional<float> nan_as, const std
     if (nan_as) data.provenance["non_finite"] = non_finite.to_json();
     data.feat = std::move(feat.values);
     data.feat_dim = feat.cols;
+    data.feat_source = path;
   }
   if (const auto path = find_maybe_gz(raw, "node-label.csv"); !path.empty()) {
     LabelRows labels = read_label_rows(path);

@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <memory>
 
 #include <fmt/format.h>
 
+#include "loom/core/digest.hpp"
 #include "loom/core/error.hpp"
 #include "loom/core/float_rows.hpp"
 #include "loom/core/npz_array.hpp"
@@ -56,6 +58,7 @@ nlohmann::json copy_rows(std::int64_t rows, std::int64_t dim, core::DType dtype,
     if (store_dtype == core::DType::kFloat32) {
       out.append(values.data(), count);
     } else {
+      check_fits_dtype(values, dim, store_dtype, source, first);
       const std::vector<char> narrow = core::narrowed(values, store_dtype);
       out.append(narrow.data(), count);
     }
@@ -121,7 +124,15 @@ StreamedFeatures mapped_npy_features(const std::string& path) {
   f.dim = a.cols();
   f.mapped_from = std::filesystem::absolute(path).lexically_normal().string();
   f.mapped_dtype = a.dtype();
-  f.write = [a, path](const std::string&, core::DType) {
+  f.write = [a, path, digest = f.mapped_digest](const std::string&, core::DType) {
+    // Checked and digested in one read of the file: its header, then its rows chunk by chunk.
+    const std::size_t row_bytes = static_cast<std::size_t>(a.cols()) * core::dtype_size(a.dtype());
+    const auto file_bytes = static_cast<std::int64_t>(std::filesystem::file_size(path));
+    const std::int64_t header_bytes = file_bytes - a.rows() * static_cast<std::int64_t>(row_bytes);
+    std::string header(static_cast<std::size_t>(std::max<std::int64_t>(header_bytes, 0)), '\0');
+    std::ifstream(path, std::ios::binary).read(header.data(), static_cast<std::streamsize>(header.size()));
+    std::uint64_t crc = core::crc32_of(header.data(), static_cast<std::int64_t>(header.size()));
+    const auto* rows = static_cast<const char*>(a.data());
     core::ProgressBar bar("import: check mapped features", a.rows(), "rows");
     for (std::int64_t first = 0; first < a.rows(); first += chunk_rows(a.cols())) {
       const std::int64_t count = std::min(chunk_rows(a.cols()), a.rows() - first);
@@ -132,9 +143,12 @@ StreamedFeatures mapped_npy_features(const std::string& path) {
             fmt::format("row {}, column {}: a feature value is not finite (a mapped file is used as it "
                         "is: import with --features copy --nan-as VALUE to replace such values)",
                         first + bad / a.cols(), bad % a.cols()));
+      const auto bytes = count * static_cast<std::int64_t>(row_bytes);
+      crc = core::crc32_then(crc, core::crc32_of(rows + first * static_cast<std::int64_t>(row_bytes), bytes), bytes);
       bar.update(count);
     }
     bar.finish();
+    *digest = core::FileDigest{static_cast<std::uint64_t>(file_bytes), crc}.text();
     return nlohmann::json();
   };
   return f;

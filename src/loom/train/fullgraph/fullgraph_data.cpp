@@ -5,6 +5,7 @@
 #include <torch/torch.h>
 
 #include "loom/core/error.hpp"
+#include "loom/graph/store_invariants.hpp"
 #include "loom/feature/row_table.hpp"
 #include "loom/train/fullgraph/index_tensor.hpp"
 
@@ -47,6 +48,7 @@ FullGraphData load_fullgraph_data(const partition::PartitionedStore& store, cons
   for (int c = 0; c < layout.chunks; ++c) {
     const partition::Part part = store.part(layout.part_of(layout.way, c));
     const graph::GraphStore& rows = part.store();
+    graph::check_disjoint_splits(rows);
     ChunkRows chunk;
     if (load_features) {
       std::vector<std::int64_t> all(static_cast<std::size_t>(rows.num_nodes()));

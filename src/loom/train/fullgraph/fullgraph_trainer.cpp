@@ -24,7 +24,7 @@
 #include "loom/train/device.hpp"
 #include "loom/train/fullgraph/fullgraph_epoch.hpp"
 #include "loom/train/fullgraph/fullgraph_memory.hpp"
-#include "loom/train/fullgraph/layer_profile.hpp"
+#include "loom/train/fullgraph/layer_costs.hpp"
 #include "loom/train/fullgraph/stage_engine.hpp"
 #include "loom/train/gradient_sync.hpp"
 #include "loom/train/lr_schedule.hpp"
@@ -68,7 +68,7 @@ int agreed_checkpoint(const std::string& rank_dir, const std::string& checkpoint
   }
 }
 
-// Rank 0 profiles the layers and splits them (or, resuming, takes the split its checkpoint
+// Rank 0 counts the layers' costs and splits them (or, resuming, takes the split its checkpoint
 // was trained with: a rank's optimizer state belongs to its stage's layers); every rank gets
 // rank 0's split and costs.
 std::vector<int> layer_bounds(nn::DeepGnn& model, const FullGraphLayout& layout, const graph::Csr& csr,
@@ -82,7 +82,7 @@ std::vector<int> layer_bounds(nn::DeepGnn& model, const FullGraphLayout& layout,
       bounds = resumed_state->at("layer_bounds").get<std::vector<int>>();
       costs = resumed_state->value("layer_costs", costs);
     } else {
-      costs = profile_layer_costs(model, csr, book.range(0));
+      costs = estimate_layer_costs(model, csr);
       bounds = balance_layers(costs, layout.stages);
     }
   }
@@ -155,7 +155,7 @@ struct FullGraphRun {
   FullGraphData data;
   std::shared_ptr<nn::DeepGnn> model;
   std::vector<int> bounds;                  // layer split: stage s runs layers [bounds[s], bounds[s+1])
-  std::vector<double> costs;                // profiled cost of each layer
+  std::vector<double> costs;                // estimated cost of each layer (layer_costs.hpp)
   std::vector<torch::Tensor> stage_params;  // this stage's layers (and the output layer on the last stage)
   std::unique_ptr<torch::optim::Adam> optimizer;
   std::unique_ptr<GradientSync> stage_sync;
@@ -224,6 +224,10 @@ void build_model_and_rows(const FullGraphOptions& options, comm::Communicator& w
     nn::DeepModelOptions model_options = options.model;
     model_options.in_features = run.store->meta().graph.feat_dim;
     model_options.num_classes = run.store->meta().graph.num_classes;
+    // input part, num_layers hidden layers, output part
+    check_model_fits({model_options.in_features, model_options.hidden, model_options.num_classes,
+                      model_options.num_layers + 2, options.store},
+                     options.run.memory_limit, world.ranks_on_this_node());
     torch::manual_seed(options.run.seed);
     run.model = std::make_shared<nn::DeepGnn>(model_options);
     run.model->to(device);
@@ -243,7 +247,7 @@ void find_resume_point(const FullGraphOptions& options, comm::Communicator& worl
     world.agree_on([&] { run.resume_state = read_checkpoint_state(run.rank_dir, run.resume_epochs); });
 }
 
-// The layers of each stage: profiled, or the checkpoint's split when resuming.
+// The layers of each stage: by their counted costs, or the checkpoint's split when resuming.
 void split_layers(const FullGraphOptions& options, comm::Communicator& world, FullGraphRun& run) {
   const FullGraphLayout& layout = run.layout;
   run.bounds = layer_bounds(*run.model, layout, run.store->topology().csr(), run.store->book(), world, run.resume_state,
@@ -417,14 +421,15 @@ void evaluate_epoch(FullGraphRun& run, comm::Communicator& world, ChunkResults* 
 
 // Every rank's checkpoint of its stage after `epochs_done` epochs, with the layer split it trains.
 void save_stage_checkpoint(const FullGraphOptions& options, FullGraphRun& run, int epochs_done,
-                           const FullGraphReport& report, comm::Communicator& world) {
+                           const FullGraphReport& report, const core::MetricsLog& metrics, comm::Communicator& world) {
+  nlohmann::json state = {{"fingerprint", fingerprint(options, run.layout, run.data)},
+                          {"epochs", report.epochs},
+                          {"layer_bounds", run.bounds},
+                          {"layer_costs", run.costs}};
+  if (metrics.enabled()) state["metrics_log"] = metrics.position().to_json();
   world.agree_on([&] {
-    save_checkpoint(run.rank_dir, epochs_done, *run.model, *run.optimizer,
-                    {{"fingerprint", fingerprint(options, run.layout, run.data)},
-                     {"epochs", report.epochs},
-                     {"layer_bounds", run.bounds},
-                     {"layer_costs", run.costs}},
-                    run.engine->carried_tensors(), options.checkpoint.keep);
+    save_checkpoint(run.rank_dir, epochs_done, *run.model, *run.optimizer, state, run.engine->carried_tensors(),
+                    options.checkpoint.keep);
   });
 }
 
@@ -446,7 +451,7 @@ bool run_epoch(const FullGraphOptions& options, FullGraphRun& run, int epoch, co
   }
   report.stopped_by = last ? 0 : agreed_stop_signal(world);
   if (options.checkpoint.due(epoch + 1, report.stopped_by))
-    save_stage_checkpoint(options, run, epoch + 1, report, world);
+    save_stage_checkpoint(options, run, epoch + 1, report, metrics, world);
   if (report.stopped_by == 0) return false;
   log_stopped(report.stopped_by, fmt::format("epoch {}", epoch + 1), options.checkpoint, world);
   return true;
@@ -467,11 +472,21 @@ void log_layout(const FullGraphOptions& options, const FullGraphRun& run, const 
       options.model.hidden, run.layout.stages, run.layout.ways, run.layout.chunks, fmt::join(run.bounds, ","));
 }
 
+// The metrics log: new, or (--resume) continued from what the checkpoint recorded of it.
+core::MetricsLog open_metrics_log(const FullGraphOptions& options, const FullGraphRun& run, int rank) {
+  const std::string path = rank == 0 ? options.output.metrics_path : "";
+  if (!options.checkpoint.resume) return core::MetricsLog(path);
+  std::optional<core::LogPrefix> prefix;
+  if (run.resume_state && run.resume_state->contains("metrics_log"))
+    prefix = core::LogPrefix::from_json(run.resume_state->at("metrics_log"), run.rank_dir);
+  return core::MetricsLog(path, prefix, options.output.overwrite);
+}
+
 }  // namespace
 
 FullGraphReport run_fullgraph(const FullGraphOptions& options, comm::Communicator& world) {
-  const RankRuntime runtime =
-      open_rank(options.run, options.output, options.checkpoint.resume, world, [&] { check(options); });
+  const TrainingOutputs outputs{options.output, options.checkpoint, options.store, ""};
+  const RankRuntime runtime = open_rank(options.run, outputs, world, [&] { check(options); });
   core::install_stop_handlers();
   FullGraphRun run;
   run.runtime_bytes = core::resident_bytes();
@@ -481,12 +496,14 @@ FullGraphReport run_fullgraph(const FullGraphOptions& options, comm::Communicato
   report.scoring = run.data.scoring;
   const int start_epoch = resume_stage(options, run, world, report);
   report.setup = setup_record(options, run, world);
-  core::MetricsLog metrics(world.rank() == 0 ? options.output.metrics_path : "", options.checkpoint.resume);
+  core::MetricsLog metrics = open_metrics_log(options, run, world.rank());
   if (world.rank() == 0) metrics.write(report.setup);  // the first record, as readers expect
   const std::int64_t estimate = record_memory_plan(run.memory, world, metrics);
   core::PrivatePeak private_peak;
   log_layout(options, run, world);
   join_digest_check(digests, metrics, world);
+  if (!options.checkpoint.resume && options.output.overwrite && !options.checkpoint.dir.empty())
+    core::remove_checkpoints(run.rank_dir);  // an earlier run's, which --overwrite replaces
   for (int epoch = start_epoch; epoch < options.run.epochs; ++epoch)
     if (run_epoch(options, run, epoch, world, metrics, report)) return report;
   write_outputs(options, run, world);

@@ -1,6 +1,6 @@
 // Full-graph training of deep GNNs over MPI ranks (`loom fullgraph`): graph parallelism (every
 // layer exchanges the halo), GNNPipe's pipelined layer-wise model parallelism (stages own
-// contiguous layer ranges balanced by profiled costs; chunks flow through the stages; historical
+// contiguous layer ranges balanced by counted costs; chunks flow through the stages; historical
 // embeddings for cross-chunk neighbours) and their hybrid (fullgraph_layout.hpp,
 // stage_engine.hpp). One optimizer step per epoch; weight gradients are summed within a stage
 // (and, for the input part that several stages run, over all ranks) on comm::Channel::weights.

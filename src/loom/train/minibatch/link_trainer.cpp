@@ -16,8 +16,10 @@
 #include "loom/train/minibatch/link_evaluation.hpp"
 #include "loom/train/minibatch/link_split.hpp"
 #include "loom/train/minibatch/minibatch_data_path.hpp"
+#include "loom/train/memory_plan.hpp"
 #include "loom/train/minibatch/minibatch_trainer.hpp"
 #include "loom/train/run_steps.hpp"
+#include "loom/train/training_outputs.hpp"
 #include "loom/train/store_digests.hpp"
 
 namespace loom::train {
@@ -221,7 +223,9 @@ nlohmann::json run_link_epoch(LinkRun& run, int epoch, LinkReport& report) {
 
 LinkReport run_link_prediction(const MinibatchOptions& given, comm::Communicator& world) {
   std::optional<CheckedMinibatchOptions> checked;
-  const RankRuntime runtime = open_rank(given.run, given.output, false, world, [&] {
+  const TrainingOutputs outputs{given.output, given.checkpoint, given.store,
+                                decision_log_path(given.prefetch.decision_log, world.rank(), world.size())};
+  const RankRuntime runtime = open_rank(given.run, outputs, world, [&] {
     checked = check(given);
     check_link_task_options(**checked);
   });
@@ -230,8 +234,13 @@ LinkReport run_link_prediction(const MinibatchOptions& given, comm::Communicator
   partition::StoreVerification digests = start_store_verification(options.store, world);
   normalize_training_features(data, options.data_path.normalize_features, world);
   const LinkSplit split = hold_out_edges(options, data, world);
+  world.agree_on([&] {  // the encoder's output is `hidden` wide
+    check_model_fits(
+        {data.feat_dim, options.model.hidden, options.model.hidden, options.model.num_layers, options.store},
+        options.run.memory_limit, world.ranks_on_this_node());
+  });
   LinkModel m = build_link_model(options, data, runtime.device, world);
-  core::MetricsLog metrics(world.rank() == 0 ? options.output.metrics_path : "", false);
+  core::MetricsLog metrics(world.rank() == 0 ? options.output.metrics_path : "");
   const MinibatchDataPath path(*checked, std::move(data), world, runtime.device, 0, metrics);
   join_digest_check(digests, metrics, world);
   const NegativeSampler negatives(path.data().graph(), options.link.negatives);

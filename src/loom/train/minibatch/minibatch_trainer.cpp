@@ -53,6 +53,7 @@ CheckedMinibatchOptions check(const MinibatchOptions& o) {
   nn::check_model_options(o.model);
   LOOM_CHECK_ARG(o.batch_size > 0, "--batch-size", "must be positive, got {}", o.batch_size);
   LOOM_CHECK_ARG(o.max_steps >= 0, "--max-steps", "must be >= 0, got {}", o.max_steps);
+  LOOM_CHECK_ARG(o.evaluation.batch_size > 0, "--eval-batch-size", "must be positive, got {}", o.evaluation.batch_size);
   check_run_options(o.run);
   check_checkpoint_options(o.checkpoint);
   for (const int layer : o.weight_decay_layers)
@@ -166,6 +167,7 @@ struct StartPoint {
   int epoch = 0;
   int step = 0;
   EpochTotals totals;
+  std::optional<core::LogPrefix> metrics_log;  // what the metrics log held at the checkpoint
 };
 
 // Loads the newest checkpoint (with --resume): where to go on, and the records so far.
@@ -189,6 +191,7 @@ StartPoint resume_from_checkpoint(const MinibatchOptions& options, const Trainin
     }
     m.selection->load_state(state.json.value("selection", nlohmann::json::object()));
     report.epochs = state.json.value("epochs", std::vector<nlohmann::json>{});
+    start.metrics_log = state.metrics_log;
   });
   if (world.rank() == 0 && (start.epoch > 0 || start.step > 0))
     spdlog::info("resumed from {} after epoch {}{}", options.checkpoint.dir, start.epoch,
@@ -402,6 +405,7 @@ struct Run {
     state["fingerprint"] = fingerprint;
     state["epochs"] = report.epochs;
     state["selection"] = m.selection->state();
+    if (metrics.enabled()) state["metrics_log"] = metrics.position().to_json();
     world.agree_on([&] {
       if (world.rank() == 0)
         save_checkpoint(options.checkpoint.dir, id, *m.model, *m.optimizer, state, m.selection->checkpoint_tensors(),
@@ -497,8 +501,9 @@ AfterEpoch run_epoch(Run& run, int epoch) {
 MinibatchReport run_minibatch(const MinibatchOptions& given, comm::Communicator& world) {
   const int rank = world.rank();
   std::optional<CheckedMinibatchOptions> checked;
-  const RankRuntime runtime =
-      open_rank(given.run, given.output, given.checkpoint.resume, world, [&] { checked = check(given); });
+  const TrainingOutputs outputs{given.output, given.checkpoint, given.store,
+                                decision_log_path(given.prefetch.decision_log, rank, world.size())};
+  const RankRuntime runtime = open_rank(given.run, outputs, world, [&] { checked = check(given); });
   const MinibatchOptions& options = **checked;
   const torch::Device device = runtime.device;
 
@@ -506,12 +511,19 @@ MinibatchReport run_minibatch(const MinibatchOptions& given, comm::Communicator&
   TrainingData data = open_training_data(options.store, world);
   partition::StoreVerification digests = start_store_verification(options.store, world);  // beside the setup
   normalize_training_features(data, options.data_path.normalize_features, world);
+  world.agree_on([&] {
+    check_model_fits({data.feat_dim, options.model.hidden, data.num_classes, options.model.num_layers, options.store},
+                     options.run.memory_limit, world.ranks_on_this_node());
+  });
   TrainingModel m = build_model(options, data, device, world);
   MinibatchReport report;
   report.scoring = data.scoring;
   const StartPoint start = resume_from_checkpoint(options, data, m, world, report);
   const std::string print = fingerprint(options, data);
-  core::MetricsLog metrics(rank == 0 ? options.output.metrics_path : "", options.checkpoint.resume);
+  const std::string metrics_path = rank == 0 ? options.output.metrics_path : "";
+  core::MetricsLog metrics = options.checkpoint.resume
+                                 ? core::MetricsLog(metrics_path, start.metrics_log, options.output.overwrite)
+                                 : core::MetricsLog(metrics_path);
   MemoryPlan memory;
   world.agree_on([&] {
     memory = plan_minibatch_memory(*checked, data, *m.model, runtime_bytes);
@@ -526,6 +538,8 @@ MinibatchReport run_minibatch(const MinibatchOptions& given, comm::Communicator&
                  nn::model_kind_name(options.model.kind), options.model.num_layers, options.model.hidden,
                  path.data().num_nodes(), world.size(), runtime.threads, path.setting(start.epoch).steps);
   join_digest_check(digests, metrics, world);
+  if (rank == 0 && !options.checkpoint.resume && options.output.overwrite && !options.checkpoint.dir.empty())
+    core::remove_checkpoints(options.checkpoint.dir);  // an earlier run's, which --overwrite replaces
   core::install_stop_handlers();
 
   Run run{options, world, m, path, start, print, metrics, report};

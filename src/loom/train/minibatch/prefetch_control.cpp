@@ -11,7 +11,7 @@ PrefetchControl::PrefetchControl(feature::PrefetchBuffer& buffer, std::unique_pt
     : buffer_(&buffer),
       controller_(std::move(controller)),
       window_(static_cast<std::size_t>(std::max(1, window))),
-      log_(log_path, false) {
+      log_(log_path, "--decision-log") {
   context_.facts = std::move(facts);
 }
 

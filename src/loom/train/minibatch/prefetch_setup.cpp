@@ -3,6 +3,7 @@
 #include "loom/core/log.hpp"
 #include "loom/core/rng.hpp"
 #include "loom/train/minibatch/cache_setup.hpp"
+#include "loom/train/training_outputs.hpp"
 
 namespace loom::train {
 
@@ -17,14 +18,6 @@ std::vector<double> initial_scores(feature::PrefetchStart initial, const Trainin
                              : initial == PrefetchStart::kRandom ? CachePolicy::kRandom
                                                                  : CachePolicy::kVip;
   return feature::cache_scores(policy, cache_context(batches, data, rank));
-}
-
-std::string log_path(const std::string& path, int rank, int ranks) {
-  if (path.empty() || ranks == 1) return path;
-  const auto dot = path.rfind('.');
-  const std::string suffix = ".rank" + std::to_string(rank);
-  return dot == std::string::npos || dot < path.rfind('/') + 1 ? path + suffix
-                                                               : path.substr(0, dot) + suffix + path.substr(dot);
 }
 
 }  // namespace
@@ -75,7 +68,7 @@ PrefetchSetup build_prefetch(const PrefetchSetupOptions& options, const Training
   world.agree_on([&] {
     setup.control =
         std::make_unique<PrefetchControl>(*setup.buffer, control::make_controller(controller), options.window, facts,
-                                          log_path(options.decision_log, world.rank(), world.size()));
+                                          decision_log_path(options.decision_log, world.rank(), world.size()));
   });
   std::int64_t capacity = setup.buffer->capacity(), halo = static_cast<std::int64_t>(data.halo_ids.size());
   std::int64_t initial_rows = setup.buffer->occupancy(), fill_bytes = fill.bytes;

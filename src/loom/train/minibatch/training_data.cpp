@@ -7,6 +7,7 @@
 
 #include "loom/core/log.hpp"
 #include "loom/graph/info.hpp"
+#include "loom/graph/store_invariants.hpp"
 
 namespace loom::train {
 
@@ -45,6 +46,7 @@ void load_rows(TrainingData& d, const graph::GraphStore& rows_store, std::int64_
   d.num_classes = m.num_classes;
   d.scoring = score_kind_of(m.multi_label);
   if (m.num_classes > 0) d.labels = rows_store.label();
+  graph::check_disjoint_splits(rows_store);
   for (const char* split : {"train", "valid", "test"})
     if (!rows_store.has_split(split) && use == DataUse::kNodeSplits)
       throw Error::in_file(
