@@ -64,8 +64,9 @@ def digest_tree(paths):
 
 
 def run(name, group, argv, expect="error", names=(), inputs=(), limit=LIMIT_S, send=None, env=None):
-    """Runs argv, classes what happened, and records it. send=(seconds, signal): sent to the
-    process group that many seconds after the start (the case's own signal, not a crash)."""
+    """Runs argv, classes what happened, and records it. send=(when, signal): sent to the process
+    group `when` seconds after the start, or once a file whose path begins with `when` exists (the
+    case's own signal, not a crash)."""
     before = digest_tree(inputs)
     started = time.time()
     proc = subprocess.Popen(
@@ -80,9 +81,15 @@ def run(name, group, argv, expect="error", names=(), inputs=(), limit=LIMIT_S, s
     own_signal = None
     try:
         if send:
-            try:
-                proc.wait(timeout=send[0])
-            except subprocess.TimeoutExpired:
+            if isinstance(send[0], str):
+                folder, prefix = os.path.split(send[0])
+                for _ in range(3000):
+                    if proc.poll() is not None or any(n.startswith(prefix) for n in os.listdir(folder)):
+                        break
+                    time.sleep(0.01)
+            else:
+                time.sleep(send[0])
+            if proc.poll() is None:
                 own_signal = send[1]
                 os.killpg(proc.pid, own_signal)
         output, _ = proc.communicate(timeout=limit)
@@ -192,7 +199,7 @@ def issue_cases(g, cora):
         [
             PYTHON,
             "-c",
-            f"import loom\ntry:\n loom.run(['train', {g!r}, '--epochs', '1', '--eval-batch-size', '0'])\n"
+            f"import loom\ntry:\n loom.run('train', {g!r}, '--epochs', '1', '--eval-batch-size', '0')\n"
             "except loom.Error as e:\n print('error:', e); raise SystemExit(1)",
         ],
         names=["--eval-batch-size"],
@@ -290,8 +297,7 @@ def issue_cases(g, cora):
             "import numpy as np, sys\nd = sys.argv[1]\n"
             "np.save(d + '/src.npy', np.array([0, 1, 2])); np.save(d + '/dst.npy', np.array([1, 2, 3]))\n"
             "np.save(d + '/feat.npy', np.array([[1, 2], [3, 70000], [5, 6], [7, 8]], dtype=np.float32))\n"
-            "np.save(d + '/label.npy', np.array([0, 1, 0, 1]))\n"
-            "np.save(d + '/train_idx.npy', np.array([0, 1])); np.save(d + '/test_idx.npy', np.array([1, 2]))",
+            "np.save(d + '/label.npy', np.array([0, 1, 0, 1]))",
             npy,
         ],
         check=True,
@@ -304,6 +310,16 @@ def issue_cases(g, cora):
         inputs=[npy],
     )
     os.remove(f"{npy}/feat.npy")
+    subprocess.run(
+        [
+            PYTHON,
+            "-c",
+            "import numpy as np, sys\nd = sys.argv[1]\n"
+            "np.save(d + '/train_idx.npy', np.array([0, 1])); np.save(d + '/test_idx.npy', np.array([1, 2]))",
+            npy,
+        ],
+        check=True,
+    )
     run(
         "import npy, train and test share a node",
         "silent",
@@ -473,7 +489,7 @@ def issue_cases(g, cora):
             loom("import", "edgelist", f"{w}/big.txt", "-o", mkdir_old, "--overwrite", "--build-memory", "16M"),
             names=["stopped by"],
             inputs=[mkdir_old, f"{w}/big.txt"],
-            send=(1.0, sig),
+            send=(f"{mkdir_old}.tmp-", sig),
         )
     must(loom("import", "edgelist", f"{w}/big.txt", "-o", fresh(f"{w}/big-g")))
     run(
@@ -482,7 +498,7 @@ def issue_cases(g, cora):
         loom("partition", f"{w}/big-g", "-k", "4", "-o", fresh(f"{w}/big-p")),
         names=["stopped by"],
         inputs=[f"{w}/big-g"],
-        send=(0.5, signal.SIGTERM),
+        send=(f"{w}/big-p.tmp-", signal.SIGTERM),
     )
     leftovers = [n for n in os.listdir(w) if ".tmp-" in n]
     results.append(
@@ -533,14 +549,23 @@ def issue_cases(g, cora):
         loom("embed", "deepwalk", g, "-o", f"{w}/w.txt", "--walks", "100000000"),
         names=["--walks"],
     )
-    run("train --hidden 100000000", "unbound", loom(*train, "--hidden", "100000000"), names=["--hidden"])
+    run(
+        "train --hidden 100000000",
+        "unbound",
+        loom("train", g, "--epochs", "1", "--hidden", "100000000"),
+        names=["--hidden"],
+    )
     run(
         "import --build-memory 1",
         "unbound",
         loom("import", "edgelist", f"{w}/big.txt", "-o", fresh(f"{w}/bm"), "--build-memory", "1"),
         names=["--build-memory"],
     )
-    words = "\n".join(" ".join(f"w{(i * 31 + j) % 5000}" for j in range(200)) for i in range(60000))
+
+    def word(k):  # letters only: the tokenizer keeps words, not numbers
+        return "".join(chr(97 + (k // 26**p) % 26) for p in range(3))
+
+    words = "\n".join(" ".join(word((i * 31 + j) % 5000) for j in range(200)) for i in range(60000))
     with open(f"{w}/corpus.txt", "w") as f:
         f.write(words)
     status, output = run(
@@ -605,7 +630,50 @@ def option_sweep(g, parts):
         ],
         ("partition",): [g, "-k", "2", "-o", f"{WORK}/sweep-p", "--overwrite"],
         ("analyze", "cache"): [parts, "--fanouts", "5,5", "--alpha", "0.1", "--epochs", "1"],
+        ("analyze", "prefetch"): [parts, "--fanouts", "5,5", "--prefetch", "0.2", "--epochs", "1"],
+        ("embed", "node2vec"): [
+            g,
+            "-o",
+            f"{WORK}/sweep.txt",
+            "--overwrite",
+            "--walks",
+            "1",
+            "--length",
+            "5",
+            "--dim",
+            "8",
+            "--epochs",
+            "1",
+        ],
+        ("embed", "text"): [
+            f"{WORK}/sweep-corpus.txt",
+            "-o",
+            f"{WORK}/sweep.txt",
+            "--overwrite",
+            "--dim",
+            "8",
+            "--epochs",
+            "1",
+            "--min-count",
+            "1",
+        ],
+        ("generate", "rmat"): [
+            "-o",
+            f"{WORK}/sweep-r",
+            "--overwrite",
+            "--scale",
+            "8",
+            "--feat-dim",
+            "4",
+            "--classes",
+            "2",
+        ],
+        ("import", "edgelist"): [f"{WORK}/sweep-edges.txt", "-o", f"{WORK}/sweep-i", "--overwrite"],
     }
+    with open(f"{WORK}/sweep-corpus.txt", "w") as f:
+        f.write("the quick brown fox jumps over the lazy dog\n" * 200)
+    with open(f"{WORK}/sweep-edges.txt", "w") as f:
+        f.write("".join(f"{v} {(v + 1) % 50}\n" for v in range(50)))
     for command, args in base.items():
         help_text = subprocess.run([LOOM, *command, "--help"], capture_output=True, text=True).stdout
         for option, kind in re.findall(r"^\s+(--[a-z0-9-]+)(?: [A-Z]+)? (INT|UINT|FLOAT)\b", help_text, re.M):

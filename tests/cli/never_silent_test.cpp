@@ -258,7 +258,26 @@ TEST_F(NeverSilent, SizesThatCannotFitAreRefusedByNameBeforeAllocating) {
                {"--walks", "more than the"});
   expect_error("import edgelist " + dir / "edges.txt" + " -o " + dir / "s --build-memory 1", 2,
                {"--build-memory", "16M"});
+  expect_error("walk " + dir / "g" + " --walks 1099511627776", 1, {"--walks", "more than the"});
+  expect_error("walk " + dir / "g" + " --walks 1 --length 1099511627776", 1, {"--length", "more than the"});
+  expect_error("generate sbm -o " + dir / "x --nodes 1099511627776 --classes 2 --avg-degree 4 --feat-dim 4", 1,
+               {"--nodes", "more than the"});
+  expect_error("generate sbm -o " + dir / "x --nodes 200 --classes 2 --avg-degree 4 --feat-dim 1099511627776", 1,
+               {"--feat-dim", "more than the"});
+  expect_error("generate rmat -o " + dir / "x --scale 8 --edge-factor 1099511627776", 1,
+               {"--edge-factor", "free on the file system"});
   EXPECT_TRUE(temporaries(dir.path()).empty());
+}
+
+// Found by bench/bench_reliability.sh's sweep of every numeric option: a learning rate of 2^40
+// crashed SGNS (a NaN indexed its sigmoid table); node2vec with p = 2^40 ran without end (a leaf
+// returned by rejection sampling with acceptance 2^-40).
+TEST_F(NeverSilent, ExtremeButValidRatesNeitherCrashNorHang) {
+  expect_error("embed deepwalk " + dir / "g" + " -o " + dir / "e.txt --walks 1 --length 5 --dim 8 --epochs 1 " +
+                   "--alpha 1099511627776",
+               1, {"--alpha", "training diverged"});
+  EXPECT_FALSE(fs::exists(dir / "e.txt"));
+  EXPECT_EQ(run_loom("walk " + dir / "g" + " --walks 2 --length 20 --p 1099511627776 --q 1099511627776").status, 0);
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include "loom/cli/config_option.hpp"
 #include "loom/cli/graph_embed_args.hpp"
 #include "loom/comm/mpi_session.hpp"
+#include "loom/core/checkpoint_dir.hpp"
 #include "loom/embed/embed_text.hpp"
 
 namespace loom::cli {
@@ -41,8 +42,12 @@ int run_embed_text_on(EmbedTextArgs& args, comm::Communicator& world) {
   world.agree_on([&] {
     o.sync.combiner = core::parse_enum(embed::kCombinerNames, args.combiner, "--combiner");
     embed::check(o.sync);
-    if (world.rank() == 0) embed::check_embedding_outputs(o.output, o.format, args.overwrite || o.checkpoints.resume);
+    if (world.rank() == 0) {
+      embed::check_embedding_outputs(o.output, o.format, args.overwrite || o.checkpoints.resume);
+      core::check_checkpoint_target(o.checkpoints.dir, o.checkpoints.resume, args.overwrite);
+    }
   });
+  o.checkpoints.replace = args.overwrite;
   if (world.size() > 1) o.sync.comm = &world;
   const auto r = embed::run_embed_text(o);
   const nlohmann::json traffic = world.global_stats(world.stats()).to_json();  // collective

@@ -12,6 +12,7 @@
 #include "loom/cli/config_option.hpp"
 #include "loom/cli/graph_embed_args.hpp"
 #include "loom/comm/mpi_session.hpp"
+#include "loom/core/checkpoint_dir.hpp"
 #include "loom/partition/store_verification.hpp"
 
 namespace loom::cli {
@@ -32,8 +33,12 @@ int embed_graph_on(EmbedGraphArgs& args, comm::Communicator& world) {
     args.graph.finish();
     embed::check(args.graph.options.sync);
     o.format = core::parse_enum(embed::kEmbeddingFormatNames, args.format, "--format");
-    if (world.rank() == 0)
+    if (world.rank() == 0) {
       embed::check_embedding_outputs(args.output, o.format, args.overwrite || args.graph.options.checkpoints.resume);
+      core::check_checkpoint_target(args.graph.options.checkpoints.dir, args.graph.options.checkpoints.resume,
+                                    args.overwrite);
+    }
+    args.graph.options.checkpoints.replace = args.overwrite;
   });
   o.store = args.store;
   o.output = args.output;

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <new>
 #include <string>
 #include <thread>
 
@@ -33,6 +34,21 @@ bool is_secondary_rank() {
 int secondary_rank_usage_error() {
   std::this_thread::sleep_for(std::chrono::seconds(10));
   return 2;
+}
+
+// LibTorch's errors carry the C++ frames that raised them after their message: users get the message.
+std::string without_backtrace(std::string what) {
+  const auto frames = what.find("\nException raised from");
+  if (frames != std::string::npos) what.resize(frames);
+  return what;
+}
+
+// "train", "import ogb", ...: the subcommands the line chose.
+std::string chosen_command(const CLI::App& app) {
+  std::string path;
+  for (const CLI::App* sub = &app; (sub = sub->get_subcommands().empty() ? nullptr : sub->get_subcommands().front());)
+    path += (path.empty() ? "" : " ") + sub->get_name();
+  return path;
 }
 
 }  // namespace
@@ -67,8 +83,13 @@ int run_cli(int argc, char** argv, const std::function<void(CLI::App&, Action&)>
     comm::set_watchdog_timeout(comm_timeout);
     core::set_digest_verification(!no_verify);
     return action ? action() : 0;
+  } catch (const std::bad_alloc&) {  // sizes no check foresaw: name the command at least
+    std::fprintf(stderr,
+                 "loom: error: out of memory in `loom %s`: an allocation failed; lower what the options or "
+                 "the input make it hold (--memory-limit makes the trainers check their plan against a limit)\n",
+                 chosen_command(app).c_str());
   } catch (const std::exception& e) {  // loom::Error and any other
-    std::fprintf(stderr, "loom: error: %s\n", e.what());
+    std::fprintf(stderr, "loom: error: %s\n", without_backtrace(e.what()).c_str());
   }
   return 1;
 }

@@ -18,6 +18,7 @@
 #include <sstream>
 #include <vector>
 
+#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 #include "loom/core/error.hpp"
@@ -163,6 +164,18 @@ void check_output_apart(const std::string& output, const std::string& input, con
                            "output '" + output + "' " +
                                (rest == in.end() ? std::string("is the input") : "holds the input '" + input + "'") +
                                ": writing it would replace its own input; choose another path");
+}
+
+void check_disk_for(double bytes, const std::string& output, const std::string& argument, const std::string& what) {
+  std::error_code ec;
+  fs::path at = fs::absolute(output, ec);
+  while (!at.empty() && !fs::exists(at, ec) && at != at.parent_path()) at = at.parent_path();
+  const fs::space_info space = fs::space(at, ec);
+  if (ec || bytes <= static_cast<double>(space.available)) return;
+  throw Error::in_argument(argument,
+                           fmt::format("{} would write about {:.3g} GB, more than the {:.3g} GB free on the file "
+                                       "system of '{}'",
+                                       what, bytes / 1e9, static_cast<double>(space.available) / 1e9, output));
 }
 
 TempDir::TempDir() : path_((fs::temp_directory_path() / ("loom-" + temp_suffix())).string()) {

@@ -84,6 +84,10 @@ std::string temp_suffix();
 // inside an input folder is allowed (`import ogb DIR -o DIR/store`).
 void check_output_apart(const std::string& output, const std::string& input, const std::string& argument);
 
+// Throws Error naming `argument` when `bytes` (what an option's value makes a command write under
+// `output`, estimated from it: `what`) exceed the space free on the file system `output` would be on.
+void check_disk_for(double bytes, const std::string& output, const std::string& argument, const std::string& what);
+
 // The registry of temporaries in progress: a slot (or -1 when all are taken: the temporary is then
 // not removed on a signal) that unregister_temporary() frees. A temporary with `finish_as` (a log
 // of whole records) is renamed onto that path on a signal instead of being removed.

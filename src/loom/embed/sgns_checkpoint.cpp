@@ -1,5 +1,9 @@
 #include "loom/embed/sgns_checkpoint.hpp"
 
+#include <cmath>
+
+#include <atomic>
+
 #include <cstring>
 #include <functional>
 #include <numeric>
@@ -11,6 +15,7 @@
 
 #include "loom/core/checkpoint_dir.hpp"
 #include "loom/core/error.hpp"
+#include "loom/core/parallel.hpp"
 #include "loom/core/npy.hpp"
 #include "loom/core/stop_signal.hpp"
 
@@ -88,6 +93,24 @@ core::CheckpointId load_newest(const std::string& dir, const std::string& print,
   return id.value_or(core::CheckpointId{});
 }
 
+// Weights that are not finite (a learning rate far too large) would be written as vectors of NaN.
+void check_converged(const SgnsModel& model, const SgnsOptions& options) {
+  const float* w = model.input.data();
+  const std::int64_t n = model.input.rows() * model.input.stride();
+  std::atomic<bool> finite{true};
+  core::parallel_for_blocks(n, std::int64_t{1} << 16, [&](std::int64_t begin, std::int64_t end, std::int64_t) {
+    for (std::int64_t i = begin; i < end; ++i)
+      if (!std::isfinite(w[i])) {
+        finite = false;
+        return;
+      }
+  });
+  LOOM_CHECK_ARG(finite, "--alpha",
+                 "training diverged with learning rate {}: the vectors hold values that are not finite (word2vec "
+                 "starts at 0.025 for skip-gram, 0.05 for CBOW)",
+                 options.alpha);
+}
+
 }  // namespace
 
 SgnsStats train_sgns_checkpointed(const Corpus& corpus, std::span<const std::int64_t> counts,
@@ -99,6 +122,8 @@ SgnsStats train_sgns_checkpointed(const Corpus& corpus, std::span<const std::int
   const std::string print = fingerprint(counts, options, sync, comm == nullptr ? 1 : comm->size());
   SgnsSteps steps;
   if (checkpoints.resume) steps.start = load_newest(checkpoints.dir, print, model, comm);
+  if (checkpoints.replace && !checkpoints.resume && !checkpoints.dir.empty() && writer)
+    core::remove_checkpoints(checkpoints.dir);
   int stopped_by = 0;
   const auto save = [&](core::CheckpointId id) {
     if (!writer) return;
@@ -123,6 +148,7 @@ SgnsStats train_sgns_checkpointed(const Corpus& corpus, std::span<const std::int
   };
   SgnsStats stats = train_sgns_synced(corpus, counts, options, sync, model, sync_stats, steps);
   stats.stopped_by = stopped_by;
+  check_converged(model, options);
   return stats;
 }
 

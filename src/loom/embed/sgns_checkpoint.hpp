@@ -25,6 +25,7 @@ struct SgnsCheckpoints {
   int every = 0;    // epochs between checkpoints (0: only when stopped by a signal)
   int keep = 0;     // keep only the newest `keep` (0: all)
   bool resume = false;
+  bool replace = false;  // without `resume`: an earlier run's checkpoints in `dir` go when training starts
 };
 
 // Throws Error naming --resume (without --checkpoint-dir), --checkpoint-every or --keep-checkpoints.

@@ -48,7 +48,7 @@ LOOM_EMBED_INLINE float gradient(float f, bool positive, float alpha, Sum& loss)
     if (!positive) loss += f;
     return positive ? 0.0f : -alpha;
   }
-  if (f < -kMaxExp) {
+  if (!(f >= -kMaxExp)) {  // below the table, or NaN (weights that diverged): no index from it
     if (positive) loss -= f;
     return positive ? alpha : 0.0f;
   }

@@ -135,6 +135,25 @@ void check_node2vec_frequencies(double p, double q) {
 TEST(RandomWalk, Node2vecTransitionsMatchExactWeightsWithLowP) { check_node2vec_frequencies(0.25, 4.0); }
 TEST(RandomWalk, Node2vecTransitionsMatchExactWeightsWithLowQ) { check_node2vec_frequencies(4.0, 0.25); }
 TEST(RandomWalk, Node2vecTransitionsMatchExactWeightsWithReturnBelowInOut) { check_node2vec_frequencies(0.4, 0.2); }
+// Weights that leave little under the envelope: steps that reject kMaxRejections proposals draw
+// from the row's exact weights, and the frequencies still match them.
+TEST(RandomWalk, Node2vecTransitionsMatchExactWeightsWithHugeP) { check_node2vec_frequencies(1000.0, 1.0); }
+TEST(RandomWalk, Node2vecTransitionsMatchExactWeightsWithHugeQ) { check_node2vec_frequencies(1.0, 1000.0); }
+
+// A leaf reached from its one neighbour must go back, however unlikely a return is (p = 2^40):
+// the walk ends at once rather than after ~2^40 rejected proposals.
+TEST(RandomWalk, Node2vecLeavesALeafWithAHugeP) {
+  const auto csr = graph::Csr::from_vectors({0, 1, 3, 4}, {1, 0, 2, 1}, 3);  // the path 0 - 1 - 2
+  WalkOptions opt;
+  opt.walks_per_node = 20;
+  opt.length = 50;
+  opt.p = 1099511627776.0;
+  const auto walks = generate_walks(csr, opt);
+  EXPECT_EQ(walks.steps, walks.num_walks * (opt.length - 1));
+  for (std::int64_t w = 0; w < walks.num_walks; ++w)
+    for (std::int64_t i = 1; i < walks.length; ++i)
+      EXPECT_TRUE(adjacent(csr, walks.nodes[w * walks.length + i - 1], walks.nodes[w * walks.length + i]));
+}
 
 // Exact check of the node2vec step itself: a generator that replays chosen draws (uniform() on a
 // grid of kGrid points, below(n) any value) lets every path of one rejection round be enumerated

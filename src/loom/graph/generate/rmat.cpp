@@ -3,6 +3,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "loom/core/fs.hpp"
 #include "loom/core/error.hpp"
 #include "loom/core/log.hpp"
 #include "loom/core/parallel.hpp"
@@ -55,6 +56,7 @@ void check(const RmatOptions& o) {
   LOOM_CHECK_ARG(o.classes <= (std::int64_t{1} << o.scale), "--classes", "{} classes for only {} vertices", o.classes,
                  std::int64_t{1} << o.scale);
   fraction_sizes(std::int64_t{1} << o.scale, o.train, o.valid);
+  check_generator_memory(std::int64_t{1} << o.scale, o.classes, o.feat_dim);
 }
 
 namespace {
@@ -153,6 +155,11 @@ GraphData generate_rmat(const RmatOptions& o) {
 void generate_rmat_store(const RmatOptions& options, const std::string& output_dir, const StoreWriteOptions& write) {
   check(options);
   core::check_output_target(output_dir, write.overwrite);
+  core::check_disk_for(std::ldexp(1.0, options.scale) * (2 * options.edge_factor * sizeof(std::int32_t) +
+                                                         static_cast<double>(options.feat_dim) * sizeof(float)),
+                       output_dir, "--edge-factor",
+                       fmt::format("2^{} vertices, {} edges each and {} features", options.scale, options.edge_factor,
+                                   options.feat_dim));
   core::Timer timer;
   const RmatModel model(options);
   write_synthetic_store(output_dir, write, model_edges(model, model.n),

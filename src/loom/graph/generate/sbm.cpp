@@ -5,6 +5,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "loom/core/fs.hpp"
 #include "loom/core/error.hpp"
 #include "loom/core/log.hpp"
 #include "loom/core/parallel.hpp"
@@ -82,6 +83,7 @@ void check(const SbmOptions& o) {
   LOOM_CHECK_ARG(o.feat_noise >= 0 && std::isfinite(o.feat_noise), "--feat-noise", "must not be negative, got {}",
                  o.feat_noise);
   fraction_sizes(o.nodes, o.train, o.valid);
+  check_generator_memory(o.nodes, o.classes, o.feat_dim);
 }
 
 namespace {
@@ -192,6 +194,11 @@ GraphData generate_sbm(const SbmOptions& o) {
 void generate_sbm_store(const SbmOptions& options, const std::string& output_dir, const StoreWriteOptions& write) {
   check(options);
   core::check_output_target(output_dir, write.overwrite);
+  core::check_disk_for(static_cast<double>(options.nodes) * options.avg_degree * sizeof(std::int32_t) +
+                           static_cast<double>(options.nodes) * static_cast<double>(options.feat_dim) * sizeof(float),
+                       output_dir, "--avg-degree",
+                       fmt::format("{} nodes of average degree {} and {} features", options.nodes, options.avg_degree,
+                                   options.feat_dim));
   core::Timer timer;
   const SbmModel model(options);
   write_synthetic_store(output_dir, write, model_edges(model, options.nodes),

@@ -3,12 +3,23 @@
 #include <algorithm>
 #include <cmath>
 
+#include <fmt/format.h>
+
+#include "loom/core/memory.hpp"
 #include "loom/core/float_rows.hpp"
 #include "loom/core/npy.hpp"
 #include "loom/core/parallel.hpp"
 #include "loom/core/progress.hpp"
 
 namespace loom::graph::generate {
+
+void check_generator_memory(std::int64_t nodes, std::int64_t classes, std::int64_t feat_dim) {
+  constexpr double kBytesPerNode = 64;
+  core::check_memory_for(kBytesPerNode * static_cast<double>(nodes), "--nodes",
+                         fmt::format("{} nodes' labels, degrees and sampling tables", nodes));
+  core::check_memory_for(4.0 * static_cast<double>(feat_dim) * static_cast<double>(kNodeBlock + classes), "--feat-dim",
+                         fmt::format("rows of {} features", feat_dim));
+}
 
 void GaussianFeatures::draw(std::int64_t begin, std::int64_t end, float* out) const {
   core::parallel_for_blocks(end - begin, kNodeBlock, [&](std::int64_t first, std::int64_t last, std::int64_t) {

@@ -39,6 +39,11 @@ enum Stream : std::uint64_t {
 inline constexpr std::int64_t kNodeBlock = 4096;
 inline constexpr std::int64_t kEdgeBlock = 1 << 16;
 
+// Throws Error naming --nodes or --feat-dim where what a generator holds for them does not fit the
+// memory available: per node its label, degree and sampling tables (about 64 bytes), and one block
+// of feature rows with the classes' centroids (kNodeBlock + classes rows of `feat_dim` floats).
+void check_generator_memory(std::int64_t nodes, std::int64_t classes, std::int64_t feat_dim);
+
 // Seeded Gaussian feature rows: row v is the centroid of class label[v] (centroids holds one row
 // of `dim` per class; empty = all zero, and then `label` may be empty) plus N(0, noise^2) noise,
 // drawn per block of kNodeBlock rows from rng.split(block).

@@ -5,7 +5,10 @@
 #include <numeric>
 #include <string>
 
+#include <fmt/format.h>
+
 #include "loom/core/error.hpp"
+#include "loom/core/memory.hpp"
 #include "loom/core/parallel.hpp"
 #include "loom/core/rng.hpp"
 #include "loom/core/timer.hpp"
@@ -124,6 +127,11 @@ std::int64_t WalkGenerator::generate(std::int64_t first, std::int64_t count, std
 }
 
 Walks generate_walks(const graph::Csr& csr, const WalkOptions& options, std::vector<std::int64_t> start_nodes) {
+  const double starts = static_cast<double>(start_nodes.empty() ? csr.num_rows() : std::ssize(start_nodes));
+  core::check_memory_for(
+      starts * static_cast<double>(options.walks_per_node) * static_cast<double>(options.length) * sizeof(std::int32_t),
+      options.length > options.walks_per_node ? "--length" : "--walks",
+      fmt::format("{} walks of {} nodes from each of {} start nodes", options.walks_per_node, options.length, starts));
   const WalkGenerator generator(csr, options, std::move(start_nodes));
   Walks walks;
   walks.num_walks = generator.num_walks();
