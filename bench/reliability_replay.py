@@ -179,12 +179,8 @@ def ogb_dir(path, splits, labels="0\n1\n0\n1\n0\n1\n"):
     return path
 
 
-def issue_cases(g, cora):
-    """The cases issue 57 lists, by its classes."""
-    w = WORK
-    train = ["train", g, "--epochs", "1", "--hidden", "8", "--threads", "1", "--quiet"]
-    np2 = [MPIRUN, "-np", "2", "--oversubscribe", "--allow-run-as-root", "--bind-to", "none", "-q"]
-    # Crashes
+def crashes(g, cora, w, train, np2):
+    """Crashes."""
     for value in ("0", "-1"):
         run(
             f"train --eval-batch-size {value}",
@@ -220,7 +216,10 @@ def issue_cases(g, cora):
         ["analyze", "cache", parts, "--fanouts", "5,5", "--alpha", "0.1", "--epochs", "1"],
     ):
         run(f"{command[0]} on that store", "crash", loom(*command), names=["part-1/meta.json"], inputs=[parts])
-    # Silent: meta.json edited
+
+
+def edited_meta_json(g, cora, w, train, np2):
+    """Silent: meta.json edited."""
     for key, value in (("num_classes", 40), ("directed", True), ("num_edges", 5)):
         store = fresh(f"{w}/edited-{key}")
         shutil.copytree(cora or g, store)
@@ -254,7 +253,10 @@ def issue_cases(g, cora):
                 names=["meta.json"],
                 inputs=[store],
             )
-    # Silent: a mapped MAG240M feature file changed after the import
+
+
+def changed_mapped_features(g, cora, w, train, np2):
+    """Silent: a mapped MAG240M feature file changed after the import."""
     layouts = fresh(f"{w}/layouts")
     must(
         [
@@ -287,7 +289,10 @@ def issue_cases(g, cora):
         loom("partition", f"{w}/mag-store", "-k", "2", "-o", fresh(f"{w}/mag-parts")),
         names=["node_feat.npy"],
     )
-    # Silent: float16 overflow, overlapping and repeated split ids (several importers)
+
+
+def importer_checks(g, cora, w, train, np2):
+    """Silent: float16 overflow, overlapping and repeated split ids (several importers)."""
     npy = fresh(f"{w}/npy")
     os.makedirs(npy)
     subprocess.run(
@@ -354,7 +359,10 @@ def issue_cases(g, cora):
         ],
         names=["test leakage"],
     )
-    # Silent: edge lists and options
+
+
+def edge_lists_and_options(g, cora, w, train, np2):
+    """Silent: edge lists and options."""
     with open(f"{w}/garbage.txt", "w") as f:
         f.write("".join(f"{v} {v + 1}\n" for v in range(100)) + "this is garbage\n")
     run(
@@ -381,7 +389,10 @@ def issue_cases(g, cora):
         names=["edge.csv.gz"],
         inputs=[both],
     )
-    # Silent: checkpoints, metrics, decision logs
+
+
+def checkpoints_and_logs(g, cora, w, train, np2):
+    """Silent: checkpoints, metrics, decision logs."""
     ck = fresh(f"{w}/ck")
     must(
         loom(
@@ -461,7 +472,10 @@ def issue_cases(g, cora):
         names=["feat.npy"],
         inputs=[flipped],
     )
-    # Lost, hung, unbounded
+
+
+def lost_or_hung(g, cora, w, train, np2):
+    """Inputs lost, reads without end, signals that left temporaries."""
     src = ogb_dir(f"{w}/own", {"train": [0], "valid": [1], "test": [2]})
     run(
         "import ogb DIR -o DIR --overwrite",
@@ -511,6 +525,12 @@ def issue_cases(g, cora):
             "message": ", ".join(leftovers) or "none",
         }
     )
+
+
+def unbounded_sizes(g, cora, w, train, np2):
+    """Allocations sized by input: refused by name up front."""
+    with open(f"{w}/edges100.txt", "w") as f:
+        f.write("".join(f"{v} {v + 1}\n" for v in range(100)))
     for label, value in (("99999999999", "99999999999"), ("1e12", "1000000000000")):
         stray = ogb_dir(f"{w}/stray-{label}", {}, labels=f"0\n1\n{value}\n1\n0\n1\n")
         run(
@@ -530,17 +550,7 @@ def issue_cases(g, cora):
     run(
         "import edgelist --num-nodes 3000000000",
         "unbound",
-        loom(
-            "import",
-            "edgelist",
-            f"{w}/garbage.txt",
-            "-o",
-            fresh(f"{w}/n"),
-            "--num-nodes",
-            "3000000000",
-            "--bad-lines",
-            "skip",
-        ),
+        loom("import", "edgelist", f"{w}/edges100.txt", "-o", fresh(f"{w}/n"), "--num-nodes", "3000000000"),
         names=["--num-nodes"],
     )
     run(
@@ -561,6 +571,10 @@ def issue_cases(g, cora):
         loom("import", "edgelist", f"{w}/big.txt", "-o", fresh(f"{w}/bm"), "--build-memory", "1"),
         names=["--build-memory"],
     )
+
+
+def embed_stopped_mid_epoch(g, cora, w, train, np2):
+    """SIGTERM inside a long epoch of `loom embed text` in one process."""
 
     def word(k):  # letters only: the tokenizer keeps words, not numbers
         return "".join(chr(97 + (k // 26**p) % 26) for p in range(3))
@@ -595,80 +609,42 @@ def issue_cases(g, cora):
     ] += f" (checkpoint: {open(f'{w}/eck/latest').read().strip() if os.path.exists(f'{w}/eck/latest') else 'none'})"
 
 
+def issue_cases(g, cora):
+    """The cases issue 57 lists, by its classes."""
+    w = WORK
+    train = ["train", g, "--epochs", "1", "--hidden", "8", "--threads", "1", "--quiet"]
+    np2 = [MPIRUN, "-np", "2", "--oversubscribe", "--allow-run-as-root", "--bind-to", "none", "-q"]
+    for cases in (
+        crashes,
+        edited_meta_json,
+        changed_mapped_features,
+        importer_checks,
+        edge_lists_and_options,
+        checkpoints_and_logs,
+        lost_or_hung,
+        unbounded_sizes,
+        embed_stopped_mid_epoch,
+    ):
+        cases(g, cora, w, train, np2)
+
+
 def option_sweep(g, parts):
     """Every integer and floating-point option of the commands below over 0, -1 and 2^40."""
+    w = WORK
+    walks = f"-o {w}/sweep.txt --overwrite --walks 1 --length 5 --dim 8 --epochs 1".split()
     base = {
-        ("train",): [g, "--epochs", "1", "--hidden", "8", "--threads", "1", "--quiet", "--no-exact-eval"],
-        ("fullgraph",): [parts, "--epochs", "1", "--layers", "2", "--hidden", "8", "--threads", "1", "--quiet"],
-        ("embed", "deepwalk"): [
-            g,
-            "-o",
-            f"{WORK}/sweep.txt",
-            "--overwrite",
-            "--walks",
-            "1",
-            "--length",
-            "5",
-            "--dim",
-            "8",
-            "--epochs",
-            "1",
-        ],
-        ("walk",): [g, "--walks", "1", "--length", "5"],
-        ("generate", "sbm"): [
-            "-o",
-            f"{WORK}/sweep-g",
-            "--overwrite",
-            "--nodes",
-            "200",
-            "--classes",
-            "2",
-            "--avg-degree",
-            "4",
-            "--feat-dim",
-            "4",
-        ],
-        ("partition",): [g, "-k", "2", "-o", f"{WORK}/sweep-p", "--overwrite"],
-        ("analyze", "cache"): [parts, "--fanouts", "5,5", "--alpha", "0.1", "--epochs", "1"],
-        ("analyze", "prefetch"): [parts, "--fanouts", "5,5", "--prefetch", "0.2", "--epochs", "1"],
-        ("embed", "node2vec"): [
-            g,
-            "-o",
-            f"{WORK}/sweep.txt",
-            "--overwrite",
-            "--walks",
-            "1",
-            "--length",
-            "5",
-            "--dim",
-            "8",
-            "--epochs",
-            "1",
-        ],
-        ("embed", "text"): [
-            f"{WORK}/sweep-corpus.txt",
-            "-o",
-            f"{WORK}/sweep.txt",
-            "--overwrite",
-            "--dim",
-            "8",
-            "--epochs",
-            "1",
-            "--min-count",
-            "1",
-        ],
-        ("generate", "rmat"): [
-            "-o",
-            f"{WORK}/sweep-r",
-            "--overwrite",
-            "--scale",
-            "8",
-            "--feat-dim",
-            "4",
-            "--classes",
-            "2",
-        ],
-        ("import", "edgelist"): [f"{WORK}/sweep-edges.txt", "-o", f"{WORK}/sweep-i", "--overwrite"],
+        ("train",): [g, *"--epochs 1 --hidden 8 --threads 1 --quiet --no-exact-eval".split()],
+        ("fullgraph",): [parts, *"--epochs 1 --layers 2 --hidden 8 --threads 1 --quiet".split()],
+        ("embed", "deepwalk"): [g, *walks],
+        ("embed", "node2vec"): [g, *walks],
+        ("embed", "text"): [f"{w}/sweep-corpus.txt", *f"-o {w}/sweep.txt --overwrite --dim 8 --epochs 1".split()],
+        ("walk",): [g, *"--walks 1 --length 5".split()],
+        ("generate", "sbm"): f"-o {w}/sweep-g --overwrite --nodes 200 --classes 2 --avg-degree 4 --feat-dim 4".split(),
+        ("generate", "rmat"): f"-o {w}/sweep-r --overwrite --scale 8 --feat-dim 4 --classes 2".split(),
+        ("partition",): [g, *f"-k 2 -o {w}/sweep-p --overwrite".split()],
+        ("analyze", "cache"): [parts, *"--fanouts 5,5 --alpha 0.1 --epochs 1".split()],
+        ("analyze", "prefetch"): [parts, *"--fanouts 5,5 --prefetch 0.2 --epochs 1".split()],
+        ("import", "edgelist"): [f"{w}/sweep-edges.txt", *f"-o {w}/sweep-i --overwrite".split()],
     }
     with open(f"{WORK}/sweep-corpus.txt", "w") as f:
         f.write("the quick brown fox jumps over the lazy dog\n" * 200)
