@@ -56,7 +56,7 @@ TEST(Temporaries, ASignalRemovesRegisteredOnesAndRenamesALogIntoPlace) {
 
 TEST(Temporaries, ThoseOfDeadProcessesOfThisHostGoThoseOfOthersStay) {
   test::ScratchDir dir;
-  const std::string dead = dir / ("s.tmp-" + host() + "-999999999-0");     // beyond pid_max
+  const std::string dead = dir / ("s.tmp-" + host() + "-999999999-0");  // beyond pid_max
   const std::string alive = dir / ("s.tmp-" + host() + "-" + std::to_string(::getpid()) + "-7");
   const std::string elsewhere = dir / "s.tmp-another-host-999999999-0";
   const std::string unrelated = dir / "sx.tmp-" + host() + "-999999999-0";
