@@ -102,7 +102,8 @@ std::vector<std::string> store_invariant_problems(const GraphStore& g, bool symm
   if (std::string overlap = split_overlap(split_ids(g), g.num_nodes(), [&](const auto& n) { return split_file(g, n); });
       !overlap.empty())
     problems.push_back(std::move(overlap));
-  if (g.has_feat() && g.meta().feat_from.empty()) check_finite(g.feat(), g.meta().feat_dim, "feature value", problems);
+  // A part that maps its rows from its source's file (feat_index) leaves that file to the source's check.
+  if (g.has_feat() && g.meta().feat_index.empty()) check_finite(g.feat(), g.meta().feat_dim, "feature value", problems);
   if (g.meta().weighted && !g.edge_weight().empty()) check_finite(g.edge_weight(), 1, "edge weight", problems);
   return problems;
 }

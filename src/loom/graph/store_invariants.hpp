@@ -6,7 +6,8 @@
 //     of a partitioned store holds rows whose neighbours it does not hold, so its topology is
 //     checked instead);
 //   - each split's ids distinct, and no id in two splits;
-//   - feature values and edge weights finite.
+//   - feature values and edge weights finite (a feature file the store maps where it lies too; a
+//     part's rows of its source's file are the source's to check).
 // One parallel pass over each array (symmetry: one binary search per edge).
 #pragma once
 
