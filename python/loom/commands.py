@@ -6,7 +6,12 @@ a list -> comma-separated values.
     g = loom.generate("sbm", "g", nodes=1000, classes=4, avg_degree=10, feat_dim=16)
     cora = loom.import_graph("ogb", "../shared/data/graphs/cora", "cora", split="planetoid")
     parts = loom.partition("g", "g-4", k=4, method="metis")
+    plan = loom.plan("g-4", cluster="configs/clusters/g5.8xlarge.toml", hosts=[2, 4], config="run.toml")
 """
+import json
+import os
+import tempfile
+
 from . import _loom
 
 
@@ -54,3 +59,24 @@ def partition(store, output, k, **options):
     PartitionedStore."""
     run("partition", store, "-k", k, "-o", output, *options_to_arguments(options), option_names="python")
     return _loom.PartitionedStore(output)
+
+
+def plan(store=None, cluster=None, hosts=(2, 4, 8), **options):
+    """`loom plan [STORE] --cluster CLUSTER --hosts ...` (the options of `loom train` and of `loom
+    plan`, e.g. config="run.toml", shape="nodes=111M,...", alphas=[0.05, 0.2]); returns the plan as
+    the dict `loom plan --json` writes: per host count, each regime's predicted epoch (phases,
+    bytes per channel, memory per host) and the fastest that fits. The table goes to stdout."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "plan.json")
+        args = ["plan"] + ([store] if store is not None else [])
+        args += ["--cluster", cluster, "--hosts", ",".join(str(k) for k in hosts), "--json", path]
+        run(*args, *options_to_arguments(options), option_names="python")
+        with open(path) as f:
+            return json.load(f)
+
+
+def calibrate_cluster(output, **options):
+    """`loom plan calibrate -o OUTPUT ...`: measures this host's cluster profile into OUTPUT (e.g.
+    net_bandwidth="25Gbit"); returns OUTPUT."""
+    run("plan", "calibrate", "-o", output, *options_to_arguments(options), option_names="python")
+    return output

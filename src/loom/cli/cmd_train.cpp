@@ -28,12 +28,8 @@ int run_train(const train::MinibatchOptions& options) {
 
 }  // namespace
 
-void add_train_command(CLI::App& app, Action& action) {
-  auto options = std::make_shared<train::MinibatchOptions>();
-  auto& o = *options;
-  auto* sub = app.add_subcommand("train", kTrainSummary);
-  add_config_option(*sub);
-  sub->add_option("store", o.store, "Graph store, or partitioned store with one part per rank")->required();
+void add_minibatch_options(CLI::App& app, train::MinibatchOptions& o) {
+  auto* sub = &app;
   add_enum_option(*sub, "--task", o.task, train::kTaskNames,
                   "What is learned: node labels, or links (edges against sampled non-edges)");
   add_enum_option(*sub, "--decoder", o.link.decoder, nn::kLinkDecoderNames,
@@ -161,6 +157,14 @@ void add_train_command(CLI::App& app, Action& action) {
   sub->add_flag("!--no-exact-eval", o.evaluation.exact, "Skip exact layer-wise inference after training");
   add_output_group(*sub, o.output, "JSON-lines metrics file (one record per epoch)");
   add_checkpoint_group(*sub, o.checkpoint, "Directory for checkpoints");
+}
+
+void add_train_command(CLI::App& app, Action& action) {
+  auto options = std::make_shared<train::MinibatchOptions>();
+  auto* sub = app.add_subcommand("train", kTrainSummary);
+  add_config_option(*sub);
+  sub->add_option("store", options->store, "Graph store, or partitioned store with one part per rank")->required();
+  add_minibatch_options(*sub, *options);
   sub->callback([&action, options] { action = [options] { return run_train(*options); }; });
 }
 

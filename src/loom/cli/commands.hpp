@@ -9,6 +9,10 @@
 
 #include <CLI/CLI.hpp>
 
+namespace loom::train {
+struct MinibatchOptions;
+}
+
 namespace loom::cli {
 
 // Returns the process exit status.
@@ -24,6 +28,8 @@ void add_base_commands(CLI::App& app, Action& action);
 // One-line summaries of the LibTorch commands, shared by them and by their entries in `loom`.
 inline constexpr const char* kTrainSummary =
     "Sampled mini-batch GNN training (one process, or mpirun -np K on K parts)";
+inline constexpr const char* kPlanSummary =
+    "Predict an epoch of `loom train` on a cluster of K hosts not at hand, and pick the configuration";
 inline constexpr const char* kFullgraphSummary =
     "Full-graph training of deep GNNs: graph parallelism, GNNPipe pipelining, or hybrid (mpirun -np P)";
 
@@ -53,6 +59,11 @@ void add_eval_graph_commands(CLI::App& app, Action& action);
 void add_walk_command(CLI::App& app, Action& action);
 // `loom train`: sampled mini-batch GNN training (cmd_train.cpp).
 void add_train_command(CLI::App& app, Action& action);
+// `loom train`'s options but its store, for the commands that take them and its --config files
+// (`loom plan`).
+void add_minibatch_options(CLI::App& sub, train::MinibatchOptions& options);
+// `loom plan` and `loom plan calibrate` (cmd_plan.cpp, cmd_plan_calibrate.cpp).
+void add_plan_command(CLI::App& app, Action& action);
 // `loom analyze cache`: static cache policies without training (cmd_analyze.cpp).
 void add_analyze_command(CLI::App& app, Action& action);
 void add_fullgraph_command(CLI::App& app, Action& action);

@@ -106,7 +106,7 @@ void apply_entry(CLI::App& sub, const std::string& path, const ConfigEntry& entr
   }
 }
 
-void apply_config(CLI::App& sub, const std::string& path) {
+void apply_config(CLI::App& sub, const std::string& path, const std::string& shared_with) {
   std::vector<ConfigEntry> entries;
   try {
     entries = core::read_config_file(path);
@@ -114,7 +114,7 @@ void apply_config(CLI::App& sub, const std::string& path) {
     throw CLI::ConfigError(fmt::format("--config: {}", e.what()));
   }
   for (const ConfigEntry& entry : entries) {
-    if (!entry.section.empty() && entry.section != sub.get_name())
+    if (!entry.section.empty() && entry.section != sub.get_name() && entry.section != shared_with)
       throw CLI::ConfigError(Error::in_file(path, entry.line,
                                             fmt::format("section [{}] does not belong to `loom {}` (use top-level "
                                                         "keys or [{}])",
@@ -126,12 +126,12 @@ void apply_config(CLI::App& sub, const std::string& path) {
 
 }  // namespace
 
-void add_config_option(CLI::App& sub) {
+void add_config_option(CLI::App& sub, const std::string& shared_with) {
   auto path = std::make_shared<std::string>();
   sub.add_option("--config", *path,
                  "TOML file of options (keys are the long option names; command-line flags override it)");
-  sub.parse_complete_callback([&sub, path] {
-    if (!path->empty()) apply_config(sub, *path);
+  sub.parse_complete_callback([&sub, path, shared_with] {
+    if (!path->empty()) apply_config(sub, *path, shared_with);
   });
 }
 

@@ -6,11 +6,15 @@
 // the key, the file and the line.
 #pragma once
 
+#include <string>
+
 #include <CLI/CLI.hpp>
 
 namespace loom::cli {
 
 // Adds --config to `sub` and applies the file when `sub` has been parsed (before its callback).
-void add_config_option(CLI::App& sub);
+// `shared_with`: a command whose options `sub` takes too (`loom plan` reads `loom train`'s files),
+// whose [section] is then `sub`'s as well.
+void add_config_option(CLI::App& sub, const std::string& shared_with = "");
 
 }  // namespace loom::cli

@@ -36,6 +36,7 @@ void add_entry(CLI::App& app, Action& action, char** argv, const char* name, con
 void add_torch_command_entries(CLI::App& app, Action& action, char** argv) {
   add_entry(app, action, argv, "train", kTrainSummary);
   add_entry(app, action, argv, "fullgraph", kFullgraphSummary);
+  add_entry(app, action, argv, "plan", kPlanSummary);
 }
 
 }  // namespace loom::cli

@@ -17,14 +17,30 @@ GradientSync::GradientSync(const comm::Communicator& comm, std::vector<torch::Te
       average_(average),
       bucket_elements_(bucket_bytes / sizeof(float)) {}
 
+std::vector<std::size_t> gradient_buckets(const std::vector<std::int64_t>& parameter_sizes, std::size_t bucket_bytes,
+                                          std::size_t flags) {
+  const std::size_t bucket_elements = bucket_bytes / sizeof(float);
+  std::vector<std::size_t> buckets;
+  std::size_t first = 0;
+  while (first < parameter_sizes.size()) {
+    std::size_t last = first, elements = 0;
+    while (last < parameter_sizes.size() &&
+           (last == first || elements + static_cast<std::size_t>(parameter_sizes[last]) <= bucket_elements))
+      elements += static_cast<std::size_t>(parameter_sizes[last++]);
+    buckets.push_back(elements + (last == parameter_sizes.size() ? flags : 0));
+    first = last;
+  }
+  return buckets;
+}
+
 void GradientSync::all_reduce() {
   if (comm_->size() > 1) sum_buckets({});
 }
 
 StepAgreement GradientSync::all_reduce_agreeing(int stop_signal, bool loss_finite) {
   if (comm_->size() == 1) return {stop_signal, loss_finite ? 0 : 1};
-  std::array<float, 3> flags = {stop_signal == SIGTERM ? 1.0f : 0.0f, stop_signal == SIGINT ? 1.0f : 0.0f,
-                                loss_finite ? 0.0f : 1.0f};
+  std::array<float, kAgreementFlags> flags = {stop_signal == SIGTERM ? 1.0f : 0.0f, stop_signal == SIGINT ? 1.0f : 0.0f,
+                                              loss_finite ? 0.0f : 1.0f};
   sum_buckets(flags);
   return {flags[0] > 0 ? SIGTERM : flags[1] > 0 ? SIGINT : 0, static_cast<int>(flags[2])};
 }

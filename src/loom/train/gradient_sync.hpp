@@ -24,11 +24,19 @@ struct StepAgreement {
   int ranks_loss_not_finite = 0;  // ranks whose loss was NaN or infinite
 };
 
+// The elements of each bucket one all-reduce of parameters with these sizes sums (in order, whole
+// parameters up to `bucket_bytes`, a larger one alone; the last bucket carries `flags` more), as
+// GradientSync's all-reduces do: what `loom plan` counts gradients traffic by.
+std::vector<std::size_t> gradient_buckets(const std::vector<std::int64_t>& parameter_sizes, std::size_t bucket_bytes,
+                                          std::size_t flags);
+inline constexpr std::size_t kGradientBucketBytes = 8u << 20;
+inline constexpr std::size_t kAgreementFlags = 3;  // all_reduce_agreeing's: SIGTERM, SIGINT, loss not finite
+
 class GradientSync {
  public:
   GradientSync(const comm::Communicator& comm, std::vector<torch::Tensor> parameters,
                comm::Channel channel = comm::Channel::gradients, bool average = true,
-               std::size_t bucket_bytes = 8u << 20);
+               std::size_t bucket_bytes = kGradientBucketBytes);
   void all_reduce();
   // As all_reduce(), agreeing on this rank's stop signal and whether its loss was finite.
   StepAgreement all_reduce_agreeing(int stop_signal, bool loss_finite);

@@ -1,0 +1,173 @@
+#include "loom/plan/kway_graph.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "loom/core/dtype.hpp"
+#include "loom/core/enum_names.hpp"
+#include "loom/core/error.hpp"
+#include "loom/core/fs.hpp"
+#include "loom/core/log.hpp"
+#include "loom/feature/analysis_input.hpp"
+#include "loom/graph/generate/rmat.hpp"
+#include "loom/graph/info.hpp"
+#include "loom/partition/partitioned_store.hpp"
+#include "loom/partition/partitioner.hpp"
+#include "loom/partition/relabel.hpp"
+
+namespace loom::plan {
+
+namespace {
+
+// "1.2M" -> 1200000 (K, M, G, T: powers of 1000).
+std::int64_t shape_count(const std::string& text, const std::string& key) {
+  const std::string where = "--shape " + key;
+  LOOM_CHECK_ARG(!text.empty(), where, "needs a value");
+  double factor = 1;
+  std::string digits = text;
+  switch (std::toupper(static_cast<unsigned char>(text.back()))) {
+    case 'K': factor = 1e3; break;
+    case 'M': factor = 1e6; break;
+    case 'G': factor = 1e9; break;
+    case 'T': factor = 1e12; break;
+    default: factor = 0;
+  }
+  if (factor > 0) digits.pop_back(); else factor = 1;
+  double value = 0;
+  std::size_t used = 0;
+  try {
+    value = std::stod(digits, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  LOOM_CHECK_ARG(used == digits.size() && used > 0 && std::isfinite(value) && value > 0 && value * factor < 9e18, where,
+                 "must be a positive count such as 111M, got '{}'", text);
+  return static_cast<std::int64_t>(std::llround(value * factor));
+}
+
+// Distinct remote neighbours of each part's rows.
+std::vector<std::int64_t> halo_sizes(const graph::Csr& csr, const partition::PartitionBook& book) {
+  std::vector<std::int64_t> sizes;
+  csr.visit([&](auto view) {
+    for (int k = 0; k < book.num_parts(); ++k) {
+      const partition::IdRange mine = book.range(k);
+      std::vector<std::int64_t> remote;
+      for (std::int64_t v = mine.begin; v < mine.end; ++v)
+        for (const auto u : view.neighbors(v))
+          if (!mine.contains(u)) remote.push_back(u);
+      std::sort(remote.begin(), remote.end());
+      sizes.push_back(std::unique(remote.begin(), remote.end()) - remote.begin());
+    }
+  });
+  return sizes;
+}
+
+// `source` split K ways by METIS and relabelled; `train` in source ids.
+KWayGraph split_kway(const graph::GraphStore& source, const std::vector<std::int64_t>& train, int parts,
+                     std::uint64_t seed) {
+  const auto metis = partition::make_metis_partitioner();
+  const std::vector<std::int32_t> assignment = partition::assign_parts(*metis, source, parts, seed);
+  const partition::Relabelling relabelling = partition::relabel_by_part(assignment, parts);
+  graph::GraphData data;
+  partition::relabel_rows(source, relabelling, {0, source.num_nodes()}, data);
+  KWayGraph g;
+  g.csr = graph::Csr::from_vectors(std::move(data.indptr), data.indices, source.num_nodes());
+  g.book = relabelling.book;
+  g.train_ids.resize(static_cast<std::size_t>(parts));
+  for (const std::int64_t v : train) {
+    const std::int64_t id = relabelling.source_to_new[v];
+    g.train_ids[g.book.owner(id)].push_back(id);
+  }
+  for (auto& ids : g.train_ids) std::sort(ids.begin(), ids.end());
+  g.halo_sizes = halo_sizes(g.csr, g.book);
+  return g;
+}
+
+}  // namespace
+
+GraphShape parse_shape(const std::string& text) {
+  GraphShape shape;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    const std::string item = text.substr(start, comma - start);
+    const std::size_t eq = item.find('=');
+    LOOM_CHECK_ARG(eq != std::string::npos, "--shape", "expected key=value, got '{}'", item);
+    const std::string key = item.substr(0, eq), value = item.substr(eq + 1);
+    const auto count = [&](std::int64_t& field) { field = shape_count(value, key); };
+    if (key == "feat-dtype") {  // input text: --shape
+      shape.feat_bytes = static_cast<std::int64_t>(
+          core::dtype_size(core::parse_enum(core::kFloatDTypeNames, value, "--shape feat-dtype")));
+      start = comma + 1;
+      continue;
+    }
+    std::int64_t* field = key == "nodes"      ? &shape.nodes        // input text: --shape
+                          : key == "edges"    ? &shape.edges        // input text: --shape
+                          : key == "train"    ? &shape.train_nodes  // input text: --shape
+                          : key == "feat-dim" ? &shape.feat_dim     // input text: --shape
+                          : key == "classes"  ? &shape.classes      // input text: --shape
+                                              : nullptr;
+    if (field == nullptr)
+      throw Error::in_argument("--shape",
+                               fmt::format("unknown key '{}' (nodes, edges, train, feat-dim, classes, feat-dtype)", key));
+    count(*field);
+    start = comma + 1;
+  }
+  LOOM_CHECK_ARG(shape.nodes > 0 && shape.edges > 0 && shape.train_nodes > 0 && shape.feat_dim > 0, "--shape",
+                 "needs nodes, edges, train and feat-dim, e.g. nodes=111M,edges=3.2G,train=1.2M,feat-dim=128");
+  LOOM_CHECK_ARG(shape.train_nodes <= shape.nodes, "--shape", "train ({}) exceeds nodes ({})", shape.train_nodes,
+                 shape.nodes);
+  return shape;
+}
+
+KWayGraph kway_from_store(const std::string& store, int parts, std::uint64_t seed) {
+  const feature::AnalysisInput in = feature::open_analysis_input(store);
+  if (in.book.num_parts() == parts) {
+    KWayGraph g;
+    g.csr = in.topology.csr();
+    g.book = in.book;
+    g.train_ids = in.train_ids;
+    g.halo_sizes = in.halo_sizes;
+    g.origin = fmt::format("{}: its own {} parts", store, parts);
+    return g;
+  }
+  std::vector<std::int64_t> train;
+  for (const auto& ids : in.train_ids) train.insert(train.end(), ids.begin(), ids.end());
+  KWayGraph g = split_kway(in.topology, train, parts, seed);
+  g.origin = fmt::format("{}: METIS {}-way split of its {} nodes (the store has {} part{})", store, parts,
+                         in.book.num_nodes(), in.book.num_parts(), in.book.num_parts() == 1 ? "" : "s");
+  return g;
+}
+
+KWayGraph kway_from_shape(const GraphShape& shape, int parts, std::int64_t batch_size, std::uint64_t seed,
+                          std::int64_t& stand_in_batch) {
+  graph::generate::RmatOptions rmat;
+  rmat.scale = std::clamp(static_cast<int>(std::ceil(std::log2(static_cast<double>(shape.nodes)))), 1,
+                          shape.stand_in_scale);
+  const double stand_in_nodes = std::ldexp(1.0, rmat.scale);
+  // Symmetrising and removing duplicates keeps about half of R-MAT's generated edges as pairs.
+  rmat.edge_factor = std::max(1.0, static_cast<double>(shape.edges) / static_cast<double>(shape.nodes) / 2);
+  rmat.classes = 2;
+  rmat.train = static_cast<double>(shape.train_nodes) / static_cast<double>(shape.nodes);
+  rmat.valid = 0;
+  rmat.seed = seed;
+  const double ratio = std::max(1.0, static_cast<double>(shape.nodes) / stand_in_nodes);
+  stand_in_batch = std::max<std::int64_t>(1, std::llround(static_cast<double>(batch_size) / ratio));
+  core::TempDir dir;
+  const std::string path = dir.path() + "/stand-in";
+  graph::generate::generate_rmat_store(rmat, path, {});
+  const graph::GraphStore source = graph::GraphStore::open(path);
+  const auto split = source.split("train");
+  KWayGraph g = split_kway(source, {split.begin(), split.end()}, parts, seed);
+  g.scale = static_cast<double>(batch_size) / static_cast<double>(stand_in_batch);
+  g.origin = fmt::format(
+      "stand-in for {} nodes, {} edges, {} training nodes: R-MAT scale {} (a=0.57 b=c=0.19), edge factor {:.3g}, "
+      "{} nodes, {} edges, METIS {}-way; batch {} of its nodes stands for {} (each counted row x {:.4g})",
+      shape.nodes, shape.edges, shape.train_nodes, rmat.scale, rmat.edge_factor, source.num_nodes(),
+      source.csr().num_edges(), parts, stand_in_batch, batch_size, g.scale);
+  return g;
+}
+
+}  // namespace loom::plan

@@ -1,0 +1,54 @@
+// The K-way split of a graph that a plan counts its work on, from the best source at hand:
+//   - a partitioned store of exactly K parts: its own parts, ids and training ids (the counts are
+//     then those `mpirun -np K loom train` meets, exactly);
+//   - any other store (plain, or partitioned another way): its whole topology split K ways by
+//     METIS with the partitioner `loom partition` uses, relabelled so that part k owns a range;
+//   - no store, only a shape (nodes, edges, training nodes): a stand-in R-MAT graph of at most
+//     2^stand_in_scale nodes with the shape's average degree and training fraction, split K ways
+//     the same way; each of its steps stands for `scale` times as many rows and edges (the plan's
+//     batch is cut by that factor, so a batch covers the same share of the graph).
+// `origin` says which, in words a user reads beside the results.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "loom/graph/csr.hpp"
+#include "loom/partition/partition_book.hpp"
+
+namespace loom::plan {
+
+// A graph's size, for graphs not at hand (`loom plan --shape`).
+struct GraphShape {
+  std::int64_t nodes = 0;
+  std::int64_t edges = 0;        // stored (directed) edges: each undirected edge counts twice
+  std::int64_t train_nodes = 0;  // seeds of an epoch, all hosts together
+  std::int64_t feat_dim = 0;
+  std::int64_t classes = 2;      // the model's output width
+  std::int64_t feat_bytes = 4;   // a feature value as stored (feat-dtype float32 or float16)
+  int stand_in_scale = 20;       // the stand-in's log2 nodes at most
+};
+
+// "nodes=111M,edges=3.2G,train=1.2M,feat-dim=128[,classes=172][,feat-dtype=float16]" (suffixes K,
+// M, G: powers of 1000); throws Error naming --shape.
+GraphShape parse_shape(const std::string& text);
+
+struct KWayGraph {
+  graph::Csr csr;  // the whole graph, ids in part order (part k owns book.range(k))
+  partition::PartitionBook book;
+  std::vector<std::vector<std::int64_t>> train_ids;  // per part, global ids
+  std::vector<std::int64_t> halo_sizes;              // per part: distinct remote neighbours
+  double scale = 1;     // rows and edges each counted row or edge stands for (stand-ins only)
+  std::string origin;   // where the split comes from, for the report
+  int parts() const { return book.num_parts(); }
+};
+
+// From a store (plain or partitioned); `seed` is METIS's.
+KWayGraph kway_from_store(const std::string& store, int parts, std::uint64_t seed);
+// From a shape: a stand-in (see above); `batch_size` is the plan's, the stand-in's batch is
+// batch_size / scale (at least 1) and `scale` is set to their exact ratio.
+KWayGraph kway_from_shape(const GraphShape& shape, int parts, std::int64_t batch_size, std::uint64_t seed,
+                          std::int64_t& stand_in_batch);
+
+}  // namespace loom::plan
