@@ -1,4 +1,5 @@
-"""HTML report of Loom runs: `python3 -m loom.report RUN.jsonl [RUN2.jsonl ...] -o report.html`.
+"""HTML report of Loom runs: `python3 -m loom.report RUN.jsonl [RUN2.jsonl ...] -o report.html`,
+or of a plan: `python3 -m loom.report --plan PLAN.json -o plan.html`.
 
 Reads the JSON-lines metrics that `loom train --metrics` and `loom fullgraph --metrics` write (one
 record per epoch, plus setup / cache / prefetch / exact_eval events) and draws, with matplotlib,
@@ -7,6 +8,10 @@ breakdown, bytes per channel, and (mini-batch runs) where feature rows came from
 hit rate. Several runs are drawn side by side (cache policies, controllers, graph vs pipe), each
 named by its file name unless NAME=PATH is given. The page is one self-contained HTML file: the
 figures are inline PNGs, nothing is fetched.
+
+A plan (`loom plan --json`) is drawn as the predicted epoch time against the number of hosts, one
+line per regime (hollow markers where a regime does not fit a host's memory), the phases the model
+waits for in the fastest regime that fits at each host count, and a table of those choices.
 """
 import argparse
 import base64
@@ -215,12 +220,109 @@ def build_report(runs, title):
     )
 
 
+def plan_figures(plan):
+    """(epoch time against hosts per regime, phases of each host count's choice) as PNGs."""
+    fig, ax = plt.subplots(figsize=(7, 4))
+    names = []
+    for h in plan["hosts"]:
+        for r in h["regimes"]:
+            if r["regime"] not in names:
+                names.append(r["regime"])
+    for name in names:
+        points = [
+            (h["hosts"], r["epoch"]["epoch_seconds"], r["fits"])
+            for h in plan["hosts"]
+            for r in h["regimes"]
+            if r["regime"] == name
+        ]
+        (line,) = ax.plot([p[0] for p in points], [p[1] for p in points], "-", label=name)
+        for k, seconds, fits in points:
+            ax.plot([k], [seconds], "o", color=line.get_color(), fillstyle="full" if fits else "none")
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel("hosts")
+    ax.set_ylabel("predicted seconds per epoch")
+    ax.set_title("epoch time against hosts (hollow: does not fit a host's memory)")
+    ax.legend(fontsize="small")
+    curve = figure_png(fig)
+    chosen = {
+        str(h["hosts"]): next(r for r in h["regimes"] if r["regime"] == h["fastest_fitting"])
+        for h in plan["hosts"]
+        if h["fastest_fitting"] is not None
+    }
+    fig, ax = plt.subplots(figsize=(7, 4))
+    bottom = [0.0] * len(chosen)
+    for phase in ("sample", "gather", "fetch", "copy", "compute", "allreduce"):
+        values = [r["epoch"]["exposed_seconds"][phase] for r in chosen.values()]
+        ax.bar(list(chosen), values, bottom=bottom, label=phase)
+        bottom = [b + v for b, v in zip(bottom, values)]
+    ax.set_xlabel("hosts")
+    ax.set_ylabel("seconds the model waits for each phase")
+    ax.set_title("the fastest regime that fits, by phase")
+    ax.legend(fontsize="small")
+    return curve, figure_png(fig)
+
+
+def build_plan_report(plan, title):
+    curve, phases = plan_figures(plan)
+    rows = [
+        "<table><tr><th>hosts</th><th>fastest that fits</th><th>epoch s</th><th>features MiB</th>"
+        "<th>host GiB</th></tr>"
+    ]
+    for h in plan["hosts"]:
+        r = next((r for r in h["regimes"] if r["regime"] == h["fastest_fitting"]), None)
+        rows.append(
+            f"<tr><td>{h['hosts']}</td><td>{html.escape(h['fastest_fitting'] or 'none fits')}</td>"
+            + (
+                f"<td>{r['epoch']['epoch_seconds']:.3f}</td><td>{r['bytes']['features'] / 2**20:.1f}</td>"
+                f"<td>{r['memory_per_host']['host_total'] / 2**30:.2f}</td>"
+                if r
+                else "<td></td><td></td><td></td>"
+            )
+            + "</tr>"
+        )
+    rows.append("</table>")
+    return (
+        f"<!DOCTYPE html>\n<html><head><meta charset='utf-8'><title>{html.escape(title)}</title><style>"
+        "body{font-family:sans-serif;margin:2em;max-width:60em}table{border-collapse:collapse}"
+        "td,th{border:1px solid #ccc;padding:0.2em 0.6em;text-align:right}td:first-child{text-align:left}"
+        "img{max-width:100%}</style></head><body>"
+        f"<h1>{html.escape(title)}</h1><p>{html.escape(plan['graph'])} on {html.escape(plan['cluster'])}</p>"
+        + "\n".join(rows)
+        + f'<section><h2>Epoch time against hosts</h2><img alt="epoch time against hosts" src="data:image/png;base64,{curve}"></section>'
+        + f'<section><h2>Phases of each choice</h2><img alt="phases" src="data:image/png;base64,{phases}"></section>'
+        + "</body></html>\n"
+    )
+
+
+def write_page(path, page):
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        f.write(page)
+    os.replace(tmp, path)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python3 -m loom.report", description=__doc__.splitlines()[0])
-    parser.add_argument("runs", nargs="+", metavar="[NAME=]RUN.jsonl")
+    parser.add_argument("runs", nargs="*", metavar="[NAME=]RUN.jsonl")
+    parser.add_argument("--plan", metavar="PLAN.json", help="draw a plan (`loom plan --json`) instead of runs")
     parser.add_argument("-o", "--output", required=True, help="HTML file to write")
-    parser.add_argument("--title", default="Loom runs")
+    parser.add_argument("--title", default=None)
     args = parser.parse_args(argv)
+    if args.plan:
+        if args.runs:
+            raise SystemExit("loom.report: --plan draws a plan alone; give the runs in another report")
+        try:
+            with open(args.plan) as f:
+                plan = json.load(f)
+        except (OSError, json.JSONDecodeError) as e:
+            raise SystemExit(f"loom.report: --plan {args.plan}: {e}")
+        if not isinstance(plan, dict) or "hosts" not in plan:
+            raise SystemExit(f"loom.report: --plan {args.plan}: not a plan (`loom plan --json` writes one)")
+        write_page(args.output, build_plan_report(plan, args.title or "Loom plan"))
+        print(f"loom.report: wrote {args.output} (plan for {len(plan['hosts'])} host counts)")
+        return 0
+    if not args.runs:
+        raise SystemExit("loom.report: give metrics files (RUN.jsonl) or --plan PLAN.json")
     runs = []
     for spec in args.runs:
         name, _, path = spec.rpartition("=") if "=" in spec and not os.path.exists(spec) else ("", "", spec)
@@ -231,11 +333,7 @@ def main(argv=None):
         for e in run.epochs:
             if "prefetch" in e:
                 e["prefetch_hit_rate"] = e["prefetch"].get("hit_rate", 0.0)
-    page = build_report(runs, args.title)
-    tmp = args.output + ".tmp"
-    with open(tmp, "w") as f:
-        f.write(page)
-    os.replace(tmp, args.output)
+    write_page(args.output, build_report(runs, args.title or "Loom runs"))
     print(f"loom.report: wrote {args.output} ({len(runs)} runs)")
 
 

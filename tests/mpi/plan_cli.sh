@@ -28,7 +28,8 @@ memory = "16G"
 sampled_edges_per_core_second = 1e7
 gathered_bytes_per_core_second = 2e9
 [compute]
-flops = 5e10
+flops = 2.5e10
+values = 2e9
 step_overhead = "1ms"
 [network]
 bandwidth = "10Gbit"

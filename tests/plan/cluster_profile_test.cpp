@@ -15,15 +15,14 @@ namespace {
 ClusterProfile sample_profile() {
   ClusterProfile p;
   p.name = "two \"quoted\" hosts";
-  p.sources = {"https://example.org/spec", "measured"};
+  p.sources = "https://example.org/spec, page 2; measured";
   p.cores = 12;
   p.memory_bytes = std::int64_t{96} << 30;
   p.sampled_edges_per_core_second = 1.2345678901234567e7;
   p.gathered_bytes_per_core_second = 3.3e9;
-  p.cpu_flops = 7.25e10;
-  p.cpu_step_overhead = 0.0015;
+  p.cpu = {7.25e10, 1.5e9, 0.0015};
   p.network = {3.125e9, 3e-5, 1.41e9, 2.809e-3};
-  p.gpu = {"A10G", 1, std::int64_t{24} << 30, 2.5e10, 1.1e13, 0.004};
+  p.gpu = {"A10G", 1, std::int64_t{24} << 30, 2.5e10, {1.1e13, 4.5e10, 0.004}};
   return p;
 }
 
@@ -53,8 +52,9 @@ TEST(ClusterProfile, RoundTripKeepsEveryValue) {
   EXPECT_EQ(q.memory_bytes, p.memory_bytes);
   EXPECT_EQ(q.sampled_edges_per_core_second, p.sampled_edges_per_core_second);
   EXPECT_EQ(q.gathered_bytes_per_core_second, p.gathered_bytes_per_core_second);
-  EXPECT_EQ(q.cpu_flops, p.cpu_flops);
-  EXPECT_EQ(q.cpu_step_overhead, p.cpu_step_overhead);
+  EXPECT_EQ(q.cpu.flops, p.cpu.flops);
+  EXPECT_EQ(q.cpu.values, p.cpu.values);
+  EXPECT_EQ(q.cpu.step_overhead, p.cpu.step_overhead);
   EXPECT_EQ(q.network.bandwidth, p.network.bandwidth);
   EXPECT_EQ(q.network.latency, p.network.latency);
   EXPECT_EQ(q.network.host_bandwidth, p.network.host_bandwidth);
@@ -63,8 +63,9 @@ TEST(ClusterProfile, RoundTripKeepsEveryValue) {
   EXPECT_EQ(q.gpu.per_host, p.gpu.per_host);
   EXPECT_EQ(q.gpu.memory_bytes, p.gpu.memory_bytes);
   EXPECT_EQ(q.gpu.copy_bandwidth, p.gpu.copy_bandwidth);
-  EXPECT_EQ(q.gpu.flops, p.gpu.flops);
-  EXPECT_EQ(q.gpu.step_overhead, p.gpu.step_overhead);
+  EXPECT_EQ(q.gpu.compute.flops, p.gpu.compute.flops);
+  EXPECT_EQ(q.gpu.compute.values, p.gpu.compute.values);
+  EXPECT_EQ(q.gpu.compute.step_overhead, p.gpu.compute.step_overhead);
 }
 
 TEST(ClusterProfile, WithoutGpuSectionHasNoGpu) {

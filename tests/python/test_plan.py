@@ -11,7 +11,8 @@ memory = "64G"
 sampled_edges_per_core_second = 2e7
 gathered_bytes_per_core_second = 2e9
 [compute]
-flops = 1e11
+flops = 2e10
+values = 2e9
 step_overhead = "1ms"
 [network]
 bandwidth = "10Gbit"
@@ -24,8 +25,9 @@ host_latency = "100us"
 def test_plan_predicts_every_regime_for_every_host_count(sbm, tmp_path):
     cluster = tmp_path / "cluster.toml"
     cluster.write_text(CLUSTER)
-    plan = loom.plan(str(sbm), cluster=str(cluster), hosts=[2, 4], fanouts="10,5", layers=2, hidden=32,
-                     batch_size=64, alphas=[0.1])
+    plan = loom.plan(
+        str(sbm), cluster=str(cluster), hosts=[2, 4], fanouts="10,5", layers=2, hidden=32, batch_size=64, alphas=[0.1]
+    )
     assert [h["hosts"] for h in plan["hosts"]] == [2, 4]
     for hosts in plan["hosts"]:
         kinds = {r["kind"] for r in hosts["regimes"]}
@@ -46,3 +48,25 @@ def test_plan_errors_name_the_python_option(sbm, tmp_path):
     cluster.write_text(CLUSTER)
     with pytest.raises(loom.Error, match="hosts"):
         loom.plan(str(sbm), cluster=str(cluster), hosts=[0])
+
+
+def test_report_draws_a_plan(sbm, tmp_path):
+    import json
+
+    from loom import report
+
+    cluster = tmp_path / "cluster.toml"
+    cluster.write_text(CLUSTER)
+    plan = loom.plan(
+        str(sbm), cluster=str(cluster), hosts=[2, 4], fanouts="10,5", layers=2, hidden=32, batch_size=64, alphas=[0.1]
+    )
+    path = tmp_path / "plan.json"
+    path.write_text(json.dumps(plan))
+    page = tmp_path / "plan.html"
+    assert report.main(["--plan", str(path), "-o", str(page)]) == 0
+    text = page.read_text()
+    assert text.count("data:image/png;base64,") == 2
+    assert "fastest that fits" in text
+    with pytest.raises(SystemExit, match="not a plan"):
+        (tmp_path / "bad.json").write_text("[1, 2]")
+        report.main(["--plan", str(tmp_path / "bad.json"), "-o", str(page)])

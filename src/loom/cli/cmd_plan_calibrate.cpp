@@ -49,8 +49,7 @@ void add_plan_calibrate(CLI::App& plan, Action& action) {
   sub->add_option("--steps", o.steps, "Training steps measured per width")->capture_default_str();
   sub->add_option("--net-bandwidth", flags->bandwidth, "The cluster's network: bandwidth per host")
       ->capture_default_str();
-  sub->add_option("--net-latency", flags->latency, "The cluster's network: latency per message")
-      ->capture_default_str();
+  sub->add_option("--net-latency", flags->latency, "The cluster's network: latency per message")->capture_default_str();
   sub->add_option("--net-host-bandwidth", flags->host_bandwidth,
                   "The host's cost per byte moved (default: TCP on this machine, bench/results/netcluster.md)")
       ->capture_default_str();

@@ -3,6 +3,9 @@
 #include <torch/torch.h>
 
 #include <algorithm>
+#include <array>
+#include <cmath>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -79,9 +82,10 @@ double measure_gather(const CalibrateOptions& o, std::int64_t rows, const Report
   return rate;
 }
 
-// Seconds per training step of a SAGE model of this width on these batches.
+// Seconds per training step of a SAGE model of this width on these batches, and the mean work
+// of a step.
 double step_seconds(const CalibrateOptions& o, std::int64_t hidden, const std::vector<sample::SampledBatch>& batches,
-                    double& flops) {
+                    StepWork& work) {
   nn::ModelOptions model;
   model.hidden = hidden;
   model.num_layers = static_cast<int>(o.fanouts.size());
@@ -89,48 +93,87 @@ double step_seconds(const CalibrateOptions& o, std::int64_t hidden, const std::v
   model.num_classes = 16;
   auto net = std::make_shared<nn::GnnModel>(model);
   torch::optim::Adam adam(net->parameters(), torch::optim::AdamOptions(1e-3));
-  const auto step = [&](const sample::SampledBatch& batch) {
+  // Each batch's tensors are made before the clock starts: the step alone is timed.
+  struct Input {
     std::vector<nn::MessageGraph> blocks;
-    for (const auto& b : batch.blocks) blocks.push_back(nn::MessageGraph::from_block(b));
-    const torch::Tensor x = torch::randn({batch.blocks.front().num_src, o.feat_dim});
-    const torch::Tensor y = torch::randint(16, {batch.blocks.back().num_dst}, torch::kLong);
+    torch::Tensor x, y;
+    StepWork work;
+  };
+  std::vector<Input> inputs;
+  for (int s = 0; s <= o.steps; ++s) {
+    const auto& batch = batches[static_cast<std::size_t>(s) % batches.size()];
+    Input in;
+    std::vector<LayerCount> layers;
+    for (const auto& b : batch.blocks) {
+      in.blocks.push_back(nn::MessageGraph::from_block(b));
+      layers.push_back({b.num_dst, b.num_src, b.num_edges()});
+    }
+    in.x = torch::randn({batch.blocks.front().num_src, o.feat_dim});
+    in.y = torch::randint(16, {batch.blocks.back().num_dst}, torch::kLong);
+    in.work = step_work(model, layers);
+    inputs.push_back(std::move(in));
+  }
+  const auto step = [&](const Input& in) {
     adam.zero_grad();
-    torch::nn::functional::cross_entropy(net->forward(x, blocks), y).backward();
+    torch::nn::functional::cross_entropy(net->forward(in.x, in.blocks), in.y).backward();
     adam.step();
   };
-  step(batches.front());
+  step(inputs.front());  // warm-up
   core::Timer timer;
-  flops = 0;
-  for (int s = 0; s < o.steps; ++s) {
-    const auto& batch = batches[static_cast<std::size_t>(s) % batches.size()];
-    step(batch);
-    std::vector<LayerCount> layers;
-    for (const auto& b : batch.blocks) layers.push_back({b.num_dst, b.num_src, b.num_edges()});
-    flops += step_flops(model, layers);
+  work = {};
+  for (int s = 1; s <= o.steps; ++s) {
+    step(inputs[static_cast<std::size_t>(s)]);
+    work.flops += inputs[static_cast<std::size_t>(s)].work.flops / o.steps;
+    work.values += inputs[static_cast<std::size_t>(s)].work.values / o.steps;
   }
-  flops /= o.steps;
   return timer.seconds() / o.steps;
 }
 
-// The least-squares line seconds = overhead + flops / rate through the measured points.
-void fit_compute(const std::vector<double>& flops, const std::vector<double>& seconds, double& rate,
-                 double& overhead) {
-  const double n = static_cast<double>(flops.size());
-  double sx = 0, sy = 0, sxx = 0, sxy = 0;
-  for (std::size_t i = 0; i < flops.size(); ++i) {
-    sx += flops[i];
-    sy += seconds[i];
-    sxx += flops[i] * flops[i];
-    sxy += flops[i] * seconds[i];
+// Solves the normal equations of seconds ~ sum_j x_j * column_j (least squares) for the columns
+// chosen; false where the system is singular.
+bool least_squares(const std::vector<std::array<double, 3>>& rows, const std::vector<double>& seconds,
+                   const std::array<bool, 3>& used, std::array<double, 3>& x) {
+  std::vector<int> cols;
+  for (int j = 0; j < 3; ++j)
+    if (used[j]) cols.push_back(j);
+  const auto n = cols.size();
+  std::vector<std::vector<double>> a(n, std::vector<double>(n + 1, 0.0));
+  for (std::size_t r = 0; r < rows.size(); ++r)
+    for (std::size_t i = 0; i < n; ++i) {
+      for (std::size_t k = 0; k < n; ++k) a[i][k] += rows[r][cols[i]] * rows[r][cols[k]];
+      a[i][n] += rows[r][cols[i]] * seconds[r];
+    }
+  for (std::size_t i = 0; i < n; ++i) {  // Gauss-Jordan with partial pivoting
+    std::size_t pivot = i;
+    for (std::size_t k = i + 1; k < n; ++k)
+      if (std::abs(a[k][i]) > std::abs(a[pivot][i])) pivot = k;
+    std::swap(a[i], a[pivot]);
+    if (std::abs(a[i][i]) < 1e-300) return false;
+    for (std::size_t k = 0; k < n; ++k) {
+      if (k == i) continue;
+      const double f = a[k][i] / a[i][i];
+      for (std::size_t c = i; c <= n; ++c) a[k][c] -= f * a[i][c];
+    }
   }
-  const double slope = n * sxx - sx * sx > 0 ? (n * sxy - sx * sy) / (n * sxx - sx * sx) : 0;
-  overhead = (sy - slope * sx) / n;
-  if (slope <= 0 || overhead < 0) {  // too few or too noisy points for a line: through the origin
-    overhead = 0;
-    rate = sx / sy;
-    return;
+  x = {0, 0, 0};
+  for (std::size_t i = 0; i < n; ++i) x[cols[i]] = a[i][n] / a[i][i];
+  return true;
+}
+
+// seconds = overhead + flops / flops rate + values / values rate through the measured steps (least
+// squares, each term >= 0: a term whose fit goes negative is left out and the rest fitted again).
+ComputeRates fit_compute(const std::vector<StepWork>& work, const std::vector<double>& seconds) {
+  std::vector<std::array<double, 3>> rows;
+  for (const StepWork& w : work) rows.push_back({1.0, w.flops, w.values});
+  for (const std::array<bool, 3> used :
+       {std::array<bool, 3>{true, true, true}, {false, true, true}, {true, true, false}, {false, true, false}}) {
+    std::array<double, 3> x{};
+    if (!least_squares(rows, seconds, used, x)) continue;
+    if (x[0] < 0 || x[1] <= 0 || x[2] < 0) continue;
+    // A rate whose term was left out is one that costs nothing measurable: infinite, written as huge.
+    return {1 / x[1], x[2] > 0 ? 1 / x[2] : 1e30, x[0]};
   }
-  rate = 1 / slope;
+  throw Error("plan calibrate: the compute measurements fit no line with positive rates (too noisy: raise --steps)");
 }
 
 }  // namespace
@@ -142,8 +185,11 @@ ClusterProfile calibrate(const CalibrateOptions& o, const Report& report) {
   sample::check_fanouts(o.fanouts, "--fanouts");
   ClusterProfile p;
   p.name = o.name;
-  p.sources = {"measured by loom plan calibrate", "network: the options given"};
   p.cores = core::num_threads();
+  p.sources = fmt::format(
+      "host and compute: measured by loom plan calibrate; network: as given (bandwidth {:.4g} B/s, latency {:.3g} s, "
+      "host {:.4g} B/s and {:.3g} s a message)",
+      o.network.bandwidth, o.network.latency, o.network.host_bandwidth, o.network.host_latency);
   p.memory_bytes = core::available_bytes();
   core::Timer timer;
   graph::generate::RmatOptions rmat;
@@ -156,17 +202,30 @@ ClusterProfile calibrate(const CalibrateOptions& o, const Report& report) {
   std::vector<sample::SampledBatch> batches;
   p.sampled_edges_per_core_second = measure_sampling(csr, o, batches, report);
   p.gathered_bytes_per_core_second = measure_gather(o, csr.num_rows(), report);
-  std::vector<double> flops, seconds;
-  for (const std::int64_t hidden : o.hidden) {
-    core::Timer width;
-    double f = 0;
-    seconds.push_back(step_seconds(o, hidden, batches, f));
-    flops.push_back(f);
-    report(fmt::format("compute: SAGE {}x{}: {:.4f} s a step, {:.3g} flops ({:.2f} s)", o.fanouts.size(), hidden,
-                       seconds.back(), f, width.seconds()));
-  }
-  fit_compute(flops, seconds, p.cpu_flops, p.cpu_step_overhead);
-  report(fmt::format("compute: {:.3g} flops/s, {:.4f} s overhead a step", p.cpu_flops, p.cpu_step_overhead));
+  // Compute: each width on batches of the given size and of a quarter of it, so that the dense and
+  // the aggregation terms vary apart.
+  CalibrateOptions small = o;
+  small.batch_size = std::max<std::int64_t>(1, o.batch_size / 4);
+  double unused = 0;
+  const std::vector<sample::SampledBatch> small_batches = sample_batches(csr, small, 8, unused);
+  std::vector<StepWork> work;
+  std::vector<double> seconds;
+  torch::set_num_threads(1);  // the rates per core, measured on one
+  for (const std::int64_t hidden : o.hidden)
+    for (const std::vector<sample::SampledBatch>* set : {&std::as_const(batches), &small_batches}) {
+      core::Timer width;
+      StepWork w;
+      seconds.push_back(step_seconds(o, hidden, *set, w));
+      work.push_back(w);
+      report(
+          fmt::format("compute: SAGE {}x{}, batch {}: {:.4f} s a step, {:.3g} flops, {:.3g} aggregated values "
+                      "({:.2f} s)",
+                      o.fanouts.size(), hidden, set == &batches ? o.batch_size : small.batch_size, seconds.back(),
+                      w.flops, w.values, width.seconds()));
+    }
+  p.cpu = fit_compute(work, seconds);
+  report(fmt::format("compute per core: {:.3g} flops/s, {:.3g} values/s; {:.4f} s overhead a step", p.cpu.flops,
+                     p.cpu.values, p.cpu.step_overhead));
   p.network = o.network;
   return p;
 }

@@ -23,12 +23,12 @@ namespace loom::plan {
 
 struct CalibrateOptions {
   std::string name = "this host";
-  int scale = 18;                        // the R-MAT graph's log2 nodes
+  int scale = 18;  // the R-MAT graph's log2 nodes
   std::int64_t feat_dim = 128;
   std::vector<std::int32_t> fanouts{15, 10, 5};
   std::int64_t batch_size = 1024;
   std::vector<std::int64_t> hidden{64, 256};
-  int steps = 4;                         // measured steps per width (after one warm-up)
+  int steps = 4;  // measured steps per width (after one warm-up)
   comm::LinkModel network;
   std::uint64_t seed = 0;
 };

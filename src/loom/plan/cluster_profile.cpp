@@ -36,24 +36,13 @@ double positive_number(const std::string& text, const std::string& where) {
   } catch (const std::exception&) {
     value = std::nan("");
   }
-  if (!(std::isfinite(value) && value > 0)) throw Error(fmt::format("{}: must be a positive number, got {}", where, text));
+  if (!(std::isfinite(value) && value > 0))
+    throw Error(fmt::format("{}: must be a positive number, got {}", where, text));
   return value;
 }
 
 double duration(const std::string& text, const std::string& where) { return comm::parse_duration(text, where); }
 double bandwidth(const std::string& text, const std::string& where) { return comm::parse_bandwidth(text, where); }
-
-// The reader joins an array's elements with ',' (so a source cannot hold a comma).
-void split_sources(const std::string& joined, std::vector<std::string>& out) {
-  std::size_t start = 0;
-  while (start <= joined.size()) {
-    const std::size_t comma = joined.find(',', start);
-    const std::string item = joined.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    if (!item.empty()) out.push_back(item);
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-}
 
 std::vector<Key> profile_keys() {
   using P = ClusterProfile;
@@ -62,15 +51,16 @@ std::vector<Key> profile_keys() {
   const auto text = ConfigValueKind::kString;
   return {
       {"", "name", text, [](P& p, S t, S) { p.name = t; }},
-      {"", "sources", ConfigValueKind::kArray, [](P& p, S t, S) { split_sources(t, p.sources); }, false},
+      {"", "sources", text, [](P& p, S t, S) { p.sources = t; }, false},
       {"host", "cores", number, [](P& p, S t, S w) { p.cores = positive_number(t, w); }},
       {"host", "memory", text, [](P& p, S t, S w) { p.memory_bytes = core::parse_memory_size(t, w); }},
       {"host", "sampled_edges_per_core_second", number,
        [](P& p, S t, S w) { p.sampled_edges_per_core_second = positive_number(t, w); }},
       {"host", "gathered_bytes_per_core_second", number,
        [](P& p, S t, S w) { p.gathered_bytes_per_core_second = positive_number(t, w); }},
-      {"compute", "flops", number, [](P& p, S t, S w) { p.cpu_flops = positive_number(t, w); }},
-      {"compute", "step_overhead", text, [](P& p, S t, S w) { p.cpu_step_overhead = duration(t, w); }},
+      {"compute", "flops", number, [](P& p, S t, S w) { p.cpu.flops = positive_number(t, w); }},
+      {"compute", "values", number, [](P& p, S t, S w) { p.cpu.values = positive_number(t, w); }},
+      {"compute", "step_overhead", text, [](P& p, S t, S w) { p.cpu.step_overhead = duration(t, w); }},
       {"network", "bandwidth", text, [](P& p, S t, S w) { p.network.bandwidth = bandwidth(t, w); }},
       {"network", "latency", text, [](P& p, S t, S w) { p.network.latency = duration(t, w); }},
       {"network", "host_bandwidth", text, [](P& p, S t, S w) { p.network.host_bandwidth = bandwidth(t, w); }},
@@ -80,8 +70,9 @@ std::vector<Key> profile_keys() {
        [](P& p, S t, S w) { p.gpu.per_host = static_cast<int>(positive_number(t, w)); }},
       {"gpu", "memory", text, [](P& p, S t, S w) { p.gpu.memory_bytes = core::parse_memory_size(t, w); }},
       {"gpu", "copy_bandwidth", text, [](P& p, S t, S w) { p.gpu.copy_bandwidth = bandwidth(t, w); }},
-      {"gpu", "flops", number, [](P& p, S t, S w) { p.gpu.flops = positive_number(t, w); }},
-      {"gpu", "step_overhead", text, [](P& p, S t, S w) { p.gpu.step_overhead = duration(t, w); }},
+      {"gpu", "flops", number, [](P& p, S t, S w) { p.gpu.compute.flops = positive_number(t, w); }},
+      {"gpu", "values", number, [](P& p, S t, S w) { p.gpu.compute.values = positive_number(t, w); }},
+      {"gpu", "step_overhead", text, [](P& p, S t, S w) { p.gpu.compute.step_overhead = duration(t, w); }},
   };
 }
 
@@ -93,7 +84,6 @@ std::string key_name(const std::string& section, const std::string& name) {
 bool kind_fits(ConfigValueKind wanted, ConfigValueKind given) {
   return wanted == given || (wanted == ConfigValueKind::kFloat && given == ConfigValueKind::kInteger);
 }
-
 
 }  // namespace
 
@@ -108,7 +98,8 @@ ClusterProfile read_profile(const std::string& path) {
     const std::string name = key_name(e.section, bare);
     const auto key =
         std::find_if(keys.begin(), keys.end(), [&](const Key& k) { return k.section == e.section && k.name == bare; });
-    if (key == keys.end()) throw Error::in_file(path, e.line, fmt::format("unknown key '{}' in a cluster profile", name));
+    if (key == keys.end())
+      throw Error::in_file(path, e.line, fmt::format("unknown key '{}' in a cluster profile", name));
     if (!kind_fits(key->kind, e.kind))
       throw Error::in_file(path, e.line,
                            fmt::format("'{}' must be a {}, got a {}", name, core::config_kind_name(key->kind),
@@ -138,24 +129,22 @@ void write_profile(const ClusterProfile& p, const std::string& path) {
   const auto seconds = [](double s) { return fmt::format("\"{}s\"", s); };
   const auto rate = [](double b) { return fmt::format("\"{}\"", b); };
   std::string text = fmt::format("name = {}\n", quoted(p.name));
-  if (!p.sources.empty()) {
-    text += "sources = [";
-    for (std::size_t i = 0; i < p.sources.size(); ++i) text += (i ? ", " : "") + quoted(p.sources[i]);
-    text += "]\n";
-  }
+  if (!p.sources.empty()) text += fmt::format("sources = {}\n", quoted(p.sources));
   text += fmt::format(
       "\n[host]\ncores = {}\nmemory = \"{}\"\nsampled_edges_per_core_second = {}\n"
       "gathered_bytes_per_core_second = {}\n",
       p.cores, p.memory_bytes, p.sampled_edges_per_core_second, p.gathered_bytes_per_core_second);
-  text += fmt::format("\n[compute]\nflops = {}\nstep_overhead = {}\n", p.cpu_flops, seconds(p.cpu_step_overhead));
+  text += fmt::format("\n[compute]\nflops = {}\nvalues = {}\nstep_overhead = {}\n", p.cpu.flops, p.cpu.values,
+                      seconds(p.cpu.step_overhead));
   text += fmt::format("\n[network]\nbandwidth = {}\nlatency = {}\nhost_bandwidth = {}\nhost_latency = {}\n",
                       rate(p.network.bandwidth), seconds(p.network.latency), rate(p.network.host_bandwidth),
                       seconds(p.network.host_latency));
   if (p.gpu.present())
     text += fmt::format(
-        "\n[gpu]\nname = {}\nper_host = {}\nmemory = \"{}\"\ncopy_bandwidth = {}\nflops = {}\nstep_overhead = {}\n",
-        quoted(p.gpu.name), p.gpu.per_host, p.gpu.memory_bytes, rate(p.gpu.copy_bandwidth), p.gpu.flops,
-        seconds(p.gpu.step_overhead));
+        "\n[gpu]\nname = {}\nper_host = {}\nmemory = \"{}\"\ncopy_bandwidth = {}\nflops = {}\nvalues = {}\n"
+        "step_overhead = {}\n",
+        quoted(p.gpu.name), p.gpu.per_host, p.gpu.memory_bytes, rate(p.gpu.copy_bandwidth), p.gpu.compute.flops,
+        p.gpu.compute.values, seconds(p.gpu.compute.step_overhead));
   core::write_text_file(path, text);
 }
 

@@ -23,7 +23,9 @@ struct RankState {
 class Simulation {
  public:
   Simulation(const EpochCosts& costs, int depth)
-      : costs_(costs), depth_(depth), steps_(static_cast<std::int64_t>(costs.fetch_seconds.size())),
+      : costs_(costs),
+        depth_(depth),
+        steps_(static_cast<std::int64_t>(costs.fetch_seconds.size())),
         ranks_(costs.parts.size()) {
     for (RankState& r : ranks_)
       for (auto* v : {&r.sample_end, &r.gather_end, &r.copy_end, &r.compute_start, &r.compute_end})
@@ -62,8 +64,8 @@ class Simulation {
       const RankState& r = ranks_[k];
       for (std::int64_t s = 0; s < steps_; ++s) {
         const StepCost& c = costs_.parts[k][s];
-        const double durations[kPhases] = {c.sample, c.gather, costs_.fetch_seconds[s], c.copy, c.compute,
-                                           costs_.allreduce_seconds};
+        const double durations[kPhases] = {c.sample, c.gather,  costs_.fetch_seconds[s],
+                                           c.copy,   c.compute, costs_.allreduce_seconds};
         for (int ph = 0; ph < kPhases; ++ph) p.busy[ph] += durations[ph] / ranks;
         producer[k] += c.sample + c.gather;
         // The model's wait for this batch, shared among the producer's phases by their durations.
@@ -135,7 +137,13 @@ class Simulation {
       const std::int64_t s = task == kTaskFetch ? next_fetch_++ : next_allreduce_++;
       const double end = start + (task == kTaskFetch ? costs_.fetch_seconds[s] : costs_.allreduce_seconds);
       (task == kTaskFetch ? fetch_end_ : allreduce_end_)[s] = end;
-      for (RankState& r : ranks_) r.network_free = end;
+      for (std::size_t k = 0; k < ranks_.size(); ++k) {
+        RankState& r = ranks_[k];
+        r.network_free = end;
+        // A fetch's host part is its cores' work as well (the all-reduce's runs on the model's
+        // thread between its compute steps, where the cores wait anyway).
+        if (task == kTaskFetch) r.cores_free = std::max(r.cores_free, start) + costs_.parts[k][s].fetch_host;
+      }
       return;
     }
     RankState& r = ranks_[k];

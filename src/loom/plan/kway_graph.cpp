@@ -34,7 +34,10 @@ std::int64_t shape_count(const std::string& text, const std::string& key) {
     case 'T': factor = 1e12; break;
     default: factor = 0;
   }
-  if (factor > 0) digits.pop_back(); else factor = 1;
+  if (factor > 0)
+    digits.pop_back();
+  else
+    factor = 1;
   double value = 0;
   std::size_t used = 0;
   try {
@@ -110,8 +113,8 @@ GraphShape parse_shape(const std::string& text) {
                           : key == "classes"  ? &shape.classes      // input text: --shape
                                               : nullptr;
     if (field == nullptr)
-      throw Error::in_argument("--shape",
-                               fmt::format("unknown key '{}' (nodes, edges, train, feat-dim, classes, feat-dtype)", key));
+      throw Error::in_argument(
+          "--shape", fmt::format("unknown key '{}' (nodes, edges, train, feat-dim, classes, feat-dtype)", key));
     count(*field);
     start = comma + 1;
   }
@@ -141,32 +144,35 @@ KWayGraph kway_from_store(const std::string& store, int parts, std::uint64_t see
   return g;
 }
 
-KWayGraph kway_from_shape(const GraphShape& shape, int parts, std::int64_t batch_size, std::uint64_t seed,
-                          std::int64_t& stand_in_batch) {
+StandIn::StandIn(const GraphShape& shape, std::int64_t batch_size, std::uint64_t seed) {
   graph::generate::RmatOptions rmat;
-  rmat.scale = std::clamp(static_cast<int>(std::ceil(std::log2(static_cast<double>(shape.nodes)))), 1,
-                          shape.stand_in_scale);
-  const double stand_in_nodes = std::ldexp(1.0, rmat.scale);
+  rmat.scale =
+      std::clamp(static_cast<int>(std::ceil(std::log2(static_cast<double>(shape.nodes)))), 1, shape.stand_in_scale);
   // Symmetrising and removing duplicates keeps about half of R-MAT's generated edges as pairs.
   rmat.edge_factor = std::max(1.0, static_cast<double>(shape.edges) / static_cast<double>(shape.nodes) / 2);
   rmat.classes = 2;
   rmat.train = static_cast<double>(shape.train_nodes) / static_cast<double>(shape.nodes);
   rmat.valid = 0;
   rmat.seed = seed;
-  const double ratio = std::max(1.0, static_cast<double>(shape.nodes) / stand_in_nodes);
-  stand_in_batch = std::max<std::int64_t>(1, std::llround(static_cast<double>(batch_size) / ratio));
-  core::TempDir dir;
-  const std::string path = dir.path() + "/stand-in";
+  const double ratio = std::max(1.0, static_cast<double>(shape.nodes) / std::ldexp(1.0, rmat.scale));
+  batch_size_ = std::max<std::int64_t>(1, std::llround(static_cast<double>(batch_size) / ratio));
+  scale_ = static_cast<double>(batch_size) / static_cast<double>(batch_size_);
+  const std::string path = dir_.path() + "/stand-in";
   graph::generate::generate_rmat_store(rmat, path, {});
-  const graph::GraphStore source = graph::GraphStore::open(path);
-  const auto split = source.split("train");
-  KWayGraph g = split_kway(source, {split.begin(), split.end()}, parts, seed);
-  g.scale = static_cast<double>(batch_size) / static_cast<double>(stand_in_batch);
-  g.origin = fmt::format(
+  store_ = graph::GraphStore::open(path);
+  const auto split = store_.split("train");
+  train_.assign(split.begin(), split.end());
+  description_ = fmt::format(
       "stand-in for {} nodes, {} edges, {} training nodes: R-MAT scale {} (a=0.57 b=c=0.19), edge factor {:.3g}, "
-      "{} nodes, {} edges, METIS {}-way; batch {} of its nodes stands for {} (each counted row x {:.4g})",
-      shape.nodes, shape.edges, shape.train_nodes, rmat.scale, rmat.edge_factor, source.num_nodes(),
-      source.csr().num_edges(), parts, stand_in_batch, batch_size, g.scale);
+      "{} nodes, {} edges; batch {} of its nodes stands for {} (each counted row x {:.4g})",
+      shape.nodes, shape.edges, shape.train_nodes, rmat.scale, rmat.edge_factor, store_.num_nodes(),
+      store_.csr().num_edges(), batch_size_, batch_size, scale_);
+}
+
+KWayGraph StandIn::split(int parts, std::uint64_t seed) const {
+  KWayGraph g = split_kway(store_, train_, parts, seed);
+  g.scale = scale_;
+  g.origin = fmt::format("{}; METIS {}-way", description_, parts);
   return g;
 }
 

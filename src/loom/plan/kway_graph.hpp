@@ -14,7 +14,9 @@
 #include <string>
 #include <vector>
 
+#include "loom/core/fs.hpp"
 #include "loom/graph/csr.hpp"
+#include "loom/graph/store.hpp"
 #include "loom/partition/partition_book.hpp"
 
 namespace loom::plan {
@@ -25,9 +27,9 @@ struct GraphShape {
   std::int64_t edges = 0;        // stored (directed) edges: each undirected edge counts twice
   std::int64_t train_nodes = 0;  // seeds of an epoch, all hosts together
   std::int64_t feat_dim = 0;
-  std::int64_t classes = 2;      // the model's output width
-  std::int64_t feat_bytes = 4;   // a feature value as stored (feat-dtype float32 or float16)
-  int stand_in_scale = 20;       // the stand-in's log2 nodes at most
+  std::int64_t classes = 2;     // the model's output width
+  std::int64_t feat_bytes = 4;  // a feature value as stored (feat-dtype float32 or float16)
+  int stand_in_scale = 20;      // the stand-in's log2 nodes at most
 };
 
 // "nodes=111M,edges=3.2G,train=1.2M,feat-dim=128[,classes=172][,feat-dtype=float16]" (suffixes K,
@@ -39,16 +41,29 @@ struct KWayGraph {
   partition::PartitionBook book;
   std::vector<std::vector<std::int64_t>> train_ids;  // per part, global ids
   std::vector<std::int64_t> halo_sizes;              // per part: distinct remote neighbours
-  double scale = 1;     // rows and edges each counted row or edge stands for (stand-ins only)
-  std::string origin;   // where the split comes from, for the report
+  double scale = 1;    // rows and edges each counted row or edge stands for (stand-ins only)
+  std::string origin;  // where the split comes from, for the report
   int parts() const { return book.num_parts(); }
 };
 
 // From a store (plain or partitioned); `seed` is METIS's.
 KWayGraph kway_from_store(const std::string& store, int parts, std::uint64_t seed);
-// From a shape: a stand-in (see above); `batch_size` is the plan's, the stand-in's batch is
-// batch_size / scale (at least 1) and `scale` is set to their exact ratio.
-KWayGraph kway_from_shape(const GraphShape& shape, int parts, std::int64_t batch_size, std::uint64_t seed,
-                          std::int64_t& stand_in_batch);
+// A stand-in for a shape (see above), generated once into a temporary folder and split for each
+// K; `batch_size` is the plan's, the stand-in's batch is batch_size / scale (at least 1), and each
+// split's `scale` is their exact ratio.
+class StandIn {
+ public:
+  StandIn(const GraphShape& shape, std::int64_t batch_size, std::uint64_t seed);
+  KWayGraph split(int parts, std::uint64_t seed) const;
+  std::int64_t batch_size() const { return batch_size_; }
+
+ private:
+  core::TempDir dir_;
+  graph::GraphStore store_;
+  std::vector<std::int64_t> train_;
+  std::int64_t batch_size_ = 0;
+  double scale_ = 1;
+  std::string description_;
+};
 
 }  // namespace loom::plan

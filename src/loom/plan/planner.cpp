@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 
 #include <fmt/format.h>
 
@@ -38,8 +39,12 @@ GraphFacts graph_facts(const PlanOptions& o) {
   else
     d = graph::GraphStore::open(o.store).meta();
   LOOM_CHECK_ARG(d.feat_dim > 0, "store", "{} has no feature rows: a plan prices their fetch", o.store);
-  f = {d.num_nodes, d.num_edges, d.feat_dim, std::max<std::int64_t>(d.num_classes, 2),
-       static_cast<std::int64_t>(core::dtype_size(d.feat_dtype)), o.store};
+  f = {d.num_nodes,
+       d.num_edges,
+       d.feat_dim,
+       std::max<std::int64_t>(d.num_classes, 2),
+       static_cast<std::int64_t>(core::dtype_size(d.feat_dtype)),
+       o.store};
   return f;
 }
 
@@ -69,7 +74,9 @@ std::vector<Variant> variants(const PlanOptions& o, const KWayGraph& g, std::vec
   const int parts = g.parts();
   holdings = {{"none", feature::CachePolicy::kNone, std::vector<std::int64_t>(static_cast<std::size_t>(parts), 0)}};
   std::vector<Variant> out;
-  const auto asked = [&](RegimeKind kind) { return std::find(o.regimes.begin(), o.regimes.end(), kind) != o.regimes.end(); };
+  const auto asked = [&](RegimeKind kind) {
+    return std::find(o.regimes.begin(), o.regimes.end(), kind) != o.regimes.end();
+  };
   if (asked(RegimeKind::kReplicated)) out.push_back({RegimeKind::kReplicated, "replicated", 0, depth});
   if (asked(RegimeKind::kPartitioned)) out.push_back({RegimeKind::kPartitioned, "partitioned, no pipeline", 0, 0});
   if (asked(RegimeKind::kPipelined)) out.push_back({RegimeKind::kPipelined, "pipelined, no cache", 0, depth});
@@ -113,11 +120,12 @@ HostMemory host_memory(const Variant& v, const KWayGraph& g, const EpochCounts& 
       batch = std::max(batch, static_cast<double>(s.input_rows) * static_cast<double>(facts.feat_dim) * 4);
       double a = 0;
       for (std::size_t l = 0; l < s.layers.size(); ++l) {
-        const double width = l + 1 == s.layers.size() ? static_cast<double>(facts.classes)
-                                                       : static_cast<double>(spec.model.hidden);
+        const double width =
+            l + 1 == s.layers.size() ? static_cast<double>(facts.classes) : static_cast<double>(spec.model.hidden);
         a += static_cast<double>(s.layers[l].dst) * width * 4 * 3;
       }
-      activations = std::max(activations, a + static_cast<double>(s.input_rows) * static_cast<double>(facts.feat_dim) * 4);
+      activations =
+          std::max(activations, a + static_cast<double>(s.input_rows) * static_cast<double>(facts.feat_dim) * 4);
     }
   const double scale = g.scale;
   m.batches = static_cast<std::int64_t>((v.depth + 1) * batch * scale);
@@ -156,13 +164,13 @@ RegimeResult predict(const Variant& v, const KWayGraph& g, const EpochCounts& co
   return r;
 }
 
-HostsResult plan_hosts(const PlanOptions& o, int hosts, const ModelSpec& spec, const GraphFacts& facts,
-                       const ClusterProfile& profile) {
+HostsResult plan_hosts(const PlanOptions& o, int hosts, const StandIn* stand_in, const ModelSpec& spec,
+                       const GraphFacts& facts, const ClusterProfile& profile) {
   core::Timer timer;
   SamplingSpec sampling{o.train.fanouts, o.train.batch_size, o.train.run.seed, o.train.cache.simulation_epochs};
-  const KWayGraph g = o.shape ? kway_from_shape(*o.shape, hosts, o.train.batch_size, o.train.run.seed,
-                                                sampling.batch_size)
-                              : kway_from_store(o.store, hosts, o.train.run.seed);
+  if (stand_in != nullptr) sampling.batch_size = stand_in->batch_size();
+  const KWayGraph g = stand_in != nullptr ? stand_in->split(hosts, o.train.run.seed)
+                                          : kway_from_store(o.store, hosts, o.train.run.seed);
   const int depth = o.train.data_path.pipeline_depth > 0 ? o.train.data_path.pipeline_depth : 4;
   std::vector<RemoteRows> holdings;
   const std::vector<Variant> asked = variants(o, g, holdings, depth);
@@ -200,7 +208,10 @@ Plan make_plan(const PlanOptions& o) {
   spec.parameter_sizes = parameter_sizes(spec.model);
   spec.row_bytes = facts.feat_dim * facts.feat_bytes;
   spec.wire_row_bytes = facts.feat_dim * (o.train.data_path.wire_dtype == feature::WireDType::kFloat16 ? 2 : 4);
-  for (const int hosts : o.hosts) plan.results.push_back(plan_hosts(o, hosts, spec, facts, plan.profile));
+  std::unique_ptr<StandIn> stand_in;
+  if (o.shape) stand_in = std::make_unique<StandIn>(*o.shape, o.train.batch_size, o.train.run.seed);
+  for (const int hosts : o.hosts)
+    plan.results.push_back(plan_hosts(o, hosts, stand_in.get(), spec, facts, plan.profile));
   return plan;
 }
 
@@ -209,29 +220,32 @@ nlohmann::json Plan::to_json() const {
   for (const HostsResult& h : results) {
     nlohmann::json regimes = nlohmann::json::array();
     for (const RegimeResult& r : h.regimes)
-      regimes.push_back({{"regime", r.name},
-                         {"kind", core::enum_name(kRegimeNames, r.kind)},
-                         {"pipeline_depth", r.pipeline_depth},
-                         {"epoch", r.epoch.to_json()},
-                         {"bytes", {{"features", r.feature_bytes}, {"gradients", r.gradient_bytes}, {"device", r.device_bytes}}},
-                         {"messages", {{"features", r.feature_messages}, {"gradients", r.gradient_messages}}},
-                         {"remote_rows", r.remote_rows},
-                         {"memory_per_host", r.memory.to_json()},
-                         {"fits", r.fits}});
-    j["hosts"].push_back({{"hosts", h.hosts},
-                          {"steps_per_epoch", h.steps},
-                          {"split", h.origin},
-                          {"regimes", regimes},
-                          {"fastest_fitting", h.fastest_fitting < 0 ? nlohmann::json(nullptr)
-                                                                     : nlohmann::json(h.regimes[h.fastest_fitting].name)}});
+      regimes.push_back(
+          {{"regime", r.name},
+           {"kind", core::enum_name(kRegimeNames, r.kind)},
+           {"pipeline_depth", r.pipeline_depth},
+           {"epoch", r.epoch.to_json()},
+           {"bytes", {{"features", r.feature_bytes}, {"gradients", r.gradient_bytes}, {"device", r.device_bytes}}},
+           {"messages", {{"features", r.feature_messages}, {"gradients", r.gradient_messages}}},
+           {"remote_rows", r.remote_rows},
+           {"memory_per_host", r.memory.to_json()},
+           {"fits", r.fits}});
+    j["hosts"].push_back(
+        {{"hosts", h.hosts},
+         {"steps_per_epoch", h.steps},
+         {"split", h.origin},
+         {"regimes", regimes},
+         {"fastest_fitting",
+          h.fastest_fitting < 0 ? nlohmann::json(nullptr) : nlohmann::json(h.regimes[h.fastest_fitting].name)}});
   }
   return j;
 }
 
 std::string Plan::table() const {
-  std::string out = fmt::format("plan for {} on {}\nseconds per epoch; phases: the time the model waited for each "
-                                "(hidden: what the pipeline overlapped); bytes sent by all hosts\n",
-                                graph, cluster);
+  std::string out = fmt::format(
+      "plan for {} on {}\nseconds per epoch; phases: the time the model waited for each "
+      "(hidden: what the pipeline overlapped); bytes sent by all hosts\n",
+      graph, cluster);
   for (const HostsResult& h : results) {
     out += fmt::format("\n{} hosts, {} steps per host (counts: {})\n", h.hosts, h.steps, h.origin);
     out += fmt::format("{:<26} {:>8} {:>7} {:>7} {:>7} {:>7} {:>8} {:>9} {:>7} {:>10} {:>9} {:>10} {}\n", "regime",
@@ -241,11 +255,12 @@ std::string Plan::table() const {
       const EpochPrediction& e = r.epoch;
       double hidden = 0;
       for (int ph = 0; ph < kPhases; ++ph) hidden += e.busy[ph] - e.exposed[ph];
-      out += fmt::format("{:<26} {:>8.3f} {:>7.3f} {:>7.3f} {:>7.3f} {:>7.3f} {:>8.3f} {:>9.3f} {:>7.3f} {:>10} {:>9} {:>10.2f} {}\n",
-                         r.name, e.epoch_seconds, e.exposed[kSample], e.exposed[kGather], e.exposed[kFetch],
-                         e.exposed[kCopy], e.exposed[kCompute], e.exposed[kAllreduce], std::max(0.0, hidden),
-                         mib(r.feature_bytes), mib(r.gradient_bytes),
-                         static_cast<double>(r.memory.host_total()) / (1024.0 * 1024 * 1024), r.fits ? "yes" : "NO");
+      out += fmt::format(
+          "{:<26} {:>8.3f} {:>7.3f} {:>7.3f} {:>7.3f} {:>7.3f} {:>8.3f} {:>9.3f} {:>7.3f} {:>10} {:>9} {:>10.2f} {}\n",
+          r.name, e.epoch_seconds, e.exposed[kSample], e.exposed[kGather], e.exposed[kFetch], e.exposed[kCopy],
+          e.exposed[kCompute], e.exposed[kAllreduce], std::max(0.0, hidden), mib(r.feature_bytes),
+          mib(r.gradient_bytes), static_cast<double>(r.memory.host_total()) / (1024.0 * 1024 * 1024),
+          r.fits ? "yes" : "NO");
     }
     out += h.fastest_fitting < 0
                ? std::string("no regime fits a host's memory\n")

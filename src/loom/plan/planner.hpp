@@ -36,16 +36,16 @@ inline constexpr core::EnumNames<RegimeKind, 5> kRegimeNames{{{"replicated", Reg
                                                               {"prefetch", RegimeKind::kPrefetch}}};
 
 struct PlanOptions {
-  std::string store;                  // or shape
+  std::string store;  // or shape
   std::optional<GraphShape> shape;
-  std::string cluster;                // profile file
+  std::string cluster;  // profile file
   std::vector<int> hosts = {2, 4, 8};
   std::vector<RegimeKind> regimes = {RegimeKind::kReplicated, RegimeKind::kPartitioned, RegimeKind::kPipelined,
                                      RegimeKind::kCache, RegimeKind::kPrefetch};
   std::vector<feature::CachePolicy> policies = {feature::CachePolicy::kVip};
   std::vector<double> alphas = {0.05, 0.2};
   std::vector<double> prefetch = {0.25};
-  train::MinibatchOptions train;      // model, fanouts, batch size, pipeline depth, wire dtype, seed
+  train::MinibatchOptions train;  // model, fanouts, batch size, pipeline depth, wire dtype, seed
 };
 
 struct RegimeResult {
@@ -53,10 +53,10 @@ struct RegimeResult {
   RegimeKind kind = RegimeKind::kReplicated;
   int pipeline_depth = 0;
   EpochPrediction epoch;
-  double feature_bytes = 0, feature_messages = 0;     // all ranks, sent
+  double feature_bytes = 0, feature_messages = 0;  // all ranks, sent
   double gradient_bytes = 0, gradient_messages = 0;
-  double device_bytes = 0;                            // host to GPU, all ranks
-  double remote_rows = 0;                             // rows fetched, all ranks
+  double device_bytes = 0;  // host to GPU, all ranks
+  double remote_rows = 0;   // rows fetched, all ranks
   HostMemory memory;
   bool fits = false;
 };
@@ -70,8 +70,8 @@ struct HostsResult {
 };
 
 struct Plan {
-  std::string graph;   // the store, or the shape in words
-  std::string cluster; // the profile's name and file
+  std::string graph;    // the store, or the shape in words
+  std::string cluster;  // the profile's name and file
   ClusterProfile profile;
   std::vector<HostsResult> results;
   nlohmann::json to_json() const;

@@ -12,14 +12,14 @@ namespace {
 constexpr double kIdBytes = 8;  // a requested id (int64)
 
 // This rank's two rounds: ids to the owners it fetches from, rows back to those who fetch from it.
-Traffic2 fetch_traffic(const std::vector<std::vector<StepCount>>& parts, std::int64_t step, std::size_t holding,
-                       int k, double scale, std::int64_t wire_row_bytes) {
+Traffic2 fetch_traffic(const std::vector<std::vector<StepCount>>& parts, std::int64_t step, std::size_t holding, int k,
+                       double scale, std::int64_t wire_row_bytes) {
   Traffic2 t;
   const int count = static_cast<int>(parts.size());
   for (int p = 0; p < count; ++p) {
     if (p == k) continue;
-    const double asked = static_cast<double>(parts[k][step].fetched[holding][p]) * scale;     // k asks p
-    const double served = static_cast<double>(parts[p][step].fetched[holding][k]) * scale;    // p asks k
+    const double asked = static_cast<double>(parts[k][step].fetched[holding][p]) * scale;   // k asks p
+    const double served = static_cast<double>(parts[p][step].fetched[holding][k]) * scale;  // p asks k
     if (asked > 0) {
       t.ids.messages_out += 1;
       t.ids.bytes_out += static_cast<std::uint64_t>(asked * kIdBytes);
@@ -58,23 +58,31 @@ comm::Traffic ring_allreduce(int ranks, std::int64_t bytes) {
 
 }  // namespace
 
-double step_flops(const nn::ModelOptions& model, const std::vector<LayerCount>& layers) {
-  double forward = 0;
+StepWork step_work(const nn::ModelOptions& model, const std::vector<LayerCount>& layers) {
+  StepWork work;
   for (std::size_t l = 0; l < layers.size(); ++l) {
     const double in = l == 0 ? static_cast<double>(model.in_features) : static_cast<double>(model.hidden);
-    const double out = l + 1 == layers.size() ? static_cast<double>(model.num_classes) : static_cast<double>(model.hidden);
+    const double out =
+        l + 1 == layers.size() ? static_cast<double>(model.num_classes) : static_cast<double>(model.hidden);
     const auto dst = static_cast<double>(layers[l].dst), src = static_cast<double>(layers[l].src),
                edges = static_cast<double>(layers[l].edges);
     switch (model.kind) {
-      case nn::ModelKind::kSage: forward += 2 * 2 * dst * in * out + edges * in; break;
-      case nn::ModelKind::kGcn: forward += 2 * dst * in * out + edges * out; break;
+      case nn::ModelKind::kSage:
+        work.flops += 3 * 2 * 2 * dst * in * out;
+        work.values += 3 * edges * in;
+        break;
+      case nn::ModelKind::kGcn:
+        work.flops += 3 * 2 * dst * in * out;
+        work.values += 3 * edges * out;
+        break;
       default: {  // GAT: a projection of every source row per head, attention over the edges
         const double heads = static_cast<double>(std::max<std::int64_t>(1, nn::gat_heads(model)));
-        forward += 2 * src * in * out + 4 * edges * out * heads;
+        work.flops += 3 * 2 * src * in * out;
+        work.values += 3 * 3 * edges * out * heads;
       }
     }
   }
-  return 3 * forward;
+  return work;
 }
 
 EpochCosts cost_epoch(const EpochCounts& counts, double scale, const ModelSpec& spec, const ClusterProfile& profile,
@@ -83,8 +91,8 @@ EpochCosts cost_epoch(const EpochCounts& counts, double scale, const ModelSpec& 
   costs.on_gpu = profile.gpu.present();
   const int parts = static_cast<int>(counts.parts.size());
   const double cores = profile.cores;
-  const double flops_rate = costs.on_gpu ? profile.gpu.flops : profile.cpu_flops;
-  const double overhead = costs.on_gpu ? profile.gpu.step_overhead : profile.cpu_step_overhead;
+  const ComputeRates& rates = costs.on_gpu ? profile.gpu.compute : profile.cpu;
+  const double share = costs.on_gpu ? 1 : cores;  // the host's rates are per core
   costs.fetch_seconds.assign(static_cast<std::size_t>(counts.steps), 0.0);
   costs.parts.resize(static_cast<std::size_t>(parts));
   for (int k = 0; k < parts; ++k) {
@@ -98,17 +106,21 @@ EpochCosts cost_epoch(const EpochCounts& counts, double scale, const ModelSpec& 
       if (!replicated) {
         for (const std::int64_t rows : step.fetched[holding]) fetched += static_cast<double>(rows);
         c.fetch = fetch_traffic(counts.parts, s, holding, k, scale, spec.wire_row_bytes);
+        c.fetch_host = profile.network.host_seconds(c.fetch.ids) + profile.network.host_seconds(c.fetch.rows);
       }
-      const double read_here = static_cast<double>(step.input_rows) - fetched +
-                               (replicated ? 0 : rows_served(counts.parts, s, holding, k));
-      c.gather = read_here * scale * static_cast<double>(spec.row_bytes) / (profile.gathered_bytes_per_core_second * cores);
+      const double read_here =
+          static_cast<double>(step.input_rows) - fetched + (replicated ? 0 : rows_served(counts.parts, s, holding, k));
+      c.gather =
+          read_here * scale * static_cast<double>(spec.row_bytes) / (profile.gathered_bytes_per_core_second * cores);
       if (costs.on_gpu) {
-        c.copy_bytes =
-            (static_cast<double>(step.input_rows) * static_cast<double>(spec.row_bytes) + block_index_bytes(step.layers)) *
-            scale;
+        c.copy_bytes = (static_cast<double>(step.input_rows) * static_cast<double>(spec.row_bytes) +
+                        block_index_bytes(step.layers)) *
+                       scale;
         c.copy = c.copy_bytes / profile.gpu.copy_bandwidth;
       }
-      c.compute = overhead + step_flops(spec.model, step.layers) * scale / flops_rate;
+      const StepWork work = step_work(spec.model, step.layers);
+      c.compute =
+          rates.step_overhead + scale * (work.flops / (rates.flops * share) + work.values / (rates.values * share));
       costs.parts[k].push_back(c);
     }
   }

@@ -12,6 +12,10 @@
 //             GCN one, GAT one per head plus its attention over the edges
 //   allreduce = ring all-reduces of the gradients in GradientSync's buckets (each 2(P-1) messages
 //             and 2(P-1)/P of its bytes each way; the last carries the step's agreement flags)
+// A fetch's host part (comm::LinkModel::host_seconds: system calls, copies, protocol work) is work
+// for the host's cores too, which the pipeline's fetch thread takes from the model's compute
+// (measured here: 2 ranks on 2 cores, compute 0.38 s an epoch slower pipelined than synchronous,
+// the fetch's host part 0.37 s).
 // Bytes and messages follow comm::Communicator's counting rules exactly (communicator.hpp), so a
 // plan's features and gradients bytes are the counters a real run reports.
 #pragma once
@@ -27,10 +31,10 @@
 namespace loom::plan {
 
 struct ModelSpec {
-  nn::ModelOptions model;          // in_features and num_classes filled in
+  nn::ModelOptions model;                     // in_features and num_classes filled in
   std::vector<std::int64_t> parameter_sizes;  // of the model built from `model`, in order
-  std::int64_t row_bytes = 0;      // a feature row as the store holds it
-  std::int64_t wire_row_bytes = 0; // a feature row on the wire
+  std::int64_t row_bytes = 0;                 // a feature row as the store holds it
+  std::int64_t wire_row_bytes = 0;            // a feature row on the wire
 };
 
 // The sizes of the parameters of the model `options` builds (LibTorch, on the CPU).
@@ -43,14 +47,15 @@ struct Traffic2 {  // one rank's share of a two-round exchange
 struct StepCost {
   double sample = 0, gather = 0, copy = 0, compute = 0;
   double copy_bytes = 0;  // host to GPU (0 without one)
-  Traffic2 fetch;  // this rank's traffic (seconds: the slowest rank's, see fetch_seconds)
+  Traffic2 fetch;         // this rank's traffic (seconds: the slowest rank's, see fetch_seconds)
+  double fetch_host = 0;  // of which this host's own work (the link model's host part): its cores'
 };
 
 struct EpochCosts {
   std::vector<std::vector<StepCost>> parts;  // [part][step]
   comm::Traffic allreduce;                   // every rank's, every step (all its buckets)
   double allreduce_seconds = 0;
-  std::vector<double> fetch_seconds;         // per step: both rounds, each its slowest rank's
+  std::vector<double> fetch_seconds;  // per step: both rounds, each its slowest rank's
   bool on_gpu = false;
 };
 
@@ -59,7 +64,12 @@ struct EpochCosts {
 EpochCosts cost_epoch(const EpochCounts& counts, double scale, const ModelSpec& spec, const ClusterProfile& profile,
                       std::size_t holding, bool replicated);
 
-// Flops of one training step with these blocks (forward and backward).
-double step_flops(const nn::ModelOptions& model, const std::vector<LayerCount>& layers);
+// The work of one training step with these blocks (forward and backward): the dense layers'
+// flops, and the values the aggregations move (one row of the layer's input width per edge, once
+// forward and twice backward), which cost memory traffic rather than arithmetic.
+struct StepWork {
+  double flops = 0, values = 0;
+};
+StepWork step_work(const nn::ModelOptions& model, const std::vector<LayerCount>& layers);
 
 }  // namespace loom::plan

@@ -43,7 +43,7 @@ struct SamplingSpec {
 };
 
 struct EpochCounts {
-  std::int64_t steps = 0;                   // per part (every part runs the same number)
+  std::int64_t steps = 0;                     // per part (every part runs the same number)
   std::vector<std::vector<StepCount>> parts;  // [part][step]
 };
 
