@@ -58,6 +58,9 @@ void add_plan_command(CLI::App& app, Action& action) {
   sub->add_option("--prefetch-fractions", o.prefetch, "prefetch: buffer sizes as fractions of each host's halo")
       ->delimiter(',')
       ->capture_default_str();
+  add_enum_option(*sub, "--partition-method", o.partition_method, partition::kPartitionMethodNames,
+                  "How the plan splits a store that is not already in K parts, or the --shape stand-in (as "
+                  "`loom partition --method`; METIS is slow at large K on power-law graphs: stream is not)");
   sub->add_option("--json", flags->json, "Also write the plan as JSON here (--overwrite replaces it)");
   add_minibatch_options(*sub, o.train);
   add_plan_calibrate(*sub, action);

@@ -67,11 +67,13 @@ std::vector<std::int64_t> halo_sizes(const graph::Csr& csr, const partition::Par
   return sizes;
 }
 
-// `source` split K ways by METIS and relabelled; `train` in source ids.
+// `source` split K ways by `method` and relabelled; `train` in source ids.
 KWayGraph split_kway(const graph::GraphStore& source, const std::vector<std::int64_t>& train, int parts,
-                     std::uint64_t seed) {
-  const auto metis = partition::make_metis_partitioner();
-  const std::vector<std::int32_t> assignment = partition::assign_parts(*metis, source, parts, seed);
+                     partition::PartitionMethod method, std::uint64_t seed) {
+  LOOM_CHECK_ARG(method != partition::PartitionMethod::kPtscotch, "--partition-method",
+                 "ptscotch partitions under mpirun; a plan splits in one process (metis, stream, random or hash)");
+  const auto partitioner = partition::make_partitioner(method);
+  const std::vector<std::int32_t> assignment = partition::assign_parts(*partitioner, source, parts, seed);
   const partition::Relabelling relabelling = partition::relabel_by_part(assignment, parts);
   graph::GraphData data;
   partition::relabel_rows(source, relabelling, {0, source.num_nodes()}, data);
@@ -125,7 +127,11 @@ GraphShape parse_shape(const std::string& text) {
   return shape;
 }
 
-KWayGraph kway_from_store(const std::string& store, int parts, std::uint64_t seed) {
+std::string method_name(partition::PartitionMethod method) {
+  return core::enum_name(partition::kPartitionMethodNames, method);
+}
+
+KWayGraph kway_from_store(const std::string& store, int parts, partition::PartitionMethod method, std::uint64_t seed) {
   const feature::AnalysisInput in = feature::open_analysis_input(store);
   if (in.book.num_parts() == parts) {
     KWayGraph g;
@@ -138,9 +144,9 @@ KWayGraph kway_from_store(const std::string& store, int parts, std::uint64_t see
   }
   std::vector<std::int64_t> train;
   for (const auto& ids : in.train_ids) train.insert(train.end(), ids.begin(), ids.end());
-  KWayGraph g = split_kway(in.topology, train, parts, seed);
-  g.origin = fmt::format("{}: METIS {}-way split of its {} nodes (the store has {} part{})", store, parts,
-                         in.book.num_nodes(), in.book.num_parts(), in.book.num_parts() == 1 ? "" : "s");
+  KWayGraph g = split_kway(in.topology, train, parts, method, seed);
+  g.origin = fmt::format("{}: {} {}-way split of its {} nodes (the store has {} part{})", store, method_name(method),
+                         parts, in.book.num_nodes(), in.book.num_parts(), in.book.num_parts() == 1 ? "" : "s");
   return g;
 }
 
@@ -169,10 +175,10 @@ StandIn::StandIn(const GraphShape& shape, std::int64_t batch_size, std::uint64_t
       store_.csr().num_edges(), batch_size_, batch_size, scale_);
 }
 
-KWayGraph StandIn::split(int parts, std::uint64_t seed) const {
-  KWayGraph g = split_kway(store_, train_, parts, seed);
+KWayGraph StandIn::split(int parts, partition::PartitionMethod method, std::uint64_t seed) const {
+  KWayGraph g = split_kway(store_, train_, parts, method, seed);
   g.scale = scale_;
-  g.origin = fmt::format("{}; METIS {}-way", description_, parts);
+  g.origin = fmt::format("{}; {} {}-way", description_, method_name(method), parts);
   return g;
 }
 

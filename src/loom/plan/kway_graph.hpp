@@ -1,8 +1,9 @@
 // The K-way split of a graph that a plan counts its work on, from the best source at hand:
 //   - a partitioned store of exactly K parts: its own parts, ids and training ids (the counts are
 //     then those `mpirun -np K loom train` meets, exactly);
-//   - any other store (plain, or partitioned another way): its whole topology split K ways by
-//     METIS with the partitioner `loom partition` uses, relabelled so that part k owns a range;
+//   - any other store (plain, or partitioned another way): its whole topology split K ways by the
+//     partitioner `loom partition --method` would use (METIS unless asked), relabelled so that
+//     part k owns a range;
 //   - no store, only a shape (nodes, edges, training nodes): a stand-in R-MAT graph of at most
 //     2^stand_in_scale nodes with the shape's average degree and training fraction, split K ways
 //     the same way; each of its steps stands for `scale` times as many rows and edges (the plan's
@@ -18,6 +19,7 @@
 #include "loom/graph/csr.hpp"
 #include "loom/graph/store.hpp"
 #include "loom/partition/partition_book.hpp"
+#include "loom/partition/partitioner.hpp"
 
 namespace loom::plan {
 
@@ -46,15 +48,16 @@ struct KWayGraph {
   int parts() const { return book.num_parts(); }
 };
 
-// From a store (plain or partitioned); `seed` is METIS's.
-KWayGraph kway_from_store(const std::string& store, int parts, std::uint64_t seed);
+// From a store (plain or partitioned); `method` and `seed` are the partitioner's where the store
+// is split here.
+KWayGraph kway_from_store(const std::string& store, int parts, partition::PartitionMethod method, std::uint64_t seed);
 // A stand-in for a shape (see above), generated once into a temporary folder and split for each
 // K; `batch_size` is the plan's, the stand-in's batch is batch_size / scale (at least 1), and each
 // split's `scale` is their exact ratio.
 class StandIn {
  public:
   StandIn(const GraphShape& shape, std::int64_t batch_size, std::uint64_t seed);
-  KWayGraph split(int parts, std::uint64_t seed) const;
+  KWayGraph split(int parts, partition::PartitionMethod method, std::uint64_t seed) const;
   std::int64_t batch_size() const { return batch_size_; }
 
  private:

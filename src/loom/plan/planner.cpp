@@ -169,8 +169,8 @@ HostsResult plan_hosts(const PlanOptions& o, int hosts, const StandIn* stand_in,
   core::Timer timer;
   SamplingSpec sampling{o.train.fanouts, o.train.batch_size, o.train.run.seed, o.train.cache.simulation_epochs};
   if (stand_in != nullptr) sampling.batch_size = stand_in->batch_size();
-  const KWayGraph g = stand_in != nullptr ? stand_in->split(hosts, o.train.run.seed)
-                                          : kway_from_store(o.store, hosts, o.train.run.seed);
+  const KWayGraph g = stand_in != nullptr ? stand_in->split(hosts, o.partition_method, o.train.run.seed)
+                                          : kway_from_store(o.store, hosts, o.partition_method, o.train.run.seed);
   const int depth = o.train.data_path.pipeline_depth > 0 ? o.train.data_path.pipeline_depth : 4;
   std::vector<RemoteRows> holdings;
   const std::vector<Variant> asked = variants(o, g, holdings, depth);

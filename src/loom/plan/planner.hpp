@@ -45,6 +45,7 @@ struct PlanOptions {
   std::vector<feature::CachePolicy> policies = {feature::CachePolicy::kVip};
   std::vector<double> alphas = {0.05, 0.2};
   std::vector<double> prefetch = {0.25};
+  partition::PartitionMethod partition_method = partition::PartitionMethod::kMetis;  // where the plan splits
   train::MinibatchOptions train;  // model, fanouts, batch size, pipeline depth, wire dtype, seed
 };
 
