@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SIGTERM during a long epoch of `loom embed deepwalk` in one process: training stops at the next
-# step (a block of about a million words, well under a second) rather than at the end of the epoch
-# (or by the grace timer), with a log line and a checkpoint of that step, and `--resume` writes
-# embeddings byte-identical to those of an uninterrupted run (one thread). MPIRUN LOOM.
+# step (a block of about a million words) inside the epoch rather than at its end (or by the grace
+# timer), with a log line and a checkpoint of that step (epoch-0-step-N, N < the epoch's 5 steps),
+# and `--resume` writes embeddings byte-identical to those of an uninterrupted run (one thread).
+# No wall-clock bound: how long a step takes depends on the machine's load. MPIRUN LOOM.
 set -euo pipefail
 mpirun=$1 loom=$2
 source "$(dirname "$0")/common.sh"
@@ -16,10 +17,10 @@ job=$!
 for _ in $(seq 600); do grep -q "walks: " "$dir/err" 2> /dev/null && break; sleep 0.05; done
 sleep 1  # inside the first epoch
 stop_job TERM "$job"
-python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) < 2 else 1)" "$took" ||
-  { echo "SIGTERM: embed ended $took s after the signal" >&2; cat "$dir/err" >&2; exit 1; }
 [[ -f "$dir/ck/latest" ]] || { echo "no checkpoint" >&2; cat "$dir/err" >&2; exit 1; }
 stopped_at=$(cat "$dir/ck/latest")
+[[ "$stopped_at" =~ ^epoch-0-step-[0-4]$ ]] ||
+  { echo "SIGTERM in the first epoch: stopped at $stopped_at, not at a step inside it" >&2; cat "$dir/err" >&2; exit 1; }
 grep -q "stopped by signal 15 after $stopped_at" "$dir/err" || { cat "$dir/err" >&2; exit 1; }
 "$loom" "${args[@]}" -o "$dir/emb.txt" --checkpoint-dir "$dir/ck" --resume 2> /dev/null
 cmp -s "$dir/full.txt" "$dir/emb.txt" || { echo "embeddings after the stop and resume differ from the uninterrupted run's" >&2; exit 1; }
