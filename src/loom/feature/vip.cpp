@@ -22,8 +22,9 @@ std::vector<double> vip_log_miss(const graph::Csr& graph, std::span<const std::i
       previous[v] = p0;
     }
   }
-  // take[u] = min(1, f_h / deg(u)) * p_{h-1}(u): the chance that u is in hop h-1 and picks a given neighbour.
-  std::vector<double> take(n);
+  // keep[u] = log(1 - take[u]), take[u] = min(1, f_h / deg(u)) * p_{h-1}(u): the chance that u is
+  // in hop h-1 and picks a given neighbour. Taken once per vertex, not once per edge.
+  std::vector<double> keep(n);
   const auto indptr = graph.indptr();
   for (const std::int32_t fanout : fanouts) {
     core::parallel_for(
@@ -31,7 +32,8 @@ std::vector<double> vip_log_miss(const graph::Csr& graph, std::span<const std::i
         [&](std::int64_t u) {
           const auto degree = static_cast<double>(indptr[u + 1] - indptr[u]);
           const double pick = fanout < 0 || degree <= fanout ? 1.0 : fanout / degree;
-          take[u] = pick * previous[u];
+          const double take = pick * previous[u];
+          keep[u] = take == 0 ? 0.0 : take >= 1 ? -std::numeric_limits<double>::infinity() : std::log1p(-take);
         },
         4096);
     graph.visit([&](auto view) {
@@ -39,11 +41,7 @@ std::vector<double> vip_log_miss(const graph::Csr& graph, std::span<const std::i
           n,
           [&](std::int64_t v) {
             double log_absent = 0;  // log(1 - p_h(v))
-            for (const auto u : view.neighbors(v)) {
-              const double t = take[u];
-              if (t == 0) continue;
-              log_absent += t >= 1 ? -std::numeric_limits<double>::infinity() : std::log1p(-t);
-            }
+            for (const auto u : view.neighbors(v)) log_absent += keep[u];
             current[v] = -std::expm1(log_absent);
             log_miss[v] -= log_absent;
           },
