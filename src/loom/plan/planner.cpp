@@ -59,6 +59,14 @@ void check(const PlanOptions& o) {
     LOOM_CHECK_ARG(p != feature::CachePolicy::kNone, "--policies", "'none' is the pipelined regime, not a policy");
   LOOM_CHECK_ARG(o.store.empty() != !o.shape.has_value(), "store", "give a store or --shape, not both");
   LOOM_CHECK_ARG(o.train.batch_size > 0, "--batch-size", "must be positive, got {}", o.train.batch_size);
+  // Options whose runs the plan does not model are refused, not ignored.
+  LOOM_CHECK_ARG(o.train.task == train::Task::kNode, "--task",
+                 "loom plan predicts node-classification epochs; link prediction is not planned yet");
+  LOOM_CHECK_ARG(o.train.data_path.superbatch == 1, "--superbatch",
+                 "loom plan counts one fetch per step; a superbatch of {} is not planned yet",
+                 o.train.data_path.superbatch);
+  LOOM_CHECK_ARG(o.train.data_path.device_rows == 0, "--device-rows",
+                 "loom plan copies every input row to the GPU; device tiers are not planned yet");
 }
 
 struct Variant {

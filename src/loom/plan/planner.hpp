@@ -79,7 +79,8 @@ struct Plan {
   std::string table() const;
 };
 
-// Throws Error naming the argument at fault (--hosts, --alphas, --prefetch-fractions, --cluster...).
+// Throws Error naming the argument at fault (--hosts, --alphas, --prefetch-fractions, --cluster...),
+// and for options of runs it does not model (--task link, --superbatch, --device-rows).
 Plan make_plan(const PlanOptions& options);
 
 }  // namespace loom::plan
