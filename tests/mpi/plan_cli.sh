@@ -74,5 +74,6 @@ refused "--cluster" "$dir/parts"
 refused "--hosts" "$dir/parts" --cluster "$dir/cluster.toml" --hosts 0
 refused "--alphas" "$dir/parts" --cluster "$dir/cluster.toml" --alphas -1
 refused "--shape" --cluster "$dir/cluster.toml" --shape nodes=10M,edges=1G
+refused "--hosts" "$dir/parts" --cluster "$dir/cluster.toml" --hosts 4000
 refused "--task" "$dir/parts" --cluster "$dir/cluster.toml" --task link
 refused "store" "$dir/parts" --cluster "$dir/cluster.toml" --shape nodes=1M,edges=10M,train=1K,feat-dim=8

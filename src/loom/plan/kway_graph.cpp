@@ -70,6 +70,8 @@ std::vector<std::int64_t> halo_sizes(const graph::Csr& csr, const partition::Par
 // `source` split K ways by `method` and relabelled; `train` in source ids.
 KWayGraph split_kway(const graph::GraphStore& source, const std::vector<std::int64_t>& train, int parts,
                      partition::PartitionMethod method, std::uint64_t seed) {
+  LOOM_CHECK_ARG(parts <= source.num_nodes(), "--hosts", "{} hosts for the {} nodes split (at most one host a node)",
+                 parts, source.num_nodes());
   LOOM_CHECK_ARG(method != partition::PartitionMethod::kPtscotch, "--partition-method",
                  "ptscotch partitions under mpirun; a plan splits in one process (metis, stream, random or hash)");
   const auto partitioner = partition::make_partitioner(method);
