@@ -14,8 +14,12 @@
 #     configs/clusters/g5.8xlarge.toml against its four epoch times.
 #  3. With SWEEP=1: the papers100M plan for K = 2..256 (stream partitioner), timed, its JSON in
 #     bench/results/plan-papers100m.json (the worked example of docs/plan.md).
+# With NETWORK=tcp, part 1 runs the ranks in K network namespaces over TCP on links shaped to each
+# rate (scripts/netcluster; needs root) instead of the emulation, parts 2 and 3 are skipped, and
+# the results go to bench/results/plan-tcp.md.
 # Prints each cell's error and writes bench/results/plan.md.
-# Env: LOOM_DATA, WORK (bench/work/plan), LOOM, EPOCHS (4), HOSTS ("2 4"), RATES ("1gbit 10gbit"), SWEEP (0).
+# Env: LOOM_DATA, WORK (bench/work/plan), LOOM, EPOCHS (4), HOSTS ("2 4"), RATES ("1gbit 10gbit"), SWEEP (0),
+# NETWORK (emulated | tcp).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 work=${WORK:-bench/work/plan}
@@ -27,6 +31,12 @@ require_python_modules numpy || exit 0
 mkdir -p "$work" bench/results
 cores=$(nproc)
 host_cost=(--net-host-latency 2809us --net-host-bandwidth 1.41GB/s)
+network=${NETWORK:-emulated}
+results=bench/results/plan.md
+if [ "$network" = tcp ]; then
+  results=bench/results/plan-tcp.md
+  trap 'scripts/netcluster down' EXIT
+fi
 started=$(date +%s)
 
 echo "== calibrating this host"
@@ -43,6 +53,7 @@ if require_data "$data/graphs/facebook"; then
     share=$(/usr/bin/python3 -c "print(min(1.0, $cores / $k))")
     threads=$(( cores / k > 0 ? cores / k : 1 ))
     for rate in $rates; do
+      if [ "$network" = tcp ]; then scripts/netcluster down; scripts/netcluster up "$k" --rate "$rate" > /dev/null; fi
       # This host as K hosts: each rank's share of the cores, the emulated link.
       sed -e "s/^cores = .*/cores = $share/" -e "s/^bandwidth = .*/bandwidth = \"$rate\"/" \
         -e "s/^latency = .*/latency = \"0s\"/" "$work/here.toml" > "$work/k$k-$rate.toml"
@@ -55,21 +66,27 @@ if require_data "$data/graphs/facebook"; then
         read -r -a extra <<< "${cell#*:}"
         metrics="$work/run-k$k-$rate-${name// /_}.jsonl"
         rm -f "$metrics"
-        mpirun -np "$k" --oversubscribe --allow-run-as-root --bind-to none -q --mca btl self,vader \
-          "$loom" --log-level warn train "$work/facebook-$k" "${run_args[@]}" --epochs "$epochs" --threads "$threads" \
-          --eval-every 0 --no-exact-eval --quiet --net-bandwidth "$rate" "${host_cost[@]}" "${extra[@]}" \
-          --metrics "$metrics"
+        if [ "$network" = tcp ]; then
+          runner=(scripts/netcluster mpirun -q --bind-to none) link=()  # each namespace is a host to Open MPI: its default would bind every rank to core 0
+        else
+          runner=(mpirun -np "$k" --oversubscribe --allow-run-as-root --bind-to none -q --mca btl self,vader)
+          link=(--net-bandwidth "$rate" "${host_cost[@]}")
+        fi
+        "${runner[@]}" "$loom" --log-level warn train "$work/facebook-$k" "${run_args[@]}" --epochs "$epochs" \
+          --threads "$threads" --eval-every 0 --no-exact-eval --quiet "${link[@]}" "${extra[@]}" --metrics "$metrics"
         rows+=("$k|$rate|$name|$metrics|$work/plan-k$k-$rate.json")
       done
     done
   done
 fi
 
+if [ "$network" != tcp ]; then
 echo "== SALIENT++'s published runs (papers100M, 2 x g5.8xlarge)"
 "$loom" --log-level warn plan --shape nodes=111059956,edges=3231371744,train=1207179,feat-dim=128,classes=172,feat-dtype=float16 \
   --config configs/sage-papers100m.toml --wire-dtype float16 --cluster configs/clusters/g5.8xlarge.toml --hosts 2 \
   --alphas 0.2 --regimes replicated,partitioned,pipelined,cache --json "$work/papers.json" --overwrite \
   | tee "$work/papers.txt"
+fi
 sweep_seconds=0
 if [ "${SWEEP:-0}" = 1 ]; then
   echo "== papers100M, 2..256 hosts"
@@ -82,16 +99,20 @@ if [ "${SWEEP:-0}" = 1 ]; then
 fi
 seconds=$(( $(date +%s) - started ))
 
-/usr/bin/python3 - "$work" "$seconds" "$sweep_seconds" "${rows[@]}" <<'PY'
-import json, statistics, sys
-work, seconds, sweep_seconds, rows = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4:]
+/usr/bin/python3 - "$work" "$seconds" "$sweep_seconds" "$network" "$results" "${rows[@]}" <<'PY'
+import json, os, statistics, sys
+work, seconds, sweep_seconds, network, results, rows = (sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4],
+                                                       sys.argv[5], sys.argv[6:])
 out = ["# `loom plan` against measured epochs (bench/bench_plan.sh)", ""]
 out += [f"One sitting, {seconds} s. Profile: `loom plan calibrate` on this host:", "", "```"]
 out += open(f"{work}/calibrate.txt").read().strip().splitlines() + ["```", ""]
 if rows:
     out += ["## Real runs here: Facebook, SAGE 3x256, fanouts 15,10,5, batch 256 per rank",
             "",
-            "Ranks on their share of this host's cores over shared memory with link emulation (wire + host cost);",
+            ("Ranks on their share of this host's cores in K network namespaces over TCP, links shaped by tc "
+             "(scripts/netcluster); the profile's network: the rate, the host's TCP cost of bench_netcluster.sh;"
+             if network == "tcp" else
+             "Ranks on their share of this host's cores over shared memory with link emulation (wire + host cost);"),
             "measured: median epoch of epochs 2.., features bytes of epoch 0 (all ranks, sent).",
             "",
             "| hosts | link | regime | predicted s | measured s | error | predicted feature MiB | counted MiB | bytes error |",
@@ -112,6 +133,10 @@ if rows:
         out.append(f"| {k} | {rate} | {name} | {predicted:.3f} | {measured:.3f} | {err:+.1%} | "
                    f"{p['bytes']['features'] / 2**20:.1f} | {counted / 2**20:.1f} | {berr:+.2%} |")
     out += ["", f"Largest epoch error {worst:.1%} (target 15%); largest bytes error {worst_bytes:.2%} (target 3%).", ""]
+if network == "tcp" or not os.path.exists(f"{work}/papers.json"):
+    open(results, "w").write("\n".join(out))
+    print("\n".join(out))
+    sys.exit(0)
 published = {"replicated": 11.41, "partitioned, no pipeline": 41.40, "pipelined, no cache": 20.18, "cache vip a=0.2": 10.76}
 plan = json.load(open(f"{work}/papers.json"))["hosts"][0]
 out += ["## Published: SALIENT++ on ogbn-papers100M, 2 x g5.8xlarge (configs/clusters/g5.8xlarge.toml)", "",
@@ -126,6 +151,6 @@ if sweep_seconds:
     out += ["## Answer time: papers100M shape, K = 2..256 (8 host counts, 7 regimes each)", "",
             f"`loom plan` took {sweep_seconds} s (target 60 s). Most of it is one VIP pass per host over the stand-in",
             "(the cache and buffer choices of every host, as `loom train` makes them): O(K x edges).", ""]
-open("bench/results/plan.md", "w").write("\n".join(out))
+open(results, "w").write("\n".join(out))
 print("\n".join(out))
 PY
