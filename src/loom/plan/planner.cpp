@@ -9,7 +9,6 @@
 #include "loom/core/dtype.hpp"
 #include "loom/core/error.hpp"
 #include "loom/core/log.hpp"
-#include "loom/core/memory.hpp"
 #include "loom/core/timer.hpp"
 #include "loom/graph/info.hpp"
 #include "loom/partition/partitioned_store.hpp"
@@ -74,7 +73,6 @@ struct Variant {
   std::string name;
   std::size_t holding = 0;  // index into the holdings
   int depth = 0;
-  double held_rows_share = 0;  // for memory: capacity rows per part
 };
 
 // The holdings the regimes asked for, and the regimes' variants over them.

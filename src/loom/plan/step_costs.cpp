@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "loom/core/error.hpp"
 #include "loom/train/gradient_sync.hpp"
 
 namespace loom::plan {
