@@ -25,7 +25,7 @@ from . import _loom
 from ._loom import AgreedError, Batch, Block, Error, GraphStore, PartitionedStore, comm, embed, ops
 from ._loom import __version__, set_log_level
 from ._loom import eval  # noqa: A004 (loom.eval: the evaluations of `loom eval`)
-from .commands import calibrate_cluster, generate, import_graph, partition, plan, run
+from .commands import calibrate_cluster, generate, import_graph, partition, plan, plan_fullgraph, run
 from .loader import LinkLoader, Loader
 from .pyg import from_pyg
 from . import nn
@@ -53,6 +53,7 @@ __all__ = [
     "ops",
     "partition",
     "plan",
+    "plan_fullgraph",
     "run",
     "set_log_level",
 ]

@@ -77,3 +77,41 @@ refused "--shape" --cluster "$dir/cluster.toml" --shape nodes=10M,edges=1G
 refused "--hosts" "$dir/parts" --cluster "$dir/cluster.toml" --hosts 4000
 refused "--task" "$dir/parts" --cluster "$dir/cluster.toml" --task link
 refused "store" "$dir/parts" --cluster "$dir/cluster.toml" --shape nodes=1M,edges=10M,train=1K,feat-dim=8
+
+# `loom plan fullgraph` against `loom fullgraph` on the same store: graph mode (NP parts, NP ranks)
+# and pipe mode (NP stages over the same parts); every channel's bytes exactly as counted.
+cat > "$dir/deep.toml" <<'TOML'
+model = "gcnii"
+layers = 4
+hidden = 16
+epochs = 1
+eval-every = 0
+threads = 1
+seed = 3
+TOML
+for mode in graph pipe; do
+  "${run[@]}" fullgraph "$dir/parts" --mode "$mode" --config "$dir/deep.toml" --quiet --metrics "$dir/fg-$mode.jsonl"
+done
+"$loom" --log-level warn plan fullgraph "$dir/parts" --config "$dir/deep.toml" --cluster "$dir/cluster.toml" \
+  --hosts "$np" --json "$dir/fg-plan.json" > "$dir/fg-plan.txt"
+grep -q "fastest: " "$dir/fg-plan.txt"
+python3 - "$dir" <<'PY'
+import json, sys
+d = sys.argv[1]
+plan = {m["mode"]: m for m in json.load(open(f"{d}/fg-plan.json"))["hosts"][0]["modes"]}
+for mode in ("graph", "pipe"):
+    epoch = [r for r in map(json.loads, open(f"{d}/fg-{mode}.jsonl")) if "epoch_seconds" in r and "bytes" in r][0]
+    for channel in ("halo", "activations", "gradients", "weights"):
+        assert epoch["bytes"][channel] == plan[mode]["bytes"][channel], (mode, channel, epoch["bytes"], plan[mode]["bytes"])
+    assert plan[mode]["epoch_seconds"] > 0
+PY
+refused_fullgraph() {  # refused_fullgraph WHAT ARGS...: `loom plan fullgraph` fails and names WHAT
+  if "$loom" --log-level warn plan fullgraph "${@:2}" > "$dir/err" 2>&1; then
+    echo "loom plan fullgraph ${*:2} should fail" >&2; exit 1
+  fi
+  grep -q -- "$1" "$dir/err" || { echo "expected '$1' in:" >&2; cat "$dir/err" >&2; exit 1; }
+}
+refused_fullgraph "--modes" "$dir/parts" --cluster "$dir/cluster.toml" --modes hybrid
+refused_fullgraph "--hosts" "$dir/parts" --cluster "$dir/cluster.toml" --config "$dir/deep.toml" --hosts 8 --modes pipe
+refused_fullgraph "--chunks" "$dir/parts" --cluster "$dir/cluster.toml" --hosts 2 --chunks 1 --modes pipe
+refused_fullgraph "--cluster" "$dir/parts"

@@ -70,3 +70,19 @@ def test_report_draws_a_plan(sbm, tmp_path):
     with pytest.raises(SystemExit, match="not a plan"):
         (tmp_path / "bad.json").write_text("[1, 2]")
         report.main(["--plan", str(tmp_path / "bad.json"), "-o", str(page)])
+
+
+def test_plan_fullgraph_predicts_graph_and_pipe_modes(sbm, tmp_path):
+    cluster = tmp_path / "cluster.toml"
+    cluster.write_text(CLUSTER)
+    plan = loom.plan_fullgraph(str(sbm), cluster=str(cluster), hosts=[2, 4], model="gcnii", layers=8, hidden=16)
+    assert [h["hosts"] for h in plan["hosts"]] == [2, 4]
+    for hosts in plan["hosts"]:
+        modes = {m["mode"]: m for m in hosts["modes"]}
+        assert set(modes) == {"graph", "pipe"}
+        assert modes["graph"]["bytes"]["halo"] > 0 and modes["graph"]["bytes"]["activations"] == 0
+        assert modes["pipe"]["bytes"]["activations"] > 0 and modes["pipe"]["bytes"]["halo"] == 0
+        assert len(modes["pipe"]["layer_bounds"]) == hosts["hosts"] + 1
+        assert hosts["fastest"] in modes
+    with pytest.raises(loom.Error, match="modes"):
+        loom.plan_fullgraph(str(sbm), cluster=str(cluster), hosts=[2], modes=["hybrid"])

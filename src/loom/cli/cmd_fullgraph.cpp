@@ -19,6 +19,18 @@ int run_fullgraph(const train::FullGraphOptions& options) {
 
 }  // namespace
 
+void add_fullgraph_model_options(CLI::App& sub, train::FullGraphOptions& o) {
+  add_enum_option(sub, "--model", o.model.kind, nn::kDeepKindNames, "Deep GNN");
+  sub.add_option("--layers", o.model.num_layers, "Hidden GNN layers (between input and output linear layers)")
+      ->capture_default_str();
+  sub.add_option("--hidden", o.model.hidden, "Hidden width")->capture_default_str();
+  sub.add_option("--dropout", o.model.dropout, "Dropout probability")->capture_default_str();
+  sub.add_option("--gcnii-alpha", o.model.alpha, "gcnii: initial-residual weight")->capture_default_str();
+  sub.add_option("--gcnii-lambda", o.model.lambda, "gcnii: identity-mapping strength")->capture_default_str();
+  sub.add_option("--ways", o.ways, "hybrid: ranks per pipeline stage")->capture_default_str();
+  sub.add_option("--chunks", o.chunks, "pipe/hybrid: chunks per way (0 = from the part count)")->capture_default_str();
+}
+
 void add_fullgraph_command(CLI::App& app, Action& action) {
   auto options = std::make_shared<train::FullGraphOptions>();
   auto& o = *options;
@@ -27,15 +39,7 @@ void add_fullgraph_command(CLI::App& app, Action& action) {
   sub->add_option("parts", o.store, "Partitioned store (graph: one part per rank; pipe/hybrid: one part per chunk)")
       ->required();
   add_enum_option(*sub, "--mode", o.mode, train::kFullGraphModeNames, "graph parallelism, GNNPipe pipelining, or both");
-  add_enum_option(*sub, "--model", o.model.kind, nn::kDeepKindNames, "Deep GNN");
-  sub->add_option("--layers", o.model.num_layers, "Hidden GNN layers (between input and output linear layers)")
-      ->capture_default_str();
-  sub->add_option("--hidden", o.model.hidden, "Hidden width")->capture_default_str();
-  sub->add_option("--dropout", o.model.dropout, "Dropout probability")->capture_default_str();
-  sub->add_option("--gcnii-alpha", o.model.alpha, "gcnii: initial-residual weight")->capture_default_str();
-  sub->add_option("--gcnii-lambda", o.model.lambda, "gcnii: identity-mapping strength")->capture_default_str();
-  sub->add_option("--ways", o.ways, "hybrid: ranks per pipeline stage")->capture_default_str();
-  sub->add_option("--chunks", o.chunks, "pipe/hybrid: chunks per way (0 = from the part count)")->capture_default_str();
+  add_fullgraph_model_options(*sub, o);
   add_run_options(*sub, o.run, "Random seed (initialisation, dropout, chunk order)");
   sub->add_flag("--shuffle-chunks,!--fixed-chunk-order", o.shuffle_chunks, "New chunk order every epoch")
       ->capture_default_str();

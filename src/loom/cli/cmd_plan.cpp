@@ -1,7 +1,8 @@
 // `loom plan [STORE] --cluster FILE --hosts 2,4,8 [--shape ...]`: the predicted epoch of `loom
 // train` with these options (the same flags and --config files) on K hosts of the profiled
 // cluster, per regime, and the fastest that fits (plan/planner.hpp). A table on stdout and, with
-// --json, a file. `loom plan calibrate` (cmd_plan_calibrate.cpp) writes this host's profile.
+// --json, a file. `loom plan calibrate` (cmd_plan_calibrate.cpp) writes this host's profile;
+// `loom plan fullgraph` (cmd_plan_fullgraph.cpp) plans `loom fullgraph`.
 #include <cstdio>
 #include <memory>
 
@@ -15,6 +16,7 @@
 namespace loom::cli {
 
 void add_plan_calibrate(CLI::App& plan, Action& action);
+void add_plan_fullgraph(CLI::App& plan, Action& action);
 
 namespace {
 
@@ -64,8 +66,9 @@ void add_plan_command(CLI::App& app, Action& action) {
   sub->add_option("--json", flags->json, "Also write the plan as JSON here (--overwrite replaces it)");
   add_minibatch_options(*sub, o.train);
   add_plan_calibrate(*sub, action);
+  add_plan_fullgraph(*sub, action);
   sub->callback([&action, flags, sub] {
-    if (sub->got_subcommand("calibrate")) return;
+    if (sub->got_subcommand("calibrate") || sub->got_subcommand("fullgraph")) return;
     if (flags->options.cluster.empty()) throw CLI::RequiredError("--cluster");
     action = [flags] { return run_plan(*flags); };
   });

@@ -11,7 +11,8 @@
 
 namespace loom::train {
 struct MinibatchOptions;
-}
+struct FullGraphOptions;
+}  // namespace loom::train
 
 namespace loom::cli {
 
@@ -67,5 +68,8 @@ void add_plan_command(CLI::App& app, Action& action);
 // `loom analyze cache`: static cache policies without training (cmd_analyze.cpp).
 void add_analyze_command(CLI::App& app, Action& action);
 void add_fullgraph_command(CLI::App& app, Action& action);
+// `loom fullgraph`'s model and layout options (--model, --layers, --hidden, ..., --ways, --chunks),
+// for the commands that take them (`loom plan fullgraph`).
+void add_fullgraph_model_options(CLI::App& sub, train::FullGraphOptions& options);
 
 }  // namespace loom::cli
