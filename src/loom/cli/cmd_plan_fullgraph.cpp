@@ -37,7 +37,8 @@ void add_plan_fullgraph(CLI::App& plan, Action& action) {
   auto& o = flags->options;
   auto* sub = plan.add_subcommand("fullgraph", "Predict an epoch of `loom fullgraph` on K hosts of a profiled cluster");
   add_config_option(*sub, "fullgraph");
-  sub->add_option("store", o.fullgraph.store, "Graph store or partitioned store whose graph is planned for")->required();
+  sub->add_option("store", o.fullgraph.store, "Graph store or partitioned store whose graph is planned for")
+      ->required();
   sub->add_option("--cluster", o.cluster, "Cluster profile (configs/clusters/*.toml, or `loom plan calibrate`'s)")
       ->required();
   sub->add_option("--hosts", o.hosts, "Host counts K to predict for (one rank per host)")

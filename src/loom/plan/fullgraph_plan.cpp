@@ -12,6 +12,7 @@
 #include "loom/nn/deep_model.hpp"
 #include "loom/partition/partitioned_store.hpp"
 #include "loom/plan/kway_graph.hpp"
+#include "loom/plan/step_costs.hpp"
 #include "loom/train/fullgraph/fullgraph_layout.hpp"
 #include "loom/train/fullgraph/layer_costs.hpp"
 #include "loom/train/gradient_sync.hpp"
@@ -90,19 +91,13 @@ struct Pricing {
   }
 };
 
-comm::Traffic ring_allreduce(int ranks, double bytes) {
-  if (ranks <= 1) return {};
-  const auto p = static_cast<std::uint64_t>(ranks);
-  const auto moved = static_cast<std::uint64_t>(2.0 * static_cast<double>(p - 1) * bytes / static_cast<double>(p));
-  return {2 * (p - 1), moved, 2 * (p - 1), moved};
-}
-
 // All-reduces of these parameters' gradients in GradientSync's buckets over `ranks` (the trainer's
 // plain all_reduce: no agreement flags): seconds, and bytes sent by all.
-std::pair<double, double> allreduce_cost(const std::vector<std::int64_t>& sizes, int ranks, const comm::LinkModel& link) {
+std::pair<double, double> allreduce_cost(const std::vector<std::int64_t>& sizes, int ranks,
+                                         const comm::LinkModel& link) {
   double seconds = 0, bytes = 0;
   for (const std::size_t elements : train::gradient_buckets(sizes, train::kGradientBucketBytes, 0)) {
-    const comm::Traffic t = ring_allreduce(ranks, static_cast<double>(elements) * kFloatBytes);
+    const comm::Traffic t = ring_allreduce(ranks, static_cast<std::int64_t>(elements * sizeof(float)));
     seconds += link.seconds(t);
     bytes += static_cast<double>(t.bytes_out) * ranks;
   }
@@ -133,7 +128,8 @@ FullGraphModeResult graph_mode(const std::vector<PartCount>& parts, const ModelW
   }
   for (std::size_t l = 0; l < w.layer_macs.size(); ++l) {
     double slowest = 0;
-    for (const PartCount& c : parts) slowest = std::max(slowest, price.seconds(c.rows, w.layer_macs[l], c.edges * w.hidden));
+    for (const PartCount& c : parts)
+      slowest = std::max(slowest, price.seconds(c.rows, w.layer_macs[l], c.edges * w.hidden));
     r.compute += 3 * slowest;
     r.exchange += 2 * exchange;
   }
@@ -151,8 +147,9 @@ FullGraphModeResult graph_mode(const std::vector<PartCount>& parts, const ModelW
 }
 
 // Pipe parallelism: K stages of a balanced layer split, every chunk through each, forward then backward.
-FullGraphModeResult pipe_mode(const std::vector<PartCount>& chunks, const ModelWork& w, const std::vector<double>& costs,
-                              int stages, const Pricing& price, const comm::LinkModel& link) {
+FullGraphModeResult pipe_mode(const std::vector<PartCount>& chunks, const ModelWork& w,
+                              const std::vector<double>& costs, int stages, const Pricing& price,
+                              const comm::LinkModel& link) {
   FullGraphModeResult r;
   r.mode = train::FullGraphMode::kPipe;
   r.parts = static_cast<int>(chunks.size());
@@ -244,8 +241,8 @@ FullGraphPlan make_fullgraph_plan(const FullGraphPlanOptions& o) {
   torch::manual_seed(o.fullgraph.run.seed);
   const nn::DeepGnn model(options);
   const ModelWork work = model_work(model);
-  plan.model = fmt::format("{} x {} layers, hidden {}", nn::deep_kind_name(options.kind), options.num_layers,
-                           options.hidden);
+  plan.model =
+      fmt::format("{} x {} layers, hidden {}", nn::deep_kind_name(options.kind), options.num_layers, options.hidden);
   const Pricing price{profile.gpu.present() ? profile.gpu.compute : profile.cpu,
                       profile.gpu.present() ? 1.0 : profile.cores};
   const std::uint64_t seed = o.fullgraph.run.seed;
@@ -257,8 +254,8 @@ FullGraphPlan make_fullgraph_plan(const FullGraphPlanOptions& o) {
         const KWayGraph g = kway_from_store(o.fullgraph.store, hosts, o.partition_method, seed);
         h.modes.push_back(graph_mode(count_parts(g), work, price, profile.network));
       } else {
-        LOOM_CHECK_ARG(hosts <= options.num_layers, "--hosts", "pipe mode needs at most one stage per layer ({}), got {}",
-                       options.num_layers, hosts);
+        LOOM_CHECK_ARG(hosts <= options.num_layers, "--hosts",
+                       "pipe mode needs at most one stage per layer ({}), got {}", options.num_layers, hosts);
         const int chunks = o.fullgraph.chunks > 0 ? o.fullgraph.chunks : hosts;
         LOOM_CHECK_ARG(chunks >= hosts, "--chunks", "pipe mode needs at least one chunk per stage ({}), got {}", hosts,
                        chunks);
@@ -312,12 +309,13 @@ std::string FullGraphPlan::table() const {
                        "mode", "parts", "epoch s", "compute", "exchange", "bubble", "allreduce", "halo MiB",
                        "activ MiB", "grad MiB", "weight MiB");
     for (const FullGraphModeResult& r : h.modes)
-      out += fmt::format("{:<6} {:>6} {:>8.3f} {:>8.3f} {:>8.3f} {:>7.3f} {:>9.3f} {:>9.1f} {:>10.1f} {:>9.1f} {:>9.1f}\n",
-                         train::fullgraph_mode_name(r.mode), r.parts, r.epoch_seconds, r.compute, r.exchange, r.bubble,
-                         r.allreduce, mib(r.halo_bytes), mib(r.activation_bytes), mib(r.gradient_bytes),
-                         mib(r.weight_bytes));
+      out += fmt::format(
+          "{:<6} {:>6} {:>8.3f} {:>8.3f} {:>8.3f} {:>7.3f} {:>9.3f} {:>9.1f} {:>10.1f} {:>9.1f} {:>9.1f}\n",
+          train::fullgraph_mode_name(r.mode), r.parts, r.epoch_seconds, r.compute, r.exchange, r.bubble, r.allreduce,
+          mib(r.halo_bytes), mib(r.activation_bytes), mib(r.gradient_bytes), mib(r.weight_bytes));
     if (h.fastest >= 0)
-      out += fmt::format("fastest: {}\n", train::fullgraph_mode_name(h.modes[static_cast<std::size_t>(h.fastest)].mode));
+      out +=
+          fmt::format("fastest: {}\n", train::fullgraph_mode_name(h.modes[static_cast<std::size_t>(h.fastest)].mode));
   }
   return out;
 }

@@ -49,7 +49,7 @@ struct FullGraphModeResult {
   double bubble = 0;    // pipe: the slowest rank's idle time
   double allreduce = 0;
   double halo_bytes = 0, activation_bytes = 0, gradient_bytes = 0, weight_bytes = 0;  // all ranks, sent
-  std::vector<int> layer_bounds;                                                        // pipe: per stage
+  std::vector<int> layer_bounds;                                                      // pipe: per stage
 };
 
 struct FullGraphHosts {

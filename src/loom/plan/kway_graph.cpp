@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 #include <fmt/format.h>
 
@@ -92,6 +93,15 @@ KWayGraph split_kway(const graph::GraphStore& source, const std::vector<std::int
   return g;
 }
 
+// A quadrant probability of the stand-in's R-MAT: a number in (0, 1).
+double shape_probability(const std::string& value, const std::string& key) {
+  char* end = nullptr;
+  const double p = std::strtod(value.c_str(), &end);
+  LOOM_CHECK_ARG(!value.empty() && end == value.c_str() + value.size() && p > 0 && p < 1, "--shape",
+                 "{} must be a probability in (0, 1), got '{}'", key, value);
+  return p;
+}
+
 }  // namespace
 
 GraphShape parse_shape(const std::string& text) {
@@ -104,6 +114,14 @@ GraphShape parse_shape(const std::string& text) {
     LOOM_CHECK_ARG(eq != std::string::npos, "--shape", "expected key=value, got '{}'", item);
     const std::string key = item.substr(0, eq), value = item.substr(eq + 1);
     const auto count = [&](std::int64_t& field) { field = shape_count(value, key); };
+    if (key == "rmat-a" || key == "rmat-b" || key == "rmat-c") {  // input text: --shape
+      double& p = key == "rmat-a"   ? shape.rmat_a
+                  : key == "rmat-b" ? shape.rmat_b
+                                    : shape.rmat_c;  // input text: --shape
+      p = shape_probability(value, key);
+      start = comma + 1;
+      continue;
+    }
     if (key == "feat-dtype") {  // input text: --shape
       shape.feat_bytes = static_cast<std::int64_t>(
           core::dtype_size(core::parse_enum(core::kFloatDTypeNames, value, "--shape feat-dtype")));
@@ -118,12 +136,17 @@ GraphShape parse_shape(const std::string& text) {
                                               : nullptr;
     if (field == nullptr)
       throw Error::in_argument(
-          "--shape", fmt::format("unknown key '{}' (nodes, edges, train, feat-dim, classes, feat-dtype)", key));
+          "--shape",
+          fmt::format("unknown key '{}' (nodes, edges, train, feat-dim, classes, feat-dtype, rmat-a, rmat-b, rmat-c)",
+                      key));
     count(*field);
     start = comma + 1;
   }
   LOOM_CHECK_ARG(shape.nodes > 0 && shape.edges > 0 && shape.train_nodes > 0 && shape.feat_dim > 0, "--shape",
                  "needs nodes, edges, train and feat-dim, e.g. nodes=111M,edges=3.2G,train=1.2M,feat-dim=128");
+  LOOM_CHECK_ARG(shape.rmat_a + shape.rmat_b + shape.rmat_c < 1, "--shape",
+                 "rmat-a + rmat-b + rmat-c must be below 1 (d = 1 - a - b - c > 0), got {} + {} + {}", shape.rmat_a,
+                 shape.rmat_b, shape.rmat_c);
   LOOM_CHECK_ARG(shape.train_nodes <= shape.nodes, "--shape", "train ({}) exceeds nodes ({})", shape.train_nodes,
                  shape.nodes);
   return shape;
@@ -158,6 +181,9 @@ StandIn::StandIn(const GraphShape& shape, std::int64_t batch_size, std::uint64_t
       std::clamp(static_cast<int>(std::ceil(std::log2(static_cast<double>(shape.nodes)))), 1, shape.stand_in_scale);
   // Symmetrising and removing duplicates keeps about half of R-MAT's generated edges as pairs.
   rmat.edge_factor = std::max(1.0, static_cast<double>(shape.edges) / static_cast<double>(shape.nodes) / 2);
+  rmat.a = shape.rmat_a;
+  rmat.b = shape.rmat_b;
+  rmat.c = shape.rmat_c;
   rmat.classes = 2;
   rmat.train = static_cast<double>(shape.train_nodes) / static_cast<double>(shape.nodes);
   rmat.valid = 0;
@@ -171,10 +197,11 @@ StandIn::StandIn(const GraphShape& shape, std::int64_t batch_size, std::uint64_t
   const auto split = store_.split("train");
   train_.assign(split.begin(), split.end());
   description_ = fmt::format(
-      "stand-in for {} nodes, {} edges, {} training nodes: R-MAT scale {} (a=0.57 b=c=0.19), edge factor {:.3g}, "
+      "stand-in for {} nodes, {} edges, {} training nodes: R-MAT scale {} (a={:.3g} b={:.3g} c={:.3g}), edge factor "
+      "{:.3g}, "
       "{} nodes, {} edges; batch {} of its nodes stands for {} (each counted row x {:.4g})",
-      shape.nodes, shape.edges, shape.train_nodes, rmat.scale, rmat.edge_factor, store_.num_nodes(),
-      store_.csr().num_edges(), batch_size_, batch_size, scale_);
+      shape.nodes, shape.edges, shape.train_nodes, rmat.scale, rmat.a, rmat.b, rmat.c, rmat.edge_factor,
+      store_.num_nodes(), store_.csr().num_edges(), batch_size_, batch_size, scale_);
 }
 
 KWayGraph StandIn::split(int parts, partition::PartitionMethod method, std::uint64_t seed) const {

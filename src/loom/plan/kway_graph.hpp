@@ -32,10 +32,13 @@ struct GraphShape {
   std::int64_t classes = 2;     // the model's output width
   std::int64_t feat_bytes = 4;  // a feature value as stored (feat-dtype float32 or float16)
   int stand_in_scale = 20;      // the stand-in's log2 nodes at most
+  // The stand-in's R-MAT quadrant probabilities (d = 1 - a - b - c): Graph500's by default; a
+  // = b = c = 0.25 is a graph without skew (Erdos-Renyi), a larger a a more skewed one.
+  double rmat_a = 0.57, rmat_b = 0.19, rmat_c = 0.19;
 };
 
-// "nodes=111M,edges=3.2G,train=1.2M,feat-dim=128[,classes=172][,feat-dtype=float16]" (suffixes K,
-// M, G: powers of 1000); throws Error naming --shape.
+// "nodes=111M,edges=3.2G,train=1.2M,feat-dim=128[,classes=172][,feat-dtype=float16][,rmat-a=0.57,
+// rmat-b=0.19,rmat-c=0.19]" (suffixes K, M, G: powers of 1000); throws Error naming --shape.
 GraphShape parse_shape(const std::string& text);
 
 struct KWayGraph {

@@ -48,14 +48,14 @@ double block_index_bytes(const std::vector<LayerCount>& layers) {
   return bytes;
 }
 
+}  // namespace
+
 comm::Traffic ring_allreduce(int ranks, std::int64_t bytes) {
   if (ranks <= 1) return {};
   const auto p = static_cast<std::uint64_t>(ranks);
   const std::uint64_t moved = 2 * (p - 1) * static_cast<std::uint64_t>(bytes) / p;
   return {2 * (p - 1), moved, 2 * (p - 1), moved};
 }
-
-}  // namespace
 
 StepWork step_work(const nn::ModelOptions& model, const std::vector<LayerCount>& layers) {
   StepWork work;

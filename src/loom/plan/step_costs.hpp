@@ -64,6 +64,10 @@ struct EpochCosts {
 EpochCosts cost_epoch(const EpochCounts& counts, double scale, const ModelSpec& spec, const ClusterProfile& profile,
                       std::size_t holding, bool replicated);
 
+// One rank's traffic in a ring all-reduce of `bytes` over `ranks`: 2(P-1) messages and 2(P-1)/P of
+// the bytes each way (none on one rank).
+comm::Traffic ring_allreduce(int ranks, std::int64_t bytes);
+
 // The work of one training step with these blocks (forward and backward): the dense layers'
 // flops, and the values the aggregations move (one row of the layer's input width per edge, once
 // forward and twice backward), which cost memory traffic rather than arithmetic.
