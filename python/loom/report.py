@@ -11,7 +11,9 @@ figures are inline PNGs, nothing is fetched.
 
 A plan (`loom plan --json`) is drawn as the predicted epoch time against the number of hosts, one
 line per regime (hollow markers where a regime does not fit a host's memory), the phases the model
-waits for in the fastest regime that fits at each host count, and a table of those choices.
+waits for in the fastest regime that fits at each host count, and a table of those choices. A
+full-graph plan (`loom plan fullgraph --json`) the same way, one line per mode, and the compute,
+exchange, bubble and all-reduce of the faster mode at each host count.
 """
 import argparse
 import base64
@@ -281,15 +283,72 @@ def build_plan_report(plan, title):
             + "</tr>"
         )
     rows.append("</table>")
+    return page_with_figures(
+        title,
+        f"{plan['graph']} on {plan['cluster']}",
+        rows,
+        [("Epoch time against hosts", curve), ("Phases of each choice", phases)],
+    )
+
+
+def fullgraph_plan_figures(plan):
+    """(epoch time against hosts per mode, the parts of each host count's faster mode) as PNGs."""
+    fig, ax = plt.subplots(figsize=(7, 4))
+    modes = sorted({m["mode"] for h in plan["hosts"] for m in h["modes"]})
+    for mode in modes:
+        points = [(h["hosts"], m["epoch_seconds"]) for h in plan["hosts"] for m in h["modes"] if m["mode"] == mode]
+        ax.plot([p[0] for p in points], [p[1] for p in points], "o-", label=mode)
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel("hosts")
+    ax.set_ylabel("predicted seconds per epoch")
+    ax.set_title("full-graph epoch time against hosts")
+    ax.legend(fontsize="small")
+    curve = figure_png(fig)
+    chosen = {str(h["hosts"]): next(m for m in h["modes"] if m["mode"] == h["fastest"]) for h in plan["hosts"]}
+    fig, ax = plt.subplots(figsize=(7, 4))
+    bottom = [0.0] * len(chosen)
+    for part in ("compute", "exchange", "bubble", "allreduce"):
+        values = [m[part] for m in chosen.values()]
+        ax.bar(list(chosen), values, bottom=bottom, label=part)
+        bottom = [b + v for b, v in zip(bottom, values)]
+    ax.set_xlabel("hosts")
+    ax.set_ylabel("seconds (the slowest rank's)")
+    ax.set_title("the faster mode, by part")
+    ax.legend(fontsize="small")
+    return curve, figure_png(fig)
+
+
+def build_fullgraph_plan_report(plan, title):
+    curve, parts = fullgraph_plan_figures(plan)
+    rows = ["<table><tr><th>hosts</th><th>mode</th><th>epoch s</th><th>halo MiB</th><th>activations MiB</th></tr>"]
+    for h in plan["hosts"]:
+        for m in h["modes"]:
+            faster = " (faster)" if m["mode"] == h["fastest"] else ""
+            rows.append(
+                f"<tr><td>{h['hosts']}</td><td>{html.escape(m['mode'] + faster)}</td><td>{m['epoch_seconds']:.3f}</td>"
+                f"<td>{m['bytes']['halo'] / 2**20:.1f}</td><td>{m['bytes']['activations'] / 2**20:.1f}</td></tr>"
+            )
+    rows.append("</table>")
+    return page_with_figures(
+        title,
+        f"{plan['graph']} ({plan['model']}) on {plan['cluster']}",
+        rows,
+        [("Epoch time against hosts", curve), ("Parts of the faster mode", parts)],
+    )
+
+
+def page_with_figures(title, subtitle, rows, figures):
     return (
         f"<!DOCTYPE html>\n<html><head><meta charset='utf-8'><title>{html.escape(title)}</title><style>"
         "body{font-family:sans-serif;margin:2em;max-width:60em}table{border-collapse:collapse}"
         "td,th{border:1px solid #ccc;padding:0.2em 0.6em;text-align:right}td:first-child{text-align:left}"
         "img{max-width:100%}</style></head><body>"
-        f"<h1>{html.escape(title)}</h1><p>{html.escape(plan['graph'])} on {html.escape(plan['cluster'])}</p>"
+        f"<h1>{html.escape(title)}</h1><p>{html.escape(subtitle)}</p>"
         + "\n".join(rows)
-        + f'<section><h2>Epoch time against hosts</h2><img alt="epoch time against hosts" src="data:image/png;base64,{curve}"></section>'
-        + f'<section><h2>Phases of each choice</h2><img alt="phases" src="data:image/png;base64,{phases}"></section>'
+        + "".join(
+            f'<section><h2>{html.escape(name)}</h2><img alt="{html.escape(name)}" src="data:image/png;base64,{png}"></section>'
+            for name, png in figures
+        )
         + "</body></html>\n"
     )
 
@@ -318,7 +377,9 @@ def main(argv=None):
             raise SystemExit(f"loom.report: --plan {args.plan}: {e}")
         if not isinstance(plan, dict) or "hosts" not in plan:
             raise SystemExit(f"loom.report: --plan {args.plan}: not a plan (`loom plan --json` writes one)")
-        write_page(args.output, build_plan_report(plan, args.title or "Loom plan"))
+        full_graph = bool(plan["hosts"]) and "modes" in plan["hosts"][0]  # `loom plan fullgraph --json`
+        build = build_fullgraph_plan_report if full_graph else build_plan_report
+        write_page(args.output, build(plan, args.title or "Loom plan"))
         print(f"loom.report: wrote {args.output} (plan for {len(plan['hosts'])} host counts)")
         return 0
     if not args.runs:

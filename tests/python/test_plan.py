@@ -86,3 +86,20 @@ def test_plan_fullgraph_predicts_graph_and_pipe_modes(sbm, tmp_path):
         assert hosts["fastest"] in modes
     with pytest.raises(loom.Error, match="modes"):
         loom.plan_fullgraph(str(sbm), cluster=str(cluster), hosts=[2], modes=["hybrid"])
+
+
+def test_report_draws_a_fullgraph_plan(sbm, tmp_path):
+    import json
+
+    from loom import report
+
+    cluster = tmp_path / "cluster.toml"
+    cluster.write_text(CLUSTER)
+    plan = loom.plan_fullgraph(str(sbm), cluster=str(cluster), hosts=[2, 4], model="gcnii", layers=4, hidden=16)
+    path = tmp_path / "plan.json"
+    path.write_text(json.dumps(plan))
+    page = tmp_path / "plan.html"
+    assert report.main(["--plan", str(path), "-o", str(page)]) == 0
+    text = page.read_text()
+    assert text.count("data:image/png;base64,") == 2
+    assert "(faster)" in text and "gcnii" in text
