@@ -9,8 +9,9 @@ namespace loom::plan {
 namespace {
 
 TEST(GraphShape, ParsesSizesAndTheStandInsSkew) {
-  const GraphShape shape = parse_shape("nodes=111M,edges=3.2G,train=1.2M,feat-dim=128,classes=172,rmat-a=0.25,"
-                                       "rmat-b=0.25,rmat-c=0.25");
+  const GraphShape shape = parse_shape(
+      "nodes=111M,edges=3.2G,train=1.2M,feat-dim=128,classes=172,rmat-a=0.25,"
+      "rmat-b=0.25,rmat-c=0.25");
   EXPECT_EQ(shape.nodes, 111000000);
   EXPECT_EQ(shape.edges, 3200000000);
   EXPECT_EQ(shape.train_nodes, 1200000);
