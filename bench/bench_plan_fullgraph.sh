@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `loom plan fullgraph` against measured epochs of `loom fullgraph` (issue 58): Facebook on K = 2
-# and 4 METIS parts, GCNII with 16 layers of hidden 64, graph and pipe modes, each rank on its share
+# and 4 METIS parts, GCNII with 16 layers of hidden 64, graph and pipe modes (and hybrid, 2 ways, on 4), each rank on its share
 # of this host's cores over shared memory with Loom's link emulation at 1 and 10 Gbit/s (wire + the
 # host's TCP cost of bench_netcluster.sh). Measured: median epoch of epochs 2..EPOCHS and every
 # channel's bytes of epoch 1 (all ranks, sent). Predicted: `loom plan fullgraph` with the profile
@@ -32,13 +32,15 @@ for k in $hosts_list; do
   for rate in $rates; do
     sed -e "s/^cores = .*/cores = $share/" -e "s/^bandwidth = .*/bandwidth = \"$rate\"/" \
       -e "s/^latency = .*/latency = \"0s\"/" "$work/here.toml" > "$work/fg-k$k-$rate.toml"
+    modes=(graph pipe)
+    ((k >= 4)) && modes+=(hybrid)  # 2 ways of k/2 stages
     "$loom" --log-level warn plan fullgraph "$work/facebook-$k" "${model[@]}" --cluster "$work/fg-k$k-$rate.toml" \
-      --hosts "$k" --json "$work/fg-plan-k$k-$rate.json" > /dev/null
-    for mode in graph pipe; do
+      --hosts "$k" --modes "$(IFS=,; echo "${modes[*]}")" --ways 2 --json "$work/fg-plan-k$k-$rate.json" --overwrite > /dev/null
+    for mode in "${modes[@]}"; do
       metrics="$work/fg-run-k$k-$rate-$mode.jsonl"
       rm -f "$metrics"
       mpirun -np "$k" --oversubscribe --allow-run-as-root --bind-to none -q --mca btl self,vader \
-        "$loom" --log-level warn fullgraph "$work/facebook-$k" --mode "$mode" "${model[@]}" --epochs "$epochs" \
+        "$loom" --log-level warn fullgraph "$work/facebook-$k" --mode "$mode" --ways 2 "${model[@]}" --epochs "$epochs" \
         --threads "$threads" --eval-every 0 --quiet --net-bandwidth "$rate" "${host_cost[@]}" --metrics "$metrics"
       rows+=("$k|$rate|$mode|$metrics|$work/fg-plan-k$k-$rate.json")
     done

@@ -77,9 +77,9 @@ def plan(store=None, cluster=None, hosts=(2, 4, 8), **options):
 
 def plan_fullgraph(store, cluster, hosts=(2, 4), **options):
     """`loom plan fullgraph STORE --cluster CLUSTER --hosts ...` (the options of `loom fullgraph`,
-    e.g. model="gcnii", layers=32, modes=["graph", "pipe"]); returns the dict `--json` writes: per
-    host count, each mode's predicted epoch (compute, exchange, bubble, all-reduce), bytes per
-    channel, and the faster mode. The table goes to stdout."""
+    e.g. model="gcnii", layers=32, modes=["graph", "pipe", "hybrid"], ways=2); returns the dict
+    `--json` writes: per host count, each mode's predicted epoch (compute, exchange, bubble,
+    all-reduce), bytes per channel, and the fastest mode. The table goes to stdout."""
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "plan.json")
         args = ["plan", "fullgraph", store, "--cluster", cluster, "--hosts", ",".join(str(k) for k in hosts)]

@@ -13,7 +13,7 @@ A plan (`loom plan --json`) is drawn as the predicted epoch time against the num
 line per regime (hollow markers where a regime does not fit a host's memory), the phases the model
 waits for in the fastest regime that fits at each host count, and a table of those choices. A
 full-graph plan (`loom plan fullgraph --json`) the same way, one line per mode, and the compute,
-exchange, bubble and all-reduce of the faster mode at each host count.
+exchange, bubble and all-reduce of the fastest mode at each host count.
 """
 import argparse
 import base64
@@ -292,7 +292,7 @@ def build_plan_report(plan, title):
 
 
 def fullgraph_plan_figures(plan):
-    """(epoch time against hosts per mode, the parts of each host count's faster mode) as PNGs."""
+    """(epoch time against hosts per mode, the parts of each host count's fastest mode) as PNGs."""
     fig, ax = plt.subplots(figsize=(7, 4))
     modes = sorted({m["mode"] for h in plan["hosts"] for m in h["modes"]})
     for mode in modes:
@@ -313,7 +313,7 @@ def fullgraph_plan_figures(plan):
         bottom = [b + v for b, v in zip(bottom, values)]
     ax.set_xlabel("hosts")
     ax.set_ylabel("seconds (the slowest rank's)")
-    ax.set_title("the faster mode, by part")
+    ax.set_title("the fastest mode, by part")
     ax.legend(fontsize="small")
     return curve, figure_png(fig)
 
@@ -323,9 +323,9 @@ def build_fullgraph_plan_report(plan, title):
     rows = ["<table><tr><th>hosts</th><th>mode</th><th>epoch s</th><th>halo MiB</th><th>activations MiB</th></tr>"]
     for h in plan["hosts"]:
         for m in h["modes"]:
-            faster = " (faster)" if m["mode"] == h["fastest"] else ""
+            fastest = " (fastest)" if m["mode"] == h["fastest"] else ""
             rows.append(
-                f"<tr><td>{h['hosts']}</td><td>{html.escape(m['mode'] + faster)}</td><td>{m['epoch_seconds']:.3f}</td>"
+                f"<tr><td>{h['hosts']}</td><td>{html.escape(m['mode'] + fastest)}</td><td>{m['epoch_seconds']:.3f}</td>"
                 f"<td>{m['bytes']['halo'] / 2**20:.1f}</td><td>{m['bytes']['activations'] / 2**20:.1f}</td></tr>"
             )
     rows.append("</table>")
@@ -333,7 +333,7 @@ def build_fullgraph_plan_report(plan, title):
         title,
         f"{plan['graph']} ({plan['model']}) on {plan['cluster']}",
         rows,
-        [("Epoch time against hosts", curve), ("Parts of the faster mode", parts)],
+        [("Epoch time against hosts", curve), ("Parts of the fastest mode", parts)],
     )
 
 

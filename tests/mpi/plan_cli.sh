@@ -78,8 +78,9 @@ refused "--hosts" "$dir/parts" --cluster "$dir/cluster.toml" --hosts 4000
 refused "--task" "$dir/parts" --cluster "$dir/cluster.toml" --task link
 refused "store" "$dir/parts" --cluster "$dir/cluster.toml" --shape nodes=1M,edges=10M,train=1K,feat-dim=8
 
-# `loom plan fullgraph` against `loom fullgraph` on the same store: graph mode (NP parts, NP ranks)
-# and pipe mode (NP stages over the same parts); every channel's bytes exactly as counted.
+# `loom plan fullgraph` against `loom fullgraph` on the same store: graph mode (NP parts, NP ranks),
+# pipe mode (NP stages over the same parts) and hybrid mode (2 ways; on 4 ranks 2 stages); every
+# channel's bytes exactly as counted.
 cat > "$dir/deep.toml" <<'TOML'
 model = "gcnii"
 layers = 4
@@ -89,17 +90,18 @@ eval-every = 0
 threads = 1
 seed = 3
 TOML
-for mode in graph pipe; do
-  "${run[@]}" fullgraph "$dir/parts" --mode "$mode" --config "$dir/deep.toml" --quiet --metrics "$dir/fg-$mode.jsonl"
+for mode in graph pipe hybrid; do
+  "${run[@]}" fullgraph "$dir/parts" --mode "$mode" --ways 2 --config "$dir/deep.toml" --quiet \
+    --metrics "$dir/fg-$mode.jsonl"
 done
 "$loom" --log-level warn plan fullgraph "$dir/parts" --config "$dir/deep.toml" --cluster "$dir/cluster.toml" \
-  --hosts "$np" --json "$dir/fg-plan.json" > "$dir/fg-plan.txt"
+  --hosts "$np" --modes graph,pipe,hybrid --ways 2 --json "$dir/fg-plan.json" > "$dir/fg-plan.txt"
 grep -q "fastest: " "$dir/fg-plan.txt"
 python3 - "$dir" <<'PY'
 import json, sys
 d = sys.argv[1]
 plan = {m["mode"]: m for m in json.load(open(f"{d}/fg-plan.json"))["hosts"][0]["modes"]}
-for mode in ("graph", "pipe"):
+for mode in ("graph", "pipe", "hybrid"):
     epoch = [r for r in map(json.loads, open(f"{d}/fg-{mode}.jsonl")) if "epoch_seconds" in r and "bytes" in r][0]
     for channel in ("halo", "activations", "gradients", "weights"):
         assert epoch["bytes"][channel] == plan[mode]["bytes"][channel], (mode, channel, epoch["bytes"], plan[mode]["bytes"])
@@ -111,7 +113,8 @@ refused_fullgraph() {  # refused_fullgraph WHAT ARGS...: `loom plan fullgraph` f
   fi
   grep -q -- "$1" "$dir/err" || { echo "expected '$1' in:" >&2; cat "$dir/err" >&2; exit 1; }
 }
-refused_fullgraph "--modes" "$dir/parts" --cluster "$dir/cluster.toml" --modes hybrid
+refused_fullgraph "--ways" "$dir/parts" --cluster "$dir/cluster.toml" --hosts 4 --modes hybrid --ways 3
+refused_fullgraph "--stale-halo" "$dir/parts" --cluster "$dir/cluster.toml" --stale-halo
 refused_fullgraph "--hosts" "$dir/parts" --cluster "$dir/cluster.toml" --config "$dir/deep.toml" --hosts 8 --modes pipe
 refused_fullgraph "--chunks" "$dir/parts" --cluster "$dir/cluster.toml" --hosts 2 --chunks 1 --modes pipe
 refused_fullgraph "--cluster" "$dir/parts"

@@ -84,8 +84,8 @@ def test_plan_fullgraph_predicts_graph_and_pipe_modes(sbm, tmp_path):
         assert modes["pipe"]["bytes"]["activations"] > 0 and modes["pipe"]["bytes"]["halo"] == 0
         assert len(modes["pipe"]["layer_bounds"]) == hosts["hosts"] + 1
         assert hosts["fastest"] in modes
-    with pytest.raises(loom.Error, match="modes"):
-        loom.plan_fullgraph(str(sbm), cluster=str(cluster), hosts=[2], modes=["hybrid"])
+    with pytest.raises(loom.Error, match="ways"):
+        loom.plan_fullgraph(str(sbm), cluster=str(cluster), hosts=[4], modes=["hybrid"], ways=3)
 
 
 def test_report_draws_a_fullgraph_plan(sbm, tmp_path):
@@ -102,4 +102,4 @@ def test_report_draws_a_fullgraph_plan(sbm, tmp_path):
     assert report.main(["--plan", str(path), "-o", str(page)]) == 0
     text = page.read_text()
     assert text.count("data:image/png;base64,") == 2
-    assert "(faster)" in text and "gcnii" in text
+    assert "(fastest)" in text and "gcnii" in text

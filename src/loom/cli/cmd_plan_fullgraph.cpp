@@ -1,4 +1,4 @@
-// `loom plan fullgraph STORE --cluster FILE --hosts 2,4 --modes graph,pipe`: the predicted epoch of
+// `loom plan fullgraph STORE --cluster FILE --hosts 2,4 --modes graph,pipe,hybrid`: the predicted epoch of
 // `loom fullgraph` with these options (the same model flags and --config files) on K hosts of the
 // profiled cluster, per mode, and the faster (plan/fullgraph_plan.hpp). A table on stdout and, with
 // --json, a file.
@@ -44,7 +44,8 @@ void add_plan_fullgraph(CLI::App& plan, Action& action) {
   sub->add_option("--hosts", o.hosts, "Host counts K to predict for (one rank per host)")
       ->delimiter(',')
       ->capture_default_str();
-  add_enum_list_option(*sub, "--modes", o.modes, train::kFullGraphModeNames, "Modes to predict (graph, pipe)");
+  add_enum_list_option(*sub, "--modes", o.modes, train::kFullGraphModeNames,
+                       "Modes to predict (graph, pipe, hybrid with --ways)");
   add_enum_option(*sub, "--partition-method", o.partition_method, partition::kPartitionMethodNames,
                   "How the plan splits a store that is not already in the parts a mode needs");
   add_fullgraph_model_options(*sub, o.fullgraph);

@@ -52,13 +52,34 @@ std::vector<PartCount> count_parts(const KWayGraph& g) {
   return counts;
 }
 
+// way_reads[q][p]: the distinct rows of part p that some chunk of way q reads, p of another way
+// (MirrorExchange's mirrors of way q, by owner part); way q owns parts q*chunks .. (q+1)*chunks-1.
+std::vector<std::vector<double>> count_way_reads(const KWayGraph& g, int ways, int chunks) {
+  const int parts = g.parts();
+  std::vector<std::vector<double>> reads(static_cast<std::size_t>(ways), std::vector<double>(parts, 0.0));
+  std::vector<int> seen(static_cast<std::size_t>(g.csr.num_rows()), -1);  // last way that read the row
+  g.csr.visit([&](auto view) {
+    for (int q = 0; q < ways; ++q) {
+      const partition::IdRange own{g.book.range(q * chunks).begin, g.book.range((q + 1) * chunks - 1).end};
+      for (std::int64_t v = own.begin; v < own.end; ++v)
+        for (const auto u : view.neighbors(v)) {
+          if (own.contains(u) || seen[static_cast<std::size_t>(u)] == q) continue;
+          seen[static_cast<std::size_t>(u)] = q;
+          reads[static_cast<std::size_t>(q)][static_cast<std::size_t>(g.book.owner(u))] += 1;
+        }
+    }
+  });
+  return reads;
+}
+
 // The model's matrices: multiply-adds per row of each layer, of the input part and of the output part.
 struct ModelWork {
   std::vector<double> layer_macs;
   double input_macs = 0, output_macs = 0;
   double hidden = 0;
   bool initial_residual = false;
-  std::vector<std::int64_t> stage_sizes, input_sizes;  // the layers' and output's; the input part's
+  std::vector<std::vector<std::int64_t>> layer_sizes;  // each layer's parameters' sizes
+  std::vector<std::int64_t> input_sizes, output_sizes;
 };
 
 double macs_per_row(const std::vector<torch::Tensor>& parameters, std::vector<std::int64_t>& sizes) {
@@ -75,9 +96,10 @@ ModelWork model_work(const nn::DeepGnn& model) {
   w.hidden = static_cast<double>(model.options().hidden);
   w.initial_residual = model.uses_initial_residual();
   w.input_macs = macs_per_row(model.input_parameters(), w.input_sizes);
+  w.layer_sizes.resize(static_cast<std::size_t>(model.num_layers()));
   for (int l = 0; l < model.num_layers(); ++l)
-    w.layer_macs.push_back(macs_per_row(model.layer_parameters(l), w.stage_sizes));
-  w.output_macs = macs_per_row(model.output_parameters(), w.stage_sizes);
+    w.layer_macs.push_back(macs_per_row(model.layer_parameters(l), w.layer_sizes[static_cast<std::size_t>(l)]));
+  w.output_macs = macs_per_row(model.output_parameters(), w.output_sizes);
   return w;
 }
 
@@ -104,107 +126,142 @@ std::pair<double, double> allreduce_cost(const std::vector<std::int64_t>& sizes,
   return {seconds, bytes};
 }
 
-// Graph parallelism: K parts on K ranks, each layer synchronous with its mirror exchange.
-FullGraphModeResult graph_mode(const std::vector<PartCount>& parts, const ModelWork& w, const Pricing& price,
-                               const comm::LinkModel& link) {
-  FullGraphModeResult r;
-  r.mode = train::FullGraphMode::kGraph;
-  const int k = static_cast<int>(parts.size());
-  r.parts = k;
-  double exchange = 0;  // one layer's, the slowest rank's
-  for (int p = 0; p < k; ++p) {
-    comm::Traffic t;
-    for (int q = 0; q < k; ++q) {
-      const double in = parts[static_cast<std::size_t>(p)].reads_from[static_cast<std::size_t>(q)];
-      const double out = parts[static_cast<std::size_t>(q)].reads_from[static_cast<std::size_t>(p)];
-      if (q == p) continue;
-      t.messages_in += in > 0 ? 1 : 0;
-      t.bytes_in += static_cast<std::uint64_t>(in * w.hidden * kFloatBytes);
-      t.messages_out += out > 0 ? 1 : 0;
-      t.bytes_out += static_cast<std::uint64_t>(out * w.hidden * kFloatBytes);
-    }
-    exchange = std::max(exchange, link.seconds(t));
-    r.halo_bytes += 2.0 * static_cast<double>(w.layer_macs.size()) * static_cast<double>(t.bytes_out);
-  }
-  for (std::size_t l = 0; l < w.layer_macs.size(); ++l) {
-    double slowest = 0;
-    for (const PartCount& c : parts)
-      slowest = std::max(slowest, price.seconds(c.rows, w.layer_macs[l], c.edges * w.hidden));
-    r.compute += 3 * slowest;
-    r.exchange += 2 * exchange;
-  }
-  double ends = 0;
-  for (const PartCount& c : parts) ends = std::max(ends, 3 * price.seconds(c.rows, w.input_macs + w.output_macs, 0));
-  r.compute += ends;
-  // The stage's layers and output, then the input part: two GradientSyncs over the same K ranks.
-  for (const auto* sizes : {&w.stage_sizes, &w.input_sizes}) {
-    const auto [seconds, bytes] = allreduce_cost(*sizes, k, link);
-    r.allreduce += seconds;
-    r.weight_bytes += bytes;
-  }
-  r.epoch_seconds = r.compute + r.exchange + r.allreduce + price.rates.step_overhead;
-  return r;
+// One traffic of an exchange among a stage's ways, for the way sending `out` and receiving `in` rows
+// of `width` floats from each other way (a message for each that has rows).
+void add_rows(comm::Traffic& t, double out, double in, double width) {
+  t.messages_out += out > 0 ? 1 : 0;
+  t.bytes_out += static_cast<std::uint64_t>(out * width * kFloatBytes);
+  t.messages_in += in > 0 ? 1 : 0;
+  t.bytes_in += static_cast<std::uint64_t>(in * width * kFloatBytes);
 }
 
-// Pipe parallelism: K stages of a balanced layer split, every chunk through each, forward then backward.
-FullGraphModeResult pipe_mode(const std::vector<PartCount>& chunks, const ModelWork& w,
-                              const std::vector<double>& costs, int stages, const Pricing& price,
-                              const comm::LinkModel& link) {
-  FullGraphModeResult r;
-  r.mode = train::FullGraphMode::kPipe;
-  r.parts = static_cast<int>(chunks.size());
-  r.layer_bounds = train::balance_layers(costs, stages);
-  const std::size_t n = chunks.size(), s_count = static_cast<std::size_t>(stages);
-  // forward[s][c]: stage s's forward seconds of chunk c (backward: twice).
-  std::vector<std::vector<double>> forward(s_count, std::vector<double>(n, 0.0));
-  for (std::size_t s = 0; s < s_count; ++s)
-    for (std::size_t c = 0; c < n; ++c) {
-      const PartCount& ch = chunks[c];
-      double macs = 0, values = 0;
-      for (int l = r.layer_bounds[s]; l < r.layer_bounds[s + 1]; ++l) {
-        macs += w.layer_macs[static_cast<std::size_t>(l)];
-        values += ch.edges * w.hidden;
+// The mirror exchanges of chunk c among the stage's ways at one layer, as the slowest way sees them:
+// values (each way sends the rows of its chunk c that other ways read) and gradients (each way
+// returns the gradients of its chunk c's outside rows that other ways own). Adds every way's bytes
+// sent to `bytes`.
+std::pair<double, double> exchange_seconds(const std::vector<PartCount>& parts,
+                                           const std::vector<std::vector<double>>& way_reads,
+                                           const train::FullGraphLayout& layout, int c, double width,
+                                           const comm::LinkModel& link, double& bytes) {
+  double values = 0, grads = 0;
+  const int ways = layout.ways;
+  for (int w = 0; w < ways; ++w) {
+    comm::Traffic tv, tg;
+    const PartCount& mine = parts[static_cast<std::size_t>(layout.part_of(w, c))];
+    for (int q = 0; q < ways; ++q) {
+      if (q == w) continue;
+      const PartCount& theirs = parts[static_cast<std::size_t>(layout.part_of(q, c))];
+      add_rows(tv, way_reads[q][layout.part_of(w, c)], way_reads[w][layout.part_of(q, c)], width);
+      double grads_out = 0, grads_in = 0;  // outside rows of my chunk c owned by way q, and the reverse
+      for (int k = 0; k < layout.chunks; ++k) {
+        grads_out += mine.reads_from[static_cast<std::size_t>(layout.part_of(q, k))];
+        grads_in += theirs.reads_from[static_cast<std::size_t>(layout.part_of(w, k))];
       }
-      if (s == 0 || w.initial_residual) macs += w.input_macs;
-      if (s + 1 == s_count) macs += w.output_macs;
-      forward[s][c] = price.seconds(ch.rows, macs, values);
+      add_rows(tg, grads_out, grads_in, width);
     }
-  auto transfer = [&](std::size_t c) {
-    const double bytes = chunks[c].rows * w.hidden * kFloatBytes;
-    return link.seconds({1, static_cast<std::uint64_t>(bytes), 1, static_cast<std::uint64_t>(bytes)});
-  };
-  // Forward in chunk order, then backward in reverse; a stage waits for its previous task and the
-  // neighbouring stage's message.
-  std::vector<std::vector<double>> done(s_count, std::vector<double>(n, 0.0));
-  std::vector<double> busy(s_count, 0.0), free_at(s_count, 0.0);
-  for (std::size_t c = 0; c < n; ++c)
-    for (std::size_t s = 0; s < s_count; ++s) {
-      const double ready = s == 0 ? 0.0 : done[s - 1][c] + transfer(c);
+    values = std::max(values, link.seconds(tv));
+    grads = std::max(grads, link.seconds(tg));
+    bytes += static_cast<double>(tv.bytes_out + tg.bytes_out);
+  }
+  return {values, grads};
+}
+
+// Every mode as `layout` places it: S stages of W ways (graph: 1 x K, pipe: K x 1, hybrid: between);
+// way w computes chunks w*C .. (w+1)*C-1 of `parts`. Each stage takes every chunk forward in order,
+// then backward in reverse; a chunk's step on a stage starts when the stage is free and the previous
+// stage's activations (rows x hidden) have arrived, and lasts, layer by layer, the slowest way's
+// compute and the ways' mirror exchange of that layer. The epoch ends with the last stage's backward
+// and the all-reduces (each stage's layers over its ways; the input part over every rank where every
+// layer reads it (GCNII), else over the first stage's ways).
+FullGraphModeResult staged_mode(const std::vector<PartCount>& parts, const std::vector<std::vector<double>>& way_reads,
+                                const train::FullGraphLayout& layout, const std::vector<int>& bounds,
+                                const ModelWork& w, const Pricing& price, const comm::LinkModel& link) {
+  FullGraphModeResult r;
+  r.mode = layout.mode;
+  r.parts = static_cast<int>(parts.size());
+  r.layer_bounds = bounds;
+  const auto stages = static_cast<std::size_t>(layout.stages), chunks = static_cast<std::size_t>(layout.chunks);
+  std::vector<std::vector<double>> forward(stages, std::vector<double>(chunks, 0.0)), backward = forward;
+  std::vector<double> transfer(chunks, 0.0), exchanges(stages, 0.0);
+  for (std::size_t c = 0; c < chunks; ++c) {
+    double halo = 0;
+    const auto [values, grads] =
+        layout.ways > 1 ? exchange_seconds(parts, way_reads, layout, static_cast<int>(c), w.hidden, link, halo)
+                        : std::pair<double, double>{0, 0};
+    for (std::size_t s = 0; s < stages; ++s) {
+      double step = 0;  // forward compute, the slowest way's at each layer
+      for (int l = bounds[s]; l < bounds[s + 1]; ++l) {
+        double slowest = 0;
+        for (int way = 0; way < layout.ways; ++way) {
+          const PartCount& ch = parts[static_cast<std::size_t>(layout.part_of(way, static_cast<int>(c)))];
+          slowest =
+              std::max(slowest, price.seconds(ch.rows, w.layer_macs[static_cast<std::size_t>(l)], ch.edges * w.hidden));
+        }
+        step += slowest;
+      }
+      double ends = 0;  // the input part (first stage, or every stage for GCNII) and the output part (last)
+      for (int way = 0; way < layout.ways; ++way) {
+        const PartCount& ch = parts[static_cast<std::size_t>(layout.part_of(way, static_cast<int>(c)))];
+        ends = std::max(
+            ends,
+            price.seconds(
+                ch.rows, (s == 0 || w.initial_residual ? w.input_macs : 0) + (s + 1 == stages ? w.output_macs : 0), 0));
+      }
+      const double layers = bounds[s + 1] - bounds[s];
+      forward[s][c] = step + ends + layers * values;
+      backward[s][c] = 2 * (step + ends) + layers * grads;
+      exchanges[s] += layers * (values + grads);
+      r.halo_bytes += layers * halo;
+    }
+    for (int way = 0; way < layout.ways; ++way) {
+      const double bytes =
+          parts[static_cast<std::size_t>(layout.part_of(way, static_cast<int>(c)))].rows * w.hidden * kFloatBytes;
+      transfer[c] = std::max(
+          transfer[c], link.seconds({1, static_cast<std::uint64_t>(bytes), 1, static_cast<std::uint64_t>(bytes)}));
+      r.activation_bytes += static_cast<double>(stages - 1) * bytes;
+    }
+  }
+  r.gradient_bytes = r.activation_bytes;
+  std::vector<std::vector<double>> done(stages, std::vector<double>(chunks, 0.0));
+  std::vector<double> busy(stages, 0.0), free_at(stages, 0.0);
+  for (std::size_t c = 0; c < chunks; ++c)
+    for (std::size_t s = 0; s < stages; ++s) {
+      const double ready = s == 0 ? 0.0 : done[s - 1][c] + transfer[c];
       done[s][c] = std::max(free_at[s], ready) + forward[s][c];
       free_at[s] = done[s][c];
       busy[s] += forward[s][c];
     }
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::size_t c = n - 1 - i;
-    for (std::size_t s = s_count; s-- > 0;) {
-      const double ready = s + 1 == s_count ? free_at[s] : done[s + 1][c] + transfer(c);
-      done[s][c] = std::max(free_at[s], ready) + 2 * forward[s][c];
+  for (std::size_t i = 0; i < chunks; ++i) {
+    const std::size_t c = chunks - 1 - i;
+    for (std::size_t s = stages; s-- > 0;) {
+      const double ready = s + 1 == stages ? free_at[s] : done[s + 1][c] + transfer[c];
+      done[s][c] = std::max(free_at[s], ready) + backward[s][c];
       free_at[s] = done[s][c];
-      busy[s] += 2 * forward[s][c];
+      busy[s] += backward[s][c];
     }
   }
   const double end = *std::max_element(free_at.begin(), free_at.end());
-  for (std::size_t s = 0; s < s_count; ++s) {
-    r.compute = std::max(r.compute, busy[s]);
+  for (std::size_t s = 0; s < stages; ++s) {
+    r.compute = std::max(r.compute, busy[s] - exchanges[s]);
     r.bubble = std::max(r.bubble, end - busy[s]);
+    r.exchange = std::max(r.exchange, exchanges[s]);
   }
-  for (std::size_t c = 0; c < n; ++c) {
-    r.exchange += transfer(c) * 2;
-    r.activation_bytes += static_cast<double>(stages - 1) * chunks[c].rows * w.hidden * kFloatBytes;
+  if (stages > 1)
+    for (const double t : transfer) r.exchange += 2 * t;
+  for (std::size_t s = 0; s < stages; ++s) {
+    std::vector<std::int64_t> sizes;
+    for (int l = bounds[s]; l < bounds[s + 1]; ++l)
+      sizes.insert(sizes.end(), w.layer_sizes[static_cast<std::size_t>(l)].begin(),
+                   w.layer_sizes[static_cast<std::size_t>(l)].end());
+    if (s + 1 == stages) sizes.insert(sizes.end(), w.output_sizes.begin(), w.output_sizes.end());
+    const auto [seconds, bytes] = allreduce_cost(sizes, layout.ways, link);
+    r.allreduce = std::max(r.allreduce, seconds);
+    r.weight_bytes += bytes;
   }
-  r.exchange *= stages - 1;
-  r.gradient_bytes = r.activation_bytes;
-  if (w.initial_residual) std::tie(r.allreduce, r.weight_bytes) = allreduce_cost(w.input_sizes, stages, link);
+  const auto [seconds, bytes] =
+      allreduce_cost(w.input_sizes, w.initial_residual ? layout.stages * layout.ways : layout.ways, link);
+  r.allreduce += seconds;
+  r.weight_bytes += bytes;
   r.epoch_seconds = end + r.allreduce + price.rates.step_overhead;
   return r;
 }
@@ -213,10 +270,7 @@ void check(const FullGraphPlanOptions& o) {
   LOOM_CHECK_ARG(!o.hosts.empty(), "--hosts", "give at least one host count");
   for (const int k : o.hosts) LOOM_CHECK_ARG(k >= 1 && k <= 4096, "--hosts", "must be in 1..4096, got {}", k);
   LOOM_CHECK_ARG(!o.modes.empty(), "--modes", "give at least one mode");
-  for (const auto m : o.modes)
-    LOOM_CHECK_ARG(m != train::FullGraphMode::kHybrid, "--modes", "hybrid is not modelled: plan graph and pipe");
   LOOM_CHECK_ARG(o.fullgraph.chunks >= 0, "--chunks", "must be >= 0, got {}", o.fullgraph.chunks);
-  LOOM_CHECK_ARG(!o.fullgraph.stale_halo, "--stale-halo", "is not modelled");
   nn::check_model_options(o.fullgraph.model);
 }
 
@@ -250,19 +304,26 @@ FullGraphPlan make_fullgraph_plan(const FullGraphPlanOptions& o) {
     FullGraphHosts h;
     h.hosts = hosts;
     for (const train::FullGraphMode mode : o.modes) {
-      if (mode == train::FullGraphMode::kGraph) {
-        const KWayGraph g = kway_from_store(o.fullgraph.store, hosts, o.partition_method, seed);
-        h.modes.push_back(graph_mode(count_parts(g), work, price, profile.network));
-      } else {
-        LOOM_CHECK_ARG(hosts <= options.num_layers, "--hosts",
-                       "pipe mode needs at most one stage per layer ({}), got {}", options.num_layers, hosts);
-        const int chunks = o.fullgraph.chunks > 0 ? o.fullgraph.chunks : hosts;
-        LOOM_CHECK_ARG(chunks >= hosts, "--chunks", "pipe mode needs at least one chunk per stage ({}), got {}", hosts,
-                       chunks);
-        const KWayGraph g = kway_from_store(o.fullgraph.store, chunks, o.partition_method, seed);
-        const std::vector<double> costs = train::estimate_layer_costs(model, g.csr);
-        h.modes.push_back(pipe_mode(count_parts(g), work, costs, hosts, price, profile.network));
-      }
+      if (mode != train::FullGraphMode::kGraph)
+        LOOM_CHECK_ARG(hosts <= options.num_layers * (mode == train::FullGraphMode::kHybrid ? o.fullgraph.ways : 1),
+                       "--hosts", "{} mode needs at most one stage per layer ({} layers), got {} hosts",
+                       train::fullgraph_mode_name(mode), options.num_layers, hosts);
+      const int ways = mode == train::FullGraphMode::kGraph  ? hosts
+                       : mode == train::FullGraphMode::kPipe ? 1
+                                                             : o.fullgraph.ways;
+      LOOM_CHECK_ARG(ways >= 1 && hosts % ways == 0, "--ways", "{} hosts cannot form stages of {} ranks", hosts, ways);
+      const int parts = mode == train::FullGraphMode::kGraph ? hosts
+                        : o.fullgraph.chunks > 0             ? ways * o.fullgraph.chunks
+                                                             : hosts;
+      const KWayGraph g = kway_from_store(o.fullgraph.store, parts, o.partition_method, seed);
+      const train::FullGraphLayout layout =
+          train::make_layout(mode, hosts, 0, parts, o.fullgraph.ways, o.fullgraph.chunks, options.num_layers);
+      const std::vector<int> bounds =
+          layout.stages == 1 ? std::vector<int>{0, options.num_layers}
+                             : train::balance_layers(train::estimate_layer_costs(model, g.csr), layout.stages);
+      const std::vector<std::vector<double>> way_reads =
+          layout.ways > 1 ? count_way_reads(g, layout.ways, layout.chunks) : std::vector<std::vector<double>>{};
+      h.modes.push_back(staged_mode(count_parts(g), way_reads, layout, bounds, work, price, profile.network));
       if (h.fastest < 0 || h.modes.back().epoch_seconds < h.modes[static_cast<std::size_t>(h.fastest)].epoch_seconds)
         h.fastest = static_cast<int>(h.modes.size()) - 1;
     }

@@ -1,24 +1,25 @@
 // `loom plan fullgraph`: predicts an epoch of `loom fullgraph` (plan/planner.hpp does `loom
-// train`'s) on K hosts of a profiled cluster, one rank per host, for graph and pipe parallelism,
-// and names the faster. For each K the store is split as `loom fullgraph` would run on it (its
-// own parts where it has K, else kway_graph.hpp's split: K parts for graph mode, --chunks (or K)
-// for pipe mode), and every part's rows, in-edges and outside rows are counted exactly. Then:
+// train`'s) on K hosts of a profiled cluster, one rank per host, for graph, pipe and hybrid
+// parallelism, and names the fastest. For each K and mode the store is split as `loom fullgraph`
+// would run on it (its own parts where it has as many, else kway_graph.hpp's split: K parts, or
+// ways x --chunks), laid out by the trainer's own make_layout (S stages of W ways, C chunks a way),
+// and every part's rows, in-edges and outside rows by owner are counted exactly. Then:
 //   work     per layer and part, the multiply-adds of the layer's weight matrices x the part's
 //            rows (2 flops each) and the aggregation's values (in-edges x hidden), forward once
 //            and backward twice (step_costs.hpp's convention), priced by the profile's compute
 //            rates (the GPU's where it has one, else the host's per core x cores)
-//   graph    every layer forward waits for its slowest part, then the mirror exchange of that
-//            layer (hidden-wide rows each part sends to each reader, an all-to-all priced by the
-//            link model, the slowest rank's); backward the same in reverse; then the ring
-//            all-reduce of every parameter's gradient
-//   pipe     the layers split over the K stages as `loom fullgraph` splits them (counted layer
-//            costs, balance_layers); each stage runs every chunk forward, then every chunk
-//            backward in reverse order, a chunk starting when its stage is free and the previous
-//            stage's activations (rows x hidden) have arrived: a step-by-step schedule whose end
-//            is the epoch, its idle time the bubble; historical rows of other chunks are read
-//            locally; the input layer's gradient is all-reduced where every layer reads it (GCNII)
+//   exchange at every layer of every chunk step, the stage's ways exchange the rows of their chunk
+//            that other ways read (forward) and the gradients of their outside rows (backward):
+//            all-to-alls priced by the link model, the slowest way's (graph mode: the halo)
+//   schedule each stage takes every chunk forward in order, then backward in reverse; a chunk
+//            step starts when its stage is free and the previous stage's activations (rows x
+//            hidden) have arrived, and lasts, layer by layer, the slowest way's compute and the
+//            exchange; the layers split over the stages as the trainer splits them (counted layer
+//            costs, balance_layers); idle time is the bubble
+//   all-reduce each stage's layers over its ways (ring, GradientSync's buckets); the input part
+//            over every rank where every layer reads it (GCNII), else over the first stage's ways
 // Bytes follow comm::Communicator's counting (halo, activations, gradients, weights channels), so
-// a plan's bytes are the counters a run reports. Not modelled: hybrid mode, --stale-halo.
+// a plan's bytes are the counters a run reports. Not modelled: --stale-halo.
 #pragma once
 
 #include <string>
@@ -42,14 +43,14 @@ struct FullGraphPlanOptions {
 
 struct FullGraphModeResult {
   train::FullGraphMode mode = train::FullGraphMode::kGraph;
-  int parts = 0;  // graph: one per host; pipe: chunks
+  int parts = 0;  // the store's parts the mode runs on (graph: one per host; pipe, hybrid: chunks)
   double epoch_seconds = 0;
   double compute = 0;   // the slowest rank's compute
-  double exchange = 0;  // graph: mirror exchanges; pipe: activations and gradients on the wire
+  double exchange = 0;  // the slowest stage's mirror exchanges, and activations and gradients on the wire
   double bubble = 0;    // pipe: the slowest rank's idle time
   double allreduce = 0;
   double halo_bytes = 0, activation_bytes = 0, gradient_bytes = 0, weight_bytes = 0;  // all ranks, sent
-  std::vector<int> layer_bounds;                                                      // pipe: per stage
+  std::vector<int> layer_bounds;  // stage s runs layers layer_bounds[s] .. layer_bounds[s + 1] - 1
 };
 
 struct FullGraphHosts {
@@ -65,7 +66,8 @@ struct FullGraphPlan {
   std::string table() const;
 };
 
-// Throws Error naming the argument at fault (--hosts, --modes, --chunks, --cluster, the store).
+// Throws Error naming the argument at fault (--hosts, --modes, --ways, --chunks, --layers, --cluster,
+// the store).
 FullGraphPlan make_fullgraph_plan(const FullGraphPlanOptions& options);
 
 }  // namespace loom::plan
