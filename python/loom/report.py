@@ -251,17 +251,28 @@ def plan_figures(plan):
         for h in plan["hosts"]
         if h["fastest_fitting"] is not None
     }
+    phases = ("sample", "gather", "fetch", "copy", "compute", "allreduce")
+    return curve, stacked_bars(
+        {k: [r["epoch"]["exposed_seconds"][p] for p in phases] for k, r in chosen.items()},
+        phases,
+        "seconds the model waits for each phase",
+        "the fastest regime that fits, by phase",
+    )
+
+
+def stacked_bars(columns, parts, ylabel, title):
+    """A PNG of one stacked bar per host count: `columns` maps its label to a value per part."""
     fig, ax = plt.subplots(figsize=(7, 4))
-    bottom = [0.0] * len(chosen)
-    for phase in ("sample", "gather", "fetch", "copy", "compute", "allreduce"):
-        values = [r["epoch"]["exposed_seconds"][phase] for r in chosen.values()]
-        ax.bar(list(chosen), values, bottom=bottom, label=phase)
+    bottom = [0.0] * len(columns)
+    for i, part in enumerate(parts):
+        values = [v[i] for v in columns.values()]
+        ax.bar(list(columns), values, bottom=bottom, label=part)
         bottom = [b + v for b, v in zip(bottom, values)]
     ax.set_xlabel("hosts")
-    ax.set_ylabel("seconds the model waits for each phase")
-    ax.set_title("the fastest regime that fits, by phase")
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
     ax.legend(fontsize="small")
-    return curve, figure_png(fig)
+    return figure_png(fig)
 
 
 def build_plan_report(plan, title):
@@ -305,17 +316,13 @@ def fullgraph_plan_figures(plan):
     ax.legend(fontsize="small")
     curve = figure_png(fig)
     chosen = {str(h["hosts"]): next(m for m in h["modes"] if m["mode"] == h["fastest"]) for h in plan["hosts"]}
-    fig, ax = plt.subplots(figsize=(7, 4))
-    bottom = [0.0] * len(chosen)
-    for part in ("compute", "exchange", "bubble", "allreduce"):
-        values = [m[part] for m in chosen.values()]
-        ax.bar(list(chosen), values, bottom=bottom, label=part)
-        bottom = [b + v for b, v in zip(bottom, values)]
-    ax.set_xlabel("hosts")
-    ax.set_ylabel("seconds (the slowest rank's)")
-    ax.set_title("the fastest mode, by part")
-    ax.legend(fontsize="small")
-    return curve, figure_png(fig)
+    parts = ("compute", "exchange", "bubble", "allreduce")
+    return curve, stacked_bars(
+        {k: [m[p] for p in parts] for k, m in chosen.items()},
+        parts,
+        "seconds (the slowest rank's)",
+        "the fastest mode, by part",
+    )
 
 
 def build_fullgraph_plan_report(plan, title):

@@ -59,6 +59,20 @@ for name, kind in (("none", "pipelined"), ("vip", "cache")):
     assert epoch["steps"] == plan["steps_per_epoch"], (epoch["steps"], plan["steps_per_epoch"])
 assert by_kind["cache"]["bytes"]["features"] < by_kind["pipelined"]["bytes"]["features"]
 PY
+# The first plan kept its counts in the store: the same plan again reads them and answers the
+# same; --recount counts afresh to the same answer; another alpha is another count.
+plan_again() {  # plan_again LOG JSON ARGS...
+  "$loom" --log-level info plan "$dir/parts" --config "$dir/run.toml" --cluster "$dir/cluster.toml" --hosts "$np" \
+    --regimes pipelined,cache --policies vip --json "$2" "${@:3}" > /dev/null 2> "$1"
+}
+plan_again "$dir/again.log" "$dir/again.json" --alphas 0.1
+grep -q "counts read from $dir/parts/plan-counts/" "$dir/again.log"
+cmp "$dir/plan.json" "$dir/again.json"
+plan_again "$dir/recount.log" "$dir/recount.json" --alphas 0.1 --recount
+if grep -q "counts read from" "$dir/recount.log"; then echo "--recount read kept counts" >&2; exit 1; fi
+cmp "$dir/plan.json" "$dir/recount.json"
+plan_again "$dir/other.log" "$dir/other.json" --alphas 0.2
+if grep -q "counts read from" "$dir/other.log"; then echo "another alpha read kept counts" >&2; exit 1; fi
 
 refused() {  # refused WHAT ARGS...: `loom plan` fails and names WHAT
   if "$loom" --log-level warn plan "${@:2}" > "$dir/err" 2>&1; then

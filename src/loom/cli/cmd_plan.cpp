@@ -64,6 +64,10 @@ void add_plan_command(CLI::App& app, Action& action) {
                   "How the plan splits a store that is not already in K parts, or the --shape stand-in (as "
                   "`loom partition --method`; METIS is slow at large K on power-law graphs: stream is not)");
   sub->add_option("--json", flags->json, "Also write the plan as JSON here (--overwrite replaces it)");
+  sub->add_option("--counts-dir", o.counts_dir,
+                  "Keep each host count's counted work here and read it back when the graph, split, sampling and "
+                  "holdings are the same (default: STORE/plan-counts; for --shape, ~/.cache/loom/plan-counts)");
+  sub->add_flag("--recount", o.recount, "Count afresh even where counts are kept (and keep the new ones)");
   add_minibatch_options(*sub, o.train);
   add_plan_calibrate(*sub, action);
   add_plan_fullgraph(*sub, action);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -102,6 +103,27 @@ double shape_probability(const std::string& value, const std::string& key) {
   return p;
 }
 
+// The count --shape's `key` sets (nodes, edges, train, feat-dim, classes), or null.
+std::int64_t* count_field(GraphShape& shape, const std::string& key) {
+  const std::pair<const char*, std::int64_t GraphShape::*> fields[] = {{"nodes", &GraphShape::nodes},
+                                                                       {"edges", &GraphShape::edges},
+                                                                       {"train", &GraphShape::train_nodes},
+                                                                       {"feat-dim", &GraphShape::feat_dim},
+                                                                       {"classes", &GraphShape::classes}};
+  for (const auto& [name, field] : fields)
+    if (key == name) return &(shape.*field);  // input text: --shape
+  return nullptr;
+}
+
+// The stand-in R-MAT probability --shape's `key` sets (rmat-a, rmat-b, rmat-c), or null.
+double* probability_field(GraphShape& shape, const std::string& key) {
+  const std::pair<const char*, double GraphShape::*> fields[] = {
+      {"rmat-a", &GraphShape::rmat_a}, {"rmat-b", &GraphShape::rmat_b}, {"rmat-c", &GraphShape::rmat_c}};
+  for (const auto& [name, field] : fields)
+    if (key == name) return &(shape.*field);  // input text: --shape
+  return nullptr;
+}
+
 }  // namespace
 
 GraphShape parse_shape(const std::string& text) {
@@ -113,33 +135,19 @@ GraphShape parse_shape(const std::string& text) {
     const std::size_t eq = item.find('=');
     LOOM_CHECK_ARG(eq != std::string::npos, "--shape", "expected key=value, got '{}'", item);
     const std::string key = item.substr(0, eq), value = item.substr(eq + 1);
-    const auto count = [&](std::int64_t& field) { field = shape_count(value, key); };
-    if (key == "rmat-a" || key == "rmat-b" || key == "rmat-c") {  // input text: --shape
-      double& p = key == "rmat-a"   ? shape.rmat_a
-                  : key == "rmat-b" ? shape.rmat_b
-                                    : shape.rmat_c;  // input text: --shape
-      p = shape_probability(value, key);
-      start = comma + 1;
-      continue;
-    }
     if (key == "feat-dtype") {  // input text: --shape
       shape.feat_bytes = static_cast<std::int64_t>(
           core::dtype_size(core::parse_enum(core::kFloatDTypeNames, value, "--shape feat-dtype")));
-      start = comma + 1;
-      continue;
-    }
-    std::int64_t* field = key == "nodes"      ? &shape.nodes        // input text: --shape
-                          : key == "edges"    ? &shape.edges        // input text: --shape
-                          : key == "train"    ? &shape.train_nodes  // input text: --shape
-                          : key == "feat-dim" ? &shape.feat_dim     // input text: --shape
-                          : key == "classes"  ? &shape.classes      // input text: --shape
-                                              : nullptr;
-    if (field == nullptr)
+    } else if (std::int64_t* count = count_field(shape, key)) {
+      *count = shape_count(value, key);
+    } else if (double* probability = probability_field(shape, key)) {
+      *probability = shape_probability(value, key);
+    } else {
       throw Error::in_argument(
           "--shape",
           fmt::format("unknown key '{}' (nodes, edges, train, feat-dim, classes, feat-dtype, rmat-a, rmat-b, rmat-c)",
                       key));
-    count(*field);
+    }
     start = comma + 1;
   }
   LOOM_CHECK_ARG(shape.nodes > 0 && shape.edges > 0 && shape.train_nodes > 0 && shape.feat_dim > 0, "--shape",
@@ -175,10 +183,22 @@ KWayGraph kway_from_store(const std::string& store, int parts, partition::Partit
   return g;
 }
 
+namespace {
+
+int stand_in_log2_nodes(const GraphShape& shape) {
+  return std::clamp(static_cast<int>(std::ceil(std::log2(static_cast<double>(shape.nodes)))), 1, shape.stand_in_scale);
+}
+
+}  // namespace
+
+std::int64_t stand_in_batch(const GraphShape& shape, std::int64_t batch_size) {
+  const double ratio = std::max(1.0, static_cast<double>(shape.nodes) / std::ldexp(1.0, stand_in_log2_nodes(shape)));
+  return std::max<std::int64_t>(1, std::llround(static_cast<double>(batch_size) / ratio));
+}
+
 StandIn::StandIn(const GraphShape& shape, std::int64_t batch_size, std::uint64_t seed) {
   graph::generate::RmatOptions rmat;
-  rmat.scale =
-      std::clamp(static_cast<int>(std::ceil(std::log2(static_cast<double>(shape.nodes)))), 1, shape.stand_in_scale);
+  rmat.scale = stand_in_log2_nodes(shape);
   // Symmetrising and removing duplicates keeps about half of R-MAT's generated edges as pairs.
   rmat.edge_factor = std::max(1.0, static_cast<double>(shape.edges) / static_cast<double>(shape.nodes) / 2);
   rmat.a = shape.rmat_a;
@@ -188,8 +208,7 @@ StandIn::StandIn(const GraphShape& shape, std::int64_t batch_size, std::uint64_t
   rmat.train = static_cast<double>(shape.train_nodes) / static_cast<double>(shape.nodes);
   rmat.valid = 0;
   rmat.seed = seed;
-  const double ratio = std::max(1.0, static_cast<double>(shape.nodes) / std::ldexp(1.0, rmat.scale));
-  batch_size_ = std::max<std::int64_t>(1, std::llround(static_cast<double>(batch_size) / ratio));
+  batch_size_ = stand_in_batch(shape, batch_size);
   scale_ = static_cast<double>(batch_size) / static_cast<double>(batch_size_);
   const std::string path = dir_.path() + "/stand-in";
   graph::generate::generate_rmat_store(rmat, path, {});

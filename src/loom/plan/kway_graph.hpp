@@ -41,6 +41,15 @@ struct GraphShape {
 // rmat-b=0.19,rmat-c=0.19]" (suffixes K, M, G: powers of 1000); throws Error naming --shape.
 GraphShape parse_shape(const std::string& text);
 
+// What a plan keeps of a split once its work is counted: all that pricing the work needs.
+struct SplitSummary {
+  partition::PartitionBook book;
+  std::vector<std::int64_t> halo_sizes;  // per part: distinct remote neighbours
+  double scale = 1;                      // as KWayGraph's
+  std::string origin;
+  int parts() const { return book.num_parts(); }
+};
+
 struct KWayGraph {
   graph::Csr csr;  // the whole graph, ids in part order (part k owns book.range(k))
   partition::PartitionBook book;
@@ -49,6 +58,7 @@ struct KWayGraph {
   double scale = 1;    // rows and edges each counted row or edge stands for (stand-ins only)
   std::string origin;  // where the split comes from, for the report
   int parts() const { return book.num_parts(); }
+  SplitSummary summary() const { return {book, halo_sizes, scale, origin}; }
 };
 
 // From a store (plain or partitioned); `method` and `seed` are the partitioner's where the store
@@ -57,11 +67,13 @@ KWayGraph kway_from_store(const std::string& store, int parts, partition::Partit
 // A stand-in for a shape (see above), generated once into a temporary folder and split for each
 // K; `batch_size` is the plan's, the stand-in's batch is batch_size / scale (at least 1), and each
 // split's `scale` is their exact ratio.
+// The stand-in's batch for a plan's `batch_size`: cut by the ratio of the shape's nodes to the
+// stand-in's, at least 1.
+std::int64_t stand_in_batch(const GraphShape& shape, std::int64_t batch_size);
 class StandIn {
  public:
   StandIn(const GraphShape& shape, std::int64_t batch_size, std::uint64_t seed);
   KWayGraph split(int parts, partition::PartitionMethod method, std::uint64_t seed) const;
-  std::int64_t batch_size() const { return batch_size_; }
 
  private:
   core::TempDir dir_;

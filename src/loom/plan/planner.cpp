@@ -2,16 +2,22 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <memory>
+#include <optional>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include "loom/core/digest.hpp"
 #include "loom/core/dtype.hpp"
+#include "loom/core/fs.hpp"
 #include "loom/core/error.hpp"
 #include "loom/core/log.hpp"
 #include "loom/core/timer.hpp"
 #include "loom/graph/info.hpp"
 #include "loom/partition/partitioned_store.hpp"
+#include "loom/plan/counts_cache.hpp"
 #include "loom/plan/step_costs.hpp"
 
 namespace loom::plan {
@@ -76,7 +82,8 @@ struct Variant {
 };
 
 // The holdings the regimes asked for, and the regimes' variants over them.
-std::vector<Variant> variants(const PlanOptions& o, const KWayGraph& g, std::vector<RemoteRows>& holdings, int depth) {
+std::vector<Variant> variants(const PlanOptions& o, const SplitSummary& g, std::vector<RemoteRows>& holdings,
+                              int depth) {
   const int parts = g.parts();
   holdings = {{"none", feature::CachePolicy::kNone, std::vector<std::int64_t>(static_cast<std::size_t>(parts), 0)}};
   std::vector<Variant> out;
@@ -105,7 +112,7 @@ std::vector<Variant> variants(const PlanOptions& o, const KWayGraph& g, std::vec
   return out;
 }
 
-HostMemory host_memory(const Variant& v, const KWayGraph& g, const EpochCounts& counts, const RemoteRows& held,
+HostMemory host_memory(const Variant& v, const SplitSummary& g, const EpochCounts& counts, const RemoteRows& held,
                        const ModelSpec& spec, const GraphFacts& facts, const ClusterProfile& profile) {
   const double node_ratio = static_cast<double>(facts.nodes) / static_cast<double>(g.book.num_nodes());
   HostMemory m;
@@ -141,7 +148,7 @@ HostMemory host_memory(const Variant& v, const KWayGraph& g, const EpochCounts& 
   return m;
 }
 
-RegimeResult predict(const Variant& v, const KWayGraph& g, const EpochCounts& counts,
+RegimeResult predict(const Variant& v, const SplitSummary& g, const EpochCounts& counts,
                      const std::vector<RemoteRows>& holdings, const ModelSpec& spec, const GraphFacts& facts,
                      const ClusterProfile& profile) {
   const bool replicated = v.kind == RegimeKind::kReplicated;
@@ -170,17 +177,75 @@ RegimeResult predict(const Variant& v, const KWayGraph& g, const EpochCounts& co
   return r;
 }
 
-HostsResult plan_hosts(const PlanOptions& o, int hosts, const StandIn* stand_in, const ModelSpec& spec,
-                       const GraphFacts& facts, const ClusterProfile& profile) {
+// The digest of what a plan's counts depend on besides the options: the store's meta.json (which
+// records every file's digest) and where it is, or the shape the stand-in is generated from.
+std::string graph_key(const PlanOptions& o) {
+  if (o.shape) {
+    const GraphShape& s = *o.shape;
+    return fmt::format("shape nodes={} edges={} train={} scale={} rmat={},{},{} batch={}", s.nodes, s.edges,
+                       s.train_nodes, s.stand_in_scale, s.rmat_a, s.rmat_b, s.rmat_c, o.train.batch_size);
+  }
+  const std::string meta = core::read_text_file(o.store + "/meta.json");
+  return fmt::format("store {} meta crc32:{:08x}", std::filesystem::weakly_canonical(o.store).string(),
+                     core::crc32_of(meta.data(), static_cast<std::int64_t>(meta.size())));
+}
+
+// Everything a host count's counts depend on: a different key is a different count.
+std::string counts_key(const PlanOptions& o, const std::string& graph, int hosts, const SamplingSpec& sampling) {
+  std::string holdings;
+  for (const auto policy : o.policies) holdings += core::enum_name(feature::kCachePolicyNames, policy) + " ";
+  for (const double a : o.alphas) holdings += fmt::format("a={:g} ", a);
+  for (const double f : o.prefetch) holdings += fmt::format("prefetch={:g} ", f);
+  for (const RegimeKind kind : o.regimes) holdings += core::enum_name(kRegimeNames, kind) + " ";
+  return fmt::format("loom plan counts 1; {}; hosts {}; split {} seed {}; fanouts {}; batch {}; simulation {}; {}",
+                     graph, hosts, core::enum_name(partition::kPartitionMethodNames, o.partition_method),
+                     o.train.run.seed, fmt::join(sampling.fanouts, ","), sampling.batch_size,
+                     sampling.simulation_epochs, holdings);
+}
+
+// The stand-in, generated the first time a host count has to be counted on it.
+class LazyStandIn {
+ public:
+  explicit LazyStandIn(const PlanOptions& o) : options_(o) {}
+  const StandIn& get() {
+    if (!stand_in_)
+      stand_in_ = std::make_unique<StandIn>(*options_.shape, options_.train.batch_size, options_.train.run.seed);
+    return *stand_in_;
+  }
+
+ private:
+  const PlanOptions& options_;
+  std::unique_ptr<StandIn> stand_in_;
+};
+
+// Splits the graph K ways and counts every step's work under each holding.
+CountedSplit count_hosts(const PlanOptions& o, int hosts, LazyStandIn& stand_in, const SamplingSpec& sampling,
+                         int depth) {
+  const KWayGraph g = o.shape ? stand_in.get().split(hosts, o.partition_method, o.train.run.seed)
+                              : kway_from_store(o.store, hosts, o.partition_method, o.train.run.seed);
+  std::vector<RemoteRows> holdings;
+  variants(o, g.summary(), holdings, depth);
+  return {g.summary(), count_epoch(g, sampling, holdings)};
+}
+
+HostsResult plan_hosts(const PlanOptions& o, int hosts, LazyStandIn& stand_in, const std::string& graph,
+                       const ModelSpec& spec, const GraphFacts& facts, const ClusterProfile& profile) {
   core::Timer timer;
   SamplingSpec sampling{o.train.fanouts, o.train.batch_size, o.train.run.seed, o.train.cache.simulation_epochs};
-  if (stand_in != nullptr) sampling.batch_size = stand_in->batch_size();
-  const KWayGraph g = stand_in != nullptr ? stand_in->split(hosts, o.partition_method, o.train.run.seed)
-                                          : kway_from_store(o.store, hosts, o.partition_method, o.train.run.seed);
+  if (o.shape) sampling.batch_size = stand_in_batch(*o.shape, o.train.batch_size);
   const int depth = o.train.data_path.pipeline_depth > 0 ? o.train.data_path.pipeline_depth : 4;
+  const std::string dir = o.counts_dir.empty() ? default_counts_dir(o.store) : o.counts_dir;
+  const std::string key = counts_key(o, graph, hosts, sampling);
+  std::optional<CountedSplit> counted;
+  if (!o.recount && !dir.empty()) counted = read_counts(dir, key);
+  if (!counted) {
+    counted = count_hosts(o, hosts, stand_in, sampling, depth);
+    if (!dir.empty()) keep_counts(dir, key, *counted);
+  }
+  const SplitSummary& g = counted->split;
+  const EpochCounts& counts = counted->counts;
   std::vector<RemoteRows> holdings;
   const std::vector<Variant> asked = variants(o, g, holdings, depth);
-  const EpochCounts counts = count_epoch(g, sampling, holdings);
   HostsResult result;
   result.hosts = hosts;
   result.steps = counts.steps;
@@ -214,10 +279,10 @@ Plan make_plan(const PlanOptions& o) {
   spec.parameter_sizes = parameter_sizes(spec.model);
   spec.row_bytes = facts.feat_dim * facts.feat_bytes;
   spec.wire_row_bytes = facts.feat_dim * (o.train.data_path.wire_dtype == feature::WireDType::kFloat16 ? 2 : 4);
-  std::unique_ptr<StandIn> stand_in;
-  if (o.shape) stand_in = std::make_unique<StandIn>(*o.shape, o.train.batch_size, o.train.run.seed);
+  LazyStandIn stand_in(o);
+  const std::string graph = graph_key(o);
   for (const int hosts : o.hosts)
-    plan.results.push_back(plan_hosts(o, hosts, stand_in.get(), spec, facts, plan.profile));
+    plan.results.push_back(plan_hosts(o, hosts, stand_in, graph, spec, facts, plan.profile));
   return plan;
 }
 

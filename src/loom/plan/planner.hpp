@@ -47,6 +47,10 @@ struct PlanOptions {
   std::vector<double> prefetch = {0.25};
   partition::PartitionMethod partition_method = partition::PartitionMethod::kMetis;  // where the plan splits
   train::MinibatchOptions train;  // model, fanouts, batch size, pipeline depth, wire dtype, seed
+  // Where each host count's counted work is kept and read back (counts_cache.hpp; empty: the
+  // default folder), and whether to count afresh (and keep the new counts) even where it is kept.
+  std::string counts_dir;
+  bool recount = false;
 };
 
 struct RegimeResult {
