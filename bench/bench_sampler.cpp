@@ -76,7 +76,7 @@ BenchGraph rmat(int scale) {
 BenchGraph from_store(const std::string& dir) {
   const auto store = graph::GraphStore::open(dir);
   BenchGraph g{dir, store.csr(), {}, 4};  // the mapped topology, as training samples it
-  if (store.has_feat() && store.feat().dtype() == core::DType::kFloat32) {
+  if (store.has_feat() && store.feat().dtype() == format::DType::kFloat32) {
     const auto f = store.feat().span<float>();
     g.features = torch::from_blob(const_cast<float*>(f.data()), {store.num_nodes(), store.meta().feat_dim}).clone();
   }

@@ -149,7 +149,7 @@ def edit_meta(store, key, value, seal=False):
     with open(meta_path) as f:
         meta = json.load(f)
     meta[key] = value
-    if seal:  # as a writer would have sealed it (core/digest.hpp): only the field's meaning can tell
+    if seal:  # as a writer would have sealed it (format/digest.hpp): only the field's meaning can tell
         content = dict(meta)
         content.pop("meta_digest", None)
         text = json.dumps(content, separators=(",", ":"), sort_keys=True, ensure_ascii=False)

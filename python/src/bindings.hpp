@@ -16,7 +16,7 @@
 
 #include "loom/comm/communicator.hpp"
 #include "loom/core/error.hpp"
-#include "loom/core/npy.hpp"
+#include "loom/format/npy.hpp"
 #include "loom/graph/store.hpp"
 
 namespace loom::python {
@@ -58,7 +58,7 @@ torch::Tensor view_tensor(std::span<const T> data, std::vector<std::int64_t> sha
 }
 
 // The same for an .npy array of any dtype the store uses (float32, float16, int32, int64, uint8).
-torch::Tensor view_npy(const core::NpyArray& array, std::shared_ptr<const void> owner);
+torch::Tensor view_npy(const format::NpyArray& array, std::shared_ptr<const void> owner);
 
 // A store's original node ids: an int64 tensor, or a list of str where the graph names its nodes.
 py::object original_ids(const graph::GraphStore& store);

@@ -13,21 +13,22 @@
 
 namespace loom::python {
 
-torch::Tensor view_npy(const core::NpyArray& array, std::shared_ptr<const void> owner) {
+torch::Tensor view_npy(const format::NpyArray& array, std::shared_ptr<const void> owner) {
   const std::vector<std::int64_t> shape(array.shape().begin(), array.shape().end());
   switch (array.dtype()) {
-    case core::DType::kFloat32: return view_tensor(array.span<float>(), shape, owner);
-    case core::DType::kInt64: return view_tensor(array.span<std::int64_t>(), shape, owner);
-    case core::DType::kInt32: return view_tensor(array.span<std::int32_t>(), shape, owner);
-    case core::DType::kUInt8: return view_tensor(array.span<std::uint8_t>(), shape, owner);
-    case core::DType::kFloat16:
-    case core::DType::kBFloat16: {
+    case format::DType::kFloat32: return view_tensor(array.span<float>(), shape, owner);
+    case format::DType::kInt64: return view_tensor(array.span<std::int64_t>(), shape, owner);
+    case format::DType::kInt32: return view_tensor(array.span<std::int32_t>(), shape, owner);
+    case format::DType::kUInt8: return view_tensor(array.span<std::uint8_t>(), shape, owner);
+    case format::DType::kFloat16:
+    case format::DType::kBFloat16: {
       auto* ptr = const_cast<void*>(array.data());
-      const auto type = array.dtype() == core::DType::kFloat16 ? torch::kHalf : torch::kBFloat16;
+      const auto type = array.dtype() == format::DType::kFloat16 ? torch::kHalf : torch::kBFloat16;
       return torch::from_blob(
           ptr, shape, [owner](void*) {}, torch::TensorOptions().dtype(type));
     }
-    default: throw Error::in_file(array.path(), 0, "dtype " + core::dtype_name(array.dtype()) + " has no tensor view");
+    default:
+      throw Error::in_file(array.path(), 0, "dtype " + format::dtype_name(array.dtype()) + " has no tensor view");
   }
 }
 

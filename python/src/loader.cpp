@@ -538,7 +538,7 @@ void bind_loader(py::module_& m) {
              o.data_path.superbatch = superbatch;
              o.cache.policy = enum_argument(feature::kCachePolicyNames, cache, "cache");
              o.cache.alpha = alpha;
-             o.cache.dtype = enum_argument(core::kFloatDTypeNames, cache_dtype, "cache_dtype");
+             o.cache.dtype = enum_argument(format::kFloatDTypeNames, cache_dtype, "cache_dtype");
              o.prefetch.controller.kind = enum_argument(control::kControllerNames, controller, "controller");
              o.prefetch.buffer.fraction = prefetch;
              o.prefetch.buffer.lookahead = lookahead;

@@ -9,9 +9,9 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "loom/core/digest.hpp"
+#include "loom/format/digest.hpp"
 #include "loom/core/fs.hpp"
-#include "loom/core/npy.hpp"
+#include "loom/format/npy.hpp"
 #include "loom/graph/store.hpp"
 #include "support/test_support.hpp"
 
@@ -48,11 +48,11 @@ CommandResult check_with_splits(const ScratchDir& dir, const graph::GraphData& d
   graph::write_graph_store(d, dir / "g", o);
   auto meta = nlohmann::json::parse(core::read_text_file(dir / "g/meta.json"));
   for (const auto& [name, ids] : splits) {
-    core::write_npy(dir / ("g/" + name + "_idx.npy"), ids);
+    format::write_npy(dir / ("g/" + name + "_idx.npy"), ids);
     meta["splits"][name] = ids.size();
   }
   core::write_text_file(dir / "g/meta.json", meta.dump(2));
-  core::record_digests(dir / "g");
+  format::record_digests(dir / "g");
   return run_loom("check " + dir / "g");
 }
 

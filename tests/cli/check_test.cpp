@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include "loom/core/npy.hpp"
+#include "loom/format/npy.hpp"
 #include "loom/graph/generate/sbm.hpp"
 #include "support/test_support.hpp"
 
@@ -31,15 +31,15 @@ std::string make_store(const ScratchDir& dir) {
 // Rewrites the int64 or int32 array at `path` with entry `i` set to `value` (its digest goes stale,
 // as a bad copy's would).
 void set_entry(const std::string& path, std::int64_t i, std::int64_t value) {
-  const core::NpyArray a = core::NpyArray::map(path);
+  const format::NpyArray a = format::NpyArray::map(path);
   std::vector<char> bytes(static_cast<const char*>(a.data()), static_cast<const char*>(a.data()) + a.nbytes());
-  if (a.dtype() == core::DType::kInt32) {
+  if (a.dtype() == format::DType::kInt32) {
     const auto v = static_cast<std::int32_t>(value);
     std::memcpy(bytes.data() + i * 4, &v, 4);
   } else {
     std::memcpy(bytes.data() + i * 8, &value, 8);
   }
-  core::write_npy(path, a.dtype(), a.shape(), bytes.data());
+  format::write_npy(path, a.dtype(), a.shape(), bytes.data());
 }
 
 // `loom check` exits 1 naming `file` and `message`; `info` fails with one error naming the file.
@@ -90,10 +90,10 @@ TEST(CliCheck, EachBrokenInvariantOfAGraphStoreIsNamed) {
 TEST(CliCheck, AFlippedFeatureByteIsCaughtByItsDigest) {
   ScratchDir dir;
   const std::string store = make_store(dir);
-  const core::NpyArray feat = core::NpyArray::map(store + "/feat.npy");
+  const format::NpyArray feat = format::NpyArray::map(store + "/feat.npy");
   std::vector<float> values(feat.span<float>().begin(), feat.span<float>().end());
   values[123] = -values[123];
-  core::write_npy(store + "/feat.npy", std::span<const float>(values), feat.shape());
+  format::write_npy(store + "/feat.npy", std::span<const float>(values), feat.shape());
   const auto check = run_loom("check " + store);
   EXPECT_EQ(check.status, 1) << check.output;
   EXPECT_TRUE(contains(check.output, store + "/feat.npy: digest")) << check.output;
@@ -130,9 +130,9 @@ TEST(CliCheck, PartitionedInvariantsBeyondOneStoreAreNamed) {
   const std::string store = make_store(dir);
   const std::string parts = dir / "p";
   ASSERT_EQ(run_loom("partition " + store + " -k 2 --method metis -o " + parts).status, 0);
-  const core::NpyArray map = core::NpyArray::map(parts + "/new_to_source.npy");
+  const format::NpyArray map = format::NpyArray::map(parts + "/new_to_source.npy");
   set_entry(parts + "/new_to_source.npy", 1, map.span<std::int64_t>()[0]);  // a source id twice
-  const core::NpyArray halo = core::NpyArray::map(parts + "/part-0/halo_ids.npy");
+  const format::NpyArray halo = format::NpyArray::map(parts + "/part-0/halo_ids.npy");
   ASSERT_GT(halo.size(), 0);
   set_entry(parts + "/part-0/halo_ids.npy", 0, 0);  // part 0 owns row 0: not a halo id
   const auto check = run_loom("check " + parts);

@@ -8,7 +8,7 @@
 
 #include <gtest/gtest.h>
 
-#include "loom/core/npy.hpp"
+#include "loom/format/npy.hpp"
 #include "support/test_support.hpp"
 
 namespace loom::test {
@@ -16,13 +16,13 @@ namespace {
 
 // Adds 1 (mod the node count) to neighbour id `entry` of `path`: every range still holds.
 void nudge_neighbour(const std::string& path, std::int64_t entry, std::int64_t nodes) {
-  const core::NpyArray a = core::NpyArray::map(path);
+  const format::NpyArray a = format::NpyArray::map(path);
   std::vector<char> bytes(static_cast<const char*>(a.data()), static_cast<const char*>(a.data()) + a.nbytes());
   std::int32_t v = 0;
   std::memcpy(&v, bytes.data() + entry * 4, 4);
   v = static_cast<std::int32_t>((v + 1) % nodes);
   std::memcpy(bytes.data() + entry * 4, &v, 4);
-  core::write_npy(path, a.dtype(), a.shape(), bytes.data());  // the recorded digest now differs
+  format::write_npy(path, a.dtype(), a.shape(), bytes.data());  // the recorded digest now differs
 }
 
 void expect_digest_named(const CommandResult& r, const std::string& file, const std::string& command) {
@@ -63,10 +63,10 @@ TEST_F(CliDigests, EveryCommandReadingADamagedStoreStopsNamingTheFile) {
 
 TEST_F(CliDigests, EveryRankOfAJobStopsOnADamagedPart) {
   ASSERT_EQ(run_loom("partition " + store + " -k 2 --method random -o " + dir / "p").status, 0);
-  const core::NpyArray feat = core::NpyArray::map(dir / "p/part-1/feat.npy");
+  const format::NpyArray feat = format::NpyArray::map(dir / "p/part-1/feat.npy");
   std::vector<char> bytes(static_cast<const char*>(feat.data()), static_cast<const char*>(feat.data()) + feat.nbytes());
   bytes[bytes.size() - 3] ^= 1;  // a feature value a little off: only its digest tells
-  core::write_npy(dir / "p/part-1/feat.npy", feat.dtype(), feat.shape(), bytes.data());
+  format::write_npy(dir / "p/part-1/feat.npy", feat.dtype(), feat.shape(), bytes.data());
   const auto r = run_command(
       "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 120 mpirun -np 2 --oversubscribe -q " +
       loom_binary() + " train " + dir / "p" + " --epochs 1 --hidden 8 --quiet 2>&1");

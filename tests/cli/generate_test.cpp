@@ -12,7 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "loom/core/fs.hpp"
-#include "loom/core/npy.hpp"
+#include "loom/format/npy.hpp"
 #include "loom/graph/store.hpp"
 #include "support/test_support.hpp"
 
@@ -54,7 +54,7 @@ TEST(GenerateCli, RmatWritesAStoreIndependentOfThreads) {
   auto two = test::run_loom("generate rmat -o " + (dir / "b") + args + " --threads 2 --feat-dtype float16");
   ASSERT_EQ(two.status, 0) << two.output;
   EXPECT_EQ(graph::GraphStore::open(dir / "a").num_nodes(), 1024);
-  EXPECT_EQ(graph::GraphStore::open(dir / "b").meta().feat_dtype, core::DType::kFloat16);
+  EXPECT_EQ(graph::GraphStore::open(dir / "b").meta().feat_dtype, format::DType::kFloat16);
   EXPECT_EQ(core::read_text_file(dir / "a/indices.npy"), core::read_text_file(dir / "b/indices.npy"));
 }
 
@@ -77,9 +77,9 @@ TEST(GenerateCli, BFloat16FeaturesAreWidenedOnGatherAndTrainLikeFloat32) {
     ASSERT_EQ(r.status, 0) << r.output;
   }
   const auto wide = graph::GraphStore::open(dir / "float32"), narrow = graph::GraphStore::open(dir / "bfloat16");
-  EXPECT_EQ(narrow.meta().feat_dtype, core::DType::kBFloat16);
-  const auto a = core::read_npy_as<float>(dir / "float32/feat.npy"),
-             b = core::read_npy_as<float>(dir / "bfloat16/feat.npy");
+  EXPECT_EQ(narrow.meta().feat_dtype, format::DType::kBFloat16);
+  const auto a = format::read_npy_as<float>(dir / "float32/feat.npy"),
+             b = format::read_npy_as<float>(dir / "bfloat16/feat.npy");
   ASSERT_EQ(a.size(), b.size());
   for (std::size_t i = 0; i < a.size(); ++i) ASSERT_NEAR(b[i], a[i], std::abs(a[i]) / 256 + 1e-6) << "value " << i;
   EXPECT_EQ(core::read_text_file(dir / "float32/indices.npy"), core::read_text_file(dir / "bfloat16/indices.npy"));

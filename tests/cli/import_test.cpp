@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "loom/core/fs.hpp"
-#include "loom/core/npy.hpp"
+#include "loom/format/npy.hpp"
 #include "support/test_support.hpp"
 
 namespace fs = std::filesystem;
@@ -66,7 +66,7 @@ TEST(CliImport, EdgeListWithSparseIdsStoresOriginalIds) {
   test::write_file(s / "e.txt", "# a comment\n10 30\n30 20\n20 20\n");
   const auto r = test::run_loom("import edgelist " + s / "e.txt" + " -o " + s / "store");
   ASSERT_EQ(r.status, 0) << r.output;
-  EXPECT_EQ(core::read_npy_as<std::int64_t>(s / "store/orig_id.npy"), (std::vector<std::int64_t>{10, 20, 30}));
+  EXPECT_EQ(format::read_npy_as<std::int64_t>(s / "store/orig_id.npy"), (std::vector<std::int64_t>{10, 20, 30}));
   const auto meta = nlohmann::json::parse(core::read_text_file(s / "store/meta.json"));
   EXPECT_EQ(meta["id_map"], "orig_id");
   EXPECT_EQ(meta["provenance"]["counts"]["self_loops_removed"], 1);
@@ -90,8 +90,8 @@ TEST(CliImport, EdgeListWithStringIdsKeepsNames) {
 TEST(CliImport, NpyWritesAStore) {
   test::ScratchDir s;
   fs::create_directories(s / "arrays");
-  core::write_npy(s / "arrays/src.npy", std::vector<std::int64_t>{0, 1});
-  core::write_npy(s / "arrays/dst.npy", std::vector<std::int64_t>{1, 2});
+  format::write_npy(s / "arrays/src.npy", std::vector<std::int64_t>{0, 1});
+  format::write_npy(s / "arrays/dst.npy", std::vector<std::int64_t>{1, 2});
   const auto r = test::run_loom("import npy " + s / "arrays" + " -o " + s / "store --directed");
   ASSERT_EQ(r.status, 0) << r.output;
   const auto meta = nlohmann::json::parse(core::read_text_file(s / "store/meta.json"));

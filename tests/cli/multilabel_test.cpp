@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "loom/core/fs.hpp"
-#include "loom/core/npy.hpp"
+#include "loom/format/npy.hpp"
 #include "support/test_support.hpp"
 
 namespace loom {
@@ -28,7 +28,7 @@ TEST(CliMultiLabel, FeaturesFromEmbeddingsMatchNodesByOriginalId) {
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_TRUE(contains(r.output, "2 of 3 nodes got a 2-dim vector")) << r.output;
   // Rows are ids 10, 20, 30 in order.
-  EXPECT_EQ(core::read_npy_as<float>(s / "store/feat.npy"), (std::vector<float>{3, 4, 0, 0, 1, 2}));
+  EXPECT_EQ(format::read_npy_as<float>(s / "store/feat.npy"), (std::vector<float>{3, 4, 0, 0, 1, 2}));
   const auto meta = nlohmann::json::parse(core::read_text_file(s / "store/meta.json"));
   EXPECT_EQ(meta["feat_dim"], 2);
   EXPECT_EQ(meta["provenance"]["features"]["unknown_keys"], 1);

@@ -7,9 +7,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "loom/core/digest.hpp"
+#include "loom/format/digest.hpp"
 #include "loom/core/fs.hpp"
-#include "loom/core/npy.hpp"
+#include "loom/format/npy.hpp"
 #include "support/test_support.hpp"
 
 namespace fs = std::filesystem;
@@ -43,7 +43,7 @@ class NeverSilent : public ::testing::Test {
   void edit_meta_sealed(const std::string& store, const std::string& key, const nlohmann::json& value) {
     auto meta = nlohmann::json::parse(core::read_text_file(store + "/meta.json"));
     meta[key] = value;
-    core::seal_meta(meta);
+    format::seal_meta(meta);
     core::write_text_file(store + "/meta.json", meta.dump(2));
   }
 
@@ -97,9 +97,9 @@ TEST_F(NeverSilent, AnEditedMetaJsonIsRefusedByEveryCommand) {
 
 TEST_F(NeverSilent, Float16ThatWouldOverflowIsRefusedAtImport) {
   fs::create_directories(dir / "npy");
-  core::write_npy(dir / "npy/src.npy", std::vector<std::int64_t>{0, 1});
-  core::write_npy(dir / "npy/dst.npy", std::vector<std::int64_t>{1, 2});
-  core::write_npy(dir / "npy/feat.npy", std::vector<float>{1, 2, 3, 70000, 5, 6}, {3, 2});
+  format::write_npy(dir / "npy/src.npy", std::vector<std::int64_t>{0, 1});
+  format::write_npy(dir / "npy/dst.npy", std::vector<std::int64_t>{1, 2});
+  format::write_npy(dir / "npy/feat.npy", std::vector<float>{1, 2, 3, 70000, 5, 6}, {3, 2});
   expect_error("import npy " + dir / "npy" + " -o " + dir / "s --feat-dtype float16", 1,
                {"feat.npy", "row 1, column 1", "70000", "--feat-dtype"});
   EXPECT_FALSE(fs::exists(dir / "s"));
@@ -125,9 +125,9 @@ TEST_F(NeverSilent, OverlappingOrRepeatedSplitIdsAreRefusedAtImportAndTraining) 
   expect_error("import ogb " + dir / "repeated" + " -o " + dir / "s", 1, {"node 0 appears twice in the train split"});
   EXPECT_FALSE(fs::exists(dir / "s"));
   // A store written before: training refuses it too.
-  auto test_ids = core::read_npy_as<std::int64_t>(dir / "g/test_idx.npy");
-  test_ids[0] = core::read_npy_as<std::int64_t>(dir / "g/train_idx.npy")[0];
-  core::write_npy(dir / "g/test_idx.npy", test_ids);
+  auto test_ids = format::read_npy_as<std::int64_t>(dir / "g/test_idx.npy");
+  test_ids[0] = format::read_npy_as<std::int64_t>(dir / "g/train_idx.npy")[0];
+  format::write_npy(dir / "g/test_idx.npy", test_ids);
   expect_error("--no-verify train " + dir / "g" + " --epochs 1 --hidden 8", 1,
                {"train_idx.npy", "in both the test and the train split", "test leakage"});
 }

@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "loom/core/fs.hpp"
-#include "loom/core/npy.hpp"
+#include "loom/format/npy.hpp"
 #include "support/test_support.hpp"
 
 namespace fs = std::filesystem;
@@ -47,7 +47,7 @@ TEST(CliNonFinite, NanAsReplacesAndRecordsTheCount) {
   const auto meta = nlohmann::json::parse(core::read_text_file(s / "store/meta.json"));
   EXPECT_EQ(meta["provenance"]["non_finite"]["values_replaced"], 2);
   EXPECT_EQ(meta["provenance"]["non_finite"]["replaced_with"], 0.0);
-  const auto array = core::NpyArray::map(s / "store/feat.npy");
+  const auto array = format::NpyArray::map(s / "store/feat.npy");
   const auto feat = array.span<float>();
   EXPECT_EQ(feat[1], 0.0f);
   EXPECT_EQ(feat[5], 0.0f);
@@ -57,10 +57,10 @@ TEST(CliNonFinite, NanAsReplacesAndRecordsTheCount) {
 TEST(CliNonFinite, NpyFeatureInfinityIsAnErrorNamingRowAndColumn) {
   test::ScratchDir s;
   fs::create_directories(s / "arrays");
-  core::write_npy(s / "arrays/src.npy", std::vector<std::int64_t>{0, 1});
-  core::write_npy(s / "arrays/dst.npy", std::vector<std::int64_t>{1, 2});
+  format::write_npy(s / "arrays/src.npy", std::vector<std::int64_t>{0, 1});
+  format::write_npy(s / "arrays/dst.npy", std::vector<std::int64_t>{1, 2});
   std::vector<float> feat = {1, 2, 3, 4, 5, std::numeric_limits<float>::infinity()};
-  core::write_npy(s / "arrays/feat.npy", std::span<const float>(feat), {3, 2});
+  format::write_npy(s / "arrays/feat.npy", std::span<const float>(feat), {3, 2});
   expect_error(test::run_loom("import npy " + s / "arrays" + " -o " + s / "store"), 1,
                "feat.npy: row 2, column 1: feature value inf is not finite");
 }

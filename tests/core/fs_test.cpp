@@ -114,5 +114,33 @@ TEST(MetricsLog, DiscardLeavesThePathAsItWas) {
   EXPECT_EQ(std::distance(fs::directory_iterator(dir.path()), fs::directory_iterator()), 1);
 }
 
+TEST(OutputDir, RemovesEverythingWhenNotCommitted) {
+  test::ScratchDir dir;
+  {
+    OutputDir out(dir / "store", false);
+    write_text_file(out.file("a.txt"), "x");
+  }
+  EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
+}
+
+TEST(OutputDir, RefusesExistingTargetWithoutOverwrite) {
+  test::ScratchDir dir;
+  std::filesystem::create_directory(dir / "store");
+  EXPECT_THROW(OutputDir(dir / "store", false), Error);
+  OutputDir ok(dir / "store", true);
+  ok.commit();
+}
+
+TEST(OutputDir, UnwritableParentNamesTheArgument) {
+  test::ScratchDir dir;
+  write_text_file(dir / "file", "x");
+  try {
+    OutputDir out(dir / "file/sub", false, "-o");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.argument(), "-o");
+  }
+}
+
 }  // namespace
 }  // namespace loom::core

@@ -81,7 +81,7 @@ TEST_F(SgnsCheckpoint, StoppedAtAnEpochAndResumedThereReachesTheSameWeights) {
   SgnsModel stopped = init_sgns_model(40, options());
   SgnsSteps stop_after_two;
   int boundaries = 0;
-  stop_after_two.at_boundary = [&](core::CheckpointId reached) {
+  stop_after_two.at_boundary = [&](format::CheckpointId reached) {
     ++boundaries;
     return reached.epochs == 2;
   };
@@ -91,7 +91,7 @@ TEST_F(SgnsCheckpoint, StoppedAtAnEpochAndResumedThereReachesTheSameWeights) {
   SgnsModel resumed = init_sgns_model(40, options());
   copy_weights(stopped, resumed);
   SgnsSteps from_two;
-  from_two.start = core::CheckpointId{2};
+  from_two.start = format::CheckpointId{2};
   train_sgns(corpus, counts, options(), resumed, from_two);
   EXPECT_TRUE(same_weights(resumed, uninterrupted));
 }

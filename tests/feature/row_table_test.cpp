@@ -12,31 +12,32 @@
 namespace loom::feature {
 namespace {
 
-core::NpyArray int64_array(std::vector<std::int64_t> values) {
+format::NpyArray int64_array(std::vector<std::int64_t> values) {
   std::vector<char> bytes(values.size() * 8);
   std::memcpy(bytes.data(), values.data(), bytes.size());
-  return core::NpyArray::from_bytes(core::DType::kInt64, {static_cast<std::int64_t>(values.size())}, std::move(bytes));
+  return format::NpyArray::from_bytes(format::DType::kInt64, {static_cast<std::int64_t>(values.size())},
+                                      std::move(bytes));
 }
 
 TEST(RowTable, AnIndexedViewReadsTheIndexedRowsInEveryDtype) {
   std::vector<char> bytes(4 * 2 * 2);
-  auto* half = reinterpret_cast<core::Half*>(bytes.data());
-  for (int i = 0; i < 8; ++i) half[i] = core::float_to_half(static_cast<float>(i));
-  const auto rows = core::NpyArray::from_bytes(core::DType::kFloat16, {4, 2}, std::move(bytes));
+  auto* half = reinterpret_cast<format::Half*>(bytes.data());
+  for (int i = 0; i < 8; ++i) half[i] = format::float_to_half(static_cast<float>(i));
+  const auto rows = format::NpyArray::from_bytes(format::DType::kFloat16, {4, 2}, std::move(bytes));
   const RowTable table = RowTable::view(rows, int64_array({3, 0, 3}));
   EXPECT_EQ(table.rows(), 3);
   EXPECT_FALSE(table.is_contiguous());
   std::vector<float> out(6);
   table.gather(std::vector<std::int64_t>{0, 1, 2}, out.data());
   EXPECT_EQ(out, (std::vector<float>{6, 7, 0, 1, 6, 7}));
-  core::Half h[2];
+  format::Half h[2];
   table.row(1, h);
-  EXPECT_EQ(core::half_to_float(h[1]), 1.0f);
+  EXPECT_EQ(format::half_to_float(h[1]), 1.0f);
   EXPECT_THROW(table.data(), Error) << "indexed rows are not one block";
   const RowTable copy = table.contiguous();
   EXPECT_TRUE(copy.is_contiguous());
-  EXPECT_EQ(copy.dtype(), core::DType::kFloat16);
-  EXPECT_EQ(core::half_to_float(static_cast<const core::Half*>(copy.data())[4]), 6.0f);
+  EXPECT_EQ(copy.dtype(), format::DType::kFloat16);
+  EXPECT_EQ(format::half_to_float(static_cast<const format::Half*>(copy.data())[4]), 6.0f);
 }
 
 TEST(RowTable, GathersInFileOrderWriteWhatBatchOrderWrites) {
@@ -44,7 +45,7 @@ TEST(RowTable, GathersInFileOrderWriteWhatBatchOrderWrites) {
   std::vector<char> bytes(n * dim * 4);
   auto* values = reinterpret_cast<float*>(bytes.data());
   for (std::int64_t i = 0; i < n * dim; ++i) values[i] = static_cast<float>(i);
-  const auto rows = core::NpyArray::from_bytes(core::DType::kFloat32, {n, dim}, std::move(bytes));
+  const auto rows = format::NpyArray::from_bytes(format::DType::kFloat32, {n, dim}, std::move(bytes));
   std::vector<std::int64_t> reversed(n);
   for (std::int64_t r = 0; r < n; ++r) reversed[r] = n - 1 - r;
   RowTable table = RowTable::view(rows, int64_array(reversed));
@@ -55,16 +56,16 @@ TEST(RowTable, GathersInFileOrderWriteWhatBatchOrderWrites) {
   std::vector<float> batch_order(9000 * dim), in_file_order(9000 * dim), at_batch(9000 * dim), at_file(9000 * dim);
   table.gather(wanted, batch_order.data());
   table.gather_at(wanted, positions, at_batch.data());
-  std::vector<core::Half> half_batch, half_file;
-  encode_rows<core::Half>(table, wanted, half_batch);
+  std::vector<format::Half> half_batch, half_file;
+  encode_rows<format::Half>(table, wanted, half_batch);
   table.set_reads_in_file_order(true);
   table.gather(wanted, in_file_order.data());
   table.gather_at(wanted, positions, at_file.data());
-  encode_rows<core::Half>(table, wanted, half_file);
+  encode_rows<format::Half>(table, wanted, half_file);
   EXPECT_EQ(in_file_order, batch_order);
   EXPECT_EQ(at_file, at_batch);
   EXPECT_EQ(at_file[0], values[(n - 1 - wanted[8999]) * dim]);
-  EXPECT_EQ(std::memcmp(half_file.data(), half_batch.data(), half_file.size() * sizeof(core::Half)), 0);
+  EXPECT_EQ(std::memcmp(half_file.data(), half_batch.data(), half_file.size() * sizeof(format::Half)), 0);
 
   const auto order = core::ascending_order(4, [](std::int64_t i) {
     return std::array<std::int64_t, 4>{30, 10, 40, 20}[i];

@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "fuzz_input.hpp"
-#include "loom/core/digest.hpp"
+#include "loom/format/digest.hpp"
 #include "loom/core/fs.hpp"
 #include "loom/graph/store.hpp"
 #include "loom/partition/partitioned_store.hpp"
@@ -62,7 +62,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   nlohmann::json meta = nlohmann::json::parse(loom::core::read_text_file(meta_path));
   meta.merge_patch(patch);
   if (!meta.is_object()) return 0;
-  loom::core::seal_meta(meta);
+  loom::format::seal_meta(meta);
   loom::core::write_text_file(meta_path, meta.dump(2));
   loom::fuzz::expect_parse_or_error([&] {
     if (input.mode == 0) {

@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "loom/core/npy.hpp"
+#include "loom/format/npy.hpp"
 #include "loom/core/rng.hpp"
 #include "loom/graph/csr.hpp"
 #include "support/test_support.hpp"
@@ -37,10 +37,10 @@ EdgeList random_edges(std::int64_t n, std::int64_t m, bool weighted, std::uint64
 // build_csr() + the arrays write_store_files() writes, into dir/ref-*.
 void write_reference(EdgeList edges, const CsrBuildOptions& o, const std::string& dir) {
   BuiltCsr built = build_csr(edges, o);
-  core::write_npy(dir + "/ref-indptr.npy", built.indptr);
+  format::write_npy(dir + "/ref-indptr.npy", built.indptr);
   std::vector<std::int32_t> narrow(built.indices.begin(), built.indices.end());
-  core::write_npy(dir + "/ref-indices.npy", narrow);
-  if (!built.weight.empty()) core::write_npy(dir + "/ref-weight.npy", built.weight);
+  format::write_npy(dir + "/ref-indices.npy", narrow);
+  if (!built.weight.empty()) format::write_npy(dir + "/ref-weight.npy", built.weight);
 }
 
 struct Case {

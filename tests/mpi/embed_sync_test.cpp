@@ -103,15 +103,15 @@ TEST(SyncedSgns, StoppedAfterARoundAndResumedThereReachesTheSameWeights) {
   SgnsModel model = init_sgns_model(50, o);
   std::vector<std::string> reached;
   SgnsSteps stop;
-  stop.at_boundary = [&](core::CheckpointId id) {
+  stop.at_boundary = [&](format::CheckpointId id) {
     reached.push_back(id.name());
-    return id == core::CheckpointId{1, 2};
+    return id == format::CheckpointId{1, 2};
   };
   train_sgns_synced(corpus, counts, o, sync, model, nullptr, stop);
   EXPECT_EQ(reached, (std::vector<std::string>{"epoch-0-step-1", "epoch-0-step-2", "epoch-1", "epoch-1-step-1",
                                                "epoch-1-step-2"}));
   SgnsSteps resume;
-  resume.start = core::CheckpointId{1, 2};
+  resume.start = format::CheckpointId{1, 2};
   train_sgns_synced(corpus, counts, o, sync, model, nullptr, resume);
   const auto bytes = sizeof(float) * static_cast<std::size_t>(model.input.rows() * model.input.stride());
   EXPECT_EQ(std::memcmp(model.input.data(), uninterrupted.input.data(), bytes), 0);

@@ -65,7 +65,7 @@ void check_fetch(WireDType wire, bool file_order = false, std::int64_t window_by
       if constexpr (std::is_same_v<Out, float>)
         got = out[i * kDim + j];
       else
-        got = core::half_to_float(out[i * kDim + j]);
+        got = format::half_to_float(out[i * kDim + j]);
       EXPECT_EQ(got, value(ids[i], j)) << "id " << ids[i];
     }
   }
@@ -164,9 +164,9 @@ TEST(RemoteFetcher, RanksSweepingInStepWindowByWindowGetTheSameRows) {
   check_fetch(WireDType::kFloat32, true, kThreeRows, /*file_order_rank=*/1);
 }
 TEST(RemoteFetcher, Float16OutputIsExactForSmallIntegers) {
-  check_fetch<core::Half>(WireDType::kFloat32);
-  check_fetch<core::Half>(WireDType::kFloat16);
-  check_fetch<core::Half>(WireDType::kFloat16, true, 3 * kDim * 4);
+  check_fetch<format::Half>(WireDType::kFloat32);
+  check_fetch<format::Half>(WireDType::kFloat16);
+  check_fetch<format::Half>(WireDType::kFloat16, true, 3 * kDim * 4);
 }
 
 TEST(RemoteFetcher, RankWithNothingToFetchStillTakesPart) {
@@ -189,7 +189,7 @@ std::vector<std::int64_t> odd_remote_ids(const Ranks& s) {
   return ids;
 }
 
-void check_cached_gather(core::DType storage) {
+void check_cached_gather(format::DType storage) {
   Ranks s;
   RemoteFetcher fetcher(s.comm, s.book, s.local, WireDType::kFloat32);
   const auto cached_ids = odd_remote_ids(s);
@@ -211,15 +211,15 @@ void check_cached_gather(core::DType storage) {
   EXPECT_EQ(stats.bytes, stats.remote_rows * kDim * 4);
 }
 
-TEST(StaticCache, ServesItsRowsAndOnlyUncachedRowsTravel) { check_cached_gather(core::DType::kFloat32); }
-TEST(StaticCache, Float16StorageKeepsSmallIntegersExact) { check_cached_gather(core::DType::kFloat16); }
+TEST(StaticCache, ServesItsRowsAndOnlyUncachedRowsTravel) { check_cached_gather(format::DType::kFloat32); }
+TEST(StaticCache, Float16StorageKeepsSmallIntegersExact) { check_cached_gather(format::DType::kFloat16); }
 
 TEST(StaticCache, RankWithAnEmptyCacheStillTakesPartInTheFill) {
   Ranks s;
   RemoteFetcher fetcher(s.comm, s.book, s.local, WireDType::kFloat32);
   std::vector<std::int64_t> ids;
   if (s.comm.rank() == 1) ids = odd_remote_ids(s);
-  const StaticCache cache = StaticCache::fill(fetcher, ids, core::DType::kFloat32);
+  const StaticCache cache = StaticCache::fill(fetcher, ids, format::DType::kFloat32);
   EXPECT_EQ(cache.size(), static_cast<std::int64_t>(ids.size()));
   if (!ids.empty()) {
     std::vector<float> row(kDim);

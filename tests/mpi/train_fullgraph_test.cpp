@@ -11,7 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "loom/comm/communicator.hpp"
-#include "loom/core/npy.hpp"
+#include "loom/format/npy.hpp"
 #include "loom/graph/store.hpp"
 #include "loom/graph/generate/sbm.hpp"
 #include "loom/partition/partitioned_store.hpp"
@@ -434,11 +434,11 @@ TEST(FullGraphMpi, WritesPredictionsKeyedByOriginalIdsInEveryMode) {
     const FullGraphReport report = run_fullgraph(o, world);
     if (world.rank() == 0) {
       const auto source = graph::GraphStore::open(dir + "/sbm");
-      const auto predictions_file = core::NpyArray::map(o.output.dir + "/predictions.npy");
-      const auto ids_file = core::NpyArray::map(o.output.dir + "/node_ids.npy");
+      const auto predictions_file = format::NpyArray::map(o.output.dir + "/predictions.npy");
+      const auto ids_file = format::NpyArray::map(o.output.dir + "/node_ids.npy");
       const auto predictions = predictions_file.span<std::int64_t>();
       const auto ids = ids_file.span<std::int64_t>();
-      const auto embeddings = core::NpyArray::map(o.output.dir + "/embeddings.npy");
+      const auto embeddings = format::NpyArray::map(o.output.dir + "/embeddings.npy");
       ASSERT_EQ(predictions.size(), static_cast<std::size_t>(kNodes));
       ASSERT_EQ(ids.size(), static_cast<std::size_t>(kNodes));
       EXPECT_EQ(embeddings.rows(), kNodes);

@@ -17,7 +17,7 @@ namespace loom::train {
 namespace {
 
 std::string make_parts(const comm::Communicator& world, const std::string& dir, int parts,
-                       core::DType feat_dtype = core::DType::kFloat32) {
+                       format::DType feat_dtype = format::DType::kFloat32) {
   if (world.rank() == 0) {
     graph::generate::SbmOptions o;
     o.nodes = 1600;
@@ -216,8 +216,8 @@ TEST(MinibatchMpi, LookaheadKeepsFetchedRowsAndMovesFewerRows) {
 TEST(MinibatchMpi, SuperbatchFetchesDistinctRowsOnceAndTrainsIdentically) {
   auto world = comm::Communicator::world();
   const mpi_test::SharedScratch scratch(world, "superbatch");
-  for (const core::DType dtype : {core::DType::kFloat16, core::DType::kFloat32}) {
-    const std::string dir = scratch.path() + "/" + core::dtype_name(dtype);
+  for (const format::DType dtype : {format::DType::kFloat16, format::DType::kFloat32}) {
+    const std::string dir = scratch.path() + "/" + format::dtype_name(dtype);
     auto options = options_for(make_parts(world, dir, world.size(), dtype));
     options.run.epochs = 2;
     options.batch_size = 24;

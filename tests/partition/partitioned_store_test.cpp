@@ -36,7 +36,7 @@ struct Partitioned {
 };
 
 std::unique_ptr<Partitioned> make(const graph::GraphData& d, std::int64_t k, const std::string& method,
-                                  core::DType feat_dtype = core::DType::kFloat32) {
+                                  format::DType feat_dtype = format::DType::kFloat32) {
   auto p = std::make_unique<Partitioned>();
   graph::write_graph_store(d, p->scratch / "src", {feat_dtype, false});
   p->source = graph::GraphStore::open(p->scratch / "src");
@@ -179,13 +179,13 @@ TEST(PartitionStore, WeightsFollowTheirEdges) {
 }
 
 TEST(PartitionStore, Float16FeaturesStayFloat16) {
-  auto p = make(test::two_cliques(4), 2, "hash", core::DType::kFloat16);
-  EXPECT_EQ(p->store.meta().graph.feat_dtype, core::DType::kFloat16);
+  auto p = make(test::two_cliques(4), 2, "hash", format::DType::kFloat16);
+  EXPECT_EQ(p->store.meta().graph.feat_dtype, format::DType::kFloat16);
   const auto part = p->store.part(1);
-  EXPECT_EQ(part.store().feat().dtype(), core::DType::kFloat16);
+  EXPECT_EQ(part.store().feat().dtype(), format::DType::kFloat16);
   const auto n2s = p->store.new_to_source();
   const auto v = n2s[part.range().begin];
-  EXPECT_EQ(core::half_to_float(part.store().feat().span<core::Half>()[1]), 2.0f * static_cast<float>(v));
+  EXPECT_EQ(format::half_to_float(part.store().feat().span<format::Half>()[1]), 2.0f * static_cast<float>(v));
 }
 
 TEST(PartitionStore, StringNamesAreWrittenPerPart) {

@@ -34,7 +34,7 @@ TEST(WritePartitioned, PartsMapTheirRowsOfTheTopologyAndMemoryDoesNotChangeTheSt
   g.feat_dim = 5;
   g.seed = 1;
   graph::StoreWriteOptions half;
-  half.feat_dtype = core::DType::kFloat16;
+  half.feat_dtype = format::DType::kFloat16;
   graph::generate::generate_sbm_store(g, dir / "g", half);
   partition_store(options_for(dir, "small", 64));
   partition_store(options_for(dir, "large", std::int64_t{1} << 30));
@@ -51,8 +51,8 @@ TEST(WritePartitioned, PartsMapTheirRowsOfTheTopologyAndMemoryDoesNotChangeTheSt
     const auto topo = store.topology().csr().indptr();
     for (std::int64_t i = 0; i < part.range().size(); ++i)
       EXPECT_EQ(rows[i + 1] - rows[i], topo[part.range().begin + i + 1] - topo[part.range().begin + i]);
-    const auto feat = part.store().feat().span<core::Half>();
-    const auto source_feat = source.feat().span<core::Half>();
+    const auto feat = part.store().feat().span<format::Half>();
+    const auto source_feat = source.feat().span<format::Half>();
     for (std::int64_t i = 0; i < part.range().size(); ++i)
       for (std::int64_t c = 0; c < 5; ++c)
         EXPECT_EQ(feat[i * 5 + c].bits, source_feat[map[part.range().begin + i] * 5 + c].bits);

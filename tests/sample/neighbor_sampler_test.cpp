@@ -244,8 +244,9 @@ TEST(NeighborSampler, WideIndicesGiveTheSameSample) {
   std::vector<char> ptr_bytes(ptr.size() * 8);
   std::memcpy(ptr_bytes.data(), ptr.data(), ptr_bytes.size());
   const graph::Csr wide(
-      core::NpyArray::from_bytes(core::DType::kInt64, {static_cast<std::int64_t>(ptr.size())}, std::move(ptr_bytes)),
-      core::NpyArray::from_bytes(core::DType::kInt64, {static_cast<std::int64_t>(idx32.size())}, std::move(bytes)),
+      format::NpyArray::from_bytes(format::DType::kInt64, {static_cast<std::int64_t>(ptr.size())},
+                                   std::move(ptr_bytes)),
+      format::NpyArray::from_bytes(format::DType::kInt64, {static_cast<std::int64_t>(idx32.size())}, std::move(bytes)),
       1000);
   ASSERT_TRUE(wide.wide_ids());
   const auto seeds = first_nodes(100, 3, 1000);

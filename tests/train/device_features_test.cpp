@@ -56,8 +56,8 @@ TEST(DeviceFeatures, MappedOwnRowsAreReadInPlaceBesideTheTierAndTheStagedRows) {
 }
 
 TEST(DeviceFeatures, Float16RowsKeepTheirDtypeOnTheDevice) {
-  std::vector<core::Half> half;
-  for (float v : {1.0f, 2.0f, 3.0f, 4.0f}) half.push_back(core::float_to_half(v));
+  std::vector<format::Half> half;
+  for (float v : {1.0f, 2.0f, 3.0f, 4.0f}) half.push_back(format::float_to_half(v));
   const auto local = feature::RowTable::owned(std::move(half), 2);
   const std::vector<double> score{0.0, 1.0};
   const DeviceFeatures device(torch::kCPU, local, feature::HotTier::hottest(score, 1));

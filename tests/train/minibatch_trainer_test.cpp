@@ -2,7 +2,7 @@
 
 #include <filesystem>
 
-#include "loom/core/npy.hpp"
+#include "loom/format/npy.hpp"
 #include "loom/graph/generate/sbm.hpp"
 #include "single_rank_world.hpp"
 #include "support/test_support.hpp"
@@ -175,9 +175,9 @@ TEST_F(MinibatchTrainer, WritesPredictionsKeyedByOriginalIds) {
   o.output.dir = dir / "out";
   o.output.save_embeddings = true;
   run_minibatch(o, world);
-  const auto pred = core::NpyArray::map(dir / "out/predictions.npy");
-  const auto ids = core::NpyArray::map(dir / "out/node_ids.npy");
-  const auto emb = core::NpyArray::map(dir / "out/embeddings.npy");
+  const auto pred = format::NpyArray::map(dir / "out/predictions.npy");
+  const auto ids = format::NpyArray::map(dir / "out/node_ids.npy");
+  const auto emb = format::NpyArray::map(dir / "out/embeddings.npy");
   EXPECT_EQ(pred.size(), 1200);
   EXPECT_EQ(ids.size(), 1200);
   EXPECT_EQ(emb.rows(), 1200);

@@ -12,7 +12,7 @@
 #include "loom/cli/config_option.hpp"
 #include "loom/cli/graph_embed_args.hpp"
 #include "loom/comm/mpi_session.hpp"
-#include "loom/core/checkpoint_dir.hpp"
+#include "loom/format/checkpoint_dir.hpp"
 #include "loom/embed/embed_text.hpp"
 
 namespace loom::cli {
@@ -44,7 +44,7 @@ int run_embed_text_on(EmbedTextArgs& args, comm::Communicator& world) {
     embed::check(o.sync);
     if (world.rank() == 0) {
       embed::check_embedding_outputs(o.output, o.format, args.overwrite || o.checkpoints.resume);
-      core::check_checkpoint_target(o.checkpoints.dir, o.checkpoints.resume, args.overwrite);
+      format::check_checkpoint_target(o.checkpoints.dir, o.checkpoints.resume, args.overwrite);
     }
   });
   o.checkpoints.replace = args.overwrite;

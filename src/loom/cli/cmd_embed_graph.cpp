@@ -12,7 +12,7 @@
 #include "loom/cli/config_option.hpp"
 #include "loom/cli/graph_embed_args.hpp"
 #include "loom/comm/mpi_session.hpp"
-#include "loom/core/checkpoint_dir.hpp"
+#include "loom/format/checkpoint_dir.hpp"
 #include "loom/partition/store_verification.hpp"
 
 namespace loom::cli {
@@ -35,8 +35,8 @@ int embed_graph_on(EmbedGraphArgs& args, comm::Communicator& world) {
     o.format = core::parse_enum(embed::kEmbeddingFormatNames, args.format, "--format");
     if (world.rank() == 0) {
       embed::check_embedding_outputs(args.output, o.format, args.overwrite || args.graph.options.checkpoints.resume);
-      core::check_checkpoint_target(args.graph.options.checkpoints.dir, args.graph.options.checkpoints.resume,
-                                    args.overwrite);
+      format::check_checkpoint_target(args.graph.options.checkpoints.dir, args.graph.options.checkpoints.resume,
+                                      args.overwrite);
     }
     args.graph.options.checkpoints.replace = args.overwrite;
   });

@@ -5,7 +5,7 @@
 #include "loom/cli/typed_options.hpp"
 #include "loom/graph/csr_writer.hpp"
 #include "loom/core/memory.hpp"
-#include "loom/core/npy.hpp"
+#include "loom/format/npy.hpp"
 #include "loom/core/parallel.hpp"
 #include "loom/graph/generate/rmat.hpp"
 #include "loom/graph/generate/sbm.hpp"
@@ -18,7 +18,7 @@ namespace {
 struct OutputArgs {
   std::string output;
   bool overwrite = false;
-  core::DType feat_dtype = core::DType::kFloat32;
+  format::DType feat_dtype = format::DType::kFloat32;
   int threads = 0;
   std::int64_t build_memory = graph::default_build_memory();
 
@@ -34,7 +34,7 @@ struct OutputArgs {
 void add_output_options(CLI::App* sub, OutputArgs& out, std::uint64_t& seed) {
   sub->add_option("-o,--output", out.output, "Output graph store directory")->required();
   sub->add_flag("--overwrite", out.overwrite, "Replace DIR if it exists");
-  add_enum_option(*sub, "--feat-dtype", out.feat_dtype, core::kFeatDTypeNames, "Feature storage type");
+  add_enum_option(*sub, "--feat-dtype", out.feat_dtype, format::kFeatDTypeNames, "Feature storage type");
   sub->add_option("--seed", seed, "Random seed")->capture_default_str();
   sub->add_option("--threads", out.threads, "Threads (0 = all cores); the output does not depend on it")
       ->capture_default_str();

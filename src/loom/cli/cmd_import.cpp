@@ -15,7 +15,7 @@
 #include "loom/cli/typed_options.hpp"
 #include "loom/core/fs.hpp"
 #include "loom/core/memory.hpp"
-#include "loom/core/npy.hpp"
+#include "loom/format/npy.hpp"
 #include "loom/core/timer.hpp"
 #include "loom/embed/eval/node_features.hpp"
 #include "loom/graph/feature_norm.hpp"
@@ -35,7 +35,7 @@ struct CommonImportOptions {
   bool overwrite = false, directed = false;
   graph::DuplicatePolicy duplicates = graph::DuplicatePolicy::kRemove;
   graph::SelfLoopPolicy self_loops = graph::SelfLoopPolicy::kRemove;
-  core::DType feat_dtype = core::DType::kFloat32;
+  format::DType feat_dtype = format::DType::kFloat32;
   std::string features;              // embeddings file whose vectors become the node features
   std::vector<double> random_split;  // {train, valid} fractions of the labelled nodes; empty = keep
   std::uint64_t split_seed = 0;
@@ -62,7 +62,7 @@ void add_common_options(CLI::App* sub, CommonImportOptions& c, const std::string
   sub->add_flag("--directed", c.directed, "Keep edge direction (default: store both directions)");
   add_enum_option(*sub, "--duplicates", c.duplicates, graph::kDuplicatePolicyNames, "Duplicate edges");
   add_enum_option(*sub, "--self-loops", c.self_loops, graph::kSelfLoopPolicyNames, "Self-loops");
-  add_enum_option(*sub, "--feat-dtype", c.feat_dtype, core::kFeatDTypeNames, "Stored feature type");
+  add_enum_option(*sub, "--feat-dtype", c.feat_dtype, format::kFeatDTypeNames, "Stored feature type");
   if (embedding_features)
     sub->add_option("--features", c.features,
                     "Node features from trained embeddings (word2vec text/binary or .npy, keyed by original node id)");
@@ -129,7 +129,7 @@ int run_import(const CommonImportOptions& c, const std::function<graph::io::Impo
   graph::io::ImportedGraph g = read(out.path());
   graph::GraphData& data = g.nodes;
   derive_features_and_split(c, g);
-  data.provenance["options"]["feat_dtype"] = core::dtype_name(c.feat_dtype);
+  data.provenance["options"]["feat_dtype"] = format::dtype_name(c.feat_dtype);
   graph::io::write_imported_store(g, out.path(), c.feat_dtype, c.build_memory);
   out.commit();
   const auto& counts = data.provenance["counts"];

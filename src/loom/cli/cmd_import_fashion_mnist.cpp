@@ -3,18 +3,18 @@
 
 #include "loom/cli/commands.hpp"
 #include "loom/cli/typed_options.hpp"
-#include "loom/core/npy.hpp"
+#include "loom/format/npy.hpp"
 #include "loom/core/parallel.hpp"
-#include "loom/graph/generate/fashion_mnist.hpp"
+#include "loom/graph/io/fashion_mnist.hpp"
 
 namespace loom::cli {
 
 namespace {
 struct FashionMnistArgs {
-  graph::generate::FashionMnistOptions options;
+  graph::io::FashionMnistOptions options;
   std::string output;
   bool overwrite = false;
-  core::DType feat_dtype = core::DType::kFloat32;
+  format::DType feat_dtype = format::DType::kFloat32;
   int threads = 0;
 };
 }  // namespace
@@ -30,7 +30,7 @@ void add_import_fashion_mnist(CLI::App& import_cmd, Action& action) {
       ->capture_default_str();
   sub->add_option("--seed", args->options.seed, "Seed of the validation carve-out")->capture_default_str();
   sub->add_option("--threads", args->threads, "Threads (0 = all cores)")->capture_default_str();
-  add_enum_option(*sub, "--feat-dtype", args->feat_dtype, core::kFeatDTypeNames, "Feature storage type");
+  add_enum_option(*sub, "--feat-dtype", args->feat_dtype, format::kFeatDTypeNames, "Feature storage type");
   sub->add_flag("--overwrite", args->overwrite, "Replace DIR if it exists");
   sub->callback([&action, args] {
     action = [args] {
@@ -38,7 +38,7 @@ void add_import_fashion_mnist(CLI::App& import_cmd, Action& action) {
       graph::StoreWriteOptions write;
       write.overwrite = args->overwrite;
       write.feat_dtype = args->feat_dtype;
-      graph::generate::import_fashion_mnist(args->options, args->output, write);
+      graph::io::import_fashion_mnist(args->options, args->output, write);
       return 0;
     };
   });

@@ -7,7 +7,7 @@
 
 #include "loom/cli/commands.hpp"
 #include "loom/graph/info.hpp"
-#include "loom/core/digest.hpp"
+#include "loom/format/digest.hpp"
 #include "loom/partition/partitioned_info.hpp"
 #include "loom/partition/store_verification.hpp"
 
@@ -25,8 +25,8 @@ nlohmann::json summary_of(const std::string& dir) {
 bool verify_if_small(const std::string& dir) {
   const auto folders = partition::mapped_folders(dir);
   std::int64_t bytes = 0;
-  for (const auto& folder : folders) bytes += core::digested_bytes(folder);
-  if (!core::digest_verification() || bytes > partition::kVerifyAtOnceBytes) return false;
+  for (const auto& folder : folders) bytes += format::digested_bytes(folder);
+  if (!format::digest_verification() || bytes > partition::kVerifyAtOnceBytes) return false;
   partition::verify_store(folders);
   return true;
 }

@@ -107,7 +107,7 @@ void add_minibatch_options(CLI::App& app, train::MinibatchOptions& o) {
   sub->add_option("--alpha", o.cache.alpha, "Cache rows per rank = alpha * N / K")->capture_default_str();
   sub->add_option("--cache-epochs", o.cache.simulation_epochs, "Epochs the simulation cache policy samples")
       ->capture_default_str();
-  add_enum_option(*sub, "--cache-dtype", o.cache.dtype, core::kFloatDTypeNames, "Cache rows stored as");
+  add_enum_option(*sub, "--cache-dtype", o.cache.dtype, format::kFloatDTypeNames, "Cache rows stored as");
   add_enum_option(*sub, "--controller", o.prefetch.controller.kind, control::kControllerNames,
                   "Prefetch buffer controller (none: no buffer)");
   sub->add_option("--prefetch", o.prefetch.buffer.fraction, "Prefetch buffer size as a fraction of the rank's halo")

@@ -10,7 +10,7 @@
 #include "loom/cli/commands.hpp"
 #include "loom/core/fs.hpp"
 #include "loom/cli/graph_embed_args.hpp"
-#include "loom/core/npy.hpp"
+#include "loom/format/npy.hpp"
 #include "loom/core/parallel.hpp"
 #include "loom/graph/store.hpp"
 #include "loom/partition/store_verification.hpp"
@@ -36,7 +36,7 @@ int run_walk(WalkArgs args) {
   const auto store = graph::GraphStore::open(args.store);
   partition::verify_store(partition::mapped_folders(args.store));
   const auto walks = sample::walk::generate_walks(store.csr(), opt.walks);
-  if (!args.output.empty()) core::write_npy(args.output, walks.nodes, {walks.num_walks, walks.length});
+  if (!args.output.empty()) format::write_npy(args.output, walks.nodes, {walks.num_walks, walks.length});
   if (args.as_json) {
     const nlohmann::json j = {{"store", args.store},        {"p", opt.walks.p},
                               {"q", opt.walks.q},           {"walks", walks.num_walks},

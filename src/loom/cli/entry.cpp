@@ -10,7 +10,7 @@
 
 #include "loom/cli/option_guards.hpp"
 #include "loom/comm/watchdog.hpp"
-#include "loom/core/digest.hpp"
+#include "loom/format/digest.hpp"
 #include "loom/core/log.hpp"
 #include "loom/core/stop_signal.hpp"
 
@@ -81,7 +81,7 @@ int run_cli(int argc, char** argv, const std::function<void(CLI::App&, Action&)>
     core::install_cleanup_handlers();
     core::init_logging(log_level);
     comm::set_watchdog_timeout(comm_timeout);
-    core::set_digest_verification(!no_verify);
+    format::set_digest_verification(!no_verify);
     return action ? action() : 0;
   } catch (const std::bad_alloc&) {  // sizes no check foresaw: name the command at least
     std::fprintf(stderr,

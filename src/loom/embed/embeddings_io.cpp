@@ -13,7 +13,7 @@
 #include "loom/core/error.hpp"
 #include "loom/core/fs.hpp"
 #include "loom/core/line_reader.hpp"
-#include "loom/core/npy.hpp"
+#include "loom/format/npy.hpp"
 
 namespace loom::embed {
 
@@ -67,7 +67,7 @@ void write_npy_with_vocab(const std::string& path, const Embeddings& e) {
     fmt::format_to(std::back_inserter(buffer), "{} {}\n", e.words[static_cast<std::size_t>(i)],
                    e.counts.empty() ? 0 : e.counts[static_cast<std::size_t>(i)]);
   put(vocab, vocab_path, buffer.data(), buffer.size());
-  core::write_npy(path, core::DType::kFloat32, {e.size(), e.dim}, e.values.data());
+  format::write_npy(path, format::DType::kFloat32, {e.size(), e.dim}, e.values.data());
   vocab.commit();
 }
 
@@ -162,7 +162,7 @@ Embeddings read_binary(const std::string& path, const std::string& bytes) {
 }
 
 Embeddings read_npy_with_vocab(const std::string& path) {
-  const auto array = core::NpyArray::map(path);
+  const auto array = format::NpyArray::map(path);
   if (array.ndim() != 2)
     throw Error::in_file(path, 0, fmt::format("expected a 2-D array, found {} dimensions", array.ndim()));
   Embeddings e;

@@ -263,9 +263,9 @@ SgnsStats train_sgns(const Corpus& corpus, std::span<const std::int64_t> counts,
 #pragma omp single
       {
         go_on = index + 1 < total_steps && !carrier.failed();
-        const core::CheckpointId reached = step + 1 == per_epoch
-                                               ? core::CheckpointId{epoch + 1}
-                                               : core::CheckpointId{epoch, static_cast<int>(step + 1)};
+        const format::CheckpointId reached = step + 1 == per_epoch
+                                                 ? format::CheckpointId{epoch + 1}
+                                                 : format::CheckpointId{epoch, static_cast<int>(step + 1)};
         if (go_on && steps.at_boundary) carrier.run([&] { go_on = !steps.at_boundary(reached); });
         go_on = go_on && !carrier.failed();
       }

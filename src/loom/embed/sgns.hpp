@@ -25,7 +25,7 @@
 #include <span>
 #include <string>
 
-#include "loom/core/checkpoint_dir.hpp"
+#include "loom/format/checkpoint_dir.hpp"
 #include "loom/core/enum_names.hpp"
 #include "loom/embed/corpus.hpp"
 #include "loom/embed/matrix.hpp"
@@ -77,10 +77,10 @@ SgnsModel init_sgns_model(std::int64_t rows, const SgnsOptions& options);
 // steps_per_epoch() parts, so that a signal stops it within about a second; a synchronisation round
 // of train_sgns_synced()).
 struct SgnsSteps {
-  core::CheckpointId start;  // the steps already done (steps of epoch start.epochs)
+  format::CheckpointId start;  // the steps already done (steps of epoch start.epochs)
   // Called at every step boundary but the last (on every rank, collectively; the weights are the
   // same on every rank there) with the position reached; returns true to stop training there.
-  std::function<bool(core::CheckpointId reached)> at_boundary;
+  std::function<bool(format::CheckpointId reached)> at_boundary;
 };
 
 struct SgnsStats {

@@ -13,10 +13,10 @@
 #include <fmt/ranges.h>
 #include <spdlog/spdlog.h>
 
-#include "loom/core/checkpoint_dir.hpp"
+#include "loom/format/checkpoint_dir.hpp"
 #include "loom/core/error.hpp"
 #include "loom/core/parallel.hpp"
-#include "loom/core/npy.hpp"
+#include "loom/format/npy.hpp"
 #include "loom/core/stop_signal.hpp"
 
 namespace loom::embed {
@@ -50,11 +50,11 @@ void agreed(const comm::Communicator* comm, const std::function<void()>& step) {
 }
 
 void write_matrix(const std::string& path, const EmbeddingMatrix& m) {
-  core::write_npy(path, core::DType::kFloat32, {m.rows(), m.stride()}, m.data());
+  format::write_npy(path, format::DType::kFloat32, {m.rows(), m.stride()}, m.data());
 }
 
 void read_matrix(const std::string& path, EmbeddingMatrix& m) {
-  const core::NpyArray array = core::NpyArray::map(path);
+  const format::NpyArray array = format::NpyArray::map(path);
   const std::vector<std::int64_t> shape{m.rows(), m.stride()};
   if (array.shape() != shape)
     throw Error::in_file(path, 0,
@@ -66,15 +66,15 @@ void read_matrix(const std::string& path, EmbeddingMatrix& m) {
 
 // With --resume: loads the newest intact checkpoint of DIR into `model` (every rank reads the
 // same one) and returns where it was taken, or the start when DIR has none.
-core::CheckpointId load_newest(const std::string& dir, const std::string& print, SgnsModel& model,
-                               const comm::Communicator* comm) {
-  std::optional<core::CheckpointId> id;
+format::CheckpointId load_newest(const std::string& dir, const std::string& print, SgnsModel& model,
+                                 const comm::Communicator* comm) {
+  std::optional<format::CheckpointId> id;
   const auto load = [&] {
-    id = core::newest_intact_checkpoint(dir);
+    id = format::newest_intact_checkpoint(dir);
     if (!id) return;
-    const std::string path = core::checkpoint_path(dir, *id);
-    const core::CheckpointRecord state =
-        core::parse_checkpoint_record(core::read_text_file(path + "/state.json"), path + "/state.json");
+    const std::string path = format::checkpoint_path(dir, *id);
+    const format::CheckpointRecord state =
+        format::parse_checkpoint_record(core::read_text_file(path + "/state.json"), path + "/state.json");
     if (state.fingerprint != print)
       throw Error::in_file(
           path, 0,
@@ -89,8 +89,8 @@ core::CheckpointId load_newest(const std::string& dir, const std::string& print,
         comm->allreduce_max(mine, comm::Channel::control) == mine,
         fmt::format("{}: the ranks see different newest checkpoints (a directory not shared by every rank?)", dir));
   }
-  if (id && (comm == nullptr || comm->rank() == 0)) spdlog::info("resumed from {}", core::checkpoint_path(dir, *id));
-  return id.value_or(core::CheckpointId{});
+  if (id && (comm == nullptr || comm->rank() == 0)) spdlog::info("resumed from {}", format::checkpoint_path(dir, *id));
+  return id.value_or(format::CheckpointId{});
 }
 
 // Weights that are not finite (a learning rate far too large) would be written as vectors of NaN.
@@ -123,11 +123,11 @@ SgnsStats train_sgns_checkpointed(const Corpus& corpus, std::span<const std::int
   SgnsSteps steps;
   if (checkpoints.resume) steps.start = load_newest(checkpoints.dir, print, model, comm);
   if (checkpoints.replace && !checkpoints.resume && !checkpoints.dir.empty() && writer)
-    core::remove_checkpoints(checkpoints.dir);
+    format::remove_checkpoints(checkpoints.dir);
   int stopped_by = 0;
-  const auto save = [&](core::CheckpointId id) {
+  const auto save = [&](format::CheckpointId id) {
     if (!writer) return;
-    core::write_checkpoint(
+    format::write_checkpoint(
         checkpoints.dir, id,
         [&](const core::OutputDir& out) {
           write_matrix(out.file("input.npy"), model.input);
@@ -135,7 +135,7 @@ SgnsStats train_sgns_checkpointed(const Corpus& corpus, std::span<const std::int
         },
         {{"fingerprint", print}}, checkpoints.keep);
   };
-  steps.at_boundary = [&](core::CheckpointId reached) {
+  steps.at_boundary = [&](format::CheckpointId reached) {
     stopped_by =
         comm == nullptr ? core::stop_signal() : comm->allreduce_max(core::stop_signal(), comm::Channel::control);
     const bool due = checkpoints.every > 0 && reached.steps == 0 && reached.epochs % checkpoints.every == 0;

@@ -1,6 +1,6 @@
 // Checkpoints and graceful stops of SGNS training (`loom embed text|deepwalk|node2vec
 // --checkpoint-dir DIR [--checkpoint-every N] [--keep-checkpoints K] [--resume]`), in the
-// directories of core/checkpoint_dir.hpp: input.npy and output.npy (the two weight matrices,
+// directories of format/checkpoint_dir.hpp: input.npy and output.npy (the two weight matrices,
 // rows x stride float32, each row padded with zeros as EmbeddingMatrix keeps it) and state.json
 // with the fingerprint of what shapes the result (vocabulary and its counts, SGNS and
 // synchronisation options, ranks). The weights are the same on every rank at a step boundary, so

@@ -6,7 +6,7 @@
 #include <spdlog/spdlog.h>
 
 #include "loom/core/error.hpp"
-#include "loom/core/half.hpp"
+#include "loom/format/half.hpp"
 #include "loom/core/parallel.hpp"
 #include "loom/core/rng.hpp"
 #include "loom/core/timer.hpp"
@@ -41,12 +41,12 @@ std::vector<std::vector<float>> gather_updates(const std::vector<float>& updates
                                                const comm::Communicator& comm) {
   if (!half) return comm.allgatherv(std::span<const float>(updates), comm::Channel::embeddings);
   std::vector<std::uint16_t> wire(updates.size());
-  for (std::size_t i = 0; i < updates.size(); ++i) wire[i] = core::float_to_half(updates[i]).bits;
+  for (std::size_t i = 0; i < updates.size(); ++i) wire[i] = format::float_to_half(updates[i]).bits;
   const auto all = comm.allgatherv(std::span<const std::uint16_t>(wire), comm::Channel::embeddings);
   std::vector<std::vector<float>> out(all.size());
   for (std::size_t k = 0; k < all.size(); ++k) {
     out[k].resize(all[k].size());
-    for (std::size_t i = 0; i < all[k].size(); ++i) out[k][i] = core::half_to_float(core::Half{all[k][i]});
+    for (std::size_t i = 0; i < all[k].size(); ++i) out[k][i] = format::half_to_float(format::Half{all[k][i]});
   }
   return out;
 }
@@ -142,8 +142,8 @@ SgnsStats train_sgns_synced(const Corpus& corpus, std::span<const std::int64_t> 
     if (epoch_done && rank == 0 && options.progress)
       spdlog::info("{}: epoch {}/{} done on {} ranks ({} rounds, {} combiner)", options.label, epoch + 1,
                    options.epochs, ranks, sync.rounds, combiner_name(sync.combiner));
-    const core::CheckpointId reached =
-        epoch_done ? core::CheckpointId{epoch + 1} : core::CheckpointId{epoch, round + 1};
+    const format::CheckpointId reached =
+        epoch_done ? format::CheckpointId{epoch + 1} : format::CheckpointId{epoch, round + 1};
     if (index + 1 < total_rounds && steps.at_boundary && steps.at_boundary(reached)) break;
   }
   std::array<double, 2> totals{static_cast<double>(stats.words), stats.loss};

@@ -7,7 +7,7 @@
 #include <absl/container/flat_hash_map.h>
 
 #include "loom/core/parallel.hpp"
-#include "loom/core/read_ahead.hpp"
+#include "loom/core/prefetch_loop.hpp"
 #include "loom/core/timer.hpp"
 
 namespace loom::feature {
@@ -29,7 +29,7 @@ void split_rows(std::span<const std::int64_t> ids, partition::IdRange mine, cons
   std::vector<std::int64_t> slot(static_cast<std::size_t>(n));
   std::vector<std::array<std::int64_t, 3>> starts(static_cast<std::size_t>((n + kBlock - 1) / kBlock));
   core::parallel_for_blocks(n, kBlock, [&](std::int64_t begin, std::int64_t end, std::int64_t block) {
-    // Counted in a local array the loop's stores cannot alias (through for_each_reading_ahead's
+    // Counted in a local array the loop's stores cannot alias (through for_each_prefetching's
     // callback they could, and the count went through memory: 1.3x slower).
     std::array<std::int64_t, 3> count{};  // tier, mapped, staged
     for (std::int64_t i = begin; i < end; ++i) {
@@ -85,7 +85,7 @@ FetchStats FeatureSource::gather(std::span<const std::int64_t> ids, float* out, 
   return stats;
 }
 
-FetchStats FeatureSource::gather(std::span<const std::int64_t> ids, core::Half* out) const {
+FetchStats FeatureSource::gather(std::span<const std::int64_t> ids, format::Half* out) const {
   LOOM_CHECK(buffer_ == nullptr, "FeatureSource: float16 rows are not served through a prefetch buffer");
   return gather_rows(ids, out, {});
 }
@@ -121,7 +121,7 @@ FetchStats FeatureSource::gather_rows(std::span<const std::int64_t> ids, Out* ou
       fetcher_->local().prefetch(ids[i] - mine.begin);
   };
   core::parallel_for_blocks(n, 256, [&](std::int64_t begin, std::int64_t end, std::int64_t) {
-    core::for_each_reading_ahead(begin, end, RowTable::kRowsAhead, prefetch, [&](std::int64_t i) {
+    core::for_each_prefetching(begin, end, RowTable::kRowsAhead, prefetch, [&](std::int64_t i) {
       if (slot[i] >= 0)
         cache_->rows().row(slot[i], out + i * dim);
       else if (slot[i] == kOwn)

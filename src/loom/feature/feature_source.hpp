@@ -42,10 +42,10 @@ class FeatureSource {
                     std::span<const std::span<const std::int64_t>> upcoming = {}) const;
   // Collective. Every row as float16 (rounded as RowTable::row does), from the own rows, the
   // static cache and other ranks; not with a prefetch buffer (whose rows are float32).
-  FetchStats gather(std::span<const std::int64_t> ids, core::Half* out) const;
+  FetchStats gather(std::span<const std::int64_t> ids, format::Half* out) const;
 
  private:
-  // gather() without a hot tier: every row of `ids` into out (Out: float or core::Half).
+  // gather() without a hot tier: every row of `ids` into out (Out: float or format::Half).
   template <class Out>
   FetchStats gather_rows(std::span<const std::int64_t> ids, Out* out,
                          std::span<const std::span<const std::int64_t>> upcoming) const;

@@ -76,7 +76,7 @@ FetchStats RemoteFetcher::fetch_remote_as(std::span<const std::int64_t> ids,
   FetchStats stats;
   stats.remote_rows = static_cast<std::int64_t>(remote_positions.size());
   if (wire_ == WireDType::kFloat16)
-    exchange_rows<core::Half, Out>(request_ids, positions, own, out, stats);
+    exchange_rows<format::Half, Out>(request_ids, positions, own, out, stats);
   else
     exchange_rows<float, Out>(request_ids, positions, own, out, stats);
   stats.seconds = timer.seconds();
@@ -171,10 +171,10 @@ void RemoteFetcher::exchange_rows(const std::vector<std::vector<std::int64_t>>& 
 }
 
 template FetchStats RemoteFetcher::fetch_as(std::span<const std::int64_t>, float*) const;
-template FetchStats RemoteFetcher::fetch_as(std::span<const std::int64_t>, core::Half*) const;
+template FetchStats RemoteFetcher::fetch_as(std::span<const std::int64_t>, format::Half*) const;
 template FetchStats RemoteFetcher::fetch_remote_as(std::span<const std::int64_t>, std::span<const std::int64_t>, float*,
                                                    const OwnRows*) const;
 template FetchStats RemoteFetcher::fetch_remote_as(std::span<const std::int64_t>, std::span<const std::int64_t>,
-                                                   core::Half*, const OwnRows*) const;
+                                                   format::Half*, const OwnRows*) const;
 
 }  // namespace loom::feature

@@ -54,7 +54,7 @@ class RemoteFetcher {
 
   // Collective. out[i*dim ..] = row of ids[i] (out has ids.size() * dim() values).
   FetchStats fetch(std::span<const std::int64_t> ids, float* out) const { return fetch_as(ids, out); }
-  FetchStats fetch(std::span<const std::int64_t> ids, core::Half* out) const { return fetch_as(ids, out); }
+  FetchStats fetch(std::span<const std::int64_t> ids, format::Half* out) const { return fetch_as(ids, out); }
 
   // Collective. Like fetch(), but only the ids in `remote_positions` (positions into ids, all of
   // them owned by other ranks) travel; the caller fills the other rows itself.
@@ -63,7 +63,7 @@ class RemoteFetcher {
     return fetch_remote_as(ids, remote_positions, out, nullptr);
   }
   FetchStats fetch_remote(std::span<const std::int64_t> ids, std::span<const std::int64_t> remote_positions,
-                          core::Half* out) const {
+                          format::Half* out) const {
     return fetch_remote_as(ids, remote_positions, out, nullptr);
   }
 
@@ -76,7 +76,7 @@ class RemoteFetcher {
   struct OwnRows {
     std::span<const std::int64_t> rows, positions;
   };
-  // Out: float or core::Half.
+  // Out: float or format::Half.
   template <class Out>
   FetchStats fetch_as(std::span<const std::int64_t> ids, Out* out) const;
   template <class Out>

@@ -6,28 +6,28 @@
 #include <type_traits>
 
 #include "loom/core/error.hpp"
-#include "loom/core/float_rows.hpp"
+#include "loom/format/float_rows.hpp"
 #include "loom/core/memory.hpp"
 #include "loom/core/parallel.hpp"
 #include "loom/core/readahead.hpp"
 
 namespace loom::feature {
 
-RowTable RowTable::view(const core::NpyArray& array, const core::NpyArray& index) {
-  LOOM_CHECK(array.dtype() == core::DType::kFloat32 || array.dtype() == core::DType::kFloat16 ||
-                 array.dtype() == core::DType::kBFloat16,
+RowTable RowTable::view(const format::NpyArray& array, const format::NpyArray& index) {
+  LOOM_CHECK(array.dtype() == format::DType::kFloat32 || array.dtype() == format::DType::kFloat16 ||
+                 array.dtype() == format::DType::kBFloat16,
              "{}: feature rows must be float32, float16 or bfloat16, found {}", array.path(),
-             core::dtype_name(array.dtype()));
+             format::dtype_name(array.dtype()));
   RowTable t;
   if (index.data() == nullptr) {
-    t = adopt(array.data(), array.rows(), array.cols(), array.dtype(), std::make_shared<core::NpyArray>(array));
+    t = adopt(array.data(), array.rows(), array.cols(), array.dtype(), std::make_shared<format::NpyArray>(array));
   } else {
     t = adopt(array.data(), index.size(), array.cols(), array.dtype(),
-              std::make_shared<std::pair<core::NpyArray, core::NpyArray>>(array, index));
+              std::make_shared<std::pair<format::NpyArray, format::NpyArray>>(array, index));
     t.index_ = index.span<std::int64_t>().data();
     t.array_rows_ = array.rows();
   }
-  const auto array_bytes = array.rows() * array.cols() * static_cast<std::int64_t>(core::dtype_size(array.dtype()));
+  const auto array_bytes = array.rows() * array.cols() * static_cast<std::int64_t>(format::dtype_size(array.dtype()));
   t.file_order_ = core::exceeds_half_available(array_bytes);
   return t;
 }
@@ -39,7 +39,7 @@ const void* RowTable::data() const {
 
 RowTable RowTable::contiguous() const {
   if (index_ == nullptr) return *this;
-  const auto row_bytes = static_cast<std::size_t>(dim_) * core::dtype_size(dtype_);
+  const auto row_bytes = static_cast<std::size_t>(dim_) * format::dtype_size(dtype_);
   auto copy = std::make_shared<std::vector<char>>(static_cast<std::size_t>(rows_) * row_bytes);
   core::parallel_for(
       rows_,
@@ -53,7 +53,7 @@ RowTable RowTable::contiguous() const {
 namespace {
 
 template <class T>
-RowTable owned_rows(std::vector<T> data, std::int64_t dim, core::DType dtype) {
+RowTable owned_rows(std::vector<T> data, std::int64_t dim, format::DType dtype) {
   LOOM_CHECK(dim > 0 && static_cast<std::int64_t>(data.size()) % dim == 0, "RowTable: {} values do not form rows of {}",
              data.size(), dim);
   auto holder = std::make_shared<std::vector<T>>(std::move(data));
@@ -63,7 +63,7 @@ RowTable owned_rows(std::vector<T> data, std::int64_t dim, core::DType dtype) {
 
 }  // namespace
 
-RowTable RowTable::adopt(const void* data, std::int64_t rows, std::int64_t dim, core::DType dtype,
+RowTable RowTable::adopt(const void* data, std::int64_t rows, std::int64_t dim, format::DType dtype,
                          std::shared_ptr<const void> keep_alive) {
   RowTable t;
   t.data_ = data;
@@ -76,40 +76,40 @@ RowTable RowTable::adopt(const void* data, std::int64_t rows, std::int64_t dim, 
 }
 
 RowTable RowTable::owned(std::vector<float> data, std::int64_t dim) {
-  return owned_rows(std::move(data), dim, core::DType::kFloat32);
+  return owned_rows(std::move(data), dim, format::DType::kFloat32);
 }
 
-RowTable RowTable::owned(std::vector<core::Half> data, std::int64_t dim) {
-  return owned_rows(std::move(data), dim, core::DType::kFloat16);
+RowTable RowTable::owned(std::vector<format::Half> data, std::int64_t dim) {
+  return owned_rows(std::move(data), dim, format::DType::kFloat16);
 }
 
 void RowTable::will_need_rows(std::int64_t begin, std::int64_t end) const {
   if (begin >= end) return;
-  const auto row_bytes = dim_ * static_cast<std::int64_t>(core::dtype_size(dtype_));
+  const auto row_bytes = dim_ * static_cast<std::int64_t>(format::dtype_size(dtype_));
   const std::array spans{core::ByteSpan{begin * row_bytes, end * row_bytes}};
   core::will_need(data_, spans);
 }
 
 void RowTable::row(std::int64_t r, float* out) const {
-  const auto row_bytes = static_cast<std::size_t>(dim_) * core::dtype_size(dtype_);
-  core::widen_floats(static_cast<const char*>(data_) + physical(r) * row_bytes, dtype_,
-                     {out, static_cast<std::size_t>(dim_)});
+  const auto row_bytes = static_cast<std::size_t>(dim_) * format::dtype_size(dtype_);
+  format::widen_floats(static_cast<const char*>(data_) + physical(r) * row_bytes, dtype_,
+                       {out, static_cast<std::size_t>(dim_)});
 }
 
-void RowTable::row(std::int64_t r, core::Half* out) const {
+void RowTable::row(std::int64_t r, format::Half* out) const {
   r = physical(r);
   switch (dtype_) {
-    case core::DType::kFloat16:
-      std::memcpy(out, static_cast<const core::Half*>(data_) + r * dim_, sizeof(core::Half) * dim_);
+    case format::DType::kFloat16:
+      std::memcpy(out, static_cast<const format::Half*>(data_) + r * dim_, sizeof(format::Half) * dim_);
       return;
-    case core::DType::kBFloat16: {
-      const auto* src = static_cast<const core::BFloat16*>(data_) + r * dim_;
-      for (std::int64_t j = 0; j < dim_; ++j) out[j] = core::float_to_half(core::bfloat16_to_float(src[j]));
+    case format::DType::kBFloat16: {
+      const auto* src = static_cast<const format::BFloat16*>(data_) + r * dim_;
+      for (std::int64_t j = 0; j < dim_; ++j) out[j] = format::float_to_half(format::bfloat16_to_float(src[j]));
       return;
     }
     default: {
       const float* src = static_cast<const float*>(data_) + r * dim_;
-      for (std::int64_t j = 0; j < dim_; ++j) out[j] = core::float_to_half(src[j]);
+      for (std::int64_t j = 0; j < dim_; ++j) out[j] = format::float_to_half(src[j]);
     }
   }
 }
@@ -150,18 +150,18 @@ void decode_rows(std::span<const Wire> wire, std::int64_t dim, std::span<const s
         if constexpr (std::is_same_v<Wire, Out>)
           std::memcpy(dst, src, sizeof(Out) * dim);
         else if constexpr (std::is_same_v<Out, float>)
-          for (std::int64_t j = 0; j < dim; ++j) dst[j] = core::half_to_float(src[j]);
+          for (std::int64_t j = 0; j < dim; ++j) dst[j] = format::half_to_float(src[j]);
         else
-          for (std::int64_t j = 0; j < dim; ++j) dst[j] = core::float_to_half(src[j]);
+          for (std::int64_t j = 0; j < dim; ++j) dst[j] = format::float_to_half(src[j]);
       },
       256);
 }
 
 template void encode_rows<float>(const RowTable&, std::span<const std::int64_t>, std::vector<float>&);
-template void encode_rows<core::Half>(const RowTable&, std::span<const std::int64_t>, std::vector<core::Half>&);
+template void encode_rows<format::Half>(const RowTable&, std::span<const std::int64_t>, std::vector<format::Half>&);
 template void decode_rows(std::span<const float>, std::int64_t, std::span<const std::int64_t>, float*);
-template void decode_rows(std::span<const core::Half>, std::int64_t, std::span<const std::int64_t>, float*);
-template void decode_rows(std::span<const float>, std::int64_t, std::span<const std::int64_t>, core::Half*);
-template void decode_rows(std::span<const core::Half>, std::int64_t, std::span<const std::int64_t>, core::Half*);
+template void decode_rows(std::span<const format::Half>, std::int64_t, std::span<const std::int64_t>, float*);
+template void decode_rows(std::span<const float>, std::int64_t, std::span<const std::int64_t>, format::Half*);
+template void decode_rows(std::span<const format::Half>, std::int64_t, std::span<const std::int64_t>, format::Half*);
 
 }  // namespace loom::feature

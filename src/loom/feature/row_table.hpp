@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "loom/core/ascending_order.hpp"
-#include "loom/core/half.hpp"
-#include "loom/core/npy.hpp"
+#include "loom/format/half.hpp"
+#include "loom/format/npy.hpp"
 #include "loom/core/parallel.hpp"
-#include "loom/core/read_ahead.hpp"
+#include "loom/core/prefetch_loop.hpp"
 
 namespace loom::feature {
 
@@ -23,14 +23,14 @@ class RowTable {
   // A [rows, dim] float32 or float16 array (e.g. GraphStore::feat()); with `index` (int64), row r
   // of the table is row index[r] of the array (a part whose features stay in the source store:
   // GraphStore::feat_index()).
-  static RowTable view(const core::NpyArray& array, const core::NpyArray& index = {});
+  static RowTable view(const format::NpyArray& array, const format::NpyArray& index = {});
   static RowTable owned(std::vector<float> data, std::int64_t dim);
-  static RowTable owned(std::vector<core::Half> data, std::int64_t dim);
+  static RowTable owned(std::vector<format::Half> data, std::int64_t dim);
   // Rows at `data` (float32 or float16), valid while `keep_alive` is held.
-  static RowTable adopt(const void* data, std::int64_t rows, std::int64_t dim, core::DType dtype,
+  static RowTable adopt(const void* data, std::int64_t rows, std::int64_t dim, format::DType dtype,
                         std::shared_ptr<const void> keep_alive);
   // Bytes the rows occupy.
-  std::int64_t bytes() const { return rows_ * dim_ * static_cast<std::int64_t>(core::dtype_size(dtype_)); }
+  std::int64_t bytes() const { return rows_ * dim_ * static_cast<std::int64_t>(format::dtype_size(dtype_)); }
   // Whether row r is at data() + r * dim (no index); contiguous() gives such a table (a copy in the
   // same dtype when this one is indexed).
   bool is_contiguous() const { return index_ == nullptr; }
@@ -38,7 +38,7 @@ class RowTable {
 
   std::int64_t rows() const { return rows_; }
   std::int64_t dim() const { return dim_; }
-  core::DType dtype() const { return dtype_; }
+  format::DType dtype() const { return dtype_; }
   bool empty() const { return rows_ == 0; }
   // The rows, row-major, in dtype() (contiguous tables only).
   const void* data() const;
@@ -65,11 +65,13 @@ class RowTable {
   template <class RowOf, class Fn, class After>
   void for_each_row_by_window(std::int64_t n, std::int64_t windows, RowOf&& row_of, Fn&& fn, After&& after) const;
   // Bytes of the array behind the table (all its rows, where the table indexes some of them).
-  std::int64_t array_bytes() const { return array_rows_ * dim_ * static_cast<std::int64_t>(core::dtype_size(dtype_)); }
+  std::int64_t array_bytes() const {
+    return array_rows_ * dim_ * static_cast<std::int64_t>(format::dtype_size(dtype_));
+  }
   // Asks the cache for row r's bytes ahead of a read (a gather at random rows otherwise waits
   // for the memory once per row).
   void prefetch(std::int64_t r) const {
-    const auto row_bytes = static_cast<std::size_t>(dim_) * core::dtype_size(dtype_);
+    const auto row_bytes = static_cast<std::size_t>(dim_) * format::dtype_size(dtype_);
     const char* at = static_cast<const char*>(data_) + physical(r) * static_cast<std::int64_t>(row_bytes);
     for (std::size_t b = 0; b < row_bytes; b += 64) __builtin_prefetch(at + b);
   }
@@ -77,7 +79,7 @@ class RowTable {
   static constexpr std::int64_t kRowsAhead = 8;
   // One row as float32, or as float16.
   void row(std::int64_t r, float* out) const;
-  void row(std::int64_t r, core::Half* out) const;
+  void row(std::int64_t r, format::Half* out) const;
 
  private:
   std::int64_t physical(std::int64_t r) const { return index_ == nullptr ? r : index_[r]; }
@@ -87,7 +89,7 @@ class RowTable {
   const std::int64_t* index_ = nullptr;  // row r -> row index_[r] of data_, or identity
   std::int64_t rows_ = 0, dim_ = 0;
   std::int64_t array_rows_ = 0;  // rows of the array at data_ (rows_ unless indexed)
-  core::DType dtype_ = core::DType::kFloat32;
+  format::DType dtype_ = format::DType::kFloat32;
   bool file_order_ = false;
   std::shared_ptr<const void> keep_alive_;
 };
@@ -96,7 +98,7 @@ template <class RowOf, class Fn>
 void RowTable::for_each_row(std::int64_t n, RowOf&& row_of, Fn&& fn) const {
   if (!file_order_) {
     core::parallel_for_blocks(n, 256, [&](std::int64_t begin, std::int64_t end, std::int64_t) {
-      core::for_each_reading_ahead(
+      core::for_each_prefetching(
           begin, end, kRowsAhead, [&](std::int64_t i) { prefetch(row_of(i)); }, fn);
     });
     return;
@@ -127,11 +129,11 @@ void RowTable::for_each_row_by_window(std::int64_t n, std::int64_t windows, RowO
   }
 }
 
-// Encodes rows of `table` as wire elements (float or core::Half).
+// Encodes rows of `table` as wire elements (float or format::Half).
 template <class Wire>
 void encode_rows(const RowTable& table, std::span<const std::int64_t> local_rows, std::vector<Wire>& out);
 // Decodes wire rows of width dim into rows at the given output positions (Out: float or
-// core::Half; float wire rows become float16 rounded, as row() does).
+// format::Half; float wire rows become float16 rounded, as row() does).
 template <class Wire, class Out>
 void decode_rows(std::span<const Wire> wire, std::int64_t dim, std::span<const std::int64_t> out_positions, Out* out);
 

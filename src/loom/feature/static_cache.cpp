@@ -18,10 +18,10 @@ void check_fits_in_memory(std::int64_t bytes, const std::string& what, const std
                                                    core::human_bytes(static_cast<double>(available))));
 }
 
-StaticCache StaticCache::fill(const RemoteFetcher& fetcher, std::vector<std::int64_t> ids, core::DType storage) {
+StaticCache StaticCache::fill(const RemoteFetcher& fetcher, std::vector<std::int64_t> ids, format::DType storage) {
   const std::int64_t dim = fetcher.dim();
   const auto rows = static_cast<std::int64_t>(ids.size());
-  const std::int64_t value_bytes = storage == core::DType::kFloat16 ? 2 : 4;
+  const std::int64_t value_bytes = storage == format::DType::kFloat16 ? 2 : 4;
   std::exception_ptr too_big;
   try {
     // The fill holds float32 rows while it converts, so it needs room for both.
@@ -34,10 +34,10 @@ StaticCache StaticCache::fill(const RemoteFetcher& fetcher, std::vector<std::int
   StaticCache cache;
   std::vector<float> values = fetcher.fetch_rows(ids, &cache.fill_stats_);
   if (too_big) std::rethrow_exception(too_big);
-  if (storage == core::DType::kFloat16) {
-    std::vector<core::Half> half(values.size());
+  if (storage == format::DType::kFloat16) {
+    std::vector<format::Half> half(values.size());
     core::parallel_for(
-        static_cast<std::int64_t>(values.size()), [&](std::int64_t i) { half[i] = core::float_to_half(values[i]); },
+        static_cast<std::int64_t>(values.size()), [&](std::int64_t i) { half[i] = format::float_to_half(values[i]); },
         1 << 16);
     cache.rows_ = RowTable::owned(std::move(half), dim);
   } else {

@@ -21,7 +21,7 @@ class StaticCache {
   // Collective: every rank calls it (with its own ids, possibly none). `ids` are distinct global
   // ids this rank does not own. Throws Error naming `--alpha` when the rows would not fit in the
   // memory available now, with their size.
-  static StaticCache fill(const RemoteFetcher& fetcher, std::vector<std::int64_t> ids, core::DType storage);
+  static StaticCache fill(const RemoteFetcher& fetcher, std::vector<std::int64_t> ids, format::DType storage);
 
   std::int64_t size() const { return static_cast<std::int64_t>(ids_.size()); }
   bool empty() const { return ids_.empty(); }

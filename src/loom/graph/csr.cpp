@@ -4,10 +4,10 @@
 
 namespace loom::graph {
 
-Csr::Csr(core::NpyArray indptr, core::NpyArray indices, std::int64_t num_cols)
+Csr::Csr(format::NpyArray indptr, format::NpyArray indices, std::int64_t num_cols)
     : indptr_(std::move(indptr)), indices_(std::move(indices)), num_cols_(num_cols) {
-  if (indptr_.dtype() != core::DType::kInt64) throw Error::in_file(indptr_.path(), 0, "indptr must be int64");
-  if (indices_.dtype() != core::DType::kInt32 && indices_.dtype() != core::DType::kInt64)
+  if (indptr_.dtype() != format::DType::kInt64) throw Error::in_file(indptr_.path(), 0, "indptr must be int64");
+  if (indices_.dtype() != format::DType::kInt32 && indices_.dtype() != format::DType::kInt64)
     throw Error::in_file(indices_.path(), 0, "indices must be int32 or int64");
   if (indptr_.ndim() != 1 || indptr_.size() < 1)
     throw Error::in_file(indptr_.path(), 0, "indptr must be a non-empty vector");
@@ -23,18 +23,18 @@ Csr Csr::from_vectors(std::vector<std::int64_t> indptr, const std::vector<std::i
   const auto rows = static_cast<std::int64_t>(indptr.size());
   std::vector<char> ptr_bytes(indptr.size() * 8);
   std::memcpy(ptr_bytes.data(), indptr.data(), ptr_bytes.size());
-  auto ptr = core::NpyArray::from_bytes(core::DType::kInt64, {rows}, std::move(ptr_bytes));
+  auto ptr = format::NpyArray::from_bytes(format::DType::kInt64, {rows}, std::move(ptr_bytes));
   const auto m = static_cast<std::int64_t>(indices.size());
-  core::NpyArray idx;
+  format::NpyArray idx;
   if (fits_int32(num_cols)) {
     std::vector<char> bytes(indices.size() * 4);
     auto* out = reinterpret_cast<std::int32_t*>(bytes.data());
     for (std::size_t i = 0; i < indices.size(); ++i) out[i] = static_cast<std::int32_t>(indices[i]);
-    idx = core::NpyArray::from_bytes(core::DType::kInt32, {m}, std::move(bytes));
+    idx = format::NpyArray::from_bytes(format::DType::kInt32, {m}, std::move(bytes));
   } else {
     std::vector<char> bytes(indices.size() * 8);
     std::memcpy(bytes.data(), indices.data(), bytes.size());
-    idx = core::NpyArray::from_bytes(core::DType::kInt64, {m}, std::move(bytes));
+    idx = format::NpyArray::from_bytes(format::DType::kInt64, {m}, std::move(bytes));
   }
   return Csr(std::move(ptr), std::move(idx), num_cols);
 }

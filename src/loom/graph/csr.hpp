@@ -10,7 +10,7 @@
 #include <span>
 #include <vector>
 
-#include "loom/core/npy.hpp"
+#include "loom/format/npy.hpp"
 
 namespace loom::graph {
 
@@ -31,7 +31,7 @@ class Csr {
  public:
   Csr() = default;
   // Validates dtypes (indptr int64; indices int32/int64), monotone indptr ends and sizes.
-  Csr(core::NpyArray indptr, core::NpyArray indices, std::int64_t num_cols);
+  Csr(format::NpyArray indptr, format::NpyArray indices, std::int64_t num_cols);
 
   // Builds an in-memory Csr, narrowing indices to int32 when num_cols fits.
   static Csr from_vectors(std::vector<std::int64_t> indptr, const std::vector<std::int64_t>& indices,
@@ -40,11 +40,11 @@ class Csr {
   std::int64_t num_rows() const { return indptr_.size() > 0 ? indptr_.size() - 1 : 0; }
   std::int64_t num_cols() const { return num_cols_; }
   std::int64_t num_edges() const { return indices_.size(); }
-  bool wide_ids() const { return indices_.dtype() == core::DType::kInt64; }
+  bool wide_ids() const { return indices_.dtype() == format::DType::kInt64; }
   std::span<const std::int64_t> indptr() const { return indptr_.span<std::int64_t>(); }
   std::int64_t degree(std::int64_t v) const { return indptr()[v + 1] - indptr()[v]; }
-  const core::NpyArray& indptr_array() const { return indptr_; }
-  const core::NpyArray& indices_array() const { return indices_; }
+  const format::NpyArray& indptr_array() const { return indptr_; }
+  const format::NpyArray& indices_array() const { return indices_; }
 
   template <class IdT>
   CsrView<IdT> view() const {
@@ -58,7 +58,7 @@ class Csr {
   }
 
  private:
-  core::NpyArray indptr_, indices_;
+  format::NpyArray indptr_, indices_;
   std::int64_t num_cols_ = 0;
 };
 

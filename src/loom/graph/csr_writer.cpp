@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 
 #include "loom/core/memory.hpp"
-#include "loom/core/npy.hpp"
+#include "loom/format/npy.hpp"
 #include "loom/core/parallel.hpp"
 #include "loom/graph/csr.hpp"
 
@@ -175,7 +175,7 @@ namespace {
 // Places the rows range by range (write_csr_files after its counting pass), ids as IdT.
 template <class IdT>
 void place_rows(const EdgeStream& edges, const CsrBuildOptions& options, const std::vector<std::int64_t>& offset,
-                std::int64_t memory_bytes, core::NpyWriter& indices, std::optional<core::NpyWriter>& weights,
+                std::int64_t memory_bytes, format::NpyWriter& indices, std::optional<format::NpyWriter>& weights,
                 std::vector<std::int64_t>& indptr, CsrWriteReport& report) {
   const std::int64_t n = edges.num_nodes();
   const bool weighted = edges.weighted();
@@ -219,9 +219,9 @@ CsrWriteReport write_csr_files(const EdgeStream& edges, const CsrBuildOptions& o
   ++report.passes;
 
   const bool narrow = fits_int32(n);
-  core::NpyWriter indices(dir + "/indices.npy", narrow ? core::DType::kInt32 : core::DType::kInt64);
-  std::optional<core::NpyWriter> weights;
-  if (edges.weighted()) weights.emplace(dir + "/weight.npy", core::DType::kFloat32);
+  format::NpyWriter indices(dir + "/indices.npy", narrow ? format::DType::kInt32 : format::DType::kInt64);
+  std::optional<format::NpyWriter> weights;
+  if (edges.weighted()) weights.emplace(dir + "/weight.npy", format::DType::kFloat32);
   std::vector<std::int64_t> indptr(static_cast<std::size_t>(n) + 1, 0);
   if (narrow)
     place_rows<std::int32_t>(edges, options, offset, memory_bytes, indices, weights, indptr, report);
@@ -231,7 +231,7 @@ CsrWriteReport write_csr_files(const EdgeStream& edges, const CsrBuildOptions& o
   report.duplicates_removed = offset[n] - report.num_edges;
   indices.finish();
   if (weights) weights->finish();
-  core::write_npy(dir + "/indptr.npy", indptr);
+  format::write_npy(dir + "/indptr.npy", indptr);
   return report;
 }
 

@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "loom/core/error.hpp"
-#include "loom/core/half.hpp"
+#include "loom/format/half.hpp"
 #include "loom/core/parallel.hpp"
 
 namespace loom::graph {
@@ -18,9 +18,9 @@ constexpr const char* kHowToReplace = "--nan-as VALUE replaces such values";
 
 }  // namespace
 
-void check_fits_dtype(std::span<const float> values, std::int64_t cols, core::DType dtype, const std::string& path,
+void check_fits_dtype(std::span<const float> values, std::int64_t cols, format::DType dtype, const std::string& path,
                       std::int64_t first_row) {
-  if (dtype != core::DType::kFloat16) return;
+  if (dtype != format::DType::kFloat16) return;
   constexpr float kOverflows = 65520.0f;  // the smallest magnitude float16 rounds to infinity
   const auto bad = std::find_if(values.begin(), values.end(), [](float v) { return std::fabs(v) >= kOverflows; });
   if (bad == values.end()) return;
@@ -71,14 +71,14 @@ float enforce_finite(float value, const std::string& path, std::int64_t line, in
   return *policy.replacement;
 }
 
-std::int64_t first_non_finite(const core::NpyArray& array) {
-  if (array.dtype() == core::DType::kFloat32) {
+std::int64_t first_non_finite(const format::NpyArray& array) {
+  if (array.dtype() == format::DType::kFloat32) {
     const auto v = array.span<float>();
     return core::first_failing(array.size(), [&](std::int64_t i) { return std::isfinite(v[i]); });
   }
-  if (array.dtype() == core::DType::kFloat16) {
+  if (array.dtype() == format::DType::kFloat16) {
     // A half is NaN or infinite where its exponent bits are all ones.
-    const auto v = array.span<core::Half>();
+    const auto v = array.span<format::Half>();
     return core::first_failing(array.size(), [&](std::int64_t i) { return (v[i].bits & 0x7c00u) != 0x7c00u; });
   }
   return -1;

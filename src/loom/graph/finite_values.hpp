@@ -13,7 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "loom/core/npy.hpp"
+#include "loom/format/npy.hpp"
 
 namespace loom::graph {
 
@@ -38,10 +38,10 @@ float enforce_finite(float value, const std::string& path, std::int64_t line, in
 // Feature values about to be stored as `dtype` must stay finite there: float16 holds at most 65504
 // (65520 and beyond round to infinity). Throws Error naming `path` (the values' source), the row
 // (first_row + r) and column of the first value too large, and --feat-dtype.
-void check_fits_dtype(std::span<const float> values, std::int64_t cols, core::DType dtype, const std::string& path,
+void check_fits_dtype(std::span<const float> values, std::int64_t cols, format::DType dtype, const std::string& path,
                       std::int64_t first_row = 0);
 
 // The flat index of the first non-finite entry of a float32 or float16 array, or -1 (parallel).
-std::int64_t first_non_finite(const core::NpyArray& array);
+std::int64_t first_non_finite(const format::NpyArray& array);
 
 }  // namespace loom::graph

@@ -42,7 +42,7 @@ nlohmann::json describe(const GraphDescription& d) {
   if (!d.directed) j["undirected_edges_approx"] = d.num_edges / 2;
   j["weighted"] = d.weighted;
   if (d.feat_dim > 0)
-    j["features"] = {{"shape", {d.num_nodes, d.feat_dim}}, {"dtype", core::dtype_name(d.feat_dtype)}};
+    j["features"] = {{"shape", {d.num_nodes, d.feat_dim}}, {"dtype", format::dtype_name(d.feat_dtype)}};
   else
     j["features"] = nullptr;
   j["classes"] = d.num_classes;

@@ -6,8 +6,8 @@
 
 #include <fmt/format.h>
 
-#include "loom/core/digest.hpp"
-#include "loom/core/float_rows.hpp"
+#include "loom/format/digest.hpp"
+#include "loom/format/float_rows.hpp"
 #include "loom/core/fs.hpp"
 #include "loom/core/parallel.hpp"
 #include "loom/graph/finite_values.hpp"
@@ -26,7 +26,7 @@ IdMapKind parse_id_map(const std::string& text, const std::string& path) {
 
 nlohmann::json GraphDescription::to_json() const {
   return {{"num_nodes", num_nodes},        {"num_edges", num_edges},     {"directed", directed},
-          {"weighted", weighted},          {"feat_dim", feat_dim},       {"feat_dtype", core::dtype_name(feat_dtype)},
+          {"weighted", weighted},          {"feat_dim", feat_dim},       {"feat_dtype", format::dtype_name(feat_dtype)},
           {"num_classes", num_classes},    {"multi_label", multi_label}, {"splits", splits},
           {"id_map", id_map_name(id_map)}, {"id_map_note", id_map_note}};
 }
@@ -39,7 +39,7 @@ GraphDescription GraphDescription::from_json(const nlohmann::json& j, const std:
     d.directed = j.at("directed").get<bool>();
     d.weighted = j.value("weighted", false);
     d.feat_dim = core::json_int<std::int64_t>(j.at("feat_dim"), path);
-    d.feat_dtype = core::parse_feat_dtype(j.value("feat_dtype", "float32"), path);
+    d.feat_dtype = format::parse_feat_dtype(j.value("feat_dtype", "float32"), path);
     d.num_classes = core::json_int<std::int64_t>(j.at("num_classes"), path);
     d.multi_label = j.at("multi_label").get<bool>();
     d.splits = core::json_int_map<std::int64_t>(j.at("splits"), path);
@@ -147,28 +147,28 @@ void validate_graph_data(const GraphData& d) {
 
 void write_csr_arrays(const GraphData& d, const std::string& dir) {
   const std::int64_t cols = d.num_cols < 0 ? d.num_rows() : d.num_cols;
-  core::write_npy(dir + "/indptr.npy", d.indptr);
+  format::write_npy(dir + "/indptr.npy", d.indptr);
   if (fits_int32(cols)) {
     std::vector<std::int32_t> narrow(d.indices.size());
     core::parallel_for(
         static_cast<std::int64_t>(narrow.size()),
         [&](std::int64_t i) { narrow[i] = static_cast<std::int32_t>(d.indices[i]); }, 1 << 16);
-    core::write_npy(dir + "/indices.npy", narrow);
+    format::write_npy(dir + "/indices.npy", narrow);
   } else {
-    core::write_npy(dir + "/indices.npy", d.indices);
+    format::write_npy(dir + "/indices.npy", d.indices);
   }
-  if (!d.edge_weight.empty()) core::write_npy(dir + "/weight.npy", d.edge_weight);
+  if (!d.edge_weight.empty()) format::write_npy(dir + "/weight.npy", d.edge_weight);
 }
 
 void write_node_arrays(const GraphData& d, const std::string& dir, std::int64_t rows) {
-  if (!d.label.empty()) core::write_npy(dir + "/label.npy", d.label);
-  if (!d.multi_label.empty()) core::write_npy(dir + "/label.npy", d.multi_label, {rows, d.num_classes});
-  for (const auto& [name, ids] : d.splits) core::write_npy(dir + "/" + name + "_idx.npy", ids);
-  if (!d.orig_id.empty()) core::write_npy(dir + "/orig_id.npy", d.orig_id);
+  if (!d.label.empty()) format::write_npy(dir + "/label.npy", d.label);
+  if (!d.multi_label.empty()) format::write_npy(dir + "/label.npy", d.multi_label, {rows, d.num_classes});
+  for (const auto& [name, ids] : d.splits) format::write_npy(dir + "/" + name + "_idx.npy", ids);
+  if (!d.orig_id.empty()) format::write_npy(dir + "/orig_id.npy", d.orig_id);
   for (const auto& [name, values] : d.node_arrays) {
     LOOM_CHECK(static_cast<std::int64_t>(values.size()) == rows, "node array {} has {} entries for {} rows", name,
                values.size(), rows);
-    core::write_npy(dir + "/" + name + ".npy", values);
+    format::write_npy(dir + "/" + name + ".npy", values);
   }
   if (!d.names.empty()) {
     std::string text;
@@ -177,7 +177,7 @@ void write_node_arrays(const GraphData& d, const std::string& dir, std::int64_t 
   }
 }
 
-StoreMeta store_meta(const GraphData& d, std::int64_t rows, std::int64_t edges, core::DType feat_dtype) {
+StoreMeta store_meta(const GraphData& d, std::int64_t rows, std::int64_t edges, format::DType feat_dtype) {
   StoreMeta m;
   m.num_nodes = rows;
   m.num_edges = edges;
@@ -195,18 +195,18 @@ StoreMeta store_meta(const GraphData& d, std::int64_t rows, std::int64_t edges, 
   return m;
 }
 
-void write_feature_array(const GraphData& d, const std::string& dir, core::DType feat_dtype) {
+void write_feature_array(const GraphData& d, const std::string& dir, format::DType feat_dtype) {
   const std::int64_t rows = d.num_rows();
-  if (feat_dtype == core::DType::kFloat32) {
-    core::write_npy(dir + "/feat.npy", d.feat, {rows, d.feat_dim});
+  if (feat_dtype == format::DType::kFloat32) {
+    format::write_npy(dir + "/feat.npy", d.feat, {rows, d.feat_dim});
   } else {
     check_fits_dtype(d.feat, d.feat_dim, feat_dtype, d.feat_source.empty() ? "the features" : d.feat_source);
-    const std::vector<char> narrow = core::narrowed(d.feat, feat_dtype);
-    core::write_npy(dir + "/feat.npy", feat_dtype, {rows, d.feat_dim}, narrow.data());
+    const std::vector<char> narrow = format::narrowed(d.feat, feat_dtype);
+    format::write_npy(dir + "/feat.npy", feat_dtype, {rows, d.feat_dim}, narrow.data());
   }
 }
 
-void write_store_files(const GraphData& d, const std::string& dir, core::DType feat_dtype) {
+void write_store_files(const GraphData& d, const std::string& dir, format::DType feat_dtype) {
   validate_graph_data(d);
   const std::int64_t rows = d.num_rows();
   write_csr_arrays(d, dir);
@@ -217,7 +217,7 @@ void write_store_files(const GraphData& d, const std::string& dir, core::DType f
 
 void finish_store(const std::string& dir, const StoreMeta& meta) {
   core::write_text_file(dir + "/meta.json", meta.to_json().dump(2) + "\n");
-  core::record_digests(dir);
+  format::record_digests(dir);
 }
 
 void write_graph_store(const GraphData& data, const std::string& dir, const StoreWriteOptions& options) {
@@ -228,10 +228,10 @@ void write_graph_store(const GraphData& data, const std::string& dir, const Stor
 }
 
 void GraphStore::map_rows_from(GraphStore& g, const std::string& from, std::int64_t cols) {
-  const core::NpyArray ptr = core::NpyArray::map(from + "/indptr.npy");
-  const core::NpyArray idx = core::NpyArray::map(from + "/indices.npy");
+  const format::NpyArray ptr = format::NpyArray::map(from + "/indptr.npy");
+  const format::NpyArray idx = format::NpyArray::map(from + "/indices.npy");
   const std::int64_t begin = g.meta_.partition->node_offset, end = begin + g.meta_.num_nodes;
-  if (ptr.dtype() != core::DType::kInt64 || ptr.ndim() != 1 || begin < 0 || end + 1 > ptr.size())
+  if (ptr.dtype() != format::DType::kInt64 || ptr.ndim() != 1 || begin < 0 || end + 1 > ptr.size())
     throw Error::in_file(ptr.path(), 0,
                          fmt::format("does not hold rows [{}, {}) that {}/meta.json names", begin, end, g.dir_));
   const auto all = ptr.span<std::int64_t>();
@@ -240,19 +240,19 @@ void GraphStore::map_rows_from(GraphStore& g, const std::string& from, std::int6
   std::vector<char> bytes(static_cast<std::size_t>(end - begin + 1) * sizeof(std::int64_t));
   auto* rebased = reinterpret_cast<std::int64_t*>(bytes.data());
   for (std::int64_t v = begin; v <= end; ++v) rebased[v - begin] = all[v] - all[begin];
-  g.csr_ = Csr(core::NpyArray::from_bytes(core::DType::kInt64, {end - begin + 1}, std::move(bytes)),
+  g.csr_ = Csr(format::NpyArray::from_bytes(format::DType::kInt64, {end - begin + 1}, std::move(bytes)),
                idx.slice(all[begin], all[end]), cols);
-  if (g.meta_.weighted) g.weight_ = core::NpyArray::map(from + "/weight.npy").slice(all[begin], all[end]);
+  if (g.meta_.weighted) g.weight_ = format::NpyArray::map(from + "/weight.npy").slice(all[begin], all[end]);
 }
 
 void GraphStore::map_features(GraphStore& g, const std::string& dir) {
   if (g.meta_.feat_dim > 0 && g.meta_.feat_from.empty()) {
-    g.feat_ = core::NpyArray::map(dir + "/feat.npy");
+    g.feat_ = format::NpyArray::map(dir + "/feat.npy");
     if (g.feat_.rows() != g.meta_.num_nodes || g.feat_.cols() != g.meta_.feat_dim ||
         g.feat_.dtype() != g.meta_.feat_dtype)
       throw Error::in_file(dir + "/feat.npy", 0, "shape or dtype does not match meta.json");
   } else if (g.meta_.feat_dim > 0) {
-    g.feat_ = core::NpyArray::map(g.meta_.feat_from);
+    g.feat_ = format::NpyArray::map(g.meta_.feat_from);
     if (g.feat_.cols() != g.meta_.feat_dim || g.feat_.dtype() != g.meta_.feat_dtype)
       throw Error::in_file(g.meta_.feat_from, 0, fmt::format("shape or dtype does not match {}/meta.json", dir));
     if (g.meta_.feat_index.empty()) {  // a whole store whose rows stay in the imported file
@@ -261,8 +261,8 @@ void GraphStore::map_features(GraphStore& g, const std::string& dir) {
                              fmt::format("has {} rows, {}/meta.json says {}", g.feat_.rows(), dir, g.meta_.num_nodes));
     } else {
       const std::int64_t begin = g.meta_.partition->node_offset;
-      const core::NpyArray index = core::NpyArray::map(dir + "/" + g.meta_.feat_index);
-      if (index.dtype() != core::DType::kInt64 || begin + g.meta_.num_nodes > index.size())
+      const format::NpyArray index = format::NpyArray::map(dir + "/" + g.meta_.feat_index);
+      if (index.dtype() != format::DType::kInt64 || begin + g.meta_.num_nodes > index.size())
         throw Error::in_file(index.path(), 0,
                              fmt::format("does not hold the rows [{}, {}) that {}/meta.json names", begin,
                                          begin + g.meta_.num_nodes, dir));
@@ -285,14 +285,14 @@ GraphStore GraphStore::open(const std::string& dir, bool verify) {
   if (declared_store_kind(j) == StoreKind::kPartitioned)
     throw Error::in_file(dir, 0,
                          "is a partitioned store; open one of its part-<k>/ stores or use a partition-aware command");
-  if (verify) core::check_meta_seal(j, meta_path);
+  if (verify) format::check_meta_seal(j, meta_path);
   GraphStore g;
   g.dir_ = dir;
   g.meta_ = StoreMeta::from_json(j, meta_path);
   const std::int64_t cols = g.meta_.partition ? g.meta_.partition->global_num_nodes : g.meta_.num_nodes;
   if (g.meta_.rows_from.empty()) {
-    g.csr_ = Csr(core::NpyArray::map(dir + "/indptr.npy"), core::NpyArray::map(dir + "/indices.npy"), cols);
-    if (g.meta_.weighted) g.weight_ = core::NpyArray::map(dir + "/weight.npy");
+    g.csr_ = Csr(format::NpyArray::map(dir + "/indptr.npy"), format::NpyArray::map(dir + "/indices.npy"), cols);
+    if (g.meta_.weighted) g.weight_ = format::NpyArray::map(dir + "/weight.npy");
   } else {
     map_rows_from(g, dir + "/" + g.meta_.rows_from, cols);
   }
@@ -302,13 +302,13 @@ GraphStore GraphStore::open(const std::string& dir, bool verify) {
         "has " + std::to_string(g.csr_.num_rows()) + " rows, meta.json says " + std::to_string(g.meta_.num_nodes));
   map_features(g, dir);
   if (g.meta_.num_classes > 0) {
-    g.label_ = core::NpyArray::map(dir + "/label.npy");
+    g.label_ = format::NpyArray::map(dir + "/label.npy");
     if (g.label_.rows() != g.meta_.num_nodes)
       throw Error::in_file(dir + "/label.npy", 0, "row count does not match meta.json");
   }
   for (const auto& [name, size] : g.meta_.splits) {
-    auto arr = core::NpyArray::map(dir + "/" + name + "_idx.npy");
-    if (arr.dtype() != core::DType::kInt64 || arr.size() != size)
+    auto arr = format::NpyArray::map(dir + "/" + name + "_idx.npy");
+    if (arr.dtype() != format::DType::kInt64 || arr.size() != size)
       throw Error::in_file(arr.path(), 0, "dtype or size does not match meta.json");
     g.splits_[name] = std::move(arr);
   }
@@ -323,7 +323,7 @@ std::span<const std::int64_t> GraphStore::split(const std::string& name) const {
 }
 
 std::vector<std::int64_t> GraphStore::original_ids() const {
-  if (meta_.id_map == IdMapKind::kOrigId) return core::read_npy_as<std::int64_t>(dir_ + "/orig_id.npy");
+  if (meta_.id_map == IdMapKind::kOrigId) return format::read_npy_as<std::int64_t>(dir_ + "/orig_id.npy");
   std::vector<std::int64_t> ids(meta_.num_nodes);
   const std::int64_t offset = meta_.partition ? meta_.partition->node_offset : 0;
   for (std::int64_t i = 0; i < meta_.num_nodes; ++i) ids[i] = offset + i;

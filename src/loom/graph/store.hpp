@@ -10,7 +10,7 @@
 // part's own nodes, its indices global ids, and meta.partition says which range it owns. A part
 // written with meta.rows_from holds no indptr/indices/weight: its rows are that range of the
 // partitioned store's topology, mapped from there (so a partitioned store holds each row once).
-// meta.json also records every file's digest (core/digest.hpp) for `loom check`.
+// meta.json also records every file's digest (format/digest.hpp) for `loom check`.
 // GraphStore::open maps the arrays; nothing is copied; it checks the ranges commands rely on
 // (store_check.hpp).
 #pragma once
@@ -23,9 +23,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "loom/core/digest.hpp"
+#include "loom/format/digest.hpp"
 #include "loom/core/enum_names.hpp"
-#include "loom/core/npy.hpp"
+#include "loom/format/npy.hpp"
 #include "loom/graph/csr.hpp"
 
 namespace loom::graph {
@@ -59,7 +59,7 @@ struct GraphDescription {
   bool directed = false;       // false: every edge is stored in both directions
   bool weighted = false;
   std::int64_t feat_dim = 0;  // 0 = no features
-  core::DType feat_dtype = core::DType::kFloat32;
+  format::DType feat_dtype = format::DType::kFloat32;
   std::int64_t num_classes = 0;  // 0 = no labels
   bool multi_label = false;
   std::map<std::string, std::int64_t> splits;  // "train" -> size, ... (partitioned: totals over parts)
@@ -84,7 +84,7 @@ struct StoreMeta : GraphDescription {
   // feat_index maps its feature rows, in order, from that file (`loom import mag240m --features map`).
   std::string feat_from, feat_index;
   // The digest of feat_from's file when it was written (meta.json "external_digests", which the
-  // store's verification checks with its own files: core/digest.hpp).
+  // store's verification checks with its own files: format/digest.hpp).
   std::string feat_from_digest;
   nlohmann::json provenance = nlohmann::json::object();
 
@@ -122,7 +122,7 @@ struct GraphData {
 };
 
 struct StoreWriteOptions {
-  core::DType feat_dtype = core::DType::kFloat32;  // or kFloat16
+  format::DType feat_dtype = format::DType::kFloat32;  // or kFloat16
   bool overwrite = false;
   // Memory an out-of-core writer may use for its chunks (csr_writer.hpp), beyond O(nodes).
   std::int64_t memory_bytes = std::int64_t{1} << 30;  // (the CLI's default: default_build_memory())
@@ -137,7 +137,7 @@ void check_split_data(const GraphData& data, const std::string& source);
 
 // Writes the store's files into an existing directory (the caller owns atomicity), then records
 // the digest of every file in the directory (those written before it too) in meta.json.
-void write_store_files(const GraphData& data, const std::string& dir, core::DType feat_dtype);
+void write_store_files(const GraphData& data, const std::string& dir, format::DType feat_dtype);
 // Writes dir/meta.json and records the digest of every file in `dir` (the last step of a writer).
 void finish_store(const std::string& dir, const StoreMeta& meta);
 // The steps of write_store_files, for writers that stream some arrays themselves: the CSR
@@ -145,16 +145,16 @@ void finish_store(const std::string& dir, const StoreMeta& meta);
 // (labels, splits, original ids or names; `rows` rows); and the meta that describes `d` with the
 // given counts.
 void write_csr_arrays(const GraphData& d, const std::string& dir);
-void write_feature_array(const GraphData& d, const std::string& dir, core::DType feat_dtype);
+void write_feature_array(const GraphData& d, const std::string& dir, format::DType feat_dtype);
 void write_node_arrays(const GraphData& d, const std::string& dir, std::int64_t rows);
-StoreMeta store_meta(const GraphData& d, std::int64_t rows, std::int64_t edges, core::DType feat_dtype);
+StoreMeta store_meta(const GraphData& d, std::int64_t rows, std::int64_t edges, format::DType feat_dtype);
 // Writes a whole store atomically: nothing is left at `dir` if anything fails.
 void write_graph_store(const GraphData& data, const std::string& dir, const StoreWriteOptions& options);
 
 class GraphStore {
  public:
-  // `verify`: check meta.json's seal (core/digest.hpp; off with --no-verify).
-  static GraphStore open(const std::string& dir, bool verify = core::digest_verification());
+  // `verify`: check meta.json's seal (format/digest.hpp; off with --no-verify).
+  static GraphStore open(const std::string& dir, bool verify = format::digest_verification());
 
   const std::string& dir() const { return dir_; }
   const StoreMeta& meta() const { return meta_; }
@@ -164,11 +164,11 @@ class GraphStore {
   bool has_feat() const { return meta_.feat_dim > 0; }
   // The feature rows: feat() itself, or (a part written with --features map) row feat_index()[r]
   // of feat() for row r.
-  const core::NpyArray& feat() const { return feat_; }
-  const core::NpyArray& feat_index() const { return feat_index_; }
+  const format::NpyArray& feat() const { return feat_; }
+  const format::NpyArray& feat_index() const { return feat_index_; }
   bool has_label() const { return meta_.num_classes > 0; }
-  const core::NpyArray& label() const { return label_; }
-  const core::NpyArray& edge_weight() const { return weight_; }
+  const format::NpyArray& label() const { return label_; }
+  const format::NpyArray& edge_weight() const { return weight_; }
 
   bool has_split(const std::string& name) const { return splits_.count(name) > 0; }
   // Row ids of a split; throws Error naming the store when absent.
@@ -187,8 +187,8 @@ class GraphStore {
   std::string dir_;
   StoreMeta meta_;
   Csr csr_;
-  core::NpyArray feat_, feat_index_, label_, weight_;
-  std::map<std::string, core::NpyArray> splits_;
+  format::NpyArray feat_, feat_index_, label_, weight_;
+  std::map<std::string, format::NpyArray> splits_;
 };
 
 }  // namespace loom::graph

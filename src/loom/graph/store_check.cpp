@@ -14,7 +14,7 @@ namespace {
 
 using core::first_failing;
 
-[[noreturn]] void fail(const core::NpyArray& array, std::int64_t entry, const std::string& what) {
+[[noreturn]] void fail(const format::NpyArray& array, std::int64_t entry, const std::string& what) {
   throw Error::in_file(array.path(), 0,
                        fmt::format("entry {}: {} (the store is damaged: `loom check` tells more)", entry, what));
 }
@@ -38,7 +38,7 @@ void check_csr(const Csr& csr) {
 }
 
 void check_labels(const GraphStore& g) {
-  const core::NpyArray& label = g.label();
+  const format::NpyArray& label = g.label();
   const std::int64_t classes = g.meta().num_classes;
   if (g.meta().multi_label) {
     const auto y = label.span<std::uint8_t>();

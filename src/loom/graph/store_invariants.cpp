@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "loom/core/error.hpp"
-#include "loom/core/half.hpp"
+#include "loom/format/half.hpp"
 #include "loom/core/parallel.hpp"
 #include "loom/graph/build_csr.hpp"
 #include "loom/graph/finite_values.hpp"
@@ -18,7 +18,7 @@ namespace {
 
 using core::first_failing;
 
-std::string entry_problem(const core::NpyArray& array, std::int64_t entry, const std::string& what) {
+std::string entry_problem(const format::NpyArray& array, std::int64_t entry, const std::string& what) {
   return fmt::format("{}: entry {}: {}", array.path(), entry, what);
 }
 
@@ -78,12 +78,12 @@ SplitIds split_ids(const GraphStore& g) {
 
 std::string split_file(const GraphStore& g, const std::string& name) { return g.dir() + "/" + name + "_idx.npy"; }
 
-void check_finite(const core::NpyArray& array, std::int64_t cols, const std::string& what,
+void check_finite(const format::NpyArray& array, std::int64_t cols, const std::string& what,
                   std::vector<std::string>& problems) {
   const std::int64_t bad = first_non_finite(array);
   if (bad < 0) return;
-  const double value = array.dtype() == core::DType::kFloat16
-                           ? static_cast<double>(core::half_to_float(array.span<core::Half>()[bad]))
+  const double value = array.dtype() == format::DType::kFloat16
+                           ? static_cast<double>(format::half_to_float(array.span<format::Half>()[bad]))
                            : static_cast<double>(array.span<float>()[bad]);
   problems.push_back(
       fmt::format("{}: row {}, column {}: {} {} is not finite", array.path(), bad / cols, bad % cols, what, value));

@@ -5,16 +5,16 @@
 
 #include <fmt/format.h>
 
-#include "loom/core/digest.hpp"
+#include "loom/format/digest.hpp"
 #include "loom/core/fs.hpp"
 #include "loom/graph/store_check.hpp"
 
 namespace loom::partition {
 
 namespace {
-core::NpyArray map_int64(const std::string& path, std::int64_t expected_size) {
-  auto a = core::NpyArray::map(path);
-  if (a.dtype() != core::DType::kInt64 || a.ndim() != 1 || (expected_size >= 0 && a.size() != expected_size))
+format::NpyArray map_int64(const std::string& path, std::int64_t expected_size) {
+  auto a = format::NpyArray::map(path);
+  if (a.dtype() != format::DType::kInt64 || a.ndim() != 1 || (expected_size >= 0 && a.size() != expected_size))
     throw Error::in_file(path, 0,
                          fmt::format("expected a 1-d int64 array{}",
                                      expected_size >= 0 ? fmt::format(" of {} entries", expected_size) : ""));
@@ -37,7 +37,7 @@ void check_part_agrees(const graph::StoreMeta& part, const graph::GraphDescripti
   if (part.feat_dim != whole.feat_dim)
     differs("feat_dim", std::to_string(part.feat_dim), std::to_string(whole.feat_dim));
   if (part.feat_dim > 0 && part.feat_dtype != whole.feat_dtype)
-    differs("feat_dtype", core::dtype_name(part.feat_dtype), core::dtype_name(whole.feat_dtype));
+    differs("feat_dtype", format::dtype_name(part.feat_dtype), format::dtype_name(whole.feat_dtype));
   if (part.directed != whole.directed)
     differs("directed", fmt::format("{}", part.directed), fmt::format("{}", whole.directed));
   if (part.weighted != whole.weighted)
@@ -106,7 +106,7 @@ PartitionedStore PartitionedStore::open(const std::string& dir, bool verify) {
   } catch (const nlohmann::json::exception& e) {
     throw Error::in_file(meta_path, 0, std::string("invalid JSON: ") + e.what());
   }
-  if (verify) core::check_meta_seal(j, meta_path);
+  if (verify) format::check_meta_seal(j, meta_path);
   PartitionedStore s;
   s.dir_ = dir;
   s.verify_ = verify;

@@ -23,8 +23,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "loom/core/digest.hpp"
-#include "loom/core/npy.hpp"
+#include "loom/format/digest.hpp"
+#include "loom/format/npy.hpp"
 #include "loom/graph/store.hpp"
 #include "loom/partition/partition_book.hpp"
 #include "loom/partition/quality.hpp"
@@ -63,13 +63,13 @@ class Part {
   int index_ = 0;
   IdRange range_;
   graph::GraphStore store_;
-  core::NpyArray halo_ids_, halo_offsets_;
+  format::NpyArray halo_ids_, halo_offsets_;
 };
 
 class PartitionedStore {
  public:
-  // `verify`: check the meta.json seals of the store and of the parts it opens (core/digest.hpp).
-  static PartitionedStore open(const std::string& dir, bool verify = core::digest_verification());
+  // `verify`: check the meta.json seals of the store and of the parts it opens (format/digest.hpp).
+  static PartitionedStore open(const std::string& dir, bool verify = format::digest_verification());
 
   const std::string& dir() const { return dir_; }
   const PartitionedMeta& meta() const { return meta_; }
@@ -87,7 +87,7 @@ class PartitionedStore {
   std::string dir_;
   PartitionedMeta meta_;
   graph::GraphStore topology_;
-  core::NpyArray new_to_source_;
+  format::NpyArray new_to_source_;
   bool verify_ = true;
 };
 

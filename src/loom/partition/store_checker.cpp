@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "loom/core/digest.hpp"
+#include "loom/format/digest.hpp"
 #include "loom/core/fs.hpp"
 #include "loom/core/parallel.hpp"
 #include "loom/core/timer.hpp"
@@ -25,7 +25,7 @@ void check_digests(const std::vector<std::string>& folders, bool progress, Store
   std::int64_t total = 0;
   for (const auto& folder : folders) {
     if (!std::filesystem::exists(folder + "/meta.json")) continue;
-    total += core::digested_bytes(folder);
+    total += format::digested_bytes(folder);
   }
   core::ProgressBar bar("check digests", total, "bytes");
   bar.set_quiet(!progress);
@@ -34,7 +34,7 @@ void check_digests(const std::vector<std::string>& folders, bool progress, Store
       report.problems.push_back(folder + "/meta.json: missing");
       continue;
     }
-    const auto checks = core::verify_digests(folder, &bar);
+    const auto checks = format::verify_digests(folder, &bar);
     if (checks.empty()) report.undigested.push_back(folder);
     for (const auto& c : checks) {
       ++report.files;

@@ -1,5 +1,5 @@
 // `loom check STORE`: what can be checked of a graph store or a partitioned store without training
-// on it. Every file against the digest its meta.json records (core/digest.hpp); then every
+// on it. Every file against the digest its meta.json records (format/digest.hpp); then every
 // invariant Loom relies on: each store's arrays against its meta.json and the ranges they must
 // keep (GraphStore::open, graph/store_check.hpp) and the invariants of graph/store_invariants.hpp
 // (sorted rows, symmetry, disjoint splits, finite values), and for a partitioned store that the book, the

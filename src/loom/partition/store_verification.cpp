@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "loom/core/digest.hpp"
+#include "loom/format/digest.hpp"
 #include "loom/core/error.hpp"
 #include "loom/core/fs.hpp"
 #include "loom/core/parallel.hpp"
@@ -20,7 +20,7 @@ namespace {
 // Every recorded digest of `folders`, digested again; throws naming the first that differs.
 void check_folders(const std::vector<std::string>& folders) {
   for (const auto& folder : folders) {
-    for (const auto& c : core::verify_digests(folder)) {
+    for (const auto& c : format::verify_digests(folder)) {
       if (!c.ok())
         throw Error::in_file(c.path_in(folder), 0,
                              fmt::format("digest {}, meta.json records {}: the file changed since the store was "
@@ -47,13 +47,13 @@ std::vector<std::string> mapped_folders(const std::string& dir, int part) {
 }
 
 StoreVerification::StoreVerification(std::vector<std::string> folders) : folders_(std::move(folders)) {
-  if (!core::digest_verification()) {
+  if (!format::digest_verification()) {
     folders_.clear();
     return;
   }
   std::int64_t bytes = 0;
   for (const auto& folder : folders_)
-    if (std::filesystem::exists(folder + "/meta.json")) bytes += core::digested_bytes(folder);
+    if (std::filesystem::exists(folder + "/meta.json")) bytes += format::digested_bytes(folder);
   if (bytes <= kVerifyAtOnceBytes) return;  // wait() checks them
   background_ = std::async(std::launch::async, [folders = folders_] {
     core::set_num_threads(1);  // beside the setup it overlaps, not against it

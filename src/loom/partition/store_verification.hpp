@@ -1,9 +1,9 @@
 // Digests enforced where a store's bytes are read: a command verifies the files it maps against the
-// digests their meta.json records (core/digest.hpp) before it derives anything from them, and stops
+// digests their meta.json records (format/digest.hpp) before it derives anything from them, and stops
 // with the mismatch named. Files up to kVerifyAtOnceBytes in all are verified at once; more, in the
 // background on one thread, which a trainer joins before its first step (so the check costs little
 // of the setup it overlaps). `--no-verify` skips it, for users who
-// know (core::set_digest_verification); `loom check DIR` lists every problem of a store.
+// know (format::set_digest_verification); `loom check DIR` lists every problem of a store.
 #pragma once
 
 #include <cstdint>

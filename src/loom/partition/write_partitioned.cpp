@@ -7,11 +7,11 @@
 
 #include <fmt/format.h>
 
-#include "loom/core/digest.hpp"
+#include "loom/format/digest.hpp"
 #include "loom/core/error.hpp"
 #include "loom/core/fs.hpp"
 #include "loom/core/log.hpp"
-#include "loom/core/npy.hpp"
+#include "loom/format/npy.hpp"
 #include "loom/core/parallel.hpp"
 #include "loom/core/progress.hpp"
 #include "loom/core/timer.hpp"
@@ -88,12 +88,12 @@ std::map<std::string, std::vector<std::int64_t>> relabel_splits(const graph::Gra
 // Rows of the source's features for the new ids `rows`, in the source's dtype, written a chunk of
 // rows at a time (no float conversion, no part held whole in memory).
 void write_part_features(const graph::GraphStore& source, const Relabelling& r, IdRange rows, const std::string& path) {
-  const core::NpyArray& feat = source.feat();
+  const format::NpyArray& feat = source.feat();
   const std::int64_t dim = source.meta().feat_dim;
-  const std::size_t row_bytes = static_cast<std::size_t>(dim) * core::dtype_size(feat.dtype());
+  const std::size_t row_bytes = static_cast<std::size_t>(dim) * format::dtype_size(feat.dtype());
   const std::int64_t chunk = std::max<std::int64_t>(1, (std::int64_t{64} << 20) / static_cast<std::int64_t>(row_bytes));
   const auto* src = static_cast<const char*>(feat.data());
-  core::NpyWriter out(path, feat.dtype(), {dim});
+  format::NpyWriter out(path, feat.dtype(), {dim});
   std::vector<char> buffer;
   for (std::int64_t begin = rows.begin; begin < rows.end; begin += chunk) {
     const std::int64_t count = std::min(chunk, rows.end - begin);
@@ -117,9 +117,9 @@ std::int64_t write_relabelled_csr(const graph::GraphStore& source, const Relabel
   const std::int64_t n = source.num_nodes();
   const auto src_ptr = source.csr().indptr();
   const bool weighted = source.meta().weighted;
-  core::NpyWriter indices(dir + "/indices.npy", graph::fits_int32(n) ? core::DType::kInt32 : core::DType::kInt64);
-  std::optional<core::NpyWriter> weights;
-  if (weighted) weights.emplace(dir + "/weight.npy", core::DType::kFloat32);
+  format::NpyWriter indices(dir + "/indices.npy", graph::fits_int32(n) ? format::DType::kInt32 : format::DType::kInt64);
+  std::optional<format::NpyWriter> weights;
+  if (weighted) weights.emplace(dir + "/weight.npy", format::DType::kFloat32);
   std::vector<std::int64_t> indptr(static_cast<std::size_t>(n) + 1, 0);
   const std::int64_t budget = std::max<std::int64_t>(1, memory_bytes / 16);
   std::vector<std::int32_t> narrow;
@@ -148,7 +148,7 @@ std::int64_t write_relabelled_csr(const graph::GraphStore& source, const Relabel
   bar.finish();
   indices.finish();
   if (weights) weights->finish();
-  core::write_npy(dir + "/indptr.npy", indptr);
+  format::write_npy(dir + "/indptr.npy", indptr);
   return indptr[n];
 }
 
@@ -159,7 +159,7 @@ void copy_labels(const graph::GraphStore& source, const Relabelling& r, IdRange 
   const auto* map = r.new_to_source.data() + rows.begin;
   const auto& label = source.label();
   if (m.multi_label) {
-    if (label.dtype() != core::DType::kUInt8 || label.cols() != m.num_classes)
+    if (label.dtype() != format::DType::kUInt8 || label.cols() != m.num_classes)
       throw Error::in_file(label.path(), 0, fmt::format("multi-label matrix must be uint8 [nodes, {}]", m.num_classes));
     const auto* src = label.span<std::uint8_t>().data();
     const std::int64_t c = m.num_classes;
@@ -167,7 +167,7 @@ void copy_labels(const graph::GraphStore& source, const Relabelling& r, IdRange 
     for (std::int64_t i = 0; i < rows.size(); ++i)
       std::memcpy(&d.multi_label[i * c], src + map[i] * c, static_cast<std::size_t>(c));
   } else {
-    if (label.dtype() != core::DType::kInt64 || label.ndim() != 1)
+    if (label.dtype() != format::DType::kInt64 || label.ndim() != 1)
       throw Error::in_file(label.path(), 0, "labels must be a 1-d int64 array");
     const auto src = label.span<std::int64_t>();
     d.label.resize(static_cast<std::size_t>(rows.size()));
@@ -215,7 +215,7 @@ void write_topology(const graph::GraphStore& source, const PartitionOptions& o, 
   fs::create_directory(dir);
   const std::int64_t edges = write_relabelled_csr(source, r, dir, o.memory_bytes);
   graph::write_node_arrays(topo, dir, source.num_nodes());
-  graph::StoreMeta tm = graph::store_meta(topo, source.num_nodes(), edges, core::DType::kFloat32);
+  graph::StoreMeta tm = graph::store_meta(topo, source.num_nodes(), edges, format::DType::kFloat32);
   tm.weighted = sm.weighted;
   graph::finish_store(dir, tm);
 }
@@ -227,11 +227,11 @@ void copy_node_arrays(const graph::GraphStore& source, const Relabelling& r, IdR
   const auto* map = r.new_to_source.data() + rows.begin;
   for (const auto& entry : names) {
     const std::string name = entry.get<std::string>();
-    const auto array = core::NpyArray::map(source.dir() + "/" + name + ".npy");
-    if (array.dtype() != core::DType::kInt64 || array.size() != source.num_nodes())
+    const auto array = format::NpyArray::map(source.dir() + "/" + name + ".npy");
+    if (array.dtype() != format::DType::kInt64 || array.size() != source.num_nodes())
       throw Error::in_file(array.path(), 0,
                            fmt::format("node array must be int64 with one entry per node ({}), found {} {}",
-                                       source.num_nodes(), array.size(), core::dtype_name(array.dtype())));
+                                       source.num_nodes(), array.size(), format::dtype_name(array.dtype())));
     const auto values = array.span<std::int64_t>();
     auto& out = d.node_arrays[name];
     out.resize(static_cast<std::size_t>(rows.size()));
@@ -276,8 +276,8 @@ PartQuality write_part(const graph::GraphStore& source, const PartitionOptions& 
 
   fs::create_directory(dir);
   const auto halo = halo_ids(topology.csr(), rows);
-  core::write_npy(dir + "/halo_ids.npy", halo);
-  core::write_npy(dir + "/halo_offsets.npy", halo_offsets(halo, r.book));
+  format::write_npy(dir + "/halo_ids.npy", halo);
+  format::write_npy(dir + "/halo_offsets.npy", halo_offsets(halo, r.book));
   if (sm.feat_dim > 0 && !o.map_features) write_part_features(source, r, rows, dir + "/feat.npy");
   graph::write_node_arrays(d, dir, rows.size());
   const auto topo_ptr = topology.csr().indptr();
@@ -343,7 +343,7 @@ PartitionedMeta partition_store(const PartitionOptions& o, const AssignParts& as
   const OriginalIds original = load_original_ids(source);
   const auto splits = relabel_splits(source, r);
 
-  core::write_npy(out.file("new_to_source.npy"), r.new_to_source);
+  format::write_npy(out.file("new_to_source.npy"), r.new_to_source);
   const std::string topology_dir = out.file("topology");
   write_topology(source, o, r, splits, original, topology_dir);
   const graph::GraphStore topology = graph::GraphStore::open(topology_dir);
@@ -355,7 +355,7 @@ PartitionedMeta partition_store(const PartitionOptions& o, const AssignParts& as
   meta.book = r.book;
   meta.quality.total_seconds = total.seconds();
   core::write_text_file(out.file("meta.json"), meta.to_json().dump(2) + "\n");
-  core::record_digests(out.path());
+  format::record_digests(out.path());
   source_digests.wait();  // nothing derived from a store that fails its digests is written
   out.commit();
   return meta;

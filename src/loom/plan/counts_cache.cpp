@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "loom/core/digest.hpp"
+#include "loom/format/digest.hpp"
 #include "loom/core/error.hpp"
 #include "loom/core/fs.hpp"
 #include "loom/core/log.hpp"
@@ -19,7 +19,7 @@ namespace {
 using nlohmann::json;
 
 std::string entry_path(const std::string& dir, const std::string& key) {
-  return fmt::format("{}/counts-{:08x}.cbor", dir, core::crc32_of(key.data(), static_cast<std::int64_t>(key.size())));
+  return fmt::format("{}/counts-{:08x}.cbor", dir, format::crc32_of(key.data(), static_cast<std::int64_t>(key.size())));
 }
 
 // A step as [input_rows, remote_rows, [[dst, src, edges] per layer], fetched[holding][part]].
@@ -33,7 +33,8 @@ StepCount step_from_json(const json& j) {
   StepCount s;
   s.input_rows = j.at(0).get<std::int64_t>();
   s.remote_rows = j.at(1).get<std::int64_t>();
-  for (const json& l : j.at(2)) s.layers.push_back({l.at(0).get<std::int64_t>(), l.at(1).get<std::int64_t>(), l.at(2).get<std::int64_t>()});
+  for (const json& l : j.at(2))
+    s.layers.push_back({l.at(0).get<std::int64_t>(), l.at(1).get<std::int64_t>(), l.at(2).get<std::int64_t>()});
   s.fetched = j.at(3).get<std::vector<std::vector<std::int64_t>>>();
   return s;
 }

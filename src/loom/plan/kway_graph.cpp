@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "loom/core/dtype.hpp"
+#include "loom/format/dtype.hpp"
 #include "loom/core/enum_names.hpp"
 #include "loom/core/error.hpp"
 #include "loom/core/fs.hpp"
@@ -137,7 +137,7 @@ GraphShape parse_shape(const std::string& text) {
     const std::string key = item.substr(0, eq), value = item.substr(eq + 1);
     if (key == "feat-dtype") {  // input text: --shape
       shape.feat_bytes = static_cast<std::int64_t>(
-          core::dtype_size(core::parse_enum(core::kFloatDTypeNames, value, "--shape feat-dtype")));
+          format::dtype_size(core::parse_enum(format::kFloatDTypeNames, value, "--shape feat-dtype")));
     } else if (std::int64_t* count = count_field(shape, key)) {
       *count = shape_count(value, key);
     } else if (double* probability = probability_field(shape, key)) {

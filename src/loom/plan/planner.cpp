@@ -9,8 +9,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "loom/core/digest.hpp"
-#include "loom/core/dtype.hpp"
+#include "loom/format/digest.hpp"
+#include "loom/format/dtype.hpp"
 #include "loom/core/fs.hpp"
 #include "loom/core/error.hpp"
 #include "loom/core/log.hpp"
@@ -48,7 +48,7 @@ GraphFacts graph_facts(const PlanOptions& o) {
        d.num_edges,
        d.feat_dim,
        std::max<std::int64_t>(d.num_classes, 2),
-       static_cast<std::int64_t>(core::dtype_size(d.feat_dtype)),
+       static_cast<std::int64_t>(format::dtype_size(d.feat_dtype)),
        o.store};
   return f;
 }
@@ -187,7 +187,7 @@ std::string graph_key(const PlanOptions& o) {
   }
   const std::string meta = core::read_text_file(o.store + "/meta.json");
   return fmt::format("store {} meta crc32:{:08x}", std::filesystem::weakly_canonical(o.store).string(),
-                     core::crc32_of(meta.data(), static_cast<std::int64_t>(meta.size())));
+                     format::crc32_of(meta.data(), static_cast<std::int64_t>(meta.size())));
 }
 
 // Everything a host count's counts depend on: a different key is a different count.
@@ -238,7 +238,8 @@ HostsResult plan_hosts(const PlanOptions& o, int hosts, LazyStandIn& stand_in, c
   const std::string key = counts_key(o, graph, hosts, sampling);
   std::optional<CountedSplit> counted;
   if (!o.recount && !dir.empty()) counted = read_counts(dir, key);
-  if (!counted) {
+  const bool counted_now = !counted;
+  if (counted_now) {
     counted = count_hosts(o, hosts, stand_in, sampling, depth);
     if (!dir.empty()) keep_counts(dir, key, *counted);
   }
@@ -257,7 +258,8 @@ HostsResult plan_hosts(const PlanOptions& o, int hosts, LazyStandIn& stand_in, c
                    r.epoch.epoch_seconds < result.regimes[result.fastest_fitting].epoch.epoch_seconds))
       result.fastest_fitting = static_cast<int>(result.regimes.size()) - 1;
   }
-  spdlog::info("plan: {} hosts counted and simulated in {:.1f} s", hosts, timer.seconds());
+  spdlog::info("plan: {} hosts {} in {:.1f} s", hosts,
+               counted_now ? "counted and predicted" : "predicted from kept counts", timer.seconds());
   return result;
 }
 

@@ -45,7 +45,7 @@ void save_checkpoint(const std::string& dir, CheckpointId id, torch::nn::Module&
       save_archive(archive, out.file("tensors.pt"));
     }
   };
-  core::write_checkpoint(dir, id, write_archives, state, keep);
+  format::write_checkpoint(dir, id, write_archives, state, keep);
 }
 
 namespace {
@@ -53,7 +53,7 @@ namespace {
 // The path of checkpoint `id` (default: the newest intact one), or "" when DIR has none.
 std::string chosen_checkpoint(const std::string& dir, std::optional<CheckpointId> id) {
   if (!id) id = newest_intact_checkpoint(dir);
-  return id ? core::checkpoint_path(dir, *id) : "";
+  return id ? format::checkpoint_path(dir, *id) : "";
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-// Training checkpoints in the directories of core/checkpoint_dir.hpp: DIR/epoch-<E>/ (or, for a
+// Training checkpoints in the directories of format/checkpoint_dir.hpp: DIR/epoch-<E>/ (or, for a
 // run stopped mid-epoch by SIGTERM, DIR/epoch-<E>-step-<S>/) holds model.pt and optimizer.pt
 // (LibTorch archives), tensors.pt (named tensors a trainer carries between epochs, such as
 // historical embeddings) and state.json (position, options fingerprint, metrics so far).
@@ -15,12 +15,12 @@
 #include <nlohmann/json.hpp>
 #include <torch/torch.h>
 
-#include "loom/core/checkpoint_dir.hpp"
+#include "loom/format/checkpoint_dir.hpp"
 
 namespace loom::train {
 
-using core::CheckpointId;
-using core::newest_intact_checkpoint;
+using format::CheckpointId;
+using format::newest_intact_checkpoint;
 
 // Named tensors; on loading, each is overwritten in place with the saved tensor of its name.
 using CheckpointTensors = std::map<std::string, torch::Tensor>;

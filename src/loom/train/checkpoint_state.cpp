@@ -8,7 +8,7 @@ namespace loom::train {
 namespace {
 
 void expect(bool ok, const std::string& path, const std::string& what) {
-  if (!ok) core::invalid_checkpoint_state(path, what);
+  if (!ok) format::invalid_checkpoint_state(path, what);
 }
 
 void check_selection(const nlohmann::json& selection, const std::string& path) {
@@ -26,7 +26,7 @@ void check_selection(const nlohmann::json& selection, const std::string& path) {
 
 CheckpointState parse_checkpoint_state(const std::string& text, const std::string& path) {
   CheckpointState state;
-  static_cast<core::CheckpointRecord&>(state) = core::parse_checkpoint_record(text, path);
+  static_cast<format::CheckpointRecord&>(state) = format::parse_checkpoint_record(text, path);
   const nlohmann::json& s = state.json;
   if (const auto totals = s.find("epoch_totals"); totals != s.end()) {
     expect(totals->is_array(), path, "\"epoch_totals\" is not an array");

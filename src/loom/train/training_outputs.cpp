@@ -4,10 +4,10 @@
 
 #include <torch/torch.h>
 
-#include "loom/core/checkpoint_dir.hpp"
+#include "loom/format/checkpoint_dir.hpp"
 #include "loom/core/error.hpp"
 #include "loom/core/fs.hpp"
-#include "loom/core/npy.hpp"
+#include "loom/format/npy.hpp"
 
 namespace loom::train {
 
@@ -54,7 +54,7 @@ void check_output_options(const TrainingOutputs& outputs, bool writer) {
   if (!output.dir.empty()) core::check_output_target(output.dir, output.overwrite, "--output");
   if (!output.metrics_path.empty())
     core::check_output_target(output.metrics_path, output.overwrite || checkpoint.resume, "--metrics");
-  core::check_checkpoint_target(checkpoint.dir, checkpoint.resume, output.overwrite);
+  format::check_checkpoint_target(checkpoint.dir, checkpoint.resume, output.overwrite);
 }
 
 void write_training_outputs(const std::string& dir, bool overwrite, const NodeOutputs& rows,
@@ -83,14 +83,14 @@ void write_training_outputs(const std::string& dir, bool overwrite, const NodeOu
     if (comm.rank() != 0) return;
     core::OutputDir out(dir, overwrite, "--output");
     if (rows.scoring == ScoreKind::kMicroF1)
-      core::write_npy(out.file("predictions.npy"), all_multi, {rows.num_nodes, rows.num_classes});
+      format::write_npy(out.file("predictions.npy"), all_multi, {rows.num_nodes, rows.num_classes});
     else
-      core::write_npy(out.file("predictions.npy"), all_predicted);
+      format::write_npy(out.file("predictions.npy"), all_predicted);
     if (!all_names.empty())
       core::write_text_file(out.file("node_names.txt"), std::string(all_names.begin(), all_names.end()));
     else
-      core::write_npy(out.file("node_ids.npy"), all_ids);
-    if (with_embeddings) core::write_npy(out.file("embeddings.npy"), all_embeddings, {rows.num_nodes, width});
+      format::write_npy(out.file("node_ids.npy"), all_ids);
+    if (with_embeddings) format::write_npy(out.file("embeddings.npy"), all_embeddings, {rows.num_nodes, width});
     out.commit();
   });
 }

@@ -200,7 +200,7 @@ TEST(Sbm, RejectsBadOptionsNamingTheArgument) {
 // generate_sbm_store writes out of core (edges drawn again per pass, feature rows streamed); its
 // store equals the in-memory generator's, byte for byte, in either dtype and at any memory size.
 TEST(Sbm, TheStoreWrittenOutOfCoreIsByteIdenticalToTheInMemoryOne) {
-  for (const core::DType dtype : {core::DType::kFloat32, core::DType::kFloat16}) {
+  for (const format::DType dtype : {format::DType::kFloat32, format::DType::kFloat16}) {
     for (const std::int64_t memory : {std::int64_t{32} << 10, std::int64_t{1} << 30}) {
       test::ScratchDir dir;
       StoreWriteOptions write;

@@ -1,6 +1,6 @@
 #include "loom/graph/io/npy_import.hpp"
 
-#include "loom/core/npy.hpp"
+#include "loom/format/npy.hpp"
 #include "support/test_support.hpp"
 
 namespace loom::graph::io {
@@ -30,12 +30,12 @@ Error import_error(const test::ScratchDir& dir, std::int64_t num_nodes = -1) {
 
 TEST(NpyImport, EdgePairsWithFeaturesLabelsSplitsAndOriginalIds) {
   test::ScratchDir dir;
-  core::write_npy(dir / "src.npy", std::vector<std::int32_t>{0, 1, 2});
-  core::write_npy(dir / "dst.npy", std::vector<std::int32_t>{1, 2, 0});
-  core::write_npy(dir / "feat.npy", std::vector<double>{1, 2, 3, 4, 5, 6, 7, 8}, {4, 2});
-  core::write_npy(dir / "label.npy", std::vector<std::int64_t>{1, 0, -1, 2});
-  core::write_npy(dir / "train_idx.npy", std::vector<std::int64_t>{3, 0});
-  core::write_npy(dir / "orig_id.npy", std::vector<std::int64_t>{40, 10, 30, 20});
+  format::write_npy(dir / "src.npy", std::vector<std::int32_t>{0, 1, 2});
+  format::write_npy(dir / "dst.npy", std::vector<std::int32_t>{1, 2, 0});
+  format::write_npy(dir / "feat.npy", std::vector<double>{1, 2, 3, 4, 5, 6, 7, 8}, {4, 2});
+  format::write_npy(dir / "label.npy", std::vector<std::int64_t>{1, 0, -1, 2});
+  format::write_npy(dir / "train_idx.npy", std::vector<std::int64_t>{3, 0});
+  format::write_npy(dir / "orig_id.npy", std::vector<std::int64_t>{40, 10, 30, 20});
   const auto g = import_dir(dir);
   EXPECT_EQ(g.num_rows(), 4);  // from feat.npy: node 3 is isolated
   EXPECT_EQ(g.indptr, (Ids{0, 2, 4, 6, 6}));
@@ -51,8 +51,8 @@ TEST(NpyImport, EdgePairsWithFeaturesLabelsSplitsAndOriginalIds) {
 
 TEST(NpyImport, CsrInputKeptDirected) {
   test::ScratchDir dir;
-  core::write_npy(dir / "indptr.npy", std::vector<std::int64_t>{0, 2, 2, 3});
-  core::write_npy(dir / "indices.npy", std::vector<std::int64_t>{2, 1, 0});
+  format::write_npy(dir / "indptr.npy", std::vector<std::int64_t>{0, 2, 2, 3});
+  format::write_npy(dir / "indices.npy", std::vector<std::int64_t>{2, 1, 0});
   const auto g = import_dir(dir, -1, /*directed=*/true);
   EXPECT_EQ(g.indptr, (Ids{0, 2, 2, 3}));
   EXPECT_EQ(g.indices, (Ids{1, 2, 0}));
@@ -60,9 +60,9 @@ TEST(NpyImport, CsrInputKeptDirected) {
 
 TEST(NpyImport, MultiLabelMatrix) {
   test::ScratchDir dir;
-  core::write_npy(dir / "src.npy", std::vector<std::int64_t>{0});
-  core::write_npy(dir / "dst.npy", std::vector<std::int64_t>{1});
-  core::write_npy(dir / "label.npy", std::vector<std::uint8_t>{1, 0, 1, 0, 1, 1}, {2, 3});
+  format::write_npy(dir / "src.npy", std::vector<std::int64_t>{0});
+  format::write_npy(dir / "dst.npy", std::vector<std::int64_t>{1});
+  format::write_npy(dir / "label.npy", std::vector<std::uint8_t>{1, 0, 1, 0, 1, 1}, {2, 3});
   const auto g = import_dir(dir);
   EXPECT_EQ(g.num_classes, 3);
   EXPECT_EQ(g.multi_label, (std::vector<std::uint8_t>{1, 0, 1, 0, 1, 1}));
@@ -70,8 +70,8 @@ TEST(NpyImport, MultiLabelMatrix) {
 
 TEST(NpyImport, NodeCountFromLargestIdOrOption) {
   test::ScratchDir dir;
-  core::write_npy(dir / "src.npy", std::vector<std::int64_t>{0, 4});
-  core::write_npy(dir / "dst.npy", std::vector<std::int64_t>{1, 2});
+  format::write_npy(dir / "src.npy", std::vector<std::int64_t>{0, 4});
+  format::write_npy(dir / "dst.npy", std::vector<std::int64_t>{1, 2});
   EXPECT_EQ(import_dir(dir).num_rows(), 5);
   EXPECT_EQ(import_dir(dir, 7).num_rows(), 7);
   const auto e = import_error(dir, 4);
@@ -81,10 +81,10 @@ TEST(NpyImport, NodeCountFromLargestIdOrOption) {
 
 TEST(NpyImport, LabelCountMustMatchFeatureRows) {
   test::ScratchDir dir;
-  core::write_npy(dir / "src.npy", std::vector<std::int64_t>{0});
-  core::write_npy(dir / "dst.npy", std::vector<std::int64_t>{1});
-  core::write_npy(dir / "feat.npy", std::vector<float>{1, 2, 3}, {3, 1});
-  core::write_npy(dir / "label.npy", std::vector<std::int64_t>{0, 1});
+  format::write_npy(dir / "src.npy", std::vector<std::int64_t>{0});
+  format::write_npy(dir / "dst.npy", std::vector<std::int64_t>{1});
+  format::write_npy(dir / "feat.npy", std::vector<float>{1, 2, 3}, {3, 1});
+  format::write_npy(dir / "label.npy", std::vector<std::int64_t>{0, 1});
   const auto e = import_error(dir);
   EXPECT_EQ(e.file(), dir / "label.npy");
   EXPECT_TRUE(contains(e.what(), "has 2 rows"));
@@ -92,25 +92,25 @@ TEST(NpyImport, LabelCountMustMatchFeatureRows) {
 
 TEST(NpyImport, MissingPartnerArrayAndWrongDtypesAreNamed) {
   test::ScratchDir dir;
-  core::write_npy(dir / "src.npy", std::vector<std::int64_t>{0});
+  format::write_npy(dir / "src.npy", std::vector<std::int64_t>{0});
   EXPECT_EQ(import_error(dir).file(), dir / "dst.npy");
-  core::write_npy(dir / "dst.npy", std::vector<float>{1});
+  format::write_npy(dir / "dst.npy", std::vector<float>{1});
   auto e = import_error(dir);
   EXPECT_EQ(e.file(), dir / "dst.npy");
   EXPECT_TRUE(contains(e.what(), "integer"));
-  core::write_npy(dir / "dst.npy", std::vector<std::int64_t>{1});
-  core::write_npy(dir / "feat.npy", std::vector<std::int32_t>{1, 2});
+  format::write_npy(dir / "dst.npy", std::vector<std::int64_t>{1});
+  format::write_npy(dir / "feat.npy", std::vector<std::int32_t>{1, 2});
   EXPECT_EQ(import_error(dir).file(), dir / "feat.npy");
 }
 
 // PyG's name for the validation split is read as Loom's; both at once is an error.
 TEST(NpyImport, PygsValIdxIsTheValidSplit) {
   test::ScratchDir dir;
-  core::write_npy(dir / "src.npy", std::vector<std::int64_t>{0, 1, 2});
-  core::write_npy(dir / "dst.npy", std::vector<std::int64_t>{1, 2, 3});
-  core::write_npy(dir / "val_idx.npy", std::vector<std::int64_t>{2, 1});
+  format::write_npy(dir / "src.npy", std::vector<std::int64_t>{0, 1, 2});
+  format::write_npy(dir / "dst.npy", std::vector<std::int64_t>{1, 2, 3});
+  format::write_npy(dir / "val_idx.npy", std::vector<std::int64_t>{2, 1});
   EXPECT_EQ(import_dir(dir).splits.at("valid"), (Ids{2, 1}));
-  core::write_npy(dir / "valid_idx.npy", std::vector<std::int64_t>{3});
+  format::write_npy(dir / "valid_idx.npy", std::vector<std::int64_t>{3});
   const auto e = import_error(dir);
   EXPECT_EQ(e.argument(), "SRC");
   EXPECT_TRUE(contains(e.what(), "both valid_idx.npy and val_idx.npy")) << e.what();

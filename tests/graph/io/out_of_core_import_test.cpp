@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "loom/core/npy.hpp"
+#include "loom/format/npy.hpp"
 #include "loom/graph/io/edgelist.hpp"
 #include "loom/graph/io/npy_import.hpp"
 #include "loom/graph/io/ogb.hpp"
@@ -24,7 +24,7 @@ void expect_same_both_ways(const test::ScratchDir& dir, const std::function<Impo
   fs::create_directories(dir / "stream");
   {
     ImportedGraph g = read(dir / "stream");
-    write_imported_store(g, dir / "stream", core::DType::kFloat32, kSmallMemory);
+    write_imported_store(g, dir / "stream", format::DType::kFloat32, kSmallMemory);
   }
   fs::create_directories(dir / "spill");
   write_graph_store(assemble_in_memory(read(dir / "spill")), dir / "memory", {});
@@ -63,13 +63,13 @@ TEST(OutOfCoreImport, NpyArraysInCooAndCsrFormMatchTheInMemoryStore) {
     test::ScratchDir dir;
     fs::create_directories(dir / "in");
     if (csr) {
-      core::write_npy(dir / "in/indptr.npy", std::vector<std::int64_t>{0, 2, 2, 5, 6});
-      core::write_npy(dir / "in/indices.npy", std::vector<std::int32_t>{1, 3, 0, 1, 3, 2});
+      format::write_npy(dir / "in/indptr.npy", std::vector<std::int64_t>{0, 2, 2, 5, 6});
+      format::write_npy(dir / "in/indices.npy", std::vector<std::int32_t>{1, 3, 0, 1, 3, 2});
     } else {
-      core::write_npy(dir / "in/src.npy", std::vector<std::int32_t>{0, 2, 3, 1, 2, 0});
-      core::write_npy(dir / "in/dst.npy", std::vector<std::int64_t>{1, 3, 0, 2, 1, 1});
+      format::write_npy(dir / "in/src.npy", std::vector<std::int32_t>{0, 2, 3, 1, 2, 0});
+      format::write_npy(dir / "in/dst.npy", std::vector<std::int64_t>{1, 3, 0, 2, 1, 1});
     }
-    core::write_npy(dir / "in/feat.npy", std::vector<float>{1, 2, 3, 4, 5, 6, 7, 8}, {4, 2});
+    format::write_npy(dir / "in/feat.npy", std::vector<float>{1, 2, 3, 4, 5, 6, 7, 8}, {4, 2});
     NpyImportOptions o;
     o.dir = dir / "in";
     expect_same_both_ways(dir, [&](const std::string&) { return read_npy(o); });

@@ -1,5 +1,6 @@
 #include "loom/graph/io/split_dict.hpp"
 
+#include "loom/core/error.hpp"
 #include "loom/core/fs.hpp"
 #include "support/test_support.hpp"
 

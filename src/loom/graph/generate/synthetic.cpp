@@ -6,8 +6,8 @@
 #include <fmt/format.h>
 
 #include "loom/core/memory.hpp"
-#include "loom/core/float_rows.hpp"
-#include "loom/core/npy.hpp"
+#include "loom/format/float_rows.hpp"
+#include "loom/format/npy.hpp"
 #include "loom/core/parallel.hpp"
 #include "loom/core/progress.hpp"
 
@@ -82,8 +82,9 @@ std::int64_t feature_group_rows(std::int64_t dim) {
   return blocks * kNodeBlock;
 }
 
-void write_feature_rows(const std::string& path, std::int64_t n, const GaussianFeatures& features, core::DType dtype) {
-  core::NpyWriter out(path, dtype, {features.dim});
+void write_feature_rows(const std::string& path, std::int64_t n, const GaussianFeatures& features,
+                        format::DType dtype) {
+  format::NpyWriter out(path, dtype, {features.dim});
   const std::int64_t group = feature_group_rows(features.dim);
   std::vector<float> rows;
   core::ProgressBar bar("features", n, "rows");
@@ -91,10 +92,10 @@ void write_feature_rows(const std::string& path, std::int64_t n, const GaussianF
     const std::int64_t end = std::min(n, begin + group), count = (end - begin) * features.dim;
     rows.resize(static_cast<std::size_t>(count));
     features.draw(begin, end, rows.data());
-    if (dtype == core::DType::kFloat32)
+    if (dtype == format::DType::kFloat32)
       out.append(rows.data(), end - begin);
     else
-      out.append(core::narrowed(rows, dtype).data(), end - begin);
+      out.append(format::narrowed(rows, dtype).data(), end - begin);
     bar.update(end - begin);
   }
   bar.finish();
@@ -109,9 +110,9 @@ void write_synthetic_store(const std::string& output_dir, const StoreWriteOption
   const std::string dir = out.path();
   const CsrWriteReport csr = write_csr_files(edges, CsrBuildOptions{}, dir, write.memory_bytes);
   const std::int64_t n = rows.num_nodes;
-  if (!rows.label.empty()) core::write_npy(dir + "/label.npy", rows.label);
+  if (!rows.label.empty()) format::write_npy(dir + "/label.npy", rows.label);
   if (rows.features) write_feature_rows(dir + "/feat.npy", n, *rows.features, write.feat_dtype);
-  for (const auto& [name, ids] : rows.splits) core::write_npy(dir + "/" + name + "_idx.npy", ids);
+  for (const auto& [name, ids] : rows.splits) format::write_npy(dir + "/" + name + "_idx.npy", ids);
 
   StoreMeta m;
   m.num_nodes = n;
@@ -125,7 +126,7 @@ void write_synthetic_store(const std::string& output_dir, const StoreWriteOption
   m.provenance["self_loops_removed"] = csr.self_loops_removed;
   m.provenance["duplicates_removed"] = csr.duplicates_removed;
   if (describe) {
-    const Csr graph(core::NpyArray::map(dir + "/indptr.npy"), core::NpyArray::map(dir + "/indices.npy"), n);
+    const Csr graph(format::NpyArray::map(dir + "/indptr.npy"), format::NpyArray::map(dir + "/indices.npy"), n);
     describe(graph, m.provenance);
   }
   finish_store(dir, m);

@@ -10,7 +10,7 @@
 #include "loom/core/error.hpp"
 #include "loom/core/fs.hpp"
 #include "loom/core/memory.hpp"
-#include "loom/core/npy.hpp"
+#include "loom/format/npy.hpp"
 #include "loom/core/log.hpp"
 #include "loom/core/parallel.hpp"
 
@@ -120,7 +120,8 @@ void record_counts(const EdgePolicy& policy, std::int64_t input, std::int64_t lo
 
 }  // namespace
 
-void write_imported_store(ImportedGraph& g, const std::string& dir, core::DType feat_dtype, std::int64_t memory_bytes) {
+void write_imported_store(ImportedGraph& g, const std::string& dir, format::DType feat_dtype,
+                          std::int64_t memory_bytes) {
   GraphData& d = g.nodes;
   const std::int64_t rows = d.num_rows();
   const auto source = d.provenance.find("source");
@@ -130,8 +131,8 @@ void write_imported_store(ImportedGraph& g, const std::string& dir, core::DType 
   g.edges.reset();  // its spill files go now
   std::int64_t loops_kept = 0;
   if (g.policy.self_loops == SelfLoopPolicy::kKeep)
-    loops_kept =
-        self_loops_kept(Csr(core::NpyArray::map(dir + "/indptr.npy"), core::NpyArray::map(dir + "/indices.npy"), rows));
+    loops_kept = self_loops_kept(
+        Csr(format::NpyArray::map(dir + "/indptr.npy"), format::NpyArray::map(dir + "/indices.npy"), rows));
   record_counts(g.policy, csr.input_edges, csr.self_loops_removed, csr.duplicates_removed, csr.num_edges, loops_kept,
                 d.provenance);
   d.directed = g.policy.directed;
@@ -162,10 +163,10 @@ void write_imported_store(ImportedGraph& g, const std::string& dir, core::DType 
 GraphData assemble_in_memory(ImportedGraph g) {
   if (g.streamed_features.dim > 0 && g.nodes.feat.empty()) {
     const core::TempDir scratch;
-    const nlohmann::json replaced = g.streamed_features.write(scratch.path(), core::DType::kFloat32);
+    const nlohmann::json replaced = g.streamed_features.write(scratch.path(), format::DType::kFloat32);
     if (!replaced.is_null()) g.nodes.provenance["non_finite"] = replaced;
-    g.nodes.feat = core::read_npy_as<float>(g.streamed_features.mapped_from.empty() ? scratch.path() + "/feat.npy"
-                                                                                    : g.streamed_features.mapped_from);
+    g.nodes.feat = format::read_npy_as<float>(
+        g.streamed_features.mapped_from.empty() ? scratch.path() + "/feat.npy" : g.streamed_features.mapped_from);
     g.nodes.feat_dim = g.streamed_features.dim;
   }
   EdgeList edges;

@@ -31,9 +31,9 @@ nlohmann::json policy_json(const EdgePolicy& policy);
 // (mapped_from: the store maps that .npy, meta.feat_from, in its own dtype mapped_dtype).
 struct StreamedFeatures {
   std::int64_t dim = 0;  // 0: none
-  std::function<nlohmann::json(const std::string& dir, core::DType dtype)> write;
+  std::function<nlohmann::json(const std::string& dir, format::DType dtype)> write;
   std::string mapped_from;
-  core::DType mapped_dtype = core::DType::kFloat32;
+  format::DType mapped_dtype = format::DType::kFloat32;
   // The mapped file's digest, which write() sets as it reads the file to check it.
   std::shared_ptr<std::string> mapped_digest = std::make_shared<std::string>();
 };
@@ -53,7 +53,8 @@ struct ImportedGraph {
 // provenance["counts"]: input_edges, self_loops_removed, duplicate_entries_removed (stored
 // entries; both directions count when symmetric), stored_edges, and for a symmetric graph
 // undirected_edges; and provenance["edge_policy"].
-void write_imported_store(ImportedGraph& g, const std::string& dir, core::DType feat_dtype, std::int64_t memory_bytes);
+void write_imported_store(ImportedGraph& g, const std::string& dir, format::DType feat_dtype,
+                          std::int64_t memory_bytes);
 // The same graph with its CSR built in memory (for small graphs and tests).
 GraphData assemble_in_memory(ImportedGraph g);
 

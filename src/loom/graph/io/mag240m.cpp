@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "loom/core/error.hpp"
-#include "loom/core/npy.hpp"
+#include "loom/format/npy.hpp"
 #include "loom/graph/io/npy_import.hpp"
 #include "loom/graph/io/split_dict.hpp"
 #include "loom/graph/io/streamed_features.hpp"
@@ -26,10 +26,10 @@ std::string require(const std::string& path) {
 // An [N] array, as T, whose length must be `rows`.
 template <class T>
 std::vector<T> node_column(const std::string& path, std::int64_t rows) {
-  const auto a = core::NpyArray::map(path);
+  const auto a = format::NpyArray::map(path);
   if (a.size() != rows || a.rows() != rows)
     throw Error::in_file(path, 0, fmt::format("has {} entries, node_feat.npy has {} rows", a.size(), rows));
-  return core::values_as<T>(a);
+  return format::values_as<T>(a);
 }
 
 }  // namespace
@@ -45,13 +45,13 @@ ImportedGraph read_mag240m(const Mag240mImportOptions& o) {
   ImportedGraph g;
   g.policy = o.policy;
   g.streamed_features = o.features_mapped ? mapped_npy_features(feat_path) : copied_npy_features(feat_path, o.nan_as);
-  const std::int64_t papers = core::NpyArray::map(feat_path).rows();
+  const std::int64_t papers = format::NpyArray::map(feat_path).rows();
   GraphData& data = g.nodes;
   data.rows_without_csr = papers;
   set_labels(node_column<double>(label_path, papers), 1, label_path, data);
   if (fs::is_regular_file(paper + "/node_year.npy"))
     data.node_arrays["node_year"] = node_column<std::int64_t>(paper + "/node_year.npy", papers);
-  g.edges = mapped_edge_index(core::NpyArray::map(edge_path), papers);
+  g.edges = mapped_edge_index(format::NpyArray::map(edge_path), papers);
   data.splits = official_splits(read_split_dict(split_path), split_path, papers);
   keep_labelled_split_ids(data, split_path);
 

@@ -12,7 +12,7 @@
 
 #include "loom/core/error.hpp"
 #include "loom/core/log.hpp"
-#include "loom/core/npy.hpp"
+#include "loom/format/npy.hpp"
 #include "loom/core/parallel.hpp"
 #include "loom/graph/finite_values.hpp"
 
@@ -22,25 +22,24 @@ namespace loom::graph::io {
 
 namespace {
 
-using core::DType;
+using format::DType;
 
 bool is_integer(DType d) {
   return d == DType::kBool || d == DType::kInt8 || d == DType::kUInt8 || d == DType::kInt32 || d == DType::kInt64 ||
          d == DType::kUInt64;
 }
-bool is_float(DType d) { return d == DType::kFloat16 || d == DType::kFloat32 || d == DType::kFloat64; }
 
 // A 1-D integer array as int64.
 std::vector<std::int64_t> read_int_vector(const std::string& path) {
-  const auto a = core::NpyArray::map(path);
+  const auto a = format::NpyArray::map(path);
   if (a.ndim() != 1 || !is_integer(a.dtype()))
     throw Error::in_file(
-        path, 0, fmt::format("expected a 1-D integer array, found {}-D {}", a.ndim(), core::dtype_name(a.dtype())));
-  return core::read_npy_as<std::int64_t>(path);
+        path, 0, fmt::format("expected a 1-D integer array, found {}-D {}", a.ndim(), format::dtype_name(a.dtype())));
+  return format::read_npy_as<std::int64_t>(path);
 }
 
 // Entries [begin, begin + count) of a 1-D integer array, as int64.
-void read_ints(const core::NpyArray& a, std::int64_t begin, std::int64_t count, std::int64_t* out) {
+void read_ints(const format::NpyArray& a, std::int64_t begin, std::int64_t count, std::int64_t* out) {
   const auto copy = [&](auto* typed) {
     core::parallel_for(
         count, [&](std::int64_t i) { out[i] = static_cast<std::int64_t>(typed[begin + i]); }, 1 << 16);
@@ -58,7 +57,7 @@ void read_ints(const core::NpyArray& a, std::int64_t begin, std::int64_t count, 
 
 // A mapped 1-D integer array's entries, chunk by chunk: visit(first entry, values).
 template <class Visit>
-void for_each_chunk(const core::NpyArray& a, Visit&& visit) {
+void for_each_chunk(const format::NpyArray& a, Visit&& visit) {
   constexpr std::int64_t kChunk = 1 << 22;
   std::vector<std::int64_t> values(static_cast<std::size_t>(std::min(kChunk, std::max<std::int64_t>(a.size(), 1))));
   for (std::int64_t begin = 0; begin < a.size(); begin += kChunk) {
@@ -68,16 +67,16 @@ void for_each_chunk(const core::NpyArray& a, Visit&& visit) {
   }
 }
 
-core::NpyArray map_int_vector(const std::string& path) {
-  auto a = core::NpyArray::map(path);
+format::NpyArray map_int_vector(const std::string& path) {
+  auto a = format::NpyArray::map(path);
   if (a.ndim() != 1 || !is_integer(a.dtype()))
     throw Error::in_file(
-        path, 0, fmt::format("expected a 1-D integer array, found {}-D {}", a.ndim(), core::dtype_name(a.dtype())));
+        path, 0, fmt::format("expected a 1-D integer array, found {}-D {}", a.ndim(), format::dtype_name(a.dtype())));
   return a;
 }
 
 // Every id of a mapped array in [0, n), else an error naming the file and entry; and the largest.
-std::int64_t check_id_array(const core::NpyArray& a, std::int64_t n, const std::string& n_from) {
+std::int64_t check_id_array(const format::NpyArray& a, std::int64_t n, const std::string& n_from) {
   std::int64_t largest = -1;
   for_each_chunk(a, [&](std::int64_t first, std::span<const std::int64_t> ids) {
     for (std::size_t i = 0; i < ids.size(); ++i) {
@@ -97,8 +96,8 @@ std::int64_t check_id_array(const core::NpyArray& a, std::int64_t n, const std::
 // their weight.npy where given, read from the mapped arrays chunk by chunk on every replay.
 class NpyEdges : public EdgeStream {
  public:
-  NpyEdges(core::NpyArray src_or_indptr, core::NpyArray dst_or_indices, bool csr, std::int64_t num_nodes,
-           std::optional<core::NpyArray> weight = std::nullopt)
+  NpyEdges(format::NpyArray src_or_indptr, format::NpyArray dst_or_indices, bool csr, std::int64_t num_nodes,
+           std::optional<format::NpyArray> weight = std::nullopt)
       : a_(std::move(src_or_indptr)),
         b_(std::move(dst_or_indices)),
         csr_(csr),
@@ -110,7 +109,7 @@ class NpyEdges : public EdgeStream {
   void replay(const std::function<void(const EdgeChunk&)>& visit) const override {
     std::vector<std::int64_t> src;
     const std::vector<std::int64_t> indptr =
-        csr_ ? core::read_npy_as<std::int64_t>(a_.path()) : std::vector<std::int64_t>{};
+        csr_ ? format::read_npy_as<std::int64_t>(a_.path()) : std::vector<std::int64_t>{};
     std::int64_t row = 0;
     for_each_chunk(b_, [&](std::int64_t first, std::span<const std::int64_t> dst) {
       src.resize(dst.size());
@@ -131,21 +130,21 @@ class NpyEdges : public EdgeStream {
   }
 
  private:
-  core::NpyArray a_, b_;
+  format::NpyArray a_, b_;
   bool csr_;
   std::int64_t nodes_;
-  std::optional<core::NpyArray> weight_;  // float32, one per edge
+  std::optional<format::NpyArray> weight_;  // float32, one per edge
 };
 
 // weight.npy where DIR has it (mapped): one finite float32 per edge of the edge arrays.
-std::optional<core::NpyArray> map_edge_weights(const std::string& dir, std::int64_t edges) {
+std::optional<format::NpyArray> map_edge_weights(const std::string& dir, std::int64_t edges) {
   const std::string path = dir + "/weight.npy";
   if (!fs::is_regular_file(path)) return std::nullopt;
-  auto a = core::NpyArray::map(path);
-  if (a.ndim() != 1 || a.dtype() != core::DType::kFloat32 || a.size() != edges)
+  auto a = format::NpyArray::map(path);
+  if (a.ndim() != 1 || a.dtype() != format::DType::kFloat32 || a.size() != edges)
     throw Error::in_file(path, 0,
                          fmt::format("expected a 1-D float32 array of one weight per edge ({}), found {}-D {} of {}",
-                                     edges, a.ndim(), core::dtype_name(a.dtype()), a.size()));
+                                     edges, a.ndim(), format::dtype_name(a.dtype()), a.size()));
   const auto weight = a.span<float>();
   for (std::size_t e = 0; e < weight.size(); ++e)
     if (!std::isfinite(weight[e]))
@@ -176,12 +175,12 @@ struct NodeCount {
 };
 
 void read_labels(const std::string& path, NodeCount& count, GraphData& data) {
-  const auto a = core::NpyArray::map(path);
+  const auto a = format::NpyArray::map(path);
   if (a.ndim() < 1 || a.ndim() > 2)
     throw Error::in_file(path, 0,
                          fmt::format("expected a 1-D class id vector or a 2-D 0/1 matrix, found {}-D", a.ndim()));
   count.agree(a.rows(), path);
-  set_labels(core::values_as<double>(a), a.cols(), path, data);
+  set_labels(format::values_as<double>(a), a.cols(), path, data);
 }
 
 // Names the .npy files of `dir` that import npy does not read (a misspelt split, say), so
@@ -211,7 +210,7 @@ namespace {
 // The two edge arrays of DIR, src/dst.npy or indptr/indices.npy, checked against each other (an
 // indptr also fixes the node count).
 struct EdgeArrays {
-  core::NpyArray first, second;
+  format::NpyArray first, second;
   bool csr = false;
 };
 EdgeArrays open_edge_arrays(const NpyImportOptions& o, NodeCount& count) {
@@ -233,7 +232,7 @@ EdgeArrays open_edge_arrays(const NpyImportOptions& o, NodeCount& count) {
       throw Error::in_file(e.second.path(), 0,
                            fmt::format("has {} entries, but src.npy has {}", e.second.size(), e.first.size()));
   } else {
-    const auto indptr = core::read_npy_as<std::int64_t>(e.first.path());
+    const auto indptr = format::read_npy_as<std::int64_t>(e.first.path());
     if (indptr.empty() || indptr.front() != 0 || indptr.back() != e.second.size())
       throw Error::in_file(e.first.path(), 0,
                            fmt::format("must start at 0 and end at the {} entries of indices.npy", e.second.size()));
@@ -250,12 +249,13 @@ EdgeArrays open_edge_arrays(const NpyImportOptions& o, NodeCount& count) {
 void read_node_arrays(const std::string& dir, std::optional<float> nan_as, NodeCount& count, GraphData& data) {
   const std::string feat = dir + "/feat.npy", label = dir + "/label.npy", orig_id = dir + "/orig_id.npy";
   if (fs::is_regular_file(feat)) {
-    const auto a = core::NpyArray::map(feat);
-    if (a.ndim() != 2 || !is_float(a.dtype()))
+    const auto a = format::NpyArray::map(feat);
+    if (a.ndim() != 2 || !format::is_floating(a.dtype()))
       throw Error::in_file(
-          a.path(), 0, fmt::format("expected a 2-D float array, found {}-D {}", a.ndim(), core::dtype_name(a.dtype())));
+          a.path(), 0,
+          fmt::format("expected a 2-D float array, found {}-D {}", a.ndim(), format::dtype_name(a.dtype())));
     count.agree(a.rows(), a.path());
-    data.feat = core::read_npy_as<float>(a.path());
+    data.feat = format::read_npy_as<float>(a.path());
     data.feat_source = a.path();
     data.feat_dim = a.cols();
     NonFinitePolicy non_finite{nan_as};
@@ -327,13 +327,13 @@ ImportedGraph read_npy(const NpyImportOptions& o) {
 
 GraphData import_npy(const NpyImportOptions& o) { return assemble_in_memory(read_npy(o)); }
 
-std::unique_ptr<EdgeStream> mapped_edge_index(const core::NpyArray& edge_index, std::int64_t num_nodes) {
+std::unique_ptr<EdgeStream> mapped_edge_index(const format::NpyArray& edge_index, std::int64_t num_nodes) {
   if (edge_index.ndim() != 2 || edge_index.rows() != 2 || !is_integer(edge_index.dtype()))
     throw Error::in_file(edge_index.path(), 0,
                          fmt::format("expected an integer array of shape [2, edges], found {}-D {} with {} rows",
-                                     edge_index.ndim(), core::dtype_name(edge_index.dtype()), edge_index.rows()));
+                                     edge_index.ndim(), format::dtype_name(edge_index.dtype()), edge_index.rows()));
   if (edge_index.cols() == 0) throw Error::in_file(edge_index.path(), 0, "no edges (empty array)");
-  const core::NpyArray sources = edge_index.slice(0, 1), targets = edge_index.slice(1, 2);
+  const format::NpyArray sources = edge_index.slice(0, 1), targets = edge_index.slice(1, 2);
   check_id_array(sources, num_nodes, "the node count");
   check_id_array(targets, num_nodes, "the node count");
   return std::make_unique<NpyEdges>(sources, targets, /*csr=*/false, num_nodes);

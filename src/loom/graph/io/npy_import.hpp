@@ -14,7 +14,7 @@
 #include <optional>
 #include <string>
 
-#include "loom/core/npy.hpp"
+#include "loom/format/npy.hpp"
 #include "loom/graph/io/import_common.hpp"
 #include "loom/graph/store.hpp"
 
@@ -35,6 +35,6 @@ GraphData import_npy(const NpyImportOptions& options);
 // The edges of a mapped int [2, E] array (row 0 sources, row 1 targets: PyG's and OGB's
 // edge_index), every id checked in [0, num_nodes) (Error naming the file and entry), read from
 // the mapping chunk by chunk on every replay.
-std::unique_ptr<EdgeStream> mapped_edge_index(const core::NpyArray& edge_index, std::int64_t num_nodes);
+std::unique_ptr<EdgeStream> mapped_edge_index(const format::NpyArray& edge_index, std::int64_t num_nodes);
 
 }  // namespace loom::graph::io

@@ -8,7 +8,7 @@
 
 #include "loom/core/error.hpp"
 #include "loom/core/log.hpp"
-#include "loom/core/npz_array.hpp"
+#include "loom/format/npz_array.hpp"
 #include "loom/core/progress.hpp"
 #include "loom/graph/io/edge_spill.hpp"
 #include "loom/graph/io/streamed_features.hpp"
@@ -20,8 +20,8 @@ namespace {
 constexpr std::int64_t kEdgeChunk = std::int64_t{1} << 20;
 
 // The single entry of num_nodes_list / num_edges_list (one graph per dataset).
-std::int64_t single_count(const core::ZipArchive& archive, const std::string& key) {
-  core::NpzArrayReader reader(archive, key);
+std::int64_t single_count(const format::ZipArchive& archive, const std::string& key) {
+  format::NpzArrayReader reader(archive, key);
   const auto values = reader.read_rest_as<std::int64_t>();
   if (values.size() != 1)
     throw Error::in_file(reader.where(), 0,
@@ -30,9 +30,9 @@ std::int64_t single_count(const core::ZipArchive& archive, const std::string& ke
   return values[0];
 }
 
-void read_ids(core::NpzArrayReader& reader, std::int64_t count, std::vector<std::int64_t>& out) {
+void read_ids(format::NpzArrayReader& reader, std::int64_t count, std::vector<std::int64_t>& out) {
   out.resize(static_cast<std::size_t>(count));
-  if (reader.dtype() == core::DType::kInt64) {
+  if (reader.dtype() == format::DType::kInt64) {
     reader.read(out.data(), count);
     return;
   }
@@ -42,15 +42,15 @@ void read_ids(core::NpzArrayReader& reader, std::int64_t count, std::vector<std:
 }
 
 // edge_index's two rows read side by side (a second stream skips to row 1), checked and spilled.
-std::unique_ptr<EdgeSpill> read_edges(const core::ZipArchive& archive, std::int64_t num_nodes, std::int64_t num_edges,
+std::unique_ptr<EdgeSpill> read_edges(const format::ZipArchive& archive, std::int64_t num_nodes, std::int64_t num_edges,
                                       const std::string& spill_dir) {
-  core::NpzArrayReader sources(archive, "edge_index"), targets(archive, "edge_index");
+  format::NpzArrayReader sources(archive, "edge_index"), targets(archive, "edge_index");
   const auto& shape = sources.shape();
   if (shape.size() != 2 || shape[0] != 2 ||
-      (sources.dtype() != core::DType::kInt64 && sources.dtype() != core::DType::kInt32))
+      (sources.dtype() != format::DType::kInt64 && sources.dtype() != format::DType::kInt32))
     throw Error::in_file(sources.where(), 0,
                          fmt::format("expected int64 [2, edges], found {} of shape [{}]",
-                                     core::dtype_name(sources.dtype()), fmt::join(shape, ", ")));
+                                     format::dtype_name(sources.dtype()), fmt::join(shape, ", ")));
   if (shape[1] != num_edges)
     throw Error::in_file(sources.where(), 0, fmt::format("has {} edges, num_edges_list says {}", shape[1], num_edges));
   targets.skip(num_edges);
@@ -79,8 +79,8 @@ std::unique_ptr<EdgeSpill> read_edges(const core::ZipArchive& archive, std::int6
 
 // An [N] or [N, 1] array of `archive`, whole, as T.
 template <class T>
-std::vector<T> node_column(const core::ZipArchive& archive, const std::string& key, std::int64_t num_nodes) {
-  core::NpzArrayReader reader(archive, key);
+std::vector<T> node_column(const format::ZipArchive& archive, const std::string& key, std::int64_t num_nodes) {
+  format::NpzArrayReader reader(archive, key);
   const auto& shape = reader.shape();
   if (shape.empty() || shape[0] != num_nodes || reader.size() != num_nodes)
     throw Error::in_file(
@@ -96,18 +96,18 @@ bool has_ogb_binary(const std::string& raw) { return std::filesystem::is_regular
 void read_ogb_binary(const std::string& raw, std::optional<float> nan_as, const std::string& spill_dir,
                      ImportedGraph& g, nlohmann::json& counts) {
   const std::string data_path = raw + "/data.npz";
-  const auto archive = core::ZipArchive::open(data_path);
+  const auto archive = format::ZipArchive::open(data_path);
   const std::int64_t num_nodes = single_count(archive, "num_nodes_list");
   if (num_nodes <= 0) throw Error::in_file(data_path, 0, "num_nodes_list: the node count must be positive");
   const std::int64_t num_edges = single_count(archive, "num_edges_list");
-  const auto keys = core::npz_keys(archive);
+  const auto keys = format::npz_keys(archive);
   const auto has = [&](const char* key) { return std::find(keys.begin(), keys.end(), key) != keys.end(); };
   if (has("edge_feat")) spdlog::warn("{}: edge_feat is not read (Loom's stores hold node features)", data_path);
   GraphData& data = g.nodes;
   data.rows_without_csr = num_nodes;
   g.edges = read_edges(archive, num_nodes, num_edges, spill_dir);
   if (has("node_feat")) {
-    core::NpzArrayReader feat(archive, "node_feat");
+    format::NpzArrayReader feat(archive, "node_feat");
     if (feat.shape().size() != 2 || feat.shape()[0] != num_nodes)
       throw Error::in_file(
           feat.where(), 0,
@@ -117,7 +117,7 @@ void read_ogb_binary(const std::string& raw, std::optional<float> nan_as, const 
   if (has("node_year")) data.node_arrays["node_year"] = node_column<std::int64_t>(archive, "node_year", num_nodes);
   const std::string label_path = raw + "/node-label.npz";
   if (std::filesystem::is_regular_file(label_path)) {
-    const auto labels = node_column<double>(core::ZipArchive::open(label_path), "node_label", num_nodes);
+    const auto labels = node_column<double>(format::ZipArchive::open(label_path), "node_label", num_nodes);
     set_labels(labels, 1, label_path, data);
     counts["unlabeled_nodes"] = std::count(data.label.begin(), data.label.end(), -1);
   }

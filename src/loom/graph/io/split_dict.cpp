@@ -13,16 +13,16 @@
 #include "loom/core/error.hpp"
 #include "loom/core/fs.hpp"
 #include "loom/core/log.hpp"
-#include "loom/core/npy.hpp"
-#include "loom/core/pickle.hpp"
-#include "loom/core/zip_archive.hpp"
+#include "loom/format/npy.hpp"
+#include "loom/format/pickle.hpp"
+#include "loom/format/zip_archive.hpp"
 
 namespace loom::graph::io {
 
 namespace {
 
-using core::PickleValue;
-using Kind = core::PickleValue::Kind;
+using format::PickleValue;
+using Kind = format::PickleValue::Kind;
 
 // The bytes of a storage by its key (torch's data/<key> member, or a legacy file's storage block).
 using StorageBytes = std::function<std::string(const std::string& key)>;
@@ -150,22 +150,22 @@ SplitDict split_arrays(const PickleValue& root, const StorageBytes& storage, con
 }
 
 SplitDict read_zip_format(const std::string& path) {
-  const auto archive = core::ZipArchive::open(path);
-  auto read_member = [&](const core::ZipMember& m) {
+  const auto archive = format::ZipArchive::open(path);
+  auto read_member = [&](const format::ZipMember& m) {
     std::string bytes(static_cast<std::size_t>(m.size), '\0');
-    core::ZipMemberReader(archive, m).read_exact(bytes.data(), bytes.size());
+    format::ZipMemberReader(archive, m).read_exact(bytes.data(), bytes.size());
     return bytes;
   };
-  const core::ZipMember* pickle = nullptr;
+  const format::ZipMember* pickle = nullptr;
   for (const auto& m : archive.members())
     if (m.name == "data.pkl" || m.name.ends_with("/data.pkl")) pickle = &m;
   if (!pickle) throw Error::in_file(path, 0, "a zip archive without data.pkl: not a torch.save file");
   const std::string prefix = pickle->name.substr(0, pickle->name.size() - 8);
-  const core::Pickle root = core::read_pickle(read_member(*pickle), path + ":" + pickle->name);
+  const format::Pickle root = format::read_pickle(read_member(*pickle), path + ":" + pickle->name);
   return split_arrays(
       root.root(),
       [&](const std::string& key) {
-        const core::ZipMember* m = archive.find(prefix + "data/" + key);
+        const format::ZipMember* m = archive.find(prefix + "data/" + key);
         if (!m) throw Error::in_file(path, 0, "storage '" + key + "' missing");
         return read_member(*m);
       },
@@ -178,10 +178,10 @@ SplitDict read_zip_format(const std::string& path) {
 SplitDict read_legacy_format(const std::string& path) {
   const std::string bytes = core::read_text_file(path);
   std::string_view rest(bytes);
-  std::vector<core::Pickle> pickles;
+  std::vector<format::Pickle> pickles;
   for (int i = 0; i < 4; ++i) {
     std::size_t used = 0;
-    pickles.push_back(core::read_pickle(rest, path, &used));
+    pickles.push_back(format::read_pickle(rest, path, &used));
     rest.remove_prefix(used);
   }
   if (!pickles[0].root().is(Kind::kInt) || !pickles[2].root().is(Kind::kDict))

@@ -1,6 +1,6 @@
 // A torch.save'd split dictionary (OGB's split_dict.pt, MAG240M's split_dict.pt): split name ->
 // 1-D index array, each a torch tensor (int64/int32 storage) or a numpy integer array, in
-// torch's zip format or its legacy one, read without Python (core/pickle.hpp). Anything else
+// torch's zip format or its legacy one, read without Python (format/pickle.hpp). Anything else
 // (a nested value, a float array, an unknown object) throws Error naming the file and key.
 #pragma once
 

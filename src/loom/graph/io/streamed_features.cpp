@@ -7,10 +7,10 @@
 
 #include <fmt/format.h>
 
-#include "loom/core/digest.hpp"
+#include "loom/format/digest.hpp"
 #include "loom/core/error.hpp"
-#include "loom/core/float_rows.hpp"
-#include "loom/core/npz_array.hpp"
+#include "loom/format/float_rows.hpp"
+#include "loom/format/npz_array.hpp"
 #include "loom/core/progress.hpp"
 #include "loom/graph/finite_values.hpp"
 
@@ -24,42 +24,37 @@ std::int64_t chunk_rows(std::int64_t dim) {
   return std::max<std::int64_t>(1, kChunkBytes / (4 * std::max<std::int64_t>(dim, 1)));
 }
 
-bool is_float(core::DType d) {
-  return d == core::DType::kFloat16 || d == core::DType::kBFloat16 || d == core::DType::kFloat32 ||
-         d == core::DType::kFloat64;
-}
-
-void to_floats(const void* raw, core::DType dtype, std::span<float> out) {
-  if (dtype == core::DType::kFloat64) {
+void to_floats(const void* raw, format::DType dtype, std::span<float> out) {
+  if (dtype == format::DType::kFloat64) {
     const auto* in = static_cast<const double*>(raw);
     for (std::size_t i = 0; i < out.size(); ++i) out[i] = static_cast<float>(in[i]);
   } else {
-    core::widen_floats(raw, dtype, out);
+    format::widen_floats(raw, dtype, out);
   }
 }
 
 // `rows` rows of `dim` values of `dtype`, read in order by read(count, out), checked finite (or
 // replaced) and appended to dir/feat.npy in `store_dtype`; returns the replacement provenance.
-nlohmann::json copy_rows(std::int64_t rows, std::int64_t dim, core::DType dtype, const std::string& source,
+nlohmann::json copy_rows(std::int64_t rows, std::int64_t dim, format::DType dtype, const std::string& source,
                          std::optional<float> nan_as, const std::function<void(std::int64_t, void*)>& read,
-                         const std::string& dir, core::DType store_dtype) {
-  core::NpyWriter out(dir + "/feat.npy", store_dtype, {dim});
+                         const std::string& dir, format::DType store_dtype) {
+  format::NpyWriter out(dir + "/feat.npy", store_dtype, {dim});
   NonFinitePolicy policy{nan_as};
   std::vector<char> raw;
   std::vector<float> values;
   core::ProgressBar bar("import: features", rows, "rows");
   for (std::int64_t first = 0; first < rows; first += chunk_rows(dim)) {
     const std::int64_t count = std::min(chunk_rows(dim), rows - first);
-    raw.resize(static_cast<std::size_t>(count * dim) * core::dtype_size(dtype));
+    raw.resize(static_cast<std::size_t>(count * dim) * format::dtype_size(dtype));
     read(count, raw.data());
     values.resize(static_cast<std::size_t>(count * dim));
     to_floats(raw.data(), dtype, values);
     enforce_finite(values, dim, source, "feature", policy, /*first_line=*/0, first);
-    if (store_dtype == core::DType::kFloat32) {
+    if (store_dtype == format::DType::kFloat32) {
       out.append(values.data(), count);
     } else {
       check_fits_dtype(values, dim, store_dtype, source, first);
-      const std::vector<char> narrow = core::narrowed(values, store_dtype);
+      const std::vector<char> narrow = format::narrowed(values, store_dtype);
       out.append(narrow.data(), count);
     }
     bar.update(count);
@@ -69,11 +64,11 @@ nlohmann::json copy_rows(std::int64_t rows, std::int64_t dim, core::DType dtype,
   return policy.to_json();
 }
 
-core::NpyArray map_feature_file(const std::string& path) {
-  auto a = core::NpyArray::map(path);
-  if (a.ndim() != 2 || !is_float(a.dtype()))
+format::NpyArray map_feature_file(const std::string& path) {
+  auto a = format::NpyArray::map(path);
+  if (a.ndim() != 2 || !format::is_floating(a.dtype()))
     throw Error::in_file(
-        path, 0, fmt::format("expected a 2-D float array, found {}-D {}", a.ndim(), core::dtype_name(a.dtype())));
+        path, 0, fmt::format("expected a 2-D float array, found {}-D {}", a.ndim(), format::dtype_name(a.dtype())));
   return a;
 }
 
@@ -83,9 +78,9 @@ StreamedFeatures copied_npz_features(const std::string& archive, const std::stri
                                      std::int64_t dim, std::optional<float> nan_as) {
   StreamedFeatures f;
   f.dim = dim;
-  f.write = [=](const std::string& dir, core::DType store_dtype) {
-    core::NpzArrayReader reader(core::ZipArchive::open(archive), key);
-    if (reader.shape() != std::vector<std::int64_t>{rows, dim} || !is_float(reader.dtype()))
+  f.write = [=](const std::string& dir, format::DType store_dtype) {
+    format::NpzArrayReader reader(format::ZipArchive::open(archive), key);
+    if (reader.shape() != std::vector<std::int64_t>{rows, dim} || !format::is_floating(reader.dtype()))
       throw Error::in_file(reader.where(), 0, fmt::format("expected {} x {} floats", rows, dim));
     return copy_rows(
         rows, dim, reader.dtype(), reader.where(), nan_as,
@@ -95,12 +90,12 @@ StreamedFeatures copied_npz_features(const std::string& archive, const std::stri
 }
 
 StreamedFeatures copied_npy_features(const std::string& path, std::optional<float> nan_as) {
-  const core::NpyArray a = map_feature_file(path);
+  const format::NpyArray a = map_feature_file(path);
   StreamedFeatures f;
   f.dim = a.cols();
-  f.write = [a, path, nan_as](const std::string& dir, core::DType store_dtype) {
+  f.write = [a, path, nan_as](const std::string& dir, format::DType store_dtype) {
     const auto* bytes = static_cast<const char*>(a.data());
-    const std::size_t row_bytes = static_cast<std::size_t>(a.cols()) * core::dtype_size(a.dtype());
+    const std::size_t row_bytes = static_cast<std::size_t>(a.cols()) * format::dtype_size(a.dtype());
     std::int64_t next = 0;
     return copy_rows(
         a.rows(), a.cols(), a.dtype(), path, nan_as,
@@ -115,23 +110,23 @@ StreamedFeatures copied_npy_features(const std::string& path, std::optional<floa
 }
 
 StreamedFeatures mapped_npy_features(const std::string& path) {
-  const core::NpyArray a = map_feature_file(path);
-  if (a.dtype() != core::DType::kFloat32 && a.dtype() != core::DType::kFloat16)
+  const format::NpyArray a = map_feature_file(path);
+  if (a.dtype() != format::DType::kFloat32 && a.dtype() != format::DType::kFloat16)
     throw Error::in_argument("--features", fmt::format("map needs float32 or float16 features; {} holds {} (copy "
                                                        "them instead)",
-                                                       path, core::dtype_name(a.dtype())));
+                                                       path, format::dtype_name(a.dtype())));
   StreamedFeatures f;
   f.dim = a.cols();
   f.mapped_from = std::filesystem::absolute(path).lexically_normal().string();
   f.mapped_dtype = a.dtype();
-  f.write = [a, path, digest = f.mapped_digest](const std::string&, core::DType) {
+  f.write = [a, path, digest = f.mapped_digest](const std::string&, format::DType) {
     // Checked and digested in one read of the file: its header, then its rows chunk by chunk.
-    const std::size_t row_bytes = static_cast<std::size_t>(a.cols()) * core::dtype_size(a.dtype());
+    const std::size_t row_bytes = static_cast<std::size_t>(a.cols()) * format::dtype_size(a.dtype());
     const auto file_bytes = static_cast<std::int64_t>(std::filesystem::file_size(path));
     const std::int64_t header_bytes = file_bytes - a.rows() * static_cast<std::int64_t>(row_bytes);
     std::string header(static_cast<std::size_t>(std::max<std::int64_t>(header_bytes, 0)), '\0');
     std::ifstream(path, std::ios::binary).read(header.data(), static_cast<std::streamsize>(header.size()));
-    std::uint64_t crc = core::crc32_of(header.data(), static_cast<std::int64_t>(header.size()));
+    std::uint64_t crc = format::crc32_of(header.data(), static_cast<std::int64_t>(header.size()));
     const auto* rows = static_cast<const char*>(a.data());
     core::ProgressBar bar("import: check mapped features", a.rows(), "rows");
     for (std::int64_t first = 0; first < a.rows(); first += chunk_rows(a.cols())) {
@@ -144,11 +139,12 @@ StreamedFeatures mapped_npy_features(const std::string& path) {
                         "is: import with --features copy --nan-as VALUE to replace such values)",
                         first + bad / a.cols(), bad % a.cols()));
       const auto bytes = count * static_cast<std::int64_t>(row_bytes);
-      crc = core::crc32_then(crc, core::crc32_of(rows + first * static_cast<std::int64_t>(row_bytes), bytes), bytes);
+      crc =
+          format::crc32_then(crc, format::crc32_of(rows + first * static_cast<std::int64_t>(row_bytes), bytes), bytes);
       bar.update(count);
     }
     bar.finish();
-    *digest = core::FileDigest{static_cast<std::uint64_t>(file_bytes), crc}.text();
+    *digest = format::FileDigest{static_cast<std::uint64_t>(file_bytes), crc}.text();
     return nlohmann::json();
   };
   return f;

@@ -503,7 +503,7 @@ FullGraphReport run_fullgraph(const FullGraphOptions& options, comm::Communicato
   log_layout(options, run, world);
   join_digest_check(digests, metrics, world);
   if (!options.checkpoint.resume && options.output.overwrite && !options.checkpoint.dir.empty())
-    core::remove_checkpoints(run.rank_dir);  // an earlier run's, which --overwrite replaces
+    format::remove_checkpoints(run.rank_dir);  // an earlier run's, which --overwrite replaces
   for (int epoch = start_epoch; epoch < options.run.epochs; ++epoch)
     if (run_epoch(options, run, epoch, world, metrics, report)) return report;
   write_outputs(options, run, world);

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "loom/core/float_rows.hpp"
-#include "loom/core/half.hpp"
+#include "loom/format/float_rows.hpp"
+#include "loom/format/half.hpp"
 #include "loom/core/parallel.hpp"
 #include "loom/core/timer.hpp"
 #include "loom/sample/dropped_pairs.hpp"
@@ -127,12 +127,12 @@ torch::Tensor widened_rows(const torch::Tensor& rows, const torch::Tensor& posit
   const auto* from = static_cast<const char*>(rows.data_ptr());
   const auto* at = positions.data_ptr<std::int64_t>();
   float* out = x.data_ptr<float>();
-  const auto row_bytes = static_cast<std::size_t>(dim) * sizeof(core::Half);
+  const auto row_bytes = static_cast<std::size_t>(dim) * sizeof(format::Half);
   core::parallel_for(
       n,
       [&](std::int64_t i) {
-        core::widen_floats(from + at[i] * row_bytes, core::DType::kFloat16,
-                           {out + i * dim, static_cast<std::size_t>(dim)});
+        format::widen_floats(from + at[i] * row_bytes, format::DType::kFloat16,
+                             {out + i * dim, static_cast<std::size_t>(dim)});
       },
       1024);
   return x;
@@ -149,7 +149,7 @@ void BatchBuilder::fetch_group(std::span<PreparedBatch> batches) const {
   torch::Tensor x;
   if (grouped_value_bytes(features_->fetcher().local().dtype()) == 2) {
     x = torch::empty({rows, features_->dim()}, torch::kHalf);
-    batches.front().fetch = features_->gather(ids, static_cast<core::Half*>(x.data_ptr()));
+    batches.front().fetch = features_->gather(ids, static_cast<format::Half*>(x.data_ptr()));
   } else {
     x = torch::empty({rows, features_->dim()}, torch::kFloat32);
     batches.front().fetch = features_->gather(ids, x.data_ptr<float>());

@@ -52,7 +52,7 @@ struct PreparedBatch {
 
 // The bytes per value of a superbatch's rows while they wait (fetch_group): float16 rows stay
 // float16 (2), the others are held as float32 (4).
-inline std::int64_t grouped_value_bytes(core::DType rows) { return rows == core::DType::kFloat16 ? 2 : 4; }
+inline std::int64_t grouped_value_bytes(format::DType rows) { return rows == format::DType::kFloat16 ? 2 : 4; }
 
 // Whether a batch carries its seeds' labels (node tasks: the seeds are this rank's own nodes) or
 // none (link prediction: the seeds are edge endpoints anywhere, y is empty).

@@ -4,17 +4,17 @@
 #include <cstring>
 
 #include "loom/core/error.hpp"
-#include "loom/core/half.hpp"
+#include "loom/format/half.hpp"
 #include "loom/train/device.hpp"
 
 namespace loom::train {
 
 namespace {
 
-torch::ScalarType scalar_type(core::DType dtype) {
+torch::ScalarType scalar_type(format::DType dtype) {
   switch (dtype) {
-    case core::DType::kFloat16: return torch::kHalf;
-    case core::DType::kBFloat16: return torch::kBFloat16;
+    case format::DType::kFloat16: return torch::kHalf;
+    case format::DType::kBFloat16: return torch::kBFloat16;
     default: return torch::kFloat32;
   }
 }

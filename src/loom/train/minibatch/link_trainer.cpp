@@ -39,19 +39,19 @@ void check_link_task_options(const MinibatchOptions& o) {
 namespace {
 
 // The encoder, the decoder, one optimizer over both and their gradient all-reduce.
-struct LinkModel {
+struct LinkPredictor {
   std::shared_ptr<nn::GnnModel> encoder;
   nn::LinkDecoder decoder{nullptr};
   std::unique_ptr<torch::optim::Adam> optimizer;
   std::unique_ptr<GradientSync> gradients;
 };
 
-LinkModel build_link_model(const MinibatchOptions& options, const TrainingData& data, torch::Device device,
-                           comm::Communicator& world) {
+LinkPredictor build_link_predictor(const MinibatchOptions& options, const TrainingData& data, torch::Device device,
+                                   comm::Communicator& world) {
   nn::ModelOptions encoder_options = options.model;
   encoder_options.in_features = data.feat_dim;
   encoder_options.num_classes = options.model.hidden;  // the embedding width
-  LinkModel m;
+  LinkPredictor m;
   world.agree_on([&] {
     torch::manual_seed(options.run.seed);
     m.encoder = std::make_shared<nn::GnnModel>(encoder_options);
@@ -68,8 +68,8 @@ LinkModel build_link_model(const MinibatchOptions& options, const TrainingData& 
 }
 
 // One epoch's steps over the plan: embed, score, binary cross-entropy, all-reduce, step.
-void train_link_epoch(LinkModel& m, const MinibatchDataPath& path, LinkEpochPlan plan, std::uint64_t seed, int epoch,
-                      EpochTotals& t) {
+void train_link_epoch(LinkPredictor& m, const MinibatchDataPath& path, LinkEpochPlan plan, std::uint64_t seed,
+                      int epoch, EpochTotals& t) {
   m.encoder->train();
   m.decoder->train();
   const std::unique_ptr<BatchPipeline> pipeline = path.pipeline_of(std::move(plan.steps));
@@ -113,7 +113,7 @@ void record_metrics(nlohmann::json& record, const std::string& split, const Link
 }
 
 // The held-out pairs' metrics, into the record and the report (collective).
-void evaluate_links(LinkModel& m, const MinibatchOptions& o, const MinibatchDataPath& path, const LinkSplit& split,
+void evaluate_links(LinkPredictor& m, const MinibatchOptions& o, const MinibatchDataPath& path, const LinkSplit& split,
                     int epoch, nlohmann::json& record, LinkReport& report) {
   core::Timer timer;
   const comm::Communicator& comm = path.fetch_comm();
@@ -183,7 +183,7 @@ std::int64_t announce_link_run(const MinibatchOptions& options, const LinkSplit&
 struct LinkRun {
   const MinibatchOptions& options;
   comm::Communicator& world;
-  LinkModel& m;
+  LinkPredictor& m;
   const MinibatchDataPath& path;
   const LinkSplit& split;
   const NegativeSampler& negatives;
@@ -239,7 +239,7 @@ LinkReport run_link_prediction(const MinibatchOptions& given, comm::Communicator
         {data.feat_dim, options.model.hidden, options.model.hidden, options.model.num_layers, options.store},
         options.run.memory_limit, world.ranks_on_this_node());
   });
-  LinkModel m = build_link_model(options, data, runtime.device, world);
+  LinkPredictor m = build_link_predictor(options, data, runtime.device, world);
   core::MetricsLog metrics(world.rank() == 0 ? options.output.metrics_path : "");
   const MinibatchDataPath path(*checked, std::move(data), world, runtime.device, 0, metrics);
   join_digest_check(digests, metrics, world);

@@ -129,7 +129,7 @@ std::int64_t model_bytes(const MinibatchOptions& o, const nn::GnnModel& model, i
 std::int64_t cache_bytes(const MinibatchOptions& o, const TrainingData& data) {
   if (o.cache.policy == feature::CachePolicy::kNone || o.cache.alpha <= 0 || data.book.num_parts() == 1) return 0;
   const std::int64_t rows = feature::cache_capacity(o.cache.alpha, data.book, data.rank);
-  return rows * (data.feat_dim * static_cast<std::int64_t>(core::dtype_size(o.cache.dtype)) + 8 + 16);
+  return rows * (data.feat_dim * static_cast<std::int64_t>(format::dtype_size(o.cache.dtype)) + 8 + 16);
 }
 
 std::int64_t prefetch_bytes(const MinibatchOptions& o, const TrainingData& data) {

@@ -60,9 +60,9 @@ struct DataPathOptions {
 // The static cache of remote rows (SALIENT++): --cache, --alpha, --cache-epochs, --cache-dtype.
 struct StaticCacheOptions {
   feature::CachePolicy policy = feature::CachePolicy::kNone;
-  double alpha = 0;                           // cache rows per rank = alpha * N / K
-  int simulation_epochs = 2;                  // epochs sampled by the `simulation` policy
-  core::DType dtype = core::DType::kFloat32;  // rows stored as float32 | float16
+  double alpha = 0;                               // cache rows per rank = alpha * N / K
+  int simulation_epochs = 2;                      // epochs sampled by the `simulation` policy
+  format::DType dtype = format::DType::kFloat32;  // rows stored as float32 | float16
 };
 
 // The prefetch buffer of halo rows and the controller that drives it (Rudder): --controller,

@@ -83,8 +83,8 @@ CheckedMinibatchOptions check(const MinibatchOptions& o) {
       "--device-memory-limit", "applies to --device cuda only (and must be >= 0)");
   LOOM_CHECK_ARG(o.cache.simulation_epochs > 0, "--cache-epochs", "must be positive, got {}",
                  o.cache.simulation_epochs);
-  LOOM_CHECK_ARG(o.cache.dtype == core::DType::kFloat32 || o.cache.dtype == core::DType::kFloat16, "--cache-dtype",
-                 "must be float32 or float16, got {}", core::dtype_name(o.cache.dtype));
+  LOOM_CHECK_ARG(o.cache.dtype == format::DType::kFloat32 || o.cache.dtype == format::DType::kFloat16, "--cache-dtype",
+                 "must be float32 or float16, got {}", format::dtype_name(o.cache.dtype));
   if (o.prefetch.controller.kind != control::ControllerKind::kNone) {
     feature::check(o.prefetch.buffer);
     control::check(o.prefetch.controller);
@@ -539,7 +539,7 @@ MinibatchReport run_minibatch(const MinibatchOptions& given, comm::Communicator&
                  path.data().num_nodes(), world.size(), runtime.threads, path.setting(start.epoch).steps);
   join_digest_check(digests, metrics, world);
   if (rank == 0 && !options.checkpoint.resume && options.output.overwrite && !options.checkpoint.dir.empty())
-    core::remove_checkpoints(options.checkpoint.dir);  // an earlier run's, which --overwrite replaces
+    format::remove_checkpoints(options.checkpoint.dir);  // an earlier run's, which --overwrite replaces
   core::install_stop_handlers();
 
   Run run{options, world, m, path, start, print, metrics, report};

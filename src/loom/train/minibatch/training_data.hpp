@@ -35,7 +35,7 @@ struct TrainingData {
   std::int64_t feat_dim = 0;
   std::int64_t num_classes = 0;
   ScoreKind scoring = ScoreKind::kAccuracy;  // micro-F1: several labels per node
-  core::NpyArray labels;                     // this rank's rows: int64 [n] (accuracy) or uint8 [n, classes] (micro-F1)
+  format::NpyArray labels;                   // this rank's rows: int64 [n] (accuracy) or uint8 [n, classes] (micro-F1)
   std::vector<std::int64_t> train_ids, valid_ids, test_ids;  // global ids owned by this rank
   std::vector<std::int64_t> halo_ids;      // sorted global ids of remote neighbours of this rank's nodes
   std::vector<std::int64_t> original_ids;  // original id of each local row (empty for names)

@@ -13,7 +13,7 @@
 
 #include "loom/core/progress.hpp"
 
-namespace loom::core {
+namespace loom::format {
 
 struct FileDigest {
   std::uint64_t bytes = 0;
@@ -21,7 +21,7 @@ struct FileDigest {
   std::string text() const;  // "crc32:xxxxxxxx"
 };
 // Throws Error naming the file when it cannot be read. `progress` (may be null) counts bytes.
-FileDigest file_digest(const std::string& path, ProgressBar* progress = nullptr);
+FileDigest file_digest(const std::string& path, core::ProgressBar* progress = nullptr);
 // The CRC-32 of `bytes` bytes in memory (8 MiB pieces in parallel), and that of bytes A then B
 // from A's and B's (for a file digested as it is read: its header, then its rows chunk by chunk).
 std::uint64_t crc32_of(const void* data, std::int64_t bytes);
@@ -56,8 +56,8 @@ struct DigestCheck {
 // with the store's own files.
 // Every file that dir/meta.json records a digest for, digested again, and meta.json against its
 // seal (where it has one); empty when it records none.
-std::vector<DigestCheck> verify_digests(const std::string& dir, ProgressBar* progress = nullptr);
+std::vector<DigestCheck> verify_digests(const std::string& dir, core::ProgressBar* progress = nullptr);
 // Bytes of the files dir/meta.json records digests for (for a progress bar's total).
 std::int64_t digested_bytes(const std::string& dir);
 
-}  // namespace loom::core
+}  // namespace loom::format

@@ -1,11 +1,11 @@
-#include "loom/core/npz_array.hpp"
+#include "loom/format/npz_array.hpp"
 
 #include <algorithm>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-namespace loom::core {
+namespace loom::format {
 
 namespace {
 
@@ -73,4 +73,4 @@ template std::vector<std::int64_t> NpzArrayReader::read_rest_as<std::int64_t>();
 template std::vector<float> NpzArrayReader::read_rest_as<float>();
 template std::vector<double> NpzArrayReader::read_rest_as<double>();
 
-}  // namespace loom::core
+}  // namespace loom::format

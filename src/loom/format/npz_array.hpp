@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "loom/core/npy.hpp"
-#include "loom/core/zip_archive.hpp"
+#include "loom/format/npy.hpp"
+#include "loom/format/zip_archive.hpp"
 
-namespace loom::core {
+namespace loom::format {
 
 // The keys of an .npz archive: its members' names without ".npy", sorted.
 std::vector<std::string> npz_keys(const ZipArchive& archive);
@@ -39,4 +39,4 @@ class NpzArrayReader {
   std::int64_t position_ = 0;
 };
 
-}  // namespace loom::core
+}  // namespace loom::format

@@ -1,4 +1,4 @@
-#include "loom/graph/generate/idx_reader.hpp"
+#include "loom/graph/io/idx_reader.hpp"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 #include "loom/core/fs.hpp"
 #include "support/test_support.hpp"
 
-namespace loom::graph::generate {
+namespace loom::graph::io {
 namespace {
 
 using test::be32;
@@ -102,4 +102,4 @@ TEST(IdxReader, ZeroDimensionIsRejected) {
 }
 
 }  // namespace
-}  // namespace loom::graph::generate
+}  // namespace loom::graph::io

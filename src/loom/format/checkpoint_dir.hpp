@@ -21,10 +21,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "loom/core/digest.hpp"
+#include "loom/format/digest.hpp"
 #include "loom/core/fs.hpp"
 
-namespace loom::core {
+namespace loom::format {
 
 // Where a checkpoint is in training: `epochs` whole epochs done, then `steps` steps of the next.
 struct CheckpointId {
@@ -57,8 +57,9 @@ std::string checkpoint_path(const std::string& dir, CheckpointId id);  // DIR/<i
 // directory it is given, then state.json gets `state` with the position and their digests. With
 // keep > 0, removes the older checkpoints beyond the newest `keep`. A failed write (a full disk)
 // is an Error naming the file, and leaves the checkpoints before intact.
-void write_checkpoint(const std::string& dir, CheckpointId id, const std::function<void(const OutputDir&)>& write_files,
-                      nlohmann::json state, int keep = 0);
+void write_checkpoint(const std::string& dir, CheckpointId id,
+                      const std::function<void(const core::OutputDir&)>& write_files, nlohmann::json state,
+                      int keep = 0);
 
 // The newest intact checkpoint of DIR not after `at_most` nor after the one DIR/latest names (a
 // newer one is another run's leftover), or nullopt when it has none; each newer damaged checkpoint
@@ -78,4 +79,4 @@ void check_checkpoint_target(const std::string& dir, bool resume, bool overwrite
 // its own); leaves other files.
 void remove_checkpoints(const std::string& dir);
 
-}  // namespace loom::core
+}  // namespace loom::format

@@ -1,13 +1,13 @@
-#include "loom/core/npy.hpp"
+#include "loom/format/npy.hpp"
 
 #include <cmath>
 #include <filesystem>
 
-#include "loom/core/float_rows.hpp"
+#include "loom/format/float_rows.hpp"
 #include "loom/core/fs.hpp"
 #include "support/test_support.hpp"
 
-namespace loom::core {
+namespace loom::format {
 namespace {
 
 TEST(Npy, RoundTripsVectorsAndMatrices) {
@@ -55,7 +55,7 @@ TEST(Npy, DataOffTheElementBoundaryIsRefused) {
   header += '\n';
   std::string bytes = std::string("\x93NUMPY\x01\x00", 8) + static_cast<char>(header.size()) + '\0' + header;
   bytes.append(4, '\0');
-  write_text_file(dir / "x.npy", bytes);
+  core::write_text_file(dir / "x.npy", bytes);
   try {
     NpyArray::map(dir / "x.npy");
     FAIL() << "expected an error";
@@ -111,7 +111,7 @@ TEST(Npy, BFloat16RoundsToNearestEvenAndIsStoredAsTwoByteVoids) {
   test::ScratchDir dir;
   std::vector<BFloat16> b = {float_to_bfloat16(1.5f), float_to_bfloat16(-2.0f), float_to_bfloat16(70000.0f)};
   write_npy(dir / "b.npy", b);
-  EXPECT_NE(read_text_file(dir / "b.npy").find("'descr': '<V2'"), std::string::npos)
+  EXPECT_NE(core::read_text_file(dir / "b.npy").find("'descr': '<V2'"), std::string::npos)
       << "numpy reads it as 2-byte voids";
   EXPECT_EQ(NpyArray::map(dir / "b.npy").dtype(), DType::kBFloat16);
   EXPECT_EQ(read_npy_as<float>(dir / "b.npy"), (std::vector<float>{1.5f, -2.0f, 70144.0f}));
@@ -130,33 +130,5 @@ TEST(FloatRows, NarrowAndWidenEveryFeatureDtype) {
   }
 }
 
-TEST(OutputDir, RemovesEverythingWhenNotCommitted) {
-  test::ScratchDir dir;
-  {
-    OutputDir out(dir / "store", false);
-    write_text_file(out.file("a.txt"), "x");
-  }
-  EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
-}
-
-TEST(OutputDir, RefusesExistingTargetWithoutOverwrite) {
-  test::ScratchDir dir;
-  std::filesystem::create_directory(dir / "store");
-  EXPECT_THROW(OutputDir(dir / "store", false), Error);
-  OutputDir ok(dir / "store", true);
-  ok.commit();
-}
-
-TEST(OutputDir, UnwritableParentNamesTheArgument) {
-  test::ScratchDir dir;
-  write_text_file(dir / "file", "x");
-  try {
-    OutputDir out(dir / "file/sub", false, "-o");
-    FAIL();
-  } catch (const Error& e) {
-    EXPECT_EQ(e.argument(), "-o");
-  }
-}
-
 }  // namespace
-}  // namespace loom::core
+}  // namespace loom::format

@@ -1,4 +1,4 @@
-#include "loom/core/checkpoint_dir.hpp"
+#include "loom/format/checkpoint_dir.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -17,7 +17,7 @@
 
 namespace fs = std::filesystem;
 
-namespace loom::core {
+namespace loom::format {
 namespace {
 
 // The checkpoint a directory name stands for (epoch-<E> or epoch-<E>-step-<S>), if any.
@@ -56,7 +56,7 @@ void prune_checkpoints(const std::string& dir, CheckpointId newest, int keep) {
   for (const CheckpointId id : checkpoint_ids(dir))
     if (id < newest) older.push_back(id);
   for (std::size_t i = static_cast<std::size_t>(keep - 1); i < older.size(); ++i)
-    if (!remove_tree(checkpoint_path(dir, older[i])))
+    if (!core::remove_tree(checkpoint_path(dir, older[i])))
       throw Error::in_file(checkpoint_path(dir, older[i]), 0, std::string("cannot remove: ") + std::strerror(errno));
 }
 
@@ -74,7 +74,7 @@ void expect(bool ok, const std::string& path, const std::string& what) {
 std::string checkpoint_damage(const std::string& path) {
   try {
     const std::string state = path + "/state.json";
-    for (const auto& [name, expected] : parse_checkpoint_record(read_text_file(state), state).files) {
+    for (const auto& [name, expected] : parse_checkpoint_record(core::read_text_file(state), state).files) {
       if (!fs::exists(path + "/" + name)) return name + " is missing";
       const FileDigest found = file_digest(path + "/" + name);
       if (found.bytes != expected.bytes)
@@ -106,10 +106,10 @@ CheckpointRecord parse_checkpoint_record(const std::string& text, const std::str
   }
   const nlohmann::json& s = record.json;
   expect(s.is_object(), path, "not a JSON object");
-  record.epochs_done = json_int<int>(member(s, "epochs_done", path), path + " (epochs_done)");
+  record.epochs_done = core::json_int<int>(member(s, "epochs_done", path), path + " (epochs_done)");
   expect(record.epochs_done >= 0, path, "negative epochs_done");
   if (const auto steps = s.find("steps_done"); steps != s.end()) {
-    record.steps_done = json_int<int>(*steps, path + " (steps_done)");
+    record.steps_done = core::json_int<int>(*steps, path + " (steps_done)");
     expect(record.steps_done >= 0, path, "negative steps_done");
   }
   if (const auto fingerprint = s.find("fingerprint"); fingerprint != s.end()) {
@@ -123,20 +123,20 @@ CheckpointRecord parse_checkpoint_record(const std::string& text, const std::str
                name.find('\0') == std::string::npos,
            path, "\"files\" names '" + name.substr(0, 40) + "', not a file beside state.json");
     expect(digest.is_object(), path, "the digest of " + name + " is not an object");
-    record.files[name] = {json_int<std::uint64_t>(member(digest, "bytes", path), path + " (" + name + ".bytes)"),
-                          json_int<std::uint64_t>(member(digest, "crc32", path), path + " (" + name + ".crc32)")};
+    record.files[name] = {core::json_int<std::uint64_t>(member(digest, "bytes", path), path + " (" + name + ".bytes)"),
+                          core::json_int<std::uint64_t>(member(digest, "crc32", path), path + " (" + name + ".crc32)")};
   }
   return record;
 }
 
 std::string checkpoint_path(const std::string& dir, CheckpointId id) { return dir + "/" + id.name(); }
 
-void write_checkpoint(const std::string& dir, CheckpointId id, const std::function<void(const OutputDir&)>& write_files,
-                      nlohmann::json state, int keep) {
+void write_checkpoint(const std::string& dir, CheckpointId id,
+                      const std::function<void(const core::OutputDir&)>& write_files, nlohmann::json state, int keep) {
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) throw Error::in_argument("--checkpoint-dir", "cannot create '" + dir + "': " + ec.message());
-  OutputDir out(checkpoint_path(dir, id), /*overwrite=*/true, "--checkpoint-dir");
+  core::OutputDir out(checkpoint_path(dir, id), /*overwrite=*/true, "--checkpoint-dir");
   write_files(out);
   state["epochs_done"] = id.epochs;
   if (id.steps > 0) state["steps_done"] = id.steps;
@@ -146,9 +146,9 @@ void write_checkpoint(const std::string& dir, CheckpointId id, const std::functi
     const FileDigest digest = file_digest(entry.path().string());
     state["files"][name] = {{"bytes", digest.bytes}, {"crc32", digest.crc32}};
   }
-  write_text_file(out.file("state.json"), state.dump(2) + "\n");
+  core::write_text_file(out.file("state.json"), state.dump(2) + "\n");
   out.commit();
-  write_text_file(dir + "/latest", id.name() + "\n");
+  core::write_text_file(dir + "/latest", id.name() + "\n");
   if (keep > 0) prune_checkpoints(dir, id, keep);
 }
 
@@ -158,7 +158,7 @@ namespace {
 std::optional<CheckpointId> latest_checkpoint(const std::string& dir) {
   std::error_code ec;
   if (!fs::is_regular_file(dir + "/latest", ec)) return std::nullopt;
-  std::string name = read_text_file(dir + "/latest");
+  std::string name = core::read_text_file(dir + "/latest");
   while (!name.empty() && (name.back() == '\n' || name.back() == ' ')) name.pop_back();
   return parse_checkpoint_name(name);
 }
@@ -196,7 +196,7 @@ void check_checkpoint_target(const std::string& dir, bool resume, bool overwrite
 
 void remove_checkpoints(const std::string& dir) {
   for (const CheckpointId id : checkpoint_ids(dir))
-    if (!remove_tree(checkpoint_path(dir, id)))
+    if (!core::remove_tree(checkpoint_path(dir, id)))
       throw Error::in_file(checkpoint_path(dir, id), 0, std::string("cannot remove: ") + std::strerror(errno));
   std::error_code ec;
   fs::remove(dir + "/latest", ec);
@@ -217,4 +217,4 @@ std::optional<CheckpointId> newest_intact_checkpoint(const std::string& dir, Che
   return std::nullopt;
 }
 
-}  // namespace loom::core
+}  // namespace loom::format

@@ -1,4 +1,4 @@
-#include "loom/core/pickle.hpp"
+#include "loom/format/pickle.hpp"
 
 #include <cstring>
 #include <unordered_map>
@@ -7,7 +7,7 @@
 
 #include "loom/core/error.hpp"
 
-namespace loom::core {
+namespace loom::format {
 
 namespace {
 
@@ -283,4 +283,4 @@ Pickle read_pickle(std::string_view bytes, const std::string& where, std::size_t
   return out;
 }
 
-}  // namespace loom::core
+}  // namespace loom::format

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <cstring>
 
-namespace loom::core {
+namespace loom::format {
 
 struct Half {
   std::uint16_t bits = 0;
@@ -81,4 +81,4 @@ inline float bfloat16_to_float(BFloat16 b) {
   return f;
 }
 
-}  // namespace loom::core
+}  // namespace loom::format

@@ -1,4 +1,4 @@
-#include "loom/graph/generate/fashion_mnist.hpp"
+#include "loom/graph/io/fashion_mnist.hpp"
 
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 #include "loom/core/rng.hpp"
 #include "support/test_support.hpp"
 
-namespace loom::graph::generate {
+namespace loom::graph::io {
 namespace {
 
 using test::be32;
@@ -128,4 +128,4 @@ TEST(FashionMnist, ImportWritesStoreOrNothing) {
 }
 
 }  // namespace
-}  // namespace loom::graph::generate
+}  // namespace loom::graph::io

@@ -1,4 +1,4 @@
-#include "loom/graph/generate/fashion_mnist.hpp"
+#include "loom/graph/io/fashion_mnist.hpp"
 
 #include <numeric>
 
@@ -6,12 +6,12 @@
 #include "loom/core/log.hpp"
 #include "loom/core/parallel.hpp"
 #include "loom/core/timer.hpp"
-#include "loom/graph/generate/idx_reader.hpp"
+#include "loom/graph/io/idx_reader.hpp"
 #include "loom/graph/generate/knn_graph.hpp"
 #include "loom/graph/generate/splits.hpp"
 #include "loom/graph/generate/synthetic.hpp"
 
-namespace loom::graph::generate {
+namespace loom::graph::io {
 
 namespace {
 
@@ -82,17 +82,17 @@ GraphData build_fashion_mnist(const FashionMnistOptions& options) {
 
   core::Timer knn_timer;
   spdlog::info("fashion-mnist: exact {}-NN graph of {} images x {} pixels (cosine)", options.k, n, dim);
-  const KnnResult knn = knn_graph(data.feat, n, dim, options.k);
+  const generate::KnnResult knn = generate::knn_graph(data.feat, n, dim, options.k);
   const double knn_seconds = knn_timer.seconds();
   spdlog::info("fashion-mnist: kNN took {:.1f} s", knn_seconds);
 
-  EdgeList edges = knn_edge_list(knn);
-  set_symmetric_graph(edges, data);
+  EdgeList edges = generate::knn_edge_list(knn);
+  generate::set_symmetric_graph(edges, data);
 
   std::vector<std::int64_t> train_pool(static_cast<std::size_t>(n_train));
   std::iota(train_pool.begin(), train_pool.end(), 0);
-  data.splits = random_splits(std::move(train_pool), {{"valid", options.valid}}, "train",
-                              core::Rng(options.seed).split(kValidStream));
+  data.splits = generate::random_splits(std::move(train_pool), {{"valid", options.valid}}, "train",
+                                        core::Rng(options.seed).split(kValidStream));
   data.splits["test"].resize(static_cast<std::size_t>(n_test));
   std::iota(data.splits["test"].begin(), data.splits["test"].end(), n_train);
 
@@ -113,7 +113,7 @@ void import_fashion_mnist(const FashionMnistOptions& options, const std::string&
                           const StoreWriteOptions& write) {
   LOOM_CHECK_ARG(options.k >= 1, "--k", "must be at least 1, got {}", options.k);
   LOOM_CHECK_ARG(options.valid >= 0, "--valid", "must not be negative, got {}", options.valid);
-  build_and_write_store(output_dir, write, [&] { return build_fashion_mnist(options); });
+  generate::build_and_write_store(output_dir, write, [&] { return build_fashion_mnist(options); });
 }
 
-}  // namespace loom::graph::generate
+}  // namespace loom::graph::io

@@ -1,4 +1,4 @@
-#include "loom/core/digest.hpp"
+#include "loom/format/digest.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -18,7 +18,7 @@
 
 namespace fs = std::filesystem;
 
-namespace loom::core {
+namespace loom::format {
 
 namespace {
 
@@ -27,7 +27,7 @@ constexpr std::int64_t kChunk = 8 << 20;
 nlohmann::json read_meta(const std::string& dir) {
   const std::string path = dir + "/meta.json";
   try {
-    return nlohmann::json::parse(read_text_file(path));
+    return nlohmann::json::parse(core::read_text_file(path));
   } catch (const nlohmann::json::exception& e) {
     throw Error::in_file(path, 0, std::string("invalid JSON: ") + e.what());
   }
@@ -66,7 +66,7 @@ void check_meta_seal(const nlohmann::json& meta, const std::string& path) {
 
 std::string FileDigest::text() const { return fmt::format("crc32:{:08x}", static_cast<std::uint32_t>(crc32)); }
 
-FileDigest file_digest(const std::string& path, ProgressBar* progress) {
+FileDigest file_digest(const std::string& path, core::ProgressBar* progress) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) throw Error::in_file(path, 0, "cannot be read");
   std::error_code ec;
@@ -79,7 +79,7 @@ FileDigest file_digest(const std::string& path, ProgressBar* progress) {
   std::vector<uLong> crcs(static_cast<std::size_t>(chunks));
   std::vector<std::int64_t> lengths(static_cast<std::size_t>(chunks), 0);
   try {
-    parallel_for(
+    core::parallel_for(
         chunks,
         [&](std::int64_t c) {
           std::vector<unsigned char> buffer(static_cast<std::size_t>(std::min(kChunk, size - c * kChunk)));
@@ -109,7 +109,7 @@ std::uint64_t crc32_of(const void* data, std::int64_t bytes) {
   const std::int64_t pieces = (bytes + kChunk - 1) / kChunk;
   std::vector<uLong> crcs(static_cast<std::size_t>(pieces));
   const auto* base = static_cast<const Bytef*>(data);
-  parallel_for(
+  core::parallel_for(
       pieces,
       [&](std::int64_t c) {
         crcs[c] =
@@ -136,10 +136,10 @@ void record_digests(const std::string& dir) {
   for (const auto& name : names) digests[name] = file_digest(dir + "/" + name).text();
   meta["digests"] = digests;
   seal_meta(meta);
-  write_text_file(dir + "/meta.json", meta.dump(2) + "\n");
+  core::write_text_file(dir + "/meta.json", meta.dump(2) + "\n");
 }
 
-std::vector<DigestCheck> verify_digests(const std::string& dir, ProgressBar* progress) {
+std::vector<DigestCheck> verify_digests(const std::string& dir, core::ProgressBar* progress) {
   const nlohmann::json meta = read_meta(dir);
   std::vector<DigestCheck> checks;
   if (!meta.is_object() || !meta.contains("digests") || !meta["digests"].is_object()) return checks;
@@ -187,4 +187,4 @@ std::int64_t digested_bytes(const std::string& dir) {
   return bytes;
 }
 
-}  // namespace loom::core
+}  // namespace loom::format

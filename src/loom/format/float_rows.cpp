@@ -1,12 +1,12 @@
-#include "loom/core/float_rows.hpp"
+#include "loom/format/float_rows.hpp"
 
 #include <cstring>
 
 #include "loom/core/error.hpp"
-#include "loom/core/half.hpp"
+#include "loom/format/half.hpp"
 #include "loom/core/parallel.hpp"
 
-namespace loom::core {
+namespace loom::format {
 
 void narrow_floats(std::span<const float> in, DType dtype, void* out) {
   switch (dtype) {
@@ -47,14 +47,15 @@ std::vector<char> narrowed(std::span<const float> values, DType dtype) {
   std::vector<char> out(values.size() * width);
   constexpr std::int64_t kBlock = 1 << 16;
   const auto n = static_cast<std::int64_t>(values.size());
-  parallel_for((n + kBlock - 1) / kBlock,
-               [&](std::int64_t b) {
-                 const std::int64_t begin = b * kBlock, end = std::min(n, begin + kBlock);
-                 narrow_floats(values.subspan(static_cast<std::size_t>(begin), static_cast<std::size_t>(end - begin)),
-                               dtype, out.data() + static_cast<std::size_t>(begin) * width);
-               },
-               1);
+  core::parallel_for((n + kBlock - 1) / kBlock,
+                     [&](std::int64_t b) {
+                       const std::int64_t begin = b * kBlock, end = std::min(n, begin + kBlock);
+                       narrow_floats(
+                           values.subspan(static_cast<std::size_t>(begin), static_cast<std::size_t>(end - begin)),
+                           dtype, out.data() + static_cast<std::size_t>(begin) * width);
+                     },
+                     1);
   return out;
 }
 
-}  // namespace loom::core
+}  // namespace loom::format

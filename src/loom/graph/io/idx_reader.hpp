@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace loom::graph::generate {
+namespace loom::graph::io {
 
 struct IdxArray {
   std::vector<std::int64_t> dims;  // e.g. {60000, 28, 28} for images, {60000} for labels
@@ -18,4 +18,4 @@ struct IdxArray {
 // Reads an unsigned-byte IDX file whose rank must be `expected_rank`.
 IdxArray read_idx_ubyte(const std::string& path, int expected_rank);
 
-}  // namespace loom::graph::generate
+}  // namespace loom::graph::io

@@ -10,12 +10,12 @@
 #include <string>
 #include <vector>
 
-#include "loom/core/dtype.hpp"
+#include "loom/format/dtype.hpp"
 #include "loom/core/error.hpp"
 #include "loom/core/fs.hpp"
-#include "loom/core/half.hpp"
+#include "loom/format/half.hpp"
 
-namespace loom::core {
+namespace loom::format {
 
 // numpy descr: "<f4", "<i8", ...
 std::string dtype_descr(DType dtype);
@@ -151,7 +151,7 @@ class NpyWriter {
  private:
   std::vector<std::int64_t> shape() const;
   const std::string& path_of() const { return file_.final_path(); }
-  AtomicFile file_;
+  core::AtomicFile file_;
   DType dtype_;
   std::vector<std::int64_t> row_shape_;
   std::int64_t row_bytes_ = 0, rows_ = 0;
@@ -165,4 +165,4 @@ std::vector<T> read_npy_as(const std::string& path);
 template <class T>
 std::vector<T> values_as(const NpyArray& a);
 
-}  // namespace loom::core
+}  // namespace loom::format

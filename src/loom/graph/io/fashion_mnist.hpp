@@ -10,10 +10,10 @@
 #include <cstdint>
 #include <string>
 
-#include "loom/core/npy.hpp"
+#include "loom/format/npy.hpp"
 #include "loom/graph/store.hpp"
 
-namespace loom::graph::generate {
+namespace loom::graph::io {
 
 struct FashionMnistOptions {
   std::string source_dir;
@@ -30,4 +30,4 @@ GraphData build_fashion_mnist(const FashionMnistOptions& options);
 void import_fashion_mnist(const FashionMnistOptions& options, const std::string& output_dir,
                           const StoreWriteOptions& write);
 
-}  // namespace loom::graph::generate
+}  // namespace loom::graph::io

@@ -1,4 +1,4 @@
-#include "loom/core/zip_archive.hpp"
+#include "loom/format/zip_archive.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -13,7 +13,7 @@
 
 #include "loom/core/error.hpp"
 
-namespace loom::core {
+namespace loom::format {
 
 namespace {
 
@@ -271,4 +271,4 @@ void ZipMemberReader::skip(std::uint64_t bytes) {
   }
 }
 
-}  // namespace loom::core
+}  // namespace loom::format

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace loom::core {
+namespace loom::format {
 
 struct ZipMember {
   std::string name;
@@ -67,4 +67,4 @@ class ZipMemberReader {
   std::unique_ptr<Inflater> inflater_;
 };
 
-}  // namespace loom::core
+}  // namespace loom::format

@@ -1,4 +1,4 @@
-#include "loom/core/npy.hpp"
+#include "loom/format/npy.hpp"
 
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -14,7 +14,7 @@
 
 #include "loom/core/fs.hpp"
 
-namespace loom::core {
+namespace loom::format {
 
 std::string dtype_descr(DType dtype) {
   switch (dtype) {
@@ -213,7 +213,7 @@ std::string npy_header(DType dtype, const std::vector<std::int64_t>& shape) {
 void write_npy(const std::string& path, DType dtype, const std::vector<std::int64_t>& shape, const void* data) {
   const std::string header = npy_header(dtype, shape);
   const std::size_t nbytes = static_cast<std::size_t>(product(shape)) * dtype_size(dtype);
-  AtomicFile out(path);
+  core::AtomicFile out(path);
   std::FILE* f = out.stream();
   bool ok = std::fwrite(header.data(), 1, header.size(), f) == header.size();
   ok = ok && (nbytes == 0 || std::fwrite(data, 1, nbytes, f) == nbytes);
@@ -295,4 +295,4 @@ template std::vector<std::int64_t> values_as<std::int64_t>(const NpyArray&);
 template std::vector<float> values_as<float>(const NpyArray&);
 template std::vector<double> values_as<double>(const NpyArray&);
 
-}  // namespace loom::core
+}  // namespace loom::format

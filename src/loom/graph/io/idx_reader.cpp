@@ -1,4 +1,4 @@
-#include "loom/graph/generate/idx_reader.hpp"
+#include "loom/graph/io/idx_reader.hpp"
 
 #include <zlib.h>
 
@@ -10,7 +10,7 @@
 
 #include "loom/core/error.hpp"
 
-namespace loom::graph::generate {
+namespace loom::graph::io {
 
 namespace {
 
@@ -93,4 +93,4 @@ IdxArray read_idx_ubyte(const std::string& path, int expected_rank) {
   return out;
 }
 
-}  // namespace loom::graph::generate
+}  // namespace loom::graph::io

@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-namespace loom::core {
+namespace loom::format {
 
 struct PickleValue {
   enum class Kind {
@@ -61,4 +61,4 @@ class Pickle {
 // The pickle at the start of `bytes`; `consumed` (if given) gets its length.
 Pickle read_pickle(std::string_view bytes, const std::string& where, std::size_t* consumed = nullptr);
 
-}  // namespace loom::core
+}  // namespace loom::format

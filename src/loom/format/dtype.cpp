@@ -1,15 +1,16 @@
-#include "loom/core/dtype.hpp"
+#include "loom/format/dtype.hpp"
 
 #include <fmt/format.h>
 
 #include "loom/core/error.hpp"
 
-namespace loom::core {
+namespace loom::format {
 
 DType parse_feat_dtype(const std::string& text, const std::string& path) {
   for (const auto& [name, dtype] : kFeatDTypeNames)
     if (text == name) return dtype;
-  throw Error::in_file(path, 0, fmt::format("feat_dtype must be {}, found '{}'", enum_choices(kFeatDTypeNames), text));
+  throw Error::in_file(path, 0,
+                       fmt::format("feat_dtype must be {}, found '{}'", core::enum_choices(kFeatDTypeNames), text));
 }
 
 std::size_t dtype_size(DType dtype) {
@@ -44,4 +45,4 @@ std::string dtype_name(DType dtype) {
   return "?";
 }
 
-}  // namespace loom::core
+}  // namespace loom::format
