@@ -1,5 +1,6 @@
 // Kept counts: what is kept reads back equal under its key, and nothing reads back under another
 // key, from a damaged file, or from a folder that cannot be written (a plan then counts afresh).
+// The default folder is the store's own where it can be written, else the user's cache.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -77,9 +78,12 @@ TEST(CountsCache, AFolderThatCannotBeWrittenKeepsNothingAndDoesNotThrow) {
 }
 
 TEST(CountsCache, TheDefaultFolderIsTheStoresOwnOrTheUsersCache) {
-  EXPECT_EQ(default_counts_dir("/data/store"), "/data/store/plan-counts");
+  core::TempDir store;
+  EXPECT_EQ(default_counts_dir(store.path()), store.path() + "/plan-counts");
   ::setenv("XDG_CACHE_HOME", "/tmp/xdg", 1);
   EXPECT_EQ(default_counts_dir(""), "/tmp/xdg/loom/plan-counts");
+  // A store the user cannot write to (here: not there) keeps its counts in the user's cache.
+  EXPECT_EQ(default_counts_dir(store.path() + "/absent"), "/tmp/xdg/loom/plan-counts");
   ::unsetenv("XDG_CACHE_HOME");
 }
 

@@ -66,7 +66,8 @@ void add_plan_command(CLI::App& app, Action& action) {
   sub->add_option("--json", flags->json, "Also write the plan as JSON here (--overwrite replaces it)");
   sub->add_option("--counts-dir", o.counts_dir,
                   "Keep each host count's counted work here and read it back when the graph, split, sampling and "
-                  "holdings are the same (default: STORE/plan-counts; for --shape, ~/.cache/loom/plan-counts)");
+                  "holdings are the same (default: STORE/plan-counts; for --shape or a store not writable, "
+                  "~/.cache/loom/plan-counts)");
   sub->add_flag("--recount", o.recount, "Count afresh even where counts are kept (and keep the new ones)");
   add_minibatch_options(*sub, o.train);
   add_plan_calibrate(*sub, action);

@@ -1,5 +1,7 @@
 #include "loom/plan/counts_cache.hpp"
 
+#include <unistd.h>
+
 #include <cstdlib>
 #include <filesystem>
 #include <system_error>
@@ -78,7 +80,7 @@ CountedSplit from_json(const json& j, const std::string& where) {
 }  // namespace
 
 std::string default_counts_dir(const std::string& store) {
-  if (!store.empty()) return store + "/plan-counts";
+  if (!store.empty() && ::access(store.c_str(), W_OK) == 0) return store + "/plan-counts";
   if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg != nullptr && *xdg != '\0')
     return std::string(xdg) + "/loom/plan-counts";
   if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0')

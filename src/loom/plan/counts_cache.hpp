@@ -20,8 +20,9 @@ struct CountedSplit {
   EpochCounts counts;
 };
 
-// The folder a plan keeps its counts in by default: STORE/plan-counts, or for a stand-in
-// $XDG_CACHE_HOME/loom/plan-counts ($HOME/.cache/... where unset; empty where neither is set).
+// The folder a plan keeps its counts in by default: STORE/plan-counts where the store can be
+// written, else (and for a stand-in) $XDG_CACHE_HOME/loom/plan-counts ($HOME/.cache/... where
+// unset; empty where neither is set).
 std::string default_counts_dir(const std::string& store);
 
 // The entry for `key` in `dir`, or nothing where there is none (or it is not whole, or was kept for

@@ -166,88 +166,97 @@ std::pair<double, double> exchange_seconds(const std::vector<PartCount>& parts,
   return {values, grads};
 }
 
-// Every mode as `layout` places it: S stages of W ways (graph: 1 x K, pipe: K x 1, hybrid: between);
-// way w computes chunks w*C .. (w+1)*C-1 of `parts`. Each stage takes every chunk forward in order,
-// then backward in reverse; a chunk's step on a stage starts when the stage is free and the previous
-// stage's activations (rows x hidden) have arrived, and lasts, layer by layer, the slowest way's
-// compute and the ways' mirror exchange of that layer. The epoch ends with the last stage's backward
-// and the all-reduces (each stage's layers over its ways; the input part over every rank where every
-// layer reads it (GCNII), else over the first stage's ways).
-FullGraphModeResult staged_mode(const std::vector<PartCount>& parts, const std::vector<std::vector<double>>& way_reads,
-                                const train::FullGraphLayout& layout, const std::vector<int>& bounds,
-                                const ModelWork& w, const Pricing& price, const comm::LinkModel& link) {
-  FullGraphModeResult r;
-  r.mode = layout.mode;
-  r.parts = static_cast<int>(parts.size());
-  r.layer_bounds = bounds;
+// Each chunk's step on each stage, forward and backward: layer by layer, the slowest way's compute
+// and the ways' mirror exchange of that layer; `transfer` is a chunk's activations (rows x hidden)
+// from one stage to the next. Adds the halo and activation bytes to `r`.
+struct StageTimes {
+  std::vector<std::vector<double>> forward, backward;  // [stage][chunk]
+  std::vector<double> transfer;                        // [chunk]
+  std::vector<double> exchanges;                       // [stage]: its mirror exchanges' seconds
+};
+
+// The slowest way's seconds for chunk c at `macs` per row (and `values` moved per edge).
+double slowest_way(const std::vector<PartCount>& parts, const train::FullGraphLayout& layout, int c, double macs,
+                   double values_per_edge, const Pricing& price) {
+  double slowest = 0;
+  for (int way = 0; way < layout.ways; ++way) {
+    const PartCount& ch = parts[static_cast<std::size_t>(layout.part_of(way, c))];
+    slowest = std::max(slowest, price.seconds(ch.rows, macs, ch.edges * values_per_edge));
+  }
+  return slowest;
+}
+
+StageTimes stage_times(const std::vector<PartCount>& parts, const std::vector<std::vector<double>>& way_reads,
+                       const train::FullGraphLayout& layout, const std::vector<int>& bounds, const ModelWork& w,
+                       const Pricing& price, const comm::LinkModel& link, FullGraphModeResult& r) {
   const auto stages = static_cast<std::size_t>(layout.stages), chunks = static_cast<std::size_t>(layout.chunks);
-  std::vector<std::vector<double>> forward(stages, std::vector<double>(chunks, 0.0)), backward = forward;
-  std::vector<double> transfer(chunks, 0.0), exchanges(stages, 0.0);
+  StageTimes t{std::vector<std::vector<double>>(stages, std::vector<double>(chunks, 0.0)),
+               {},
+               std::vector<double>(chunks, 0.0),
+               std::vector<double>(stages, 0.0)};
+  t.backward = t.forward;
   for (std::size_t c = 0; c < chunks; ++c) {
+    const int chunk = static_cast<int>(c);
     double halo = 0;
-    const auto [values, grads] =
-        layout.ways > 1 ? exchange_seconds(parts, way_reads, layout, static_cast<int>(c), w.hidden, link, halo)
-                        : std::pair<double, double>{0, 0};
+    const auto [values, grads] = layout.ways > 1
+                                     ? exchange_seconds(parts, way_reads, layout, chunk, w.hidden, link, halo)
+                                     : std::pair<double, double>{0, 0};
     for (std::size_t s = 0; s < stages; ++s) {
       double step = 0;  // forward compute, the slowest way's at each layer
-      for (int l = bounds[s]; l < bounds[s + 1]; ++l) {
-        double slowest = 0;
-        for (int way = 0; way < layout.ways; ++way) {
-          const PartCount& ch = parts[static_cast<std::size_t>(layout.part_of(way, static_cast<int>(c)))];
-          slowest =
-              std::max(slowest, price.seconds(ch.rows, w.layer_macs[static_cast<std::size_t>(l)], ch.edges * w.hidden));
-        }
-        step += slowest;
-      }
-      double ends = 0;  // the input part (first stage, or every stage for GCNII) and the output part (last)
-      for (int way = 0; way < layout.ways; ++way) {
-        const PartCount& ch = parts[static_cast<std::size_t>(layout.part_of(way, static_cast<int>(c)))];
-        ends = std::max(
-            ends,
-            price.seconds(
-                ch.rows, (s == 0 || w.initial_residual ? w.input_macs : 0) + (s + 1 == stages ? w.output_macs : 0), 0));
-      }
+      for (int l = bounds[s]; l < bounds[s + 1]; ++l)
+        step += slowest_way(parts, layout, chunk, w.layer_macs[static_cast<std::size_t>(l)], w.hidden, price);
+      // the input part (first stage, or every stage for GCNII) and the output part (last)
+      const double end_macs = (s == 0 || w.initial_residual ? w.input_macs : 0) + (s + 1 == stages ? w.output_macs : 0);
+      const double ends = slowest_way(parts, layout, chunk, end_macs, 0, price);
       const double layers = bounds[s + 1] - bounds[s];
-      forward[s][c] = step + ends + layers * values;
-      backward[s][c] = 2 * (step + ends) + layers * grads;
-      exchanges[s] += layers * (values + grads);
+      t.forward[s][c] = step + ends + layers * values;
+      t.backward[s][c] = 2 * (step + ends) + layers * grads;
+      t.exchanges[s] += layers * (values + grads);
       r.halo_bytes += layers * halo;
     }
     for (int way = 0; way < layout.ways; ++way) {
-      const double bytes =
-          parts[static_cast<std::size_t>(layout.part_of(way, static_cast<int>(c)))].rows * w.hidden * kFloatBytes;
-      transfer[c] = std::max(
-          transfer[c], link.seconds({1, static_cast<std::uint64_t>(bytes), 1, static_cast<std::uint64_t>(bytes)}));
+      const double bytes = parts[static_cast<std::size_t>(layout.part_of(way, chunk))].rows * w.hidden * kFloatBytes;
+      t.transfer[c] = std::max(
+          t.transfer[c], link.seconds({1, static_cast<std::uint64_t>(bytes), 1, static_cast<std::uint64_t>(bytes)}));
       r.activation_bytes += static_cast<double>(stages - 1) * bytes;
     }
   }
   r.gradient_bytes = r.activation_bytes;
+  return t;
+}
+
+// The chunk schedule: each stage takes every chunk forward in order, then backward in reverse; a
+// chunk's step on a stage starts when the stage is free and the neighbouring stage's activations
+// (or gradients) have arrived. Returns when the last stage is done; `busy` is each stage's work.
+double schedule_chunks(const StageTimes& t, std::vector<double>& busy) {
+  const std::size_t stages = t.forward.size(), chunks = t.transfer.size();
   std::vector<std::vector<double>> done(stages, std::vector<double>(chunks, 0.0));
-  std::vector<double> busy(stages, 0.0), free_at(stages, 0.0);
+  std::vector<double> free_at(stages, 0.0);
+  busy.assign(stages, 0.0);
   for (std::size_t c = 0; c < chunks; ++c)
     for (std::size_t s = 0; s < stages; ++s) {
-      const double ready = s == 0 ? 0.0 : done[s - 1][c] + transfer[c];
-      done[s][c] = std::max(free_at[s], ready) + forward[s][c];
+      const double ready = s == 0 ? 0.0 : done[s - 1][c] + t.transfer[c];
+      done[s][c] = std::max(free_at[s], ready) + t.forward[s][c];
       free_at[s] = done[s][c];
-      busy[s] += forward[s][c];
+      busy[s] += t.forward[s][c];
     }
   for (std::size_t i = 0; i < chunks; ++i) {
     const std::size_t c = chunks - 1 - i;
     for (std::size_t s = stages; s-- > 0;) {
-      const double ready = s + 1 == stages ? free_at[s] : done[s + 1][c] + transfer[c];
-      done[s][c] = std::max(free_at[s], ready) + backward[s][c];
+      const double ready = s + 1 == stages ? free_at[s] : done[s + 1][c] + t.transfer[c];
+      done[s][c] = std::max(free_at[s], ready) + t.backward[s][c];
       free_at[s] = done[s][c];
-      busy[s] += backward[s][c];
+      busy[s] += t.backward[s][c];
     }
   }
-  const double end = *std::max_element(free_at.begin(), free_at.end());
-  for (std::size_t s = 0; s < stages; ++s) {
-    r.compute = std::max(r.compute, busy[s] - exchanges[s]);
-    r.bubble = std::max(r.bubble, end - busy[s]);
-    r.exchange = std::max(r.exchange, exchanges[s]);
-  }
-  if (stages > 1)
-    for (const double t : transfer) r.exchange += 2 * t;
+  return *std::max_element(free_at.begin(), free_at.end());
+}
+
+// The all-reduces after the last backward: each stage's layers over its ways; the input part over
+// every rank where every layer reads it (GCNII), else over the first stage's ways.
+void add_allreduces(const train::FullGraphLayout& layout, const std::vector<int>& bounds, const ModelWork& w,
+                    const comm::LinkModel& link, FullGraphModeResult& r) {
+  const auto stages = static_cast<std::size_t>(layout.stages);
   for (std::size_t s = 0; s < stages; ++s) {
     std::vector<std::int64_t> sizes;
     for (int l = bounds[s]; l < bounds[s + 1]; ++l)
@@ -262,6 +271,29 @@ FullGraphModeResult staged_mode(const std::vector<PartCount>& parts, const std::
       allreduce_cost(w.input_sizes, w.initial_residual ? layout.stages * layout.ways : layout.ways, link);
   r.allreduce += seconds;
   r.weight_bytes += bytes;
+}
+
+// Every mode as `layout` places it: S stages of W ways (graph: 1 x K, pipe: K x 1, hybrid: between);
+// way w computes chunks w*C .. (w+1)*C-1 of `parts`. The epoch is the chunk schedule of the stages'
+// steps, then the all-reduces.
+FullGraphModeResult staged_mode(const std::vector<PartCount>& parts, const std::vector<std::vector<double>>& way_reads,
+                                const train::FullGraphLayout& layout, const std::vector<int>& bounds,
+                                const ModelWork& w, const Pricing& price, const comm::LinkModel& link) {
+  FullGraphModeResult r;
+  r.mode = layout.mode;
+  r.parts = static_cast<int>(parts.size());
+  r.layer_bounds = bounds;
+  const StageTimes times = stage_times(parts, way_reads, layout, bounds, w, price, link, r);
+  std::vector<double> busy;
+  const double end = schedule_chunks(times, busy);
+  for (std::size_t s = 0; s < busy.size(); ++s) {
+    r.compute = std::max(r.compute, busy[s] - times.exchanges[s]);
+    r.bubble = std::max(r.bubble, end - busy[s]);
+    r.exchange = std::max(r.exchange, times.exchanges[s]);
+  }
+  if (busy.size() > 1)
+    for (const double t : times.transfer) r.exchange += 2 * t;
+  add_allreduces(layout, bounds, w, link, r);
   r.epoch_seconds = end + r.allreduce + price.rates.step_overhead;
   return r;
 }
