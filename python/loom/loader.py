@@ -6,6 +6,7 @@ its records; "compute" is the time the caller held the batches, less GradientSyn
 loader.evaluate(model, "test") scores a model on a split (or any node set) as `loom train` does,
 over all ranks. loom.LinkLoader is the same data path for link prediction (PyG's
 LinkNeighborLoader): link batches, negatives, and OGB's metrics."""
+import difflib
 import os
 
 import torch
@@ -39,6 +40,22 @@ def _check_type(name, value, expected):
     }[expected]
     if not ok:
         raise TypeError(f"loom.Loader: {name} must be {expected}, got {type(value).__name__} {value!r}")
+
+
+def _check_keywords(call, given, accepted):
+    """Raises TypeError naming each keyword `call` does not take (as Python would for a function),
+    with the closest accepted one, rather than letting pybind11 list every signature."""
+    unknown = sorted(set(given) - set(accepted))
+    if not unknown:
+        return
+    hints = []
+    for name in unknown:
+        close = difflib.get_close_matches(name, sorted(accepted), n=1)
+        hints.append(f"'{name}'" + (f" (did you mean '{close[0]}'?)" if close else ""))
+    raise TypeError(
+        f"{call}() got unexpected keyword argument{'s' if len(unknown) > 1 else ''} {', '.join(hints)}; "
+        f"it takes store, fanouts and {', '.join(sorted(accepted))}"
+    )
 
 
 def _fanout_list(name, value):
@@ -124,10 +141,13 @@ class Loader(_loom.Loader):
     to_pyg()."""
 
     _epoch = 0
+    _KEYWORDS = frozenset(_ARGUMENT_TYPES) | {"input_nodes", "eval_fanouts", "device"}
+    _PASSED_ON = frozenset()  # keywords a subclass hands on to the binding as they are
 
     def __init__(self, store, fanouts, *, input_nodes=None, shuffle=True, eval_fanouts=(20,), device="cpu", **options):
         if not isinstance(store, (str, os.PathLike)):
             raise TypeError(f"loom.Loader: store must be a path (str or os.PathLike), got {type(store).__name__}")
+        _check_keywords(f"loom.{type(self).__name__}", set(options) - self._PASSED_ON, self._KEYWORDS)
         for name, value in options.items():
             if name in _ARGUMENT_TYPES:
                 _check_type(name, value, _ARGUMENT_TYPES[name])
@@ -226,6 +246,12 @@ class LinkLoader(Loader):
     drop_target_edges=True leaves each batch's positive pairs out of its sampled message graph.
     Batches are Loader's (x, blocks, edge_index, n_id, batch_size, ...) with edge_label_index
     (the pairs as rows of the seeds) and edge_label. The other keywords are Loader's."""
+
+    _LINK_KEYWORDS = frozenset(
+        {"edge_label_index", "edge_label", "neg_sampling_ratio", "neg_sampling", "drop_target_edges"}
+    )
+    _KEYWORDS = Loader._KEYWORDS | _LINK_KEYWORDS
+    _PASSED_ON = _LINK_KEYWORDS | {"task"}
 
     def __init__(
         self,

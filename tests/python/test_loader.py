@@ -136,6 +136,22 @@ def test_arguments_of_the_wrong_type_are_named(sbm, keywords, message):
         loom.Loader(sbm, **keywords)
 
 
+def test_a_keyword_the_loader_does_not_take_is_named_with_the_closest_one(sbm):
+    with pytest.raises(
+        TypeError, match=r"loom.Loader\(\) got unexpected keyword argument 'batchsize' \(did you mean 'batch_size'\?\)"
+    ):
+        loom.Loader(sbm, fanouts=[10, 5], batchsize=64)
+    with pytest.raises(
+        TypeError,
+        match=r"unexpected keyword arguments 'bogus', 'device_rows'.*; it takes store, fanouts and alpha, batch_size",
+    ):
+        loom.Loader(sbm, fanouts=[10, 5], bogus=1, device_rows=0.5)
+    with pytest.raises(
+        TypeError, match=r"loom.LinkLoader\(\) got unexpected keyword argument 'neg_ratio' \(did you mean"
+    ):
+        loom.LinkLoader(sbm, fanouts=[10, 5], neg_ratio=2.0)
+
+
 def seeds_of(loader, epoch=0):
     return [b.seeds.tolist() for b in loader.epoch(epoch)]
 
