@@ -150,6 +150,39 @@ double last_epoch_loss(const std::vector<WorkerState>& workers) {
   return predictions ? loss / static_cast<double>(predictions) : 0.0;
 }
 
+// At the boundary after step `index` (of `total_steps`, `per_epoch` an epoch): whether training
+// goes on, after the hook (which may save or stop) has seen the checkpoint reached.
+bool after_step(std::int64_t index, std::int64_t total_steps, std::int64_t per_epoch, const SgnsSteps& steps,
+                core::ExceptionCarrier& carrier) {
+  bool go_on = index + 1 < total_steps && !carrier.failed();
+  const auto epoch = static_cast<int>(index / per_epoch);
+  const std::int64_t step = index % per_epoch;
+  const format::CheckpointId reached =
+      step + 1 == per_epoch ? format::CheckpointId{epoch + 1} : format::CheckpointId{epoch, static_cast<int>(step + 1)};
+  if (go_on && steps.at_boundary) carrier.run([&] { go_on = !steps.at_boundary(reached); });
+  return go_on && !carrier.failed();
+}
+
+// One worker per thread, each starting at learning rate `alpha`.
+std::vector<WorkerState> make_workers(const SgnsOptions& options, std::int64_t stride, int threads, float alpha) {
+  std::vector<WorkerState> workers;
+  workers.reserve(static_cast<std::size_t>(threads));
+  for (int t = 0; t < threads; ++t) workers.emplace_back(options, stride).alpha = alpha;
+  return workers;
+}
+
+// The run's statistics (`words` trained in `seconds`), the progress bar closed with its loss.
+SgnsStats finish_stats(double seconds, std::int64_t words, const std::vector<WorkerState>& workers,
+                       core::ProgressBar& bar) {
+  SgnsStats stats;
+  stats.seconds = seconds;
+  stats.words = words;
+  stats.words_per_second = seconds > 0 ? static_cast<double>(words) / seconds : 0.0;
+  stats.loss = last_epoch_loss(workers);
+  bar.finish(fmt::format("loss {:.4f}", stats.loss));
+  return stats;
+}
+
 // The inputs train_sgns() takes agree: a vocabulary, a corpus of its words, a model of its size
 // and a start within the epochs.
 void check_inputs(const Corpus& corpus, std::span<const std::int64_t> counts, const SgnsOptions& options,
@@ -217,8 +250,8 @@ SgnsStats train_sgns(const Corpus& corpus, std::span<const std::int64_t> counts,
                      SgnsModel& model, const SgnsSteps& steps) {
   check_inputs(corpus, counts, options, model, steps);
   const std::int64_t per_epoch = steps_per_epoch(corpus);
-  const std::int64_t first_step = steps.start.epochs * per_epoch + steps.start.steps;
-  const std::int64_t total_steps = options.epochs * per_epoch;
+  const std::int64_t first_step = steps.start.epochs * per_epoch + steps.start.steps,
+                     total_steps = options.epochs * per_epoch;
 
   const Subsampler subsampler(counts, options.sample);
   const NegativeSampler negatives(counts);
@@ -229,9 +262,7 @@ SgnsStats train_sgns(const Corpus& corpus, std::span<const std::int64_t> counts,
   std::atomic<std::int64_t> words_done{steps.start.epochs * corpus.num_tokens() +
                                        words_before_step(corpus, slices, steps.start.steps, per_epoch)};
   const std::int64_t words_before = words_done.load();
-  std::vector<WorkerState> workers;
-  workers.reserve(static_cast<std::size_t>(threads));
-  for (int t = 0; t < threads; ++t) workers.emplace_back(options, params.stride).alpha = alpha.at(words_before);
+  std::vector<WorkerState> workers = make_workers(options, params.stride, threads, alpha.at(words_before));
   core::ProgressBar bar(options.label, alpha.words, "words");
   bar.set_quiet(!options.progress);
   bar.update(words_before);
@@ -261,26 +292,13 @@ SgnsStats train_sgns(const Corpus& corpus, std::span<const std::int64_t> counts,
       // The step boundary: every worker has finished the step; the hook may save or stop.
 #pragma omp barrier
 #pragma omp single
-      {
-        go_on = index + 1 < total_steps && !carrier.failed();
-        const format::CheckpointId reached = step + 1 == per_epoch
-                                                 ? format::CheckpointId{epoch + 1}
-                                                 : format::CheckpointId{epoch, static_cast<int>(step + 1)};
-        if (go_on && steps.at_boundary) carrier.run([&] { go_on = !steps.at_boundary(reached); });
-        go_on = go_on && !carrier.failed();
-      }
+      go_on = after_step(index, total_steps, per_epoch, steps, carrier);
       w.alpha = alpha.at(words_done.load(std::memory_order_relaxed));
     }
   }
   carrier.rethrow();
 
-  SgnsStats stats;
-  stats.seconds = timer.seconds();
-  stats.words = words_done.load() - words_before;
-  stats.words_per_second = stats.seconds > 0 ? static_cast<double>(stats.words) / stats.seconds : 0.0;
-  stats.loss = last_epoch_loss(workers);
-  bar.finish(fmt::format("loss {:.4f}", stats.loss));
-  return stats;
+  return finish_stats(timer.seconds(), words_done.load() - words_before, workers, bar);
 }
 
 }  // namespace loom::embed

@@ -71,6 +71,38 @@ SgnsOptions GraphEmbedOptions::default_graph_sgns() {
   return o;
 }
 
+namespace {
+
+// This rank's start nodes (its contiguous share) where the walks are spread over ranks; with no
+// communicator, none (every node starts walks).
+std::vector<std::int64_t> rank_starts(const graph::Csr& csr, const comm::Communicator* comm) {
+  std::vector<std::int64_t> starts;
+  if (comm == nullptr) return starts;
+  const std::int64_t n = csr.num_rows(), k = comm->size(), r = comm->rank();
+  LOOM_CHECK(n >= k, "the graph has {} nodes, fewer than the {} ranks", n, k);
+  for (std::int64_t v = n * r / k; v < n * (r + 1) / k; ++v) starts.push_back(v);
+  return starts;
+}
+
+// The embeddings by csr row: a node no walk visited has a zero row and is not present.
+NodeVectors vectors_by_node(const Embeddings& embeddings, const EncodedCorpus& encoded, std::int64_t num_nodes,
+                            std::int64_t dim) {
+  NodeVectors v;
+  v.num_nodes = num_nodes;
+  v.dim = dim;
+  v.data.assign(static_cast<std::size_t>(v.num_nodes * v.dim), 0.0f);
+  v.present.assign(static_cast<std::size_t>(v.num_nodes), 0);
+  for (std::int32_t id = 0; id < encoded.vocab.size(); ++id) {
+    const auto node = encoded.source_token[static_cast<std::size_t>(id)];
+    const auto row = embeddings.row(id);
+    std::copy(row.begin(), row.end(), v.data.begin() + static_cast<std::int64_t>(node) * v.dim);
+    v.present[static_cast<std::size_t>(node)] = 1;
+  }
+  return v;
+}
+
+}  // namespace
+
 GraphEmbedding train_graph_embedding(const graph::Csr& csr, const std::vector<std::string>& keys,
                                      const GraphEmbedOptions& options) {
   sample::walk::check_walk_options(options.walks);
@@ -84,12 +116,7 @@ GraphEmbedding train_graph_embedding(const graph::Csr& csr, const std::vector<st
   // those walks; node counts are summed over ranks so that every rank builds the same vocabulary.
   const comm::Communicator* comm =
       options.sync.comm != nullptr && options.sync.comm->size() > 1 ? options.sync.comm : nullptr;
-  std::vector<std::int64_t> starts;
-  if (comm != nullptr) {
-    const std::int64_t n = csr.num_rows(), k = comm->size(), r = comm->rank();
-    LOOM_CHECK(n >= k, "the graph has {} nodes, fewer than the {} ranks", n, k);
-    for (std::int64_t v = n * r / k; v < n * (r + 1) / k; ++v) starts.push_back(v);
-  }
+  const std::vector<std::int64_t> starts = rank_starts(csr, comm);
   // Every walk is held (int32 node ids), then encoded once more as the corpus (word ids).
   const double walk_nodes =
       static_cast<double>(comm != nullptr ? static_cast<std::int64_t>(starts.size()) : csr.num_rows()) *
@@ -123,17 +150,7 @@ GraphEmbedding train_graph_embedding(const graph::Csr& csr, const std::vector<st
                result.train.seconds, result.train.words_per_second, result.train.loss);
 
   result.embeddings = to_embeddings(encoded.vocab, model.input);
-  auto& v = result.vectors;
-  v.num_nodes = csr.num_rows();
-  v.dim = sgns.dim;
-  v.data.assign(static_cast<std::size_t>(v.num_nodes * v.dim), 0.0f);
-  v.present.assign(static_cast<std::size_t>(v.num_nodes), 0);
-  for (std::int32_t id = 0; id < encoded.vocab.size(); ++id) {
-    const auto node = encoded.source_token[static_cast<std::size_t>(id)];
-    const auto row = result.embeddings.row(id);
-    std::copy(row.begin(), row.end(), v.data.begin() + static_cast<std::int64_t>(node) * v.dim);
-    v.present[static_cast<std::size_t>(node)] = 1;
-  }
+  result.vectors = vectors_by_node(result.embeddings, encoded, csr.num_rows(), sgns.dim);
   return result;
 }
 

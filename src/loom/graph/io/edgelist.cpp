@@ -205,6 +205,21 @@ struct WordLines {
   bool are_names(std::int64_t lines) const { return count > 0 && count * 100 >= kWordShare * lines; }
 };
 
+// Too few lines of words (`words` of `lines`) for a file of string ids: an error naming the first,
+// or with --bad-lines skip, bad lines counted.
+void count_word_lines(const EdgeListImportOptions& o, const WordLines& words, std::int64_t lines, BadLines& bad) {
+  const std::string reason = fmt::format(
+      "field {}: {} is not an integer id, and only {} of the {} edge lines hold words (below {}%, too few for a "
+      "file of string ids): pass --string-ids to read every id as a string",
+      words.first_index, words.first_field, words.count, lines, kWordShare);
+  if (!bad.skip) throw Error::in_file(o.path, words.first_line, reason + ", or --bad-lines skip to skip them");
+  if (bad.count == 0 || words.first_line < bad.first_line) {
+    bad.first_line = words.first_line;
+    bad.first_reason = reason;
+  }
+  bad.count += words.count;
+}
+
 // Integer ids. Returns false (auto mode) when the ids are names (WordLines::are_names).
 bool read_numeric(const EdgeListImportOptions& o, Splitter& splitter, bool allow_switch, BadLines& bad,
                   EdgeSpill& edges, GraphData& data) {
@@ -262,18 +277,7 @@ bool read_numeric(const EdgeListImportOptions& o, Splitter& splitter, bool allow
         o.path, words.first_line, words.first_field, words.count, lines);
     return false;
   }
-  if (words.count > 0) {
-    const std::string reason = fmt::format(
-        "field {}: {} is not an integer id, and only {} of the {} edge lines hold words (below {}%, too few for a "
-        "file of string ids): pass --string-ids to read every id as a string",
-        words.first_index, words.first_field, words.count, lines, kWordShare);
-    if (!bad.skip) throw Error::in_file(o.path, words.first_line, reason + ", or --bad-lines skip to skip them");
-    if (bad.count == 0 || words.first_line < bad.first_line) {
-      bad.first_line = words.first_line;
-      bad.first_reason = reason;
-    }
-    bad.count += words.count;
-  }
+  if (words.count > 0) count_word_lines(o, words, lines, bad);
   finish_numeric_ids(o, remap, edges, data);
   return true;
 }

@@ -496,6 +496,16 @@ AfterEpoch run_epoch(Run& run, int epoch) {
   return stop ? AfterEpoch::kEarlyStop : AfterEpoch::kNext;
 }
 
+// The epoch whose weights the model holds after training: the best validation epoch's where the
+// selection restores them, else `last`.
+int selected_weights_epoch(TrainingModel& m, int last, ScoreKind scoring, int rank) {
+  if (!m.selection->restore_best()) return last;
+  if (rank == 0)
+    spdlog::info("selected the weights of epoch {} (best validation {} {:.4f})", m.selection->best_epoch(),
+                 score_name(scoring), m.selection->best_score());
+  return m.selection->best_epoch();
+}
+
 }  // namespace
 
 MinibatchReport run_minibatch(const MinibatchOptions& given, comm::Communicator& world) {
@@ -550,12 +560,7 @@ MinibatchReport run_minibatch(const MinibatchOptions& given, comm::Communicator&
     weights_epoch = epoch + 1;
     if (next == AfterEpoch::kEarlyStop) break;
   }
-  if (m.selection->restore_best()) {
-    weights_epoch = m.selection->best_epoch();
-    if (rank == 0)
-      spdlog::info("selected the weights of epoch {} (best validation {} {:.4f})", weights_epoch,
-                   score_name(report.scoring), m.selection->best_score());
-  }
+  weights_epoch = selected_weights_epoch(m, weights_epoch, report.scoring, rank);
   if (options.evaluation.exact || !options.output.dir.empty())
     final_evaluation(*m.model, options, path, weights_epoch, metrics, report);
   report.memory_estimate_bytes = estimate;
