@@ -42,20 +42,22 @@ def _check_type(name, value, expected):
         raise TypeError(f"loom.Loader: {name} must be {expected}, got {type(value).__name__} {value!r}")
 
 
+# PyG's NeighborLoader keywords and Loom's names for what they ask.
+_PYG_NAMES = {"num_neighbors": "fanouts"}
+
+
 def _check_keywords(call, given, accepted):
-    """Raises TypeError naming each keyword `call` does not take (as Python would for a function),
-    with the closest accepted one, rather than letting pybind11 list every signature."""
+    """Raises TypeError naming each keyword `call` does not take in one short line, as Python does
+    for a function, with the closest accepted one (or Loom's name for a PyG keyword)."""
     unknown = sorted(set(given) - set(accepted))
     if not unknown:
         return
     hints = []
     for name in unknown:
-        close = difflib.get_close_matches(name, sorted(accepted), n=1)
+        close = [_PYG_NAMES[name]] if name in _PYG_NAMES else difflib.get_close_matches(name, sorted(accepted), n=1)
         hints.append(f"'{name}'" + (f" (did you mean '{close[0]}'?)" if close else ""))
-    raise TypeError(
-        f"{call}() got unexpected keyword argument{'s' if len(unknown) > 1 else ''} {', '.join(hints)}; "
-        f"it takes store, fanouts and {', '.join(sorted(accepted))}"
-    )
+    plural = "s" if len(unknown) > 1 else ""
+    raise TypeError(f"{call}() got unexpected keyword argument{plural} {', '.join(hints)}; see help({call})")
 
 
 def _fanout_list(name, value):
