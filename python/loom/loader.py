@@ -1,4 +1,4 @@
-"""loom.Loader: Loom's mini-batch data path for a Python model (see loom._loom.Loader for every
+"""loom.Loader: Loom's mini-batch data path for a Python model (Loader's docstring lists every
 option; they are `loom train`'s). `for batch in loader` (after loader.set_epoch(E)) or
 loader.epoch(E) iterates the epoch's batches; every rank must take as many (the fetches are
 collective); loader.epoch_stats() then reports the epoch ("epoch": E + 1, as `loom train` numbers
@@ -21,6 +21,16 @@ _ARGUMENT_TYPES = {
     "net_latency": _STR, "net_host_bandwidth": _STR, "net_host_latency": _STR, "normalize_features": _STR,
     "gcn_norm": _BOOL, "shuffle": _BOOL,
 }  # fmt: skip
+# The option group of each keyword, as the binding takes them (one dict per group).
+_GROUPS = {
+    "sampling": ("batch_size", "seed", "threads", "shuffle", "eval_fanouts", "device"),
+    "data_path": ("pipeline_depth", "superbatch", "wire_dtype", "normalize_features", "gcn_norm", "net_bandwidth",
+                  "net_latency", "net_host_bandwidth", "net_host_latency"),
+    "cache": ("cache", "alpha", "cache_dtype"),
+    "prefetch": ("controller", "prefetch", "lookahead"),
+    "link": ("task", "edge_label_index", "edge_label", "neg_sampling_ratio", "neg_sampling", "drop_target_edges"),
+}  # fmt: skip
+_GROUP_OF = {keyword: group for group, keywords in _GROUPS.items() for keyword in keywords}
 
 
 def _is_int(value):
@@ -154,14 +164,15 @@ class Loader(_loom.Loader):
             if name in _ARGUMENT_TYPES:
                 _check_type(name, value, _ARGUMENT_TYPES[name])
         _check_type("shuffle", shuffle, _BOOL)
+        options.update(shuffle=shuffle, eval_fanouts=_fanout_list("eval_fanouts", eval_fanouts), device=str(device))
+        groups = {group: {} for group in _GROUPS}
+        for name, value in options.items():
+            groups[_GROUP_OF[name]][name] = int(value) if _ARGUMENT_TYPES.get(name) == _INT else value
         super().__init__(
             store,
             _fanout_list("fanouts", fanouts),
-            eval_fanouts=_fanout_list("eval_fanouts", eval_fanouts),
-            device=str(device),
             input_nodes=None if input_nodes is None else node_set(input_nodes),
-            shuffle=shuffle,
-            **{k: int(v) if _ARGUMENT_TYPES.get(k) == _INT else v for k, v in options.items()},
+            **groups,
         )
 
     def set_epoch(self, epoch):

@@ -23,6 +23,7 @@
 
 #include "bindings.hpp"
 #include "link_pairs.hpp"
+#include "loader_keywords.hpp"
 #include "loom/comm/collective_wait.hpp"
 #include "loom/comm/link_model.hpp"
 #include "loom/core/metrics.hpp"
@@ -144,13 +145,6 @@ std::set<Loader*>& live_loaders() {
   static std::set<Loader*> loaders;
   return loaders;
 }
-
-// What a link-mode Loader trains on: the pairs given (edge_label_index, edge_label: PyG's), or
-// every edge of the graph, with negatives drawn as `negatives` says.
-struct LinkSeeds {
-  std::optional<torch::Tensor> edge_label_index, edge_label;
-  train::NegativeSampling negatives = train::NegativeSampling::kUniform;
-};
 
 class Loader {
  public:
@@ -431,14 +425,8 @@ void stop_every_loader() {
 
 namespace {
 
-template <class E, std::size_t N>
-E enum_argument(const core::EnumNames<E, N>& names, const std::string& word, const std::string& argument) {
-  return core::parse_enum(names, word, argument);
-}
-
-}  // namespace
-
-void bind_loader(py::module_& m) {
+// loom.Batch and loom.LinkPairs: what a Loader hands out.
+void bind_batch(py::module_& m) {
   py::class_<train::LinkPairs>(m, "LinkPairs", "This rank's share of labelled node pairs (Loader.local_pairs)")
       .def("__len__", &train::LinkPairs::size)
       .def_property_readonly(
@@ -500,68 +488,31 @@ void bind_loader(py::module_& m) {
         return fmt::format("<loom.Batch batch_size={} nodes={} layers={}>", b.seeds.size(0), b.input_nodes.size(0),
                            b.blocks.size());
       });
+}
+
+}  // namespace
+
+void bind_loader(py::module_& m) {
+  bind_batch(m);
 
   py::class_<Loader>(m, "Loader", "Loom's mini-batch data path (what `loom train` runs) for a Python model")
-      .def(py::init([](const PathArg& store, std::vector<std::int32_t> fanouts, std::int64_t batch_size,
-                       std::uint64_t seed, int threads, int pipeline_depth, const std::string& cache, double alpha,
-                       const std::string& cache_dtype, const std::string& controller, double prefetch, int lookahead,
-                       const std::string& wire_dtype, const std::string& net_bandwidth, const std::string& net_latency,
-                       const std::string& normalize_features, bool gcn_norm, const std::string& device,
-                       std::vector<std::int32_t> eval_fanouts, const std::string& net_host_bandwidth,
-                       const std::string& net_host_latency, int superbatch, const std::optional<NodeSet>& input_nodes,
-                       bool shuffle, const std::string& task, const std::optional<torch::Tensor>& edge_label_index,
-                       const std::optional<torch::Tensor>& edge_label, double neg_sampling_ratio,
-                       const std::string& neg_sampling, bool drop_target_edges) {
-             train::MinibatchOptions o;
-             o.task = enum_argument(train::kTaskNames, task, "task");
-             o.link.negative_ratio = neg_sampling_ratio;
-             o.link.drop_positive_edges = drop_target_edges;
-             LOOM_CHECK_ARG(neg_sampling_ratio >= 0, "neg_sampling_ratio", "must be >= 0, got {}", neg_sampling_ratio);
-             LOOM_CHECK_ARG(o.task == train::Task::kLink || (!edge_label_index && !edge_label), "edge_label_index",
-                            "is for link batches (loom.LinkLoader)");
-             LOOM_CHECK_ARG(o.task == train::Task::kNode || !input_nodes, "input_nodes",
-                            "is for node batches (loom.Loader); a LinkLoader takes edge_label_index");
-             LOOM_CHECK_ARG(!edge_label || edge_label_index, "edge_label", "needs edge_label_index");
-             const LinkSeeds links{
-                 .edge_label_index = edge_label_index,
-                 .edge_label = edge_label,
-                 .negatives = enum_argument(train::kNegativeSamplingNames, neg_sampling, "neg_sampling")};
-             o.store = store.string();
-             o.fanouts = std::move(fanouts);
-             o.model.num_layers = static_cast<int>(o.fanouts.size());
-             o.data_path.whole_graph_gcn_norm = gcn_norm;
-             o.batch_size = batch_size;
-             o.seed_order = shuffle ? sample::SeedOrder::kShuffled : sample::SeedOrder::kAsGiven;
-             o.run.seed = seed;
-             o.run.threads = threads;
-             o.data_path.pipeline_depth = pipeline_depth;
-             o.data_path.superbatch = superbatch;
-             o.cache.policy = enum_argument(feature::kCachePolicyNames, cache, "cache");
-             o.cache.alpha = alpha;
-             o.cache.dtype = enum_argument(format::kFloatDTypeNames, cache_dtype, "cache_dtype");
-             o.prefetch.controller.kind = enum_argument(control::kControllerNames, controller, "controller");
-             o.prefetch.buffer.fraction = prefetch;
-             o.prefetch.buffer.lookahead = lookahead;
-             o.data_path.wire_dtype = enum_argument(feature::kWireDTypeNames, wire_dtype, "wire_dtype");
-             o.run.link = comm::parse_link_model(net_bandwidth, net_latency, net_host_bandwidth, net_host_latency);
-             o.data_path.normalize_features =
-                 enum_argument(graph::kFeatureNormNames, normalize_features, "normalize_features");
-             o.run.device = train::parse_device_choice(device, "device");
-             o.run.eval.every = 0;
-             o.evaluation.fanouts = std::move(eval_fanouts);
+      .def(py::init([](const PathArg& store, std::vector<std::int32_t> fanouts,
+                       const std::optional<NodeSet>& input_nodes, const py::dict& sampling, const py::dict& data_path,
+                       const py::dict& cache, const py::dict& prefetch, const py::dict& link) {
+             LinkSeeds links;
+             const train::MinibatchOptions o =
+                 loader_options(store, std::move(fanouts), {sampling, data_path, cache, prefetch, link},
+                                input_nodes.has_value(), links);
              return std::make_unique<Loader>(o, input_nodes, links, python_world());
            }),
-           py::arg("store"), py::arg("fanouts"), py::arg("batch_size") = 1024, py::arg("seed") = 0,
-           py::arg("threads") = 0, py::arg("pipeline_depth") = 4, py::arg("cache") = "none", py::arg("alpha") = 0.0,
-           py::arg("cache_dtype") = "float32", py::arg("controller") = "none", py::arg("prefetch") = 0.25,
-           py::arg("lookahead") = 0, py::arg("wire_dtype") = "float32", py::arg("net_bandwidth") = "",
-           py::arg("net_latency") = "", py::arg("normalize_features") = "none", py::arg("gcn_norm") = false,
-           py::arg("device") = "cpu", py::arg("eval_fanouts") = std::vector<std::int32_t>{20},
-           py::arg("net_host_bandwidth") = "", py::arg("net_host_latency") = "", py::arg("superbatch") = 1,
-           py::arg("input_nodes") = py::none(), py::arg("shuffle") = true, py::arg("task") = "node",
-           py::arg("edge_label_index") = py::none(), py::arg("edge_label") = py::none(),
-           py::arg("neg_sampling_ratio") = 1.0, py::arg("neg_sampling") = "uniform",
-           py::arg("drop_target_edges") = false)
+           py::arg("store"), py::arg("fanouts"), py::arg("input_nodes") = py::none(), py::arg("sampling") = py::dict(),
+           py::arg("data_path") = py::dict(), py::arg("cache") = py::dict(), py::arg("prefetch") = py::dict(),
+           py::arg("link") = py::dict(),
+           "the keywords of each option group as a dict (loom.Loader sorts them): sampling (batch_size, seed, "
+           "threads, shuffle, eval_fanouts, device), data_path (pipeline_depth, superbatch, wire_dtype, "
+           "normalize_features, gcn_norm, net_bandwidth, net_latency, net_host_bandwidth, net_host_latency), cache "
+           "(cache, alpha, cache_dtype), prefetch (controller, prefetch, lookahead), link (task, edge_label_index, "
+           "edge_label, neg_sampling_ratio, neg_sampling, drop_target_edges)")
       .def_property_readonly("num_nodes", [](const Loader& l) { return l.data().num_nodes(); })
       .def_property_readonly("feat_dim", [](const Loader& l) { return l.data().feat_dim; })
       .def_property_readonly("num_classes", [](const Loader& l) { return l.data().num_classes; })

@@ -1,0 +1,38 @@
+// loom.Loader's keywords as the Python package hands them over: one dict per option group
+// (sampling, data_path, cache, prefetch, link), each read into its group of
+// train::MinibatchOptions. A keyword left out keeps `loom train`'s default; a value of the wrong
+// type, or not among a choice's names, is a loom::Error naming the keyword (Python's name); a
+// keyword the group does not know is an Error too.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "bindings.hpp"
+#include "loom/train/minibatch/minibatch_options.hpp"
+
+namespace loom::python {
+
+struct LoaderKeywords {
+  py::dict sampling;   // batch_size, seed, threads, shuffle, eval_fanouts, device
+  py::dict data_path;  // pipeline_depth, superbatch, wire_dtype, normalize_features, gcn_norm, net_*
+  py::dict cache;      // cache, alpha, cache_dtype
+  py::dict prefetch;   // controller, prefetch, lookahead
+  py::dict link;       // task, edge_label_index, edge_label, neg_sampling_ratio, neg_sampling, drop_target_edges
+};
+
+// What a link-mode Loader trains on: the pairs given (edge_label_index, edge_label: PyG's), or
+// every edge of the graph, with negatives drawn as `negatives` says.
+struct LinkSeeds {
+  std::optional<torch::Tensor> edge_label_index, edge_label;
+  train::NegativeSampling negatives = train::NegativeSampling::kUniform;
+};
+
+// The options of `loom train` a Loader over `store` with `fanouts` runs with (one layer per
+// fanout, no evaluation schedule), and in `links` the link mode's pairs. `has_input_nodes`:
+// whether node ids were given (node batches only).
+train::MinibatchOptions loader_options(const PathArg& store, std::vector<std::int32_t> fanouts,
+                                       const LoaderKeywords& keywords, bool has_input_nodes, LinkSeeds& links);
+
+}  // namespace loom::python
