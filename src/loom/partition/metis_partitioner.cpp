@@ -6,6 +6,7 @@
 #include <metis.h>
 
 #include <algorithm>
+#include <csignal>
 #include <atomic>
 #include <limits>
 
@@ -143,6 +144,11 @@ class MetisPartitioner final : public Partitioner {
     timer.reset();
     const int status = METIS_PartGraphKway(&nvtxs, &ncon, g.xadj.data(), g.adjncy.data(), vwgt.data(), nullptr, nullptr,
                                            &nparts, nullptr, nullptr, options, &objval, part.data());
+    // METIS (GKlib) traps SIGTERM as its own error signal for the length of the call: a SIGTERM
+    // sent to Loom then comes back as METIS_ERROR. It is raised again, so that the command stops
+    // as a SIGTERM stops it anywhere else (temporaries removed, exit 143); an error of METIS's own
+    // has printed its message already and ended the same way in METIS's programs.
+    if (status == METIS_ERROR) std::raise(SIGTERM);
     if (status != METIS_OK)
       throw Error(fmt::format("metis: METIS_PartGraphKway failed ({})", status == METIS_ERROR_MEMORY ? "out of memory"
                                                                         : status == METIS_ERROR_INPUT
