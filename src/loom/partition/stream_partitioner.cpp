@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -90,9 +91,7 @@ class FennelScore {
     double best_score = 0;
     for (int p = 0; p < num_parts_; ++p) {
       if (!loads.fits(p, w)) continue;
-      const double size = static_cast<double>(loads.nodes(p));
-      const double score = static_cast<double>(edges[p]) -
-                           alpha_ * (std::pow(size + static_cast<double>(w.nodes), kGamma) - std::pow(size, kGamma));
+      const double score = static_cast<double>(edges[p]) - penalty(p, w.nodes);
       if (best < 0 || score > best_score || (score == best_score && loads.nodes(p) < loads.nodes(best))) {
         best = p;
         best_score = score;
@@ -121,8 +120,25 @@ class FennelScore {
     return best;
   }
 
+  // Fennel's cost of adding `nodes` nodes to part p: alpha (g(size + nodes) - g(size)), g(x) = x^gamma.
+  // The cost of one node is kept per part while its size stays (a restream places nodes one by
+  // one and weighs every part for each: two powers per part and node otherwise).
+  double penalty(int p, std::int64_t nodes) const {
+    const std::int64_t size = loads.nodes(p);
+    const auto cost = [&] {
+      const auto s = static_cast<double>(size);
+      return alpha_ * (std::pow(s + static_cast<double>(nodes), kGamma) - std::pow(s, kGamma));
+    };
+    if (nodes != 1) return cost();
+    auto& [kept_size, kept_cost] = unit_costs_[static_cast<std::size_t>(p)];
+    if (kept_size != size) kept_size = size, kept_cost = cost();
+    return kept_cost;
+  }
+
   int num_parts_;
   double alpha_;
+  mutable std::vector<std::pair<std::int64_t, double>> unit_costs_ =
+      std::vector<std::pair<std::int64_t, double>>(static_cast<std::size_t>(num_parts_), {-1, 0.0});
 };
 
 // Places every cluster whole, the largest first (ties by id), or node by node where it fits no part.
