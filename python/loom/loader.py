@@ -153,7 +153,7 @@ class Loader(_loom.Loader):
     to_pyg()."""
 
     _epoch = 0
-    _KEYWORDS = frozenset(_ARGUMENT_TYPES) | {"input_nodes", "eval_fanouts", "device"}
+    _KEYWORDS = frozenset(_GROUP_OF) - set(_GROUPS["link"]) | {"input_nodes"}
     _PASSED_ON = frozenset()  # keywords a subclass hands on to the binding as they are
 
     def __init__(self, store, fanouts, *, input_nodes=None, shuffle=True, eval_fanouts=(20,), device="cpu", **options):
@@ -260,9 +260,7 @@ class LinkLoader(Loader):
     Batches are Loader's (x, blocks, edge_index, n_id, batch_size, ...) with edge_label_index
     (the pairs as rows of the seeds) and edge_label. The other keywords are Loader's."""
 
-    _LINK_KEYWORDS = frozenset(
-        {"edge_label_index", "edge_label", "neg_sampling_ratio", "neg_sampling", "drop_target_edges"}
-    )
+    _LINK_KEYWORDS = frozenset(_GROUPS["link"]) - {"task"}
     _KEYWORDS = Loader._KEYWORDS | _LINK_KEYWORDS
     _PASSED_ON = _LINK_KEYWORDS | {"task"}
 

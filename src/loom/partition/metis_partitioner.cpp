@@ -115,6 +115,13 @@ idx_t vertex_weights(const graph::GraphStore& store, std::vector<idx_t>& vwgt) {
   return ncon;
 }
 
+// Whether this process has a handler of its own for SIGTERM (a `loom` command's).
+bool sigterm_is_handled() {
+  struct sigaction current {};
+  sigaction(SIGTERM, nullptr, &current);
+  return current.sa_handler != SIG_DFL && current.sa_handler != SIG_IGN;
+}
+
 class MetisPartitioner final : public Partitioner {
  public:
   std::string name() const override { return "metis"; }
@@ -145,10 +152,11 @@ class MetisPartitioner final : public Partitioner {
     const int status = METIS_PartGraphKway(&nvtxs, &ncon, g.xadj.data(), g.adjncy.data(), vwgt.data(), nullptr, nullptr,
                                            &nparts, nullptr, nullptr, options, &objval, part.data());
     // METIS (GKlib) traps SIGTERM as its own error signal for the length of the call: a SIGTERM
-    // sent to Loom then comes back as METIS_ERROR. It is raised again, so that the command stops
-    // as a SIGTERM stops it anywhere else (temporaries removed, exit 143); an error of METIS's own
-    // has printed its message already and ended the same way in METIS's programs.
-    if (status == METIS_ERROR) std::raise(SIGTERM);
+    // sent to Loom then comes back as METIS_ERROR. Where a `loom` command handles SIGTERM it is
+    // raised again, so that the command stops as a SIGTERM stops it anywhere else (temporaries
+    // removed, exit 143; an error of METIS's own has printed its message already). Without a
+    // handler (the library in another program) METIS_ERROR is an Error like the others.
+    if (status == METIS_ERROR && sigterm_is_handled()) std::raise(SIGTERM);
     if (status != METIS_OK)
       throw Error(fmt::format("metis: METIS_PartGraphKway failed ({})", status == METIS_ERROR_MEMORY ? "out of memory"
                                                                         : status == METIS_ERROR_INPUT

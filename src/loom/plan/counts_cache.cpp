@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <system_error>
@@ -62,6 +63,7 @@ CountedSplit from_json(const json& j, const std::string& where) {
   c.split.book = partition::PartitionBook::from_json(j.at("offsets"), where);
   c.split.halo_sizes = j.at("halo_sizes").get<std::vector<std::int64_t>>();
   c.split.scale = j.at("scale").get<double>();
+  if (!std::isfinite(c.split.scale) || c.split.scale <= 0) throw Error::in_file(where, 0, "its scale is not positive");
   c.split.origin = j.at("origin").get<std::string>();
   c.counts.steps = j.at("steps").get<std::int64_t>();
   for (const json& part : j.at("parts")) {
