@@ -25,7 +25,7 @@ function(loom_add_module path)
   set(LOOM_ALL_MODULES ${LOOM_ALL_MODULES} ${target} PARENT_SCOPE)
 endfunction()
 
-# loom_torch_pch(TARGET): TARGET's sources that include LibTorch or the nn / train modules start from
+# loom_torch_pch(TARGET): TARGET's sources that include LibTorch or the nn / loader / train modules start from
 # LibTorch's <torch/torch.h>, precompiled once in loom_nn and reused by every such target, which
 # cuts their compile time by about a third (LOOM_PCH, on by default); its other sources, for which
 # the header would only add time, compile as they are. Sources still include what they use: the
@@ -38,7 +38,7 @@ function(loom_torch_pch target)
   get_target_property(source_dir ${target} SOURCE_DIR)
   foreach(source ${sources})
     cmake_path(ABSOLUTE_PATH source BASE_DIRECTORY ${source_dir})
-    file(STRINGS ${source} uses REGEX "#include [<\"](torch/|ATen/|loom/(nn|train)/)")
+    file(STRINGS ${source} uses REGEX "#include [<\"](torch/|ATen/|loom/(nn|loader|train)/)")
     if(NOT uses)
       set_source_files_properties(${source} TARGET_DIRECTORY ${target} PROPERTIES SKIP_PRECOMPILE_HEADERS ON)
     endif()

@@ -10,7 +10,7 @@ namespace {
 
 // Global id of each source-store row (the partition's renumbering inverted; the identity for a
 // plain store).
-std::vector<std::int64_t> global_of_rows(const train::TrainingData& data) {
+std::vector<std::int64_t> global_of_rows(const loader::TrainingData& data) {
   if (data.source_rows.empty()) return {};
   std::vector<std::int64_t> global(data.source_rows.size());
   for (std::size_t g = 0; g < data.source_rows.size(); ++g)
@@ -20,9 +20,9 @@ std::vector<std::int64_t> global_of_rows(const train::TrainingData& data) {
 
 }  // namespace
 
-train::LinkPairs given_pairs(const torch::Tensor& edge_label_index, const std::optional<torch::Tensor>& edge_label,
-                             const train::TrainingData& data, const comm::Communicator& world) {
-  train::LinkPairs pairs;
+loader::LinkPairs given_pairs(const torch::Tensor& edge_label_index, const std::optional<torch::Tensor>& edge_label,
+                              const loader::TrainingData& data, const comm::Communicator& world) {
+  loader::LinkPairs pairs;
   world.agree_on([&] {
     const torch::Tensor index = edge_label_index.detach().to(torch::kCPU);
     LOOM_CHECK_ARG(

@@ -11,12 +11,12 @@
 #include <torch/types.h>
 
 #include "loom/comm/communicator.hpp"
-#include "loom/train/minibatch/link_batches.hpp"
-#include "loom/train/minibatch/training_data.hpp"
+#include "loom/loader/link_batches.hpp"
+#include "loom/loader/training_data.hpp"
 
 namespace loom::python {
 
-train::LinkPairs given_pairs(const torch::Tensor& edge_label_index, const std::optional<torch::Tensor>& edge_label,
-                             const train::TrainingData& data, const comm::Communicator& world);
+loader::LinkPairs given_pairs(const torch::Tensor& edge_label_index, const std::optional<torch::Tensor>& edge_label,
+                              const loader::TrainingData& data, const comm::Communicator& world);
 
 }  // namespace loom::python

@@ -1,4 +1,4 @@
-// loom.Loader: the data path of `loom train` (train::MinibatchDataPath) for a model written in
+// loom.Loader: the data path of `loom train` (loader::MinibatchDataPath) for a model written in
 // Python. Over a graph store (one process) or, under `mpirun -np K python3 ...`, over this rank's
 // part of a K-way partitioned store, it samples blocks, serves the input rows from the rank's own
 // rows, its static cache, its prefetch buffer or their owners, and prepares batches
@@ -30,14 +30,14 @@
 #include "loom/core/rng.hpp"
 #include "loom/core/timer.hpp"
 #include "loom/nn/runtime.hpp"
-#include "loom/train/device.hpp"
+#include "loom/loader/device.hpp"
 #include "loom/train/minibatch/epoch_stats.hpp"
 #include "loom/train/minibatch/link_metrics.hpp"
-#include "loom/train/minibatch/link_split.hpp"
-#include "loom/train/minibatch/minibatch_data_path.hpp"
+#include "loom/loader/link_split.hpp"
+#include "loom/loader/minibatch_data_path.hpp"
 #include "loom/train/run_steps.hpp"
 #include "loom/train/scores.hpp"
-#include "loom/train/store_digests.hpp"
+#include "loom/loader/store_digests.hpp"
 #include "node_sets.hpp"
 
 namespace loom::python {
@@ -104,7 +104,7 @@ Batch& with_edge_index(Batch& b) {
 // named by their rows in the source store (the ids edge_label_index takes).
 enum class SeedIds { kOriginal, kSourceRows };
 
-py::object seed_ids_of(std::span<const std::int64_t> seeds, const train::TrainingData& data, SeedIds kind) {
+py::object seed_ids_of(std::span<const std::int64_t> seeds, const loader::TrainingData& data, SeedIds kind) {
   if (kind == SeedIds::kSourceRows) {
     std::vector<std::int64_t> rows(seeds.begin(), seeds.end());
     if (!data.source_rows.empty())
@@ -123,13 +123,13 @@ py::object seed_ids_of(std::span<const std::int64_t> seeds, const train::Trainin
 }
 
 // The targets as PyG's link batches hold them: edge_label_index [2, P] (rows of the seeds) and edge_label [P].
-void set_link_targets(Batch& b, const train::LinkTargets& t) {
+void set_link_targets(Batch& b, const loader::LinkTargets& t) {
   b.edge_label_index = torch::stack({torch::tensor(t.src_row, torch::kInt64), torch::tensor(t.dst_row, torch::kInt64)})
                            .reshape({2, static_cast<std::int64_t>(t.src_row.size())});
   b.edge_label = torch::tensor(t.label, torch::kFloat32).reshape({static_cast<std::int64_t>(t.label.size())});
 }
 
-Batch to_batch(train::PreparedBatch prepared, const train::TrainingData& data, SeedIds seed_ids) {
+Batch to_batch(loader::PreparedBatch prepared, const loader::TrainingData& data, SeedIds seed_ids) {
   Batch b;
   b.x = prepared.x;
   b.y = prepared.y;
@@ -158,21 +158,22 @@ class Loader {
         train::open_rank(options.run, outputs, world, [&] { checked_ = train::check(options); });
     const train::MinibatchOptions& run_options = **checked_;
     const torch::Device device = runtime.device;
-    const train::DataUse use = run_options.task == train::Task::kLink ? train::DataUse::kLinks
-                               : input_nodes                          ? train::DataUse::kGivenSeeds
-                                                                      : train::DataUse::kNodeSplits;
-    train::TrainingData data = train::open_training_data(run_options.store, world, use);
+    const loader::DataUse use = run_options.task == train::Task::kLink ? loader::DataUse::kLinks
+                                : input_nodes                          ? loader::DataUse::kGivenSeeds
+                                                                       : loader::DataUse::kNodeSplits;
+    loader::TrainingData data = loader::open_training_data(run_options.store, world, use);
     if (input_nodes) {
       std::vector<std::int64_t> seeds;
       world.agree_on([&] { seeds = resolve_nodes(*input_nodes, data, world, run_options.seed_order, "input_nodes"); });
       data.train_ids = std::move(seeds);
     }
-    if (use == train::DataUse::kLinks) take_link_pairs(links, data);
-    world.agree_on([&] { train::start_store_verification(run_options.store, world).wait(); });
-    train::normalize_training_features(data, run_options.data_path.normalize_features, world);
-    path_ = std::make_unique<train::MinibatchDataPath>(*checked_, std::move(data), world, device, 0, metrics_);
-    if (use == train::DataUse::kLinks)
-      negatives_ = std::make_unique<train::NegativeSampler>(path_->data().graph(), links.negatives);
+    if (use == loader::DataUse::kLinks) take_link_pairs(links, data);
+    world.agree_on([&] { loader::start_store_verification(run_options.store, world).wait(); });
+    loader::normalize_training_features(data, run_options.data_path.normalize_features, world);
+    path_ =
+        std::make_unique<loader::MinibatchDataPath>(checked_->loader(), std::move(data), world, device, 0, metrics_);
+    if (use == loader::DataUse::kLinks)
+      negatives_ = std::make_unique<loader::NegativeSampler>(path_->data().graph(), links.negatives);
     live_loaders().insert(this);
   }
   ~Loader() {
@@ -191,7 +192,7 @@ class Loader {
     pipeline_.reset();
   }
 
-  const train::TrainingData& data() const { return path_->data(); }
+  const loader::TrainingData& data() const { return path_->data(); }
   bool links() const { return negatives_ != nullptr; }
   std::int64_t steps(int epoch) const { return links() ? link_steps_ : path_->setting(epoch).steps; }
 
@@ -212,13 +213,13 @@ class Loader {
       pipeline_ = path_->pipeline(epoch);
       return;
     }
-    const train::LinkEpochOptions link_epoch{.batch_size = options().batch_size,
-                                             .negative_ratio = options().link.negative_ratio,
-                                             .drop_positive_edges = options().link.drop_positive_edges,
-                                             .run_seed = options().run.seed,
-                                             .order = options().seed_order};
-    train::LinkEpochPlan plan =
-        train::plan_link_epoch(link_pairs_, *negatives_, link_steps_, link_epoch, epoch, world_->rank());
+    const loader::LinkEpochOptions link_epoch{.batch_size = options().batch_size,
+                                              .negative_ratio = options().link.negative_ratio,
+                                              .drop_positive_edges = options().link.drop_positive_edges,
+                                              .run_seed = options().run.seed,
+                                              .order = options().seed_order};
+    loader::LinkEpochPlan plan =
+        loader::plan_link_epoch(link_pairs_, *negatives_, link_steps_, link_epoch, epoch, world_->rank());
     link_targets_ = std::move(plan.targets);
     pipeline_ = path_->pipeline_of(std::move(plan.steps));
   }
@@ -226,7 +227,7 @@ class Loader {
   std::optional<Batch> next() {
     LOOM_CHECK(pipeline_ != nullptr, "Loader: call epoch(E) and iterate it");
     count_model_time();
-    train::PreparedBatch prepared;
+    loader::PreparedBatch prepared;
     double wait = 0;
     bool more = false;
     {
@@ -237,7 +238,7 @@ class Loader {
       pipeline_.reset();
       return std::nullopt;
     }
-    prepared.count_into(totals_, wait);
+    train::count_batch(prepared, wait, totals_);
     Batch batch = to_batch(std::move(prepared), data(), links() ? SeedIds::kSourceRows : SeedIds::kOriginal);
     if (links()) set_link_targets(batch, link_targets_[static_cast<std::size_t>(step_)]);
     comm::set_progress(epoch_, step_++);  // where this rank is, for the watchdog's messages
@@ -287,7 +288,7 @@ class Loader {
     std::vector<std::int64_t> sorted(seeds.begin(), seeds.end());
     std::sort(sorted.begin(), sorted.end());
     sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
-    train::PreparedBatch prepared;
+    loader::PreparedBatch prepared;
     {
       py::gil_scoped_release release;
       prepared = path_->eval_builder().build(sorted, core::mix_seed(seed, static_cast<std::uint64_t>(step)));
@@ -296,30 +297,30 @@ class Loader {
   }
 
   // This rank's share of labelled pairs (link mode's evaluation sets; collective).
-  train::LinkPairs local_pairs(const torch::Tensor& edge_label_index,
-                               const std::optional<torch::Tensor>& edge_label) const {
+  loader::LinkPairs local_pairs(const torch::Tensor& edge_label_index,
+                                const std::optional<torch::Tensor>& edge_label) const {
     return given_pairs(edge_label_index, edge_label, data(), *world_);
   }
 
-  std::int64_t link_eval_steps(const train::LinkPairs& pairs, std::int64_t batch_size) const {
+  std::int64_t link_eval_steps(const loader::LinkPairs& pairs, std::int64_t batch_size) const {
     LOOM_CHECK_ARG(batch_size > 0, "batch_size", "must be > 0, got {}", batch_size);
-    return world_->allreduce_max(train::link_steps(static_cast<std::int64_t>(pairs.size()), batch_size),
+    return world_->allreduce_max(loader::link_steps(static_cast<std::int64_t>(pairs.size()), batch_size),
                                  comm::Channel::control);
   }
 
   // Batch `step` of `pairs` with the evaluation fanouts, its targets attached (collective).
-  Batch link_eval_batch(const train::LinkPairs& pairs, std::int64_t step, std::int64_t batch_size,
+  Batch link_eval_batch(const loader::LinkPairs& pairs, std::int64_t step, std::int64_t batch_size,
                         std::uint64_t seed) const {
     LOOM_CHECK_ARG(step >= 0, "step", "must be >= 0, got {}", step);
-    train::LinkPairs part;
+    loader::LinkPairs part;
     const auto n = static_cast<std::int64_t>(pairs.size());
     for (std::int64_t i = std::min(n, step * batch_size); i < std::min(n, (step + 1) * batch_size); ++i) {
       const auto p = static_cast<std::size_t>(i);
       part.add(pairs.src[p], pairs.dst[p], pairs.label[p]);
     }
-    const train::LinkEpochPlan plan =
-        train::eval_link_batches(part, batch_size, 1, core::mix_seed(seed, static_cast<std::uint64_t>(step)));
-    train::PreparedBatch prepared;
+    const loader::LinkEpochPlan plan =
+        loader::eval_link_batches(part, batch_size, 1, core::mix_seed(seed, static_cast<std::uint64_t>(step)));
+    loader::PreparedBatch prepared;
     {
       py::gil_scoped_release release;
       prepared = path_->eval_builder().build(plan.steps[0].seeds, plan.steps[0].sample_seed);
@@ -360,7 +361,7 @@ class Loader {
     const train::ScoreCounts c =
         train::sum_over_ranks(counts.empty() ? train::ScoreCounts{} : train::ScoreCounts::unpack(counts), *world_);
     py::dict d;
-    d[train::score_name(data().scoring).c_str()] = train::score(c, data().scoring);
+    d[loader::score_name(data().scoring).c_str()] = train::score(c, data().scoring);
     d["loss"] = train::mean_loss(c);
     d["nodes"] = c.nodes;
     return d;
@@ -387,26 +388,27 @@ class Loader {
   std::optional<train::CheckedMinibatchOptions> checked_;
   comm::Communicator* world_;
   core::MetricsLog metrics_;  // not written: the Python caller records what it wants
-  std::unique_ptr<train::MinibatchDataPath> path_;
+  std::unique_ptr<loader::MinibatchDataPath> path_;
   // Link mode: this rank's supervision pairs, the negative sampler, the steps per epoch and the
   // targets of the epoch being iterated.
-  train::LinkPairs link_pairs_;
-  std::unique_ptr<train::NegativeSampler> negatives_;
+  loader::LinkPairs link_pairs_;
+  std::unique_ptr<loader::NegativeSampler> negatives_;
   std::int64_t link_steps_ = 0;
-  std::vector<train::LinkTargets> link_targets_;
+  std::vector<loader::LinkTargets> link_targets_;
 
   // The pairs given, or every edge of the graph (split_links with nothing held out); the cache
   // policies see every own node as a seed.
-  void take_link_pairs(const LinkSeeds& links, train::TrainingData& data) {
+  void take_link_pairs(const LinkSeeds& links, loader::TrainingData& data) {
     if (links.edge_label_index)
       link_pairs_ = given_pairs(*links.edge_label_index, links.edge_label, data, *world_);
     else
-      world_->agree_on([&] { link_pairs_ = train::split_links(data, {.valid = 0, .test = 0}).train; });
-    link_steps_ = world_->allreduce_max(
-        train::link_steps(static_cast<std::int64_t>(link_pairs_.size()), options().batch_size), comm::Channel::control);
-    data.train_ids = train::own_ids(data);
+      world_->agree_on([&] { link_pairs_ = loader::split_links(data, {.valid = 0, .test = 0}).train; });
+    link_steps_ =
+        world_->allreduce_max(loader::link_steps(static_cast<std::int64_t>(link_pairs_.size()), options().batch_size),
+                              comm::Channel::control);
+    data.train_ids = loader::own_ids(data);
   }
-  std::unique_ptr<train::BatchPipeline> pipeline_;
+  std::unique_ptr<loader::BatchPipeline> pipeline_;
   int epoch_ = 0;
   std::int64_t step_ = 0;  // batches handed out of the epoch
   train::EpochTotals totals_;
@@ -427,10 +429,10 @@ namespace {
 
 // loom.Batch and loom.LinkPairs: what a Loader hands out.
 void bind_batch(py::module_& m) {
-  py::class_<train::LinkPairs>(m, "LinkPairs", "This rank's share of labelled node pairs (Loader.local_pairs)")
-      .def("__len__", &train::LinkPairs::size)
+  py::class_<loader::LinkPairs>(m, "LinkPairs", "This rank's share of labelled node pairs (Loader.local_pairs)")
+      .def("__len__", &loader::LinkPairs::size)
       .def_property_readonly(
-          "positives", [](const train::LinkPairs& p) { return std::count(p.label.begin(), p.label.end(), 1.0F); });
+          "positives", [](const loader::LinkPairs& p) { return std::count(p.label.begin(), p.label.end(), 1.0F); });
 
   py::class_<Batch>(m, "Batch", "One prepared mini-batch: inputs, labels, ids and blocks")
       .def_readonly("x", &Batch::x, "float32 [input nodes, features]: the rows of input_nodes")
@@ -517,7 +519,7 @@ void bind_loader(py::module_& m) {
       .def_property_readonly("feat_dim", [](const Loader& l) { return l.data().feat_dim; })
       .def_property_readonly("num_classes", [](const Loader& l) { return l.data().num_classes; })
       .def_property_readonly("multi_label",
-                             [](const Loader& l) { return l.data().scoring == train::ScoreKind::kMicroF1; })
+                             [](const Loader& l) { return l.data().scoring == loader::ScoreKind::kMicroF1; })
       .def("steps", &Loader::steps, py::arg("epoch") = 0, "steps of an epoch (the same on every rank)")
       .def("local_nodes", &Loader::local_nodes, py::arg("nodes"),
            "this rank's share of a node set (a split name, a boolean mask, original ids or names) as global ids, in "

@@ -8,7 +8,7 @@
 
 #include "loom/comm/link_model.hpp"
 #include "loom/core/enum_names.hpp"
-#include "loom/train/device.hpp"
+#include "loom/loader/device.hpp"
 
 namespace loom::python {
 
@@ -62,7 +62,7 @@ void read_sampling(const py::dict& values, train::MinibatchOptions& o) {
   g.read("eval_fanouts", o.evaluation.fanouts);
   std::string device = "cpu";
   g.read("device", device);
-  o.run.device = train::parse_device_choice(device, "device");
+  o.run.device = loader::parse_device_choice(device, "device");
   g.done();
 }
 
@@ -105,7 +105,7 @@ LinkSeeds read_link(const py::dict& values, bool has_input_nodes, train::Minibat
   g.read("edge_label_index", links.edge_label_index);
   g.read("edge_label", links.edge_label);
   g.read("neg_sampling_ratio", o.link.negative_ratio);
-  g.read_choice("neg_sampling", train::kNegativeSamplingNames, links.negatives);
+  g.read_choice("neg_sampling", loader::kNegativeSamplingNames, links.negatives);
   g.read("drop_target_edges", o.link.drop_positive_edges);
   g.done();
   LOOM_CHECK_ARG(o.link.negative_ratio >= 0, "neg_sampling_ratio", "must be >= 0, got {}", o.link.negative_ratio);

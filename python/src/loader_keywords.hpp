@@ -26,7 +26,7 @@ struct LoaderKeywords {
 // every edge of the graph, with negatives drawn as `negatives` says.
 struct LinkSeeds {
   std::optional<torch::Tensor> edge_label_index, edge_label;
-  train::NegativeSampling negatives = train::NegativeSampling::kUniform;
+  loader::NegativeSampling negatives = loader::NegativeSampling::kUniform;
 };
 
 // The options of `loom train` a Loader over `store` with `fanouts` runs with (one layer per

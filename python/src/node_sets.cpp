@@ -12,7 +12,7 @@ namespace loom::python {
 
 namespace {
 
-const std::vector<std::int64_t>& split_of(const train::TrainingData& data, const std::string& name,
+const std::vector<std::int64_t>& split_of(const loader::TrainingData& data, const std::string& name,
                                           const std::string& argument) {
   LOOM_CHECK_ARG(name == "train" || name == "valid" || name == "test", argument,
                  "unknown split '{}' (want train, valid or test, a boolean mask or a tensor of node ids)", name);
@@ -23,7 +23,7 @@ const std::vector<std::int64_t>& split_of(const train::TrainingData& data, const
 // This rank's rows by original id: global id of each original id it owns, or -1.
 class OwnedIds {
  public:
-  explicit OwnedIds(const train::TrainingData& data) : offset_(data.offset) {
+  explicit OwnedIds(const loader::TrainingData& data) : offset_(data.offset) {
     const auto& ids = data.original_ids;
     for (std::size_t i = 0; i < ids.size() && identity_; ++i)
       identity_ = ids[i] == data.offset + static_cast<std::int64_t>(i);
@@ -49,7 +49,7 @@ class OwnedIds {
 };
 
 // The given ids (original ids, or positions of a mask), as int64.
-std::vector<std::int64_t> ids_of_tensor(const torch::Tensor& given, const train::TrainingData& data,
+std::vector<std::int64_t> ids_of_tensor(const torch::Tensor& given, const loader::TrainingData& data,
                                         const comm::Communicator& world, const std::string& argument) {
   torch::Tensor t = given.detach().to(torch::kCPU);
   LOOM_CHECK_ARG(t.dim() == 1, argument, "want a 1-D tensor (node ids or a boolean mask), got shape {}",
@@ -90,7 +90,7 @@ void check_all_found(const std::vector<char>& found, const comm::Communicator& w
                                                  n, what, shown(static_cast<std::size_t>(first))));
 }
 
-std::vector<std::int64_t> owned_of_ids(std::span<const std::int64_t> given, const train::TrainingData& data,
+std::vector<std::int64_t> owned_of_ids(std::span<const std::int64_t> given, const loader::TrainingData& data,
                                        const comm::Communicator& world, const std::string& argument) {
   const OwnedIds owned(data);
   std::vector<std::int64_t> mine;
@@ -105,7 +105,7 @@ std::vector<std::int64_t> owned_of_ids(std::span<const std::int64_t> given, cons
   return mine;
 }
 
-std::vector<std::int64_t> owned_of_names(const std::vector<std::string>& given, const train::TrainingData& data,
+std::vector<std::int64_t> owned_of_names(const std::vector<std::string>& given, const loader::TrainingData& data,
                                          const comm::Communicator& world, const std::string& argument) {
   LOOM_CHECK_ARG(!data.original_names.empty(), argument,
                  "this graph's nodes have integer ids, not names: give an int tensor or a boolean mask");
@@ -126,7 +126,7 @@ std::vector<std::int64_t> owned_of_names(const std::vector<std::string>& given, 
 
 }  // namespace
 
-std::vector<std::int64_t> resolve_nodes(const NodeSet& nodes, const train::TrainingData& data,
+std::vector<std::int64_t> resolve_nodes(const NodeSet& nodes, const loader::TrainingData& data,
                                         const comm::Communicator& world, sample::SeedOrder order,
                                         const std::string& argument) {
   std::vector<std::int64_t> mine;

@@ -16,14 +16,14 @@
 
 #include "loom/comm/communicator.hpp"
 #include "loom/sample/epoch_plan.hpp"
-#include "loom/train/minibatch/training_data.hpp"
+#include "loom/loader/training_data.hpp"
 
 namespace loom::python {
 
 using NodeSet = std::variant<std::string, torch::Tensor, std::vector<std::string>>;
 
 // `argument` names the keyword in errors.
-std::vector<std::int64_t> resolve_nodes(const NodeSet& nodes, const train::TrainingData& data,
+std::vector<std::int64_t> resolve_nodes(const NodeSet& nodes, const loader::TrainingData& data,
                                         const comm::Communicator& world, sample::SeedOrder order,
                                         const std::string& argument);
 

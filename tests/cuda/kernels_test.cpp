@@ -13,8 +13,8 @@
 #include "loom/nn/aggregate.hpp"
 #include "loom/nn/model.hpp"
 #include "loom/sample/neighbor_sampler.hpp"
-#include "loom/train/device.hpp"
-#include "loom/train/minibatch/device_features.hpp"
+#include "loom/loader/device.hpp"
+#include "loom/loader/device_features.hpp"
 #include "train/single_rank_world.hpp"
 
 namespace loom::nn {
@@ -127,13 +127,14 @@ namespace loom::train {
 namespace {
 
 // The tier holds own rows 2 and 0; the batch reads own rows 0, 1, 2 at positions 2, 0, 1 (as
-// tests/train/device_features_test.cpp does on the CPU), through the copy stream.
+// tests/loader/device_features_test.cpp does on the CPU), through the copy stream.
 TEST(CudaDeviceFeatures, TierRowsAndStagedRowsAssembleOnTheGpuAsOnTheCpu) {
   LOOM_REQUIRE_GPU();
   const auto local = feature::RowTable::owned(std::vector<float>{0, 1, 10, 11, 20, 21}, 2);
   const std::vector<double> score{0.5, 0.1, 0.9};
   auto world = testing::single_rank_world();
-  const DeviceFeatures device(torch::Device(torch::kCUDA, 0), local, feature::HotTier::hottest(score, 2), &world);
+  const loader::DeviceFeatures device(torch::Device(torch::kCUDA, 0), local, feature::HotTier::hottest(score, 2),
+                                      &world);
   const comm::CommStats before = world.stats();
   auto host = device.host_buffer(3, 2).fill_(-1);
   EXPECT_TRUE(host.is_pinned());
@@ -143,7 +144,7 @@ TEST(CudaDeviceFeatures, TierRowsAndStagedRowsAssembleOnTheGpuAsOnTheCpu) {
   tier_rows.slots = {device.tier().slot(0), device.tier().slot(2)};
   tier_rows.staged = {0};
   torch::Tensor x;
-  const CopiesDone done = device.copy_stream().run([&] { x = device.assemble(host, tier_rows); });
+  const loader::CopiesDone done = device.copy_stream().run([&] { x = device.assemble(host, tier_rows); });
   const std::vector<torch::Tensor> used{x};
   done.wait(used);
   ASSERT_TRUE(x.is_cuda());
@@ -153,15 +154,15 @@ TEST(CudaDeviceFeatures, TierRowsAndStagedRowsAssembleOnTheGpuAsOnTheCpu) {
   EXPECT_EQ(moved.total().bytes_sent, 0u) << "nothing crossed ranks";
 }
 
-// As tests/train/device_features_test.cpp on the CPU: the tier holds own row 2, own rows 0 and 1
+// As tests/loader/device_features_test.cpp on the CPU: the tier holds own row 2, own rows 0 and 1
 // are read in place from pinned host memory, a remote row is staged.
 TEST(CudaDeviceFeatures, MappedOwnRowsAreReadInPlaceAsOnTheCpu) {
   LOOM_REQUIRE_GPU();
   const auto local = feature::RowTable::owned(std::vector<float>{0, 1, 10, 11, 20, 21}, 2);
   const std::vector<double> score{0.1, 0.2, 0.9};
   auto world = testing::single_rank_world();
-  const DeviceFeatures device(torch::Device(torch::kCUDA, 0), local, feature::HotTier::hottest(score, 1), &world,
-                              HostReads::kMapped);
+  const loader::DeviceFeatures device(torch::Device(torch::kCUDA, 0), local, feature::HotTier::hottest(score, 1),
+                                      &world, loader::HostReads::kMapped);
   ASSERT_TRUE(device.maps_own_rows());
   EXPECT_TRUE(device.host_rows(local).data() != local.data()) << "a pinned copy, the one the GPU reads";
   const comm::CommStats before = world.stats();
@@ -174,7 +175,7 @@ TEST(CudaDeviceFeatures, MappedOwnRowsAreReadInPlaceAsOnTheCpu) {
   tier_rows.mapped_rows = {0, 1};
   tier_rows.staged = {2};
   torch::Tensor x;
-  const CopiesDone done = device.copy_stream().run([&] { x = device.assemble(host, tier_rows); });
+  const loader::CopiesDone done = device.copy_stream().run([&] { x = device.assemble(host, tier_rows); });
   const std::vector<torch::Tensor> used{x};
   done.wait(used);
   ASSERT_TRUE(x.is_cuda());
@@ -187,12 +188,12 @@ TEST(CudaDeviceFeatures, MappedOwnRowsAreReadInPlaceAsOnTheCpu) {
 TEST(CudaDevice, AGpuThatDoesNotExistIsNamed) {
   LOOM_REQUIRE_GPU();
   try {
-    resolve_device(parse_device_choice("cuda:64"), 0);
+    loader::resolve_device(loader::parse_device_choice("cuda:64"), 0);
     FAIL() << "cuda:64 must be refused";
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("no such GPU"), std::string::npos) << e.what();
   }
-  const auto memory = device_memory(torch::Device(torch::kCUDA, 0));
+  const auto memory = loader::device_memory(torch::Device(torch::kCUDA, 0));
   ASSERT_TRUE(memory.has_value()) << "a CUDA build reads the GPU's memory";
   EXPECT_GT(memory->total_bytes, 0);
   EXPECT_LE(memory->free_bytes, memory->total_bytes);

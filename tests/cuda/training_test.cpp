@@ -41,7 +41,7 @@ MinibatchOptions recipe(const std::string& store, const std::string& device) {
   o.run.epochs = 5;
   o.run.lr = 0.01;
   o.run.threads = 2;
-  o.run.device = parse_device_choice(device);
+  o.run.device = loader::parse_device_choice(device);
   o.output.quiet = true;
   return o;
 }
@@ -97,7 +97,7 @@ TEST(CudaTraining, MappedHostReadsTrainAsStagedOnes) {
   auto o = recipe(store, "cuda");
   o.data_path.device_rows = 0.25;
   const MinibatchReport staged = run_minibatch(o, world);
-  o.data_path.host_reads = HostReads::kMapped;
+  o.data_path.host_reads = loader::HostReads::kMapped;
   const MinibatchReport mapped = run_minibatch(o, world);
   EXPECT_NEAR(mapped.final_test, staged.final_test, 0.02);
   EXPECT_NEAR(mapped.epochs.back()["loss"].get<double>(), staged.epochs.back()["loss"].get<double>(), 0.05);

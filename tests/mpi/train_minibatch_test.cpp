@@ -10,7 +10,7 @@
 #include "loom/graph/generate/sbm.hpp"
 #include "loom/partition/write_partitioned.hpp"
 #include "loom/train/minibatch/minibatch_trainer.hpp"
-#include "loom/train/minibatch/training_data.hpp"
+#include "loom/loader/training_data.hpp"
 #include "mpi/mpi_support.hpp"
 
 namespace loom::train {
@@ -109,7 +109,7 @@ TEST(MinibatchMpi, DeviceTierServesHottestOwnRowsAndTrainsIdentically) {
   }
   EXPECT_DOUBLE_EQ(plain.final_test, tiered.final_test);
   // Own rows read in place (--host-reads mapped), beside the tier and alone: the same training.
-  options.data_path.host_reads = HostReads::kMapped;
+  options.data_path.host_reads = loader::HostReads::kMapped;
   for (const double rows : {0.5, 0.0}) {
     options.data_path.device_rows = rows;
     const auto mapped = run_minibatch(options, world);
@@ -125,11 +125,11 @@ TEST(MinibatchMpi, DeviceTierServesHottestOwnRowsAndTrainsIdentically) {
   options.data_path.superbatch = 2;
   EXPECT_THROW(run_minibatch(options, world), Error);
   options.data_path.superbatch = 1;
-  options.data_path.host_reads = HostReads::kStaged;
+  options.data_path.host_reads = loader::HostReads::kStaged;
   options.data_path.device_rows = 1.5;
   EXPECT_THROW(run_minibatch(options, world), Error);
   options.data_path.device_rows = 0.5;
-  EXPECT_THROW(parse_device_choice("tpu"), Error);
+  EXPECT_THROW(loader::parse_device_choice("tpu"), Error);
 }
 
 // A prefetch buffer, whatever its controller, serves rows without changing them; evictions bring
@@ -294,8 +294,8 @@ TEST(MinibatchMpi, StandardNormalisationFitsOnEveryRanksTrainingNodes) {
   auto world = comm::Communicator::world();
   const mpi_test::SharedScratch scratch(world, "norm");
   const std::string parts = make_parts(world, scratch.path(), world.size());
-  TrainingData data = open_training_data(parts, world);
-  normalize_training_features(data, graph::FeatureNorm::kStandard, world);
+  loader::TrainingData data = loader::open_training_data(parts, world);
+  loader::normalize_training_features(data, graph::FeatureNorm::kStandard, world);
 
   const auto source = graph::GraphStore::open(scratch.path() + "/sbm");
   const std::int64_t dim = source.meta().feat_dim;

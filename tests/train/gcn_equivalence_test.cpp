@@ -10,7 +10,7 @@
 #include "loom/graph/generate/sbm.hpp"
 #include "loom/graph/io/ogb.hpp"
 #include "loom/nn/model.hpp"
-#include "loom/train/minibatch/batch_builder.hpp"
+#include "loom/loader/batch_builder.hpp"
 #include "loom/train/minibatch/evaluation.hpp"
 #include "single_rank_world.hpp"
 #include "support/test_support.hpp"
@@ -46,7 +46,7 @@ double max_error(const torch::Tensor& got, const torch::Tensor& want) {
 
 void expect_sampled_training_is_the_full_graph_gcn(const std::string& store) {
   auto world = testing::single_rank_world();
-  const TrainingData data = open_training_data(store, world);
+  const loader::TrainingData data = loader::open_training_data(store, world);
   const auto& csr = data.topology.csr();
   torch::manual_seed(7);
   nn::ModelOptions o;
@@ -61,9 +61,9 @@ void expect_sampled_training_is_the_full_graph_gcn(const std::string& store) {
   feature::RemoteFetcher fetcher(world, data.book, data.features, feature::WireDType::kFloat32);
   const feature::FeatureSource features(fetcher);
   const sample::NeighborSampler sampler(csr, {-1, -1});
-  const BatchBuilder builder(data, sampler, features, nullptr, /*whole_graph_gcn_norm=*/true);
+  const loader::BatchBuilder builder(data, sampler, features, nullptr, /*whole_graph_gcn_norm=*/true);
   const std::vector<std::int64_t>& seeds = data.train_ids;
-  const PreparedBatch batch = builder.build(seeds, /*sample_seed=*/1);
+  const loader::PreparedBatch batch = builder.build(seeds, /*sample_seed=*/1);
 
   // All node features, and the dense reference for the seeds.
   std::vector<std::int64_t> all(static_cast<std::size_t>(data.num_nodes()));
@@ -98,8 +98,8 @@ void expect_sampled_training_is_the_full_graph_gcn(const std::string& store) {
 
   // Sampled blocks (fewer neighbours than the degree) carry the whole graph's norms.
   const sample::NeighborSampler sampled(csr, {2, 2});
-  const BatchBuilder sampled_builder(data, sampled, features, nullptr, /*whole_graph_gcn_norm=*/true);
-  const PreparedBatch small = sampled_builder.sample(seeds, 3);
+  const loader::BatchBuilder sampled_builder(data, sampled, features, nullptr, /*whole_graph_gcn_norm=*/true);
+  const loader::PreparedBatch small = sampled_builder.sample(seeds, 3);
   const auto& block = small.sampled.blocks.front();
   const std::span<const std::int64_t> src_nodes(small.sampled.input_nodes.data(), block.num_src);
   const nn::GcnNorm global = nn::global_gcn_norm(csr, src_nodes, src_nodes.first(block.num_dst));

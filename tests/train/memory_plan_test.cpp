@@ -45,7 +45,7 @@ MinibatchOptions planning_options(const std::string& store) {
 }
 
 // The model of `o` for the data's widths, with `hidden` units.
-nn::GnnModel model_for(const MinibatchOptions& o, const TrainingData& data, std::int64_t hidden) {
+nn::GnnModel model_for(const MinibatchOptions& o, const loader::TrainingData& data, std::int64_t hidden) {
   nn::ModelOptions m = o.model;
   m.in_features = data.feat_dim;
   m.num_classes = data.num_classes;
@@ -148,7 +148,7 @@ TEST(DeviceMemoryPlan, TheTierGrowsWithDeviceRowsAndTheRestComesFromTheHostPlan)
   test::ScratchDir dir;
   auto world = testing::single_rank_world();
   auto o = planning_options(make_planning_sbm(dir));
-  TrainingData data = open_training_data(o.store, world);
+  loader::TrainingData data = loader::open_training_data(o.store, world);
   const MemoryPlan host = plan_minibatch_memory(check(o), data, model_for(o, data, o.model.hidden), 0);
   o.data_path.device_rows = 0.5;
   const MemoryPlan half = plan_device_memory(host, o, data);
@@ -162,7 +162,7 @@ TEST(MemoryPlan, PartsFollowTheOptions) {
   test::ScratchDir dir;
   auto world = testing::single_rank_world();
   auto o = planning_options(make_planning_sbm(dir));
-  TrainingData data = open_training_data(o.store, world);
+  loader::TrainingData data = loader::open_training_data(o.store, world);
   const nn::GnnModel narrow = model_for(o, data, o.model.hidden);
   const nn::GnnModel wide = model_for(o, data, 256);
 

@@ -32,7 +32,7 @@ void add_link_task_options(CLI::App& app, train::MinibatchOptions& o) {
                   "What is learned: node labels, or links (edges against sampled non-edges)");
   add_enum_option(app, "--decoder", o.link.decoder, nn::kLinkDecoderNames,
                   "link: score of a pair from its embeddings (dot product, or an MLP on their product)");
-  add_enum_option(app, "--negatives", o.link.negatives, train::kNegativeSamplingNames,
+  add_enum_option(app, "--negatives", o.link.negatives, loader::kNegativeSamplingNames,
                   "link: training negatives' endpoints drawn uniformly or in proportion to degree");
   app.add_option("--negative-ratio", o.link.negative_ratio, "link: training negatives per positive edge")
       ->capture_default_str();
@@ -83,7 +83,7 @@ void add_sampling_options(CLI::App& app, train::MinibatchOptions& o) {
 }
 
 // How rows reach the model: normalisation, the pipeline, the device.
-void add_data_path_options(CLI::App& app, train::DataPathOptions& data_path) {
+void add_data_path_options(CLI::App& app, loader::DataPathOptions& data_path) {
   add_enum_option(app, "--normalize-features", data_path.normalize_features, graph::kFeatureNormNames,
                   "Normalise the feature rows at start-up (row: by their L1 norms; standard: columns by the "
                   "training nodes' mean and variance)");
@@ -101,7 +101,7 @@ void add_data_path_options(CLI::App& app, train::DataPathOptions& data_path) {
                  "Fraction of the rank's own feature rows held in device memory, hottest by VIP first "
                  "(the rest in host memory, pinned under cuda)")
       ->capture_default_str();
-  add_enum_option(app, "--host-reads", data_path.host_reads, train::kHostReadsNames,
+  add_enum_option(app, "--host-reads", data_path.host_reads, loader::kHostReadsNames,
                   "How the device gets the own rows --device-rows leaves on the host: staged (gathered by the "
                   "host into a pinned buffer, copied once per step) or mapped (read by the GPU in place from "
                   "pinned host memory, as DGL's UVA)");
@@ -115,7 +115,7 @@ void add_data_path_options(CLI::App& app, train::DataPathOptions& data_path) {
 }
 
 // The static cache of remote rows (SALIENT++).
-void add_cache_options(CLI::App& app, train::StaticCacheOptions& cache) {
+void add_cache_options(CLI::App& app, loader::StaticCacheOptions& cache) {
   add_enum_option(app, "--cache", cache.policy, feature::kCachePolicyNames, "Static cache of remote rows");
   app.add_option("--alpha", cache.alpha, "Cache rows per rank = alpha * N / K")->capture_default_str();
   app.add_option("--cache-epochs", cache.simulation_epochs, "Epochs the simulation cache policy samples")
@@ -124,7 +124,7 @@ void add_cache_options(CLI::App& app, train::StaticCacheOptions& cache) {
 }
 
 // Rudder's prefetch buffer and the controller that evicts from it.
-void add_prefetch_options(CLI::App& app, train::PrefetchSetupOptions& prefetch) {
+void add_prefetch_options(CLI::App& app, loader::PrefetchSetupOptions& prefetch) {
   add_enum_option(app, "--controller", prefetch.controller.kind, control::kControllerNames,
                   "Prefetch buffer controller (none: no buffer)");
   app.add_option("--prefetch", prefetch.buffer.fraction, "Prefetch buffer size as a fraction of the rank's halo")
@@ -155,7 +155,7 @@ void add_prefetch_options(CLI::App& app, train::PrefetchSetupOptions& prefetch) 
 }
 
 // Settings that change at an epoch.
-void add_change_options(CLI::App& app, train::ChangeOptions& change) {
+void add_change_options(CLI::App& app, loader::ChangeOptions& change) {
   app.add_option("--change-epoch", change.epoch, "From this epoch (0-based) on, train with the --change-* settings")
       ->capture_default_str();
   add_fanouts_option(app, "--change-fanouts", change.fanouts, "Fanouts from --change-epoch on");

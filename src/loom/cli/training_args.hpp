@@ -52,7 +52,7 @@ inline void add_run_options(CLI::App& sub, train::RunOptions& run, const std::st
   sub.add_option("--threads", run.threads, "Threads per rank (0 = cores / ranks on this machine)")
       ->capture_default_str();
   add_parsed_option(
-      sub, "--device", run.device, [](const std::string& text) { return train::parse_device_choice(text); },
+      sub, "--device", run.device, [](const std::string& text) { return loader::parse_device_choice(text); },
       "Compute on cpu | cuda (GPU rank % count) | cuda:N (default cpu)")
       ->option_text("DEVICE");
   add_link_options(sub, run.link);

@@ -5,7 +5,7 @@
 #include <csignal>
 #include <cstring>
 
-#include "loom/train/device.hpp"
+#include "loom/loader/device.hpp"
 
 namespace loom::train {
 
@@ -72,7 +72,8 @@ void GradientSync::sum_buckets(std::span<float> flags) {
       auto& p = parameters_[i];
       const auto n = static_cast<std::size_t>(p.numel());
       if (p.grad().defined())
-        std::memcpy(buffer_.data() + pos, to_host(p.grad(), *comm_).contiguous().data_ptr<float>(), n * sizeof(float));
+        std::memcpy(buffer_.data() + pos, loader::to_host(p.grad(), *comm_).contiguous().data_ptr<float>(),
+                    n * sizeof(float));
       else
         std::fill_n(buffer_.data() + pos, n, 0.0f);
       pos += n;
@@ -84,8 +85,8 @@ void GradientSync::sum_buckets(std::span<float> flags) {
     for (std::size_t i = first; i < last; ++i) {
       auto& p = parameters_[i];
       const auto n = static_cast<std::size_t>(p.numel());
-      auto flat =
-          to_device(torch::from_blob(buffer_.data() + pos, p.sizes(), torch::kFloat32).mul(scale), p.device(), *comm_);
+      auto flat = loader::to_device(torch::from_blob(buffer_.data() + pos, p.sizes(), torch::kFloat32).mul(scale),
+                                    p.device(), *comm_);
       if (p.grad().defined())
         p.mutable_grad().copy_(flat);
       else

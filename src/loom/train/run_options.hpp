@@ -10,7 +10,7 @@
 #include <string>
 
 #include "loom/comm/link_model.hpp"
-#include "loom/train/device.hpp"
+#include "loom/loader/device.hpp"
 #include "loom/train/lr_schedule.hpp"
 
 namespace loom::train {
@@ -32,7 +32,7 @@ struct RunOptions {
   LrSchedule lr_schedule;
   std::uint64_t seed = 0;
   int threads = 0;                // 0 = the cores shared among the ranks on this machine
-  DeviceChoice device;            // cpu | cuda (GPU rank % count) | cuda:N
+  loader::DeviceChoice device;    // cpu | cuda (GPU rank % count) | cuda:N
   std::int64_t memory_limit = 0;  // bytes one rank may use (0 = what the machine has available)
   comm::LinkModel link;           // link emulation (off by default)
   EvalSchedule eval;

@@ -16,7 +16,7 @@ RankRuntime open_rank(const RunOptions& run, const TrainingOutputs& outputs, com
   rank.threads = nn::cpu_threads_per_rank(run.threads, world.ranks_on_this_node());
   nn::configure_cpu_runtime(rank.threads);
   world.set_link_model(run.link);
-  world.agree_on([&] { rank.device = resolve_device(run.device, world.rank()); });
+  world.agree_on([&] { rank.device = loader::resolve_device(run.device, world.rank()); });
   return rank;
 }
 

@@ -30,14 +30,6 @@ std::vector<T> values_of(const torch::Tensor& t) {
 
 }  // namespace
 
-std::string decision_log_path(const std::string& path, int rank, int ranks) {
-  if (path.empty() || ranks == 1) return path;
-  const auto dot = path.rfind('.');
-  const std::string suffix = ".rank" + std::to_string(rank);
-  return dot == std::string::npos || dot < path.rfind('/') + 1 ? path + suffix
-                                                               : path.substr(0, dot) + suffix + path.substr(dot);
-}
-
 void check_output_options(const TrainingOutputs& outputs, bool writer) {
   const OutputOptions& output = outputs.output;
   const CheckpointOptions& checkpoint = outputs.checkpoint;
@@ -61,9 +53,9 @@ void write_training_outputs(const std::string& dir, bool overwrite, const NodeOu
                             const comm::Communicator& comm) {
   const bool has_rows = rows.logits.defined();
   const auto predicted = values_of<std::int64_t>(
-      has_rows && rows.scoring == ScoreKind::kAccuracy ? rows.logits.argmax(1) : torch::Tensor());
+      has_rows && rows.scoring == loader::ScoreKind::kAccuracy ? rows.logits.argmax(1) : torch::Tensor());
   const auto predicted_multi = values_of<std::uint8_t>(
-      has_rows && rows.scoring == ScoreKind::kMicroF1 ? rows.logits.gt(0).to(torch::kUInt8) : torch::Tensor());
+      has_rows && rows.scoring == loader::ScoreKind::kMicroF1 ? rows.logits.gt(0).to(torch::kUInt8) : torch::Tensor());
   const auto all_predicted = gather_concat<std::int64_t>(predicted, comm);
   const auto all_multi = gather_concat<std::uint8_t>(predicted_multi, comm);
   const auto all_ids = gather_concat<std::int64_t>(rows.original_ids, comm);
@@ -82,7 +74,7 @@ void write_training_outputs(const std::string& dir, bool overwrite, const NodeOu
   comm.agree_on([&] {
     if (comm.rank() != 0) return;
     core::OutputDir out(dir, overwrite, "--output");
-    if (rows.scoring == ScoreKind::kMicroF1)
+    if (rows.scoring == loader::ScoreKind::kMicroF1)
       format::write_npy(out.file("predictions.npy"), all_multi, {rows.num_nodes, rows.num_classes});
     else
       format::write_npy(out.file("predictions.npy"), all_predicted);

@@ -15,17 +15,17 @@
 
 #include "loom/comm/communicator.hpp"
 #include "loom/train/run_options.hpp"
-#include "loom/train/score_kind.hpp"
+#include "loom/loader/score_kind.hpp"
 
 namespace loom::train {
 
 struct NodeOutputs {
-  torch::Tensor logits;                         // [rows, classes] (any device)
-  torch::Tensor embeddings;                     // [rows, width], or undefined for none
-  std::span<const std::int64_t> original_ids;   // [rows], or empty where the graph names its nodes
-  std::span<const std::string> original_names;  // [rows], or empty
-  ScoreKind scoring = ScoreKind::kAccuracy;     // micro-F1: one 0/1 prediction per class
-  std::int64_t num_classes = 0, num_nodes = 0;  // of the whole graph
+  torch::Tensor logits;                                      // [rows, classes] (any device)
+  torch::Tensor embeddings;                                  // [rows, width], or undefined for none
+  std::span<const std::int64_t> original_ids;                // [rows], or empty where the graph names its nodes
+  std::span<const std::string> original_names;               // [rows], or empty
+  loader::ScoreKind scoring = loader::ScoreKind::kAccuracy;  // micro-F1: one 0/1 prediction per class
+  std::int64_t num_classes = 0, num_nodes = 0;               // of the whole graph
 };
 
 // What a training run writes besides its outputs directory: where, and against what it is checked.
@@ -44,8 +44,6 @@ struct TrainingOutputs {
 // checked against its checkpoint: core/metrics.hpp), and a --checkpoint-dir holding an earlier
 // run's checkpoints needs --resume or --overwrite. Throws loom::Error naming the argument.
 void check_output_options(const TrainingOutputs& outputs, bool writer);
-// The file of `rank`'s decision log (per-rank "log.rank<K>.jsonl" when there are several ranks).
-std::string decision_log_path(const std::string& path, int rank, int ranks);
 
 // `dir` is --output; `overwrite` replaces an existing one.
 void write_training_outputs(const std::string& dir, bool overwrite, const NodeOutputs& rows,

@@ -21,7 +21,7 @@
 #include "loom/graph/info.hpp"
 #include "loom/nn/runtime.hpp"
 #include "loom/train/checkpoint.hpp"
-#include "loom/train/device.hpp"
+#include "loom/loader/device.hpp"
 #include "loom/train/fullgraph/fullgraph_epoch.hpp"
 #include "loom/train/fullgraph/fullgraph_memory.hpp"
 #include "loom/train/fullgraph/layer_costs.hpp"
@@ -29,7 +29,7 @@
 #include "loom/train/gradient_sync.hpp"
 #include "loom/train/lr_schedule.hpp"
 #include "loom/train/run_steps.hpp"
-#include "loom/train/store_digests.hpp"
+#include "loom/loader/store_digests.hpp"
 #include "loom/train/training_outputs.hpp"
 
 namespace loom::train {
@@ -491,7 +491,7 @@ FullGraphReport run_fullgraph(const FullGraphOptions& options, comm::Communicato
   FullGraphRun run;
   run.runtime_bytes = core::resident_bytes();
   open_stage(options, world, runtime, run);
-  partition::StoreVerification digests = start_store_verification(options.store, world);  // beside the setup
+  partition::StoreVerification digests = loader::start_store_verification(options.store, world);  // beside the setup
   FullGraphReport report;
   report.scoring = run.data.scoring;
   const int start_epoch = resume_stage(options, run, world, report);
@@ -501,7 +501,7 @@ FullGraphReport run_fullgraph(const FullGraphOptions& options, comm::Communicato
   const std::int64_t estimate = record_memory_plan(run.memory, world, metrics);
   core::PrivatePeak private_peak;
   log_layout(options, run, world);
-  join_digest_check(digests, metrics, world);
+  loader::join_digest_check(digests, metrics, world);
   if (!options.checkpoint.resume && options.output.overwrite && !options.checkpoint.dir.empty())
     format::remove_checkpoints(run.rank_dir);  // an earlier run's, which --overwrite replaces
   for (int epoch = start_epoch; epoch < options.run.epochs; ++epoch)

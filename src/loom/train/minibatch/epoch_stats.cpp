@@ -27,6 +27,15 @@ void visit_totals(Totals& t, Visit&& visit) {
 
 }  // namespace
 
+void count_batch(const loader::PreparedBatch& batch, double wait, EpochTotals& t) {
+  t.phases.wait += wait;
+  t.phases.sample += batch.sample_seconds;
+  t.phases.fetch += batch.fetch.seconds;
+  t.phases.copy += batch.copy_seconds;
+  t.fetched += batch.fetch;
+  t.sampled_edges += batch.sampled.num_sampled_edges;
+}
+
 std::vector<double> pack_totals(const EpochTotals& totals) {
   std::vector<double> values;
   EpochTotals copy = totals;
@@ -57,7 +66,7 @@ EpochTotals unpack_totals(std::span<const double> values, const std::string& whe
   return totals;
 }
 
-EpochWatch watch_epoch(const comm::Communicator& world, const PrefetchControl* control,
+EpochWatch watch_epoch(const comm::Communicator& world, const loader::PrefetchControl* control,
                        const feature::PrefetchBuffer* buffer) {
   EpochWatch w;
   w.comm = world.stats();
@@ -67,7 +76,7 @@ EpochWatch watch_epoch(const comm::Communicator& world, const PrefetchControl* c
 }
 
 EpochSummary summarize_epoch(const EpochFacts& facts, const EpochTotals& t, const EpochWatch& since,
-                             const comm::Communicator& world, const PrefetchControl* control,
+                             const comm::Communicator& world, const loader::PrefetchControl* control,
                              const feature::PrefetchBuffer* buffer) {
   EpochSummary s;
   s.facts = facts;
@@ -90,7 +99,7 @@ EpochSummary summarize_epoch(const EpochFacts& facts, const EpochTotals& t, cons
   world.sum_fields(comm::Channel::control, s.rows_local, s.rows_device, s.rows_remote, s.rows_cached, s.feature_bytes,
                    s.sampled_edges);
   if (control) {
-    const PrefetchCounters& now = control->counters();
+    const loader::PrefetchCounters& now = control->counters();
     PrefetchEpoch p{.hits = f.prefetch_hits,
                     .lookups = f.prefetch_hits + f.remote_rows - f.prefetch_rows,
                     .rows_in = f.prefetch_rows,
@@ -114,7 +123,7 @@ nlohmann::json epoch_record(const EpochSummary& s) {
   if (s.facts.changed_conditions) r["changed_conditions"] = true;
   r["lr"] = s.facts.lr;
   r["loss"] = s.loss;
-  if (s.facts.scoring) r["train_" + score_name(*s.facts.scoring)] = s.train_score;
+  if (s.facts.scoring) r["train_" + loader::score_name(*s.facts.scoring)] = s.train_score;
   r["phases_seconds"] = {{"sample", s.phases.sample}, {"fetch", s.phases.fetch},     {"copy", s.phases.copy},
                          {"wait", s.phases.wait},     {"compute", s.phases.compute}, {"allreduce", s.phases.allreduce}};
   r["pipeline_hidden_fraction"] = s.pipeline_hidden_fraction;

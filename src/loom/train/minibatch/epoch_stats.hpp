@@ -17,7 +17,8 @@
 
 #include "loom/comm/communicator.hpp"
 #include "loom/feature/remote_fetcher.hpp"
-#include "loom/train/minibatch/prefetch_control.hpp"
+#include "loom/loader/batch_builder.hpp"
+#include "loom/loader/prefetch_control.hpp"
 #include "loom/train/scores.hpp"
 
 namespace loom::train {
@@ -35,6 +36,8 @@ struct EpochTotals {
   std::int64_t sampled_edges = 0;
   double earlier_seconds = 0;  // wall time of this epoch's steps in the run before a resume
 };
+// Adds what preparing `batch` took (and the `wait` for it) to an epoch's totals.
+void count_batch(const loader::PreparedBatch& batch, double wait, EpochTotals& totals);
 std::vector<double> pack_totals(const EpochTotals& totals);
 // Throws Error naming `where` unless `values` came from pack_totals().
 EpochTotals unpack_totals(std::span<const double> values, const std::string& where);
@@ -42,10 +45,10 @@ EpochTotals unpack_totals(std::span<const double> values, const std::string& whe
 // Counters that run across epochs, read when an epoch starts.
 struct EpochWatch {
   comm::CommStats comm;
-  PrefetchCounters decisions;
+  loader::PrefetchCounters decisions;
   std::int64_t rows_admitted = 0;
 };
-EpochWatch watch_epoch(const comm::Communicator& world, const PrefetchControl* control,
+EpochWatch watch_epoch(const comm::Communicator& world, const loader::PrefetchControl* control,
                        const feature::PrefetchBuffer* buffer);
 
 struct PrefetchEpoch {
@@ -59,9 +62,9 @@ struct EpochFacts {
   double seconds = 0;
   std::int64_t steps = 0;
   double lr = 0;
-  bool changed_conditions = false;   // --change-epoch has come
-  bool pipelined = false;            // batches were prepared ahead (--pipeline-depth > 0)
-  std::optional<ScoreKind> scoring;  // how training predictions are scored; none: they are not (links)
+  bool changed_conditions = false;           // --change-epoch has come
+  bool pipelined = false;                    // batches were prepared ahead (--pipeline-depth > 0)
+  std::optional<loader::ScoreKind> scoring;  // how training predictions are scored; none: they are not (links)
 };
 
 // One epoch over all ranks: sums of rows and bytes, loss and score over every rank's steps.
@@ -78,7 +81,7 @@ struct EpochSummary {
 
 // Collective over `world`. `since` was taken when the epoch started; control and buffer may be null.
 EpochSummary summarize_epoch(const EpochFacts& facts, const EpochTotals& totals, const EpochWatch& since,
-                             const comm::Communicator& world, const PrefetchControl* control,
+                             const comm::Communicator& world, const loader::PrefetchControl* control,
                              const feature::PrefetchBuffer* buffer);
 
 // The `--metrics` record; the training score is named train_<its ScoreKind's name>.

@@ -12,9 +12,9 @@ std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; 
 
 }  // namespace
 
-ScoreCounts sampled_scores(nn::GnnModel& model, const BatchBuilder& builder, std::span<const std::int64_t> ids,
+ScoreCounts sampled_scores(nn::GnnModel& model, const loader::BatchBuilder& builder, std::span<const std::int64_t> ids,
                            std::int64_t batch_size, std::uint64_t seed, const comm::Communicator& comm,
-                           ScoreKind scoring) {
+                           loader::ScoreKind scoring) {
   torch::NoGradGuard no_grad;
   const bool was_training = model.is_training();
   model.eval();
@@ -24,7 +24,7 @@ ScoreCounts sampled_scores(nn::GnnModel& model, const BatchBuilder& builder, std
   for (std::int64_t s = 0; s < steps; ++s) {
     const std::int64_t begin = std::min(n, s * batch_size), end = std::min(n, begin + batch_size);
     const auto seeds = ids.subspan(begin, end - begin);
-    PreparedBatch b = builder.build(seeds, core::mix_seed(seed, static_cast<std::uint64_t>(s)));
+    loader::PreparedBatch b = builder.build(seeds, core::mix_seed(seed, static_cast<std::uint64_t>(s)));
     if (seeds.empty()) continue;
     counts += count_scores(model.forward(b.x, b.graphs), b.y, scoring);
   }
@@ -32,7 +32,7 @@ ScoreCounts sampled_scores(nn::GnnModel& model, const BatchBuilder& builder, std
   return sum_over_ranks(counts, comm);
 }
 
-ExactInference exact_inference(nn::GnnModel& model, const TrainingData& data, const comm::Communicator& comm,
+ExactInference exact_inference(nn::GnnModel& model, const loader::TrainingData& data, const comm::Communicator& comm,
                                std::int64_t chunk_size) {
   torch::NoGradGuard no_grad;
   const bool was_training = model.is_training();
@@ -76,8 +76,9 @@ ExactInference exact_inference(nn::GnnModel& model, const TrainingData& data, co
   return result;
 }
 
-ScoreCounts exact_scores(const ExactInference& result, const BatchBuilder& builder, const TrainingData& data,
-                         std::span<const std::int64_t> ids, const comm::Communicator& comm) {
+ScoreCounts exact_scores(const ExactInference& result, const loader::BatchBuilder& builder,
+                         const loader::TrainingData& data, std::span<const std::int64_t> ids,
+                         const comm::Communicator& comm) {
   std::vector<std::int64_t> rows(ids.size());
   for (std::size_t i = 0; i < ids.size(); ++i) rows[i] = ids[i] - data.offset;
   const auto index = torch::from_blob(rows.data(), {static_cast<std::int64_t>(rows.size())}, torch::kInt64);

@@ -10,25 +10,26 @@
 
 #include "loom/comm/communicator.hpp"
 #include "loom/nn/model.hpp"
-#include "loom/train/minibatch/batch_builder.hpp"
+#include "loom/loader/batch_builder.hpp"
 #include "loom/train/scores.hpp"
 
 namespace loom::train {
 
-ScoreCounts sampled_scores(nn::GnnModel& model, const BatchBuilder& builder, std::span<const std::int64_t> ids,
+ScoreCounts sampled_scores(nn::GnnModel& model, const loader::BatchBuilder& builder, std::span<const std::int64_t> ids,
                            std::int64_t batch_size, std::uint64_t seed, const comm::Communicator& comm,
-                           ScoreKind scoring);
+                           loader::ScoreKind scoring);
 
 struct ExactInference {
   torch::Tensor logits;      // [this rank's nodes, classes], row i = global id offset + i
   torch::Tensor embeddings;  // [this rank's nodes, width]: input of the last layer (undefined for 1 layer)
 };
 
-ExactInference exact_inference(nn::GnnModel& model, const TrainingData& data, const comm::Communicator& comm,
+ExactInference exact_inference(nn::GnnModel& model, const loader::TrainingData& data, const comm::Communicator& comm,
                                std::int64_t chunk_size = 8192);
 
 // Scores of `ids` (global, owned by this rank) from exact logits, combined over ranks.
-ScoreCounts exact_scores(const ExactInference& result, const BatchBuilder& builder, const TrainingData& data,
-                         std::span<const std::int64_t> ids, const comm::Communicator& comm);
+ScoreCounts exact_scores(const ExactInference& result, const loader::BatchBuilder& builder,
+                         const loader::TrainingData& data, std::span<const std::int64_t> ids,
+                         const comm::Communicator& comm);
 
 }  // namespace loom::train

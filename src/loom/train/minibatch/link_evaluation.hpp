@@ -11,8 +11,8 @@
 #include "loom/comm/communicator.hpp"
 #include "loom/nn/link_decoder.hpp"
 #include "loom/nn/model.hpp"
-#include "loom/train/minibatch/batch_builder.hpp"
-#include "loom/train/minibatch/link_batches.hpp"
+#include "loom/loader/batch_builder.hpp"
+#include "loom/loader/link_batches.hpp"
 
 namespace loom::train {
 
@@ -20,8 +20,8 @@ struct PairScores {
   std::vector<float> positive, negative;  // decoder logits of the pairs labelled 1 and 0
 };
 
-PairScores score_pairs(nn::GnnModel& model, nn::LinkDecoder& decoder, const BatchBuilder& builder,
-                       const LinkPairs& pairs, std::int64_t batch_size, std::uint64_t seed,
+PairScores score_pairs(nn::GnnModel& model, nn::LinkDecoder& decoder, const loader::BatchBuilder& builder,
+                       const loader::LinkPairs& pairs, std::int64_t batch_size, std::uint64_t seed,
                        const comm::Communicator& comm);
 
 }  // namespace loom::train

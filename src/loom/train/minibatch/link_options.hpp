@@ -7,7 +7,8 @@
 
 #include "loom/core/enum_names.hpp"
 #include "loom/nn/link_decoder.hpp"
-#include "loom/train/minibatch/link_batches.hpp"
+#include "loom/loader/link_batches.hpp"
+#include "loom/loader/link_split.hpp"
 
 namespace loom::train {
 
@@ -15,19 +16,12 @@ namespace loom::train {
 enum class Task { kNode, kLink };
 inline constexpr core::EnumNames<Task, 2> kTaskNames{{{"node", Task::kNode}, {"link", Task::kLink}}};
 
-struct LinkSplitOptions {
-  double valid = 0.05;  // fractions of the edges held out, valid + test < 1
-  double test = 0.1;
-  int eval_negatives = 1;  // negatives per held-out positive
-  std::uint64_t seed = 0;
-};
-
 struct LinkOptions {
   nn::LinkDecoderKind decoder = nn::LinkDecoderKind::kDot;
-  NegativeSampling negatives = NegativeSampling::kUniform;
+  loader::NegativeSampling negatives = loader::NegativeSampling::kUniform;
   double negative_ratio = 1.0;       // training negatives per positive
   bool drop_positive_edges = false;  // leave each batch's positives out of its message graph
-  LinkSplitOptions split;
+  loader::LinkSplitOptions split;
   std::vector<int> hits_at{20, 50, 100};
 };
 

@@ -10,17 +10,17 @@
 #include "loom/core/metrics.hpp"
 #include "loom/core/rng.hpp"
 #include "loom/core/timer.hpp"
-#include "loom/train/device.hpp"
+#include "loom/loader/device.hpp"
 #include "loom/train/gradient_sync.hpp"
 #include "loom/train/minibatch/epoch_stats.hpp"
 #include "loom/train/minibatch/link_evaluation.hpp"
-#include "loom/train/minibatch/link_split.hpp"
-#include "loom/train/minibatch/minibatch_data_path.hpp"
+#include "loom/loader/link_split.hpp"
+#include "loom/loader/minibatch_data_path.hpp"
 #include "loom/train/memory_plan.hpp"
 #include "loom/train/minibatch/minibatch_trainer.hpp"
 #include "loom/train/run_steps.hpp"
 #include "loom/train/training_outputs.hpp"
-#include "loom/train/store_digests.hpp"
+#include "loom/loader/store_digests.hpp"
 
 namespace loom::train {
 
@@ -46,8 +46,8 @@ struct LinkPredictor {
   std::unique_ptr<GradientSync> gradients;
 };
 
-LinkPredictor build_link_predictor(const MinibatchOptions& options, const TrainingData& data, torch::Device device,
-                                   comm::Communicator& world) {
+LinkPredictor build_link_predictor(const MinibatchOptions& options, const loader::TrainingData& data,
+                                   torch::Device device, comm::Communicator& world) {
   nn::ModelOptions encoder_options = options.model;
   encoder_options.in_features = data.feat_dim;
   encoder_options.num_classes = options.model.hidden;  // the embedding width
@@ -68,26 +68,26 @@ LinkPredictor build_link_predictor(const MinibatchOptions& options, const Traini
 }
 
 // One epoch's steps over the plan: embed, score, binary cross-entropy, all-reduce, step.
-void train_link_epoch(LinkPredictor& m, const MinibatchDataPath& path, LinkEpochPlan plan, std::uint64_t seed,
-                      int epoch, EpochTotals& t) {
+void train_link_epoch(LinkPredictor& m, const loader::MinibatchDataPath& path, loader::LinkEpochPlan plan,
+                      std::uint64_t seed, int epoch, EpochTotals& t) {
   m.encoder->train();
   m.decoder->train();
-  const std::unique_ptr<BatchPipeline> pipeline = path.pipeline_of(std::move(plan.steps));
+  const std::unique_ptr<loader::BatchPipeline> pipeline = path.pipeline_of(std::move(plan.steps));
   const core::Rng epoch_rng = core::Rng(seed).split(static_cast<std::uint64_t>(epoch) + 1);
-  PreparedBatch batch;
+  loader::PreparedBatch batch;
   double wait = 0;
   for (std::size_t step = 0; pipeline->next(batch, wait); ++step) {
     torch::manual_seed(epoch_rng.split(step).seed());
-    batch.count_into(t, wait);
+    count_batch(batch, wait, t);
     core::Timer compute;
     m.optimizer->zero_grad();
     double loss_value = 0;
-    const LinkTargets& targets = plan.targets[step];
+    const loader::LinkTargets& targets = plan.targets[step];
     if (!targets.label.empty()) {
       const torch::Tensor z = m.encoder->forward(batch.x, batch.graphs);
-      const torch::Tensor logits =
-          m.decoder->forward(z, vector_on(targets.src_row, z.device()), vector_on(targets.dst_row, z.device()));
-      const torch::Tensor labels = vector_on(targets.label, z.device());
+      const torch::Tensor logits = m.decoder->forward(z, loader::vector_on(targets.src_row, z.device()),
+                                                      loader::vector_on(targets.dst_row, z.device()));
+      const torch::Tensor labels = loader::vector_on(targets.label, z.device());
       const torch::Tensor loss = torch::binary_cross_entropy_with_logits(logits, labels);
       loss.backward();
       loss_value = loss.item<double>();
@@ -113,8 +113,8 @@ void record_metrics(nlohmann::json& record, const std::string& split, const Link
 }
 
 // The held-out pairs' metrics, into the record and the report (collective).
-void evaluate_links(LinkPredictor& m, const MinibatchOptions& o, const MinibatchDataPath& path, const LinkSplit& split,
-                    int epoch, nlohmann::json& record, LinkReport& report) {
+void evaluate_links(LinkPredictor& m, const MinibatchOptions& o, const loader::MinibatchDataPath& path,
+                    const loader::LinkSplit& split, int epoch, nlohmann::json& record, LinkReport& report) {
   core::Timer timer;
   const comm::Communicator& comm = path.fetch_comm();
   const auto seed = core::mix_seed(o.run.seed, 0x6576616c + static_cast<std::uint64_t>(epoch));
@@ -143,24 +143,26 @@ void log_link_epoch(const EpochSummary& s, const nlohmann::json& record, int hit
 
 // Holds out the validation and test edges (on every rank alike): batches are then sampled on the
 // rest, and the cache policies take every own node as a seed.
-LinkSplit hold_out_edges(const MinibatchOptions& options, TrainingData& data, comm::Communicator& world) {
-  LinkSplitOptions split_options = options.link.split;
+loader::LinkSplit hold_out_edges(const MinibatchOptions& options, loader::TrainingData& data,
+                                 comm::Communicator& world) {
+  loader::LinkSplitOptions split_options = options.link.split;
   split_options.seed = options.run.seed;
-  LinkSplit split;
-  world.agree_on([&] { split = split_links(data, split_options); });
+  loader::LinkSplit split;
+  world.agree_on([&] { split = loader::split_links(data, split_options); });
   data.message_graph = std::move(split.message_graph);  // unset when nothing is held out
-  data.train_ids = own_ids(data);
+  data.train_ids = loader::own_ids(data);
   return split;
 }
 
 // The steps per epoch (the most any rank needs), after the `link_split` record and the log line.
-std::int64_t announce_link_run(const MinibatchOptions& options, const LinkSplit& split, const MinibatchDataPath& path,
-                               comm::Communicator& world, core::MetricsLog& metrics) {
-  const auto sum = [&](const LinkPairs& p) {
+std::int64_t announce_link_run(const MinibatchOptions& options, const loader::LinkSplit& split,
+                               const loader::MinibatchDataPath& path, comm::Communicator& world,
+                               core::MetricsLog& metrics) {
+  const auto sum = [&](const loader::LinkPairs& p) {
     return world.allreduce_sum(static_cast<std::int64_t>(p.size()), comm::Channel::control);
   };
   const std::int64_t steps = world.allreduce_max(
-      link_steps(static_cast<std::int64_t>(split.train.size()), options.batch_size), comm::Channel::control);
+      loader::link_steps(static_cast<std::int64_t>(split.train.size()), options.batch_size), comm::Channel::control);
   const std::int64_t train = sum(split.train), valid = sum(split.valid), test = sum(split.test);
   LOOM_CHECK(steps > 0 || options.run.epochs == 0, "{}: no training edges on any rank", options.store);
   if (world.rank() != 0) return steps;
@@ -170,7 +172,7 @@ std::int64_t announce_link_run(const MinibatchOptions& options, const LinkSplit&
                  {"valid_pairs", valid},
                  {"test_pairs", test},
                  {"decoder", decoder},
-                 {"negatives", core::enum_name(kNegativeSamplingNames, options.link.negatives)}});
+                 {"negatives", core::enum_name(loader::kNegativeSamplingNames, options.link.negatives)}});
   spdlog::info(
       "link prediction: {} ({} layers, {} wide, {} decoder) on {} nodes, {} training edges, {} / {} "
       "valid / test pairs, {} ranks, {} steps per epoch",
@@ -184,9 +186,9 @@ struct LinkRun {
   const MinibatchOptions& options;
   comm::Communicator& world;
   LinkPredictor& m;
-  const MinibatchDataPath& path;
-  const LinkSplit& split;
-  const NegativeSampler& negatives;
+  const loader::MinibatchDataPath& path;
+  const loader::LinkSplit& split;
+  const loader::NegativeSampler& negatives;
   std::int64_t steps;
 };
 
@@ -196,13 +198,14 @@ nlohmann::json run_link_epoch(LinkRun& run, int epoch, LinkReport& report) {
   const EpochWatch since = watch_epoch(run.world, run.path.prefetch_control(), run.path.prefetch_buffer());
   core::Timer timer;
   EpochTotals totals;
-  const LinkEpochOptions epoch_options{.batch_size = o.batch_size,
-                                       .negative_ratio = o.link.negative_ratio,
-                                       .drop_positive_edges = o.link.drop_positive_edges,
-                                       .run_seed = o.run.seed};
-  train_link_epoch(run.m, run.path,
-                   plan_link_epoch(run.split.train, run.negatives, run.steps, epoch_options, epoch, run.world.rank()),
-                   o.run.seed, epoch, totals);
+  const loader::LinkEpochOptions epoch_options{.batch_size = o.batch_size,
+                                               .negative_ratio = o.link.negative_ratio,
+                                               .drop_positive_edges = o.link.drop_positive_edges,
+                                               .run_seed = o.run.seed};
+  train_link_epoch(
+      run.m, run.path,
+      loader::plan_link_epoch(run.split.train, run.negatives, run.steps, epoch_options, epoch, run.world.rank()),
+      o.run.seed, epoch, totals);
   const EpochFacts facts{.epoch = epoch + 1,
                          .seconds = timer.seconds(),
                          .steps = run.steps,
@@ -224,16 +227,16 @@ nlohmann::json run_link_epoch(LinkRun& run, int epoch, LinkReport& report) {
 LinkReport run_link_prediction(const MinibatchOptions& given, comm::Communicator& world) {
   std::optional<CheckedMinibatchOptions> checked;
   const TrainingOutputs outputs{given.output, given.checkpoint, given.store,
-                                decision_log_path(given.prefetch.decision_log, world.rank(), world.size())};
+                                loader::decision_log_path(given.prefetch.decision_log, world.rank(), world.size())};
   const RankRuntime runtime = open_rank(given.run, outputs, world, [&] {
     checked = check(given);
     check_link_task_options(**checked);
   });
   const MinibatchOptions& options = **checked;
-  TrainingData data = open_training_data(options.store, world, DataUse::kLinks);
-  partition::StoreVerification digests = start_store_verification(options.store, world);
-  normalize_training_features(data, options.data_path.normalize_features, world);
-  const LinkSplit split = hold_out_edges(options, data, world);
+  loader::TrainingData data = loader::open_training_data(options.store, world, loader::DataUse::kLinks);
+  partition::StoreVerification digests = loader::start_store_verification(options.store, world);
+  loader::normalize_training_features(data, options.data_path.normalize_features, world);
+  const loader::LinkSplit split = hold_out_edges(options, data, world);
   world.agree_on([&] {  // the encoder's output is `hidden` wide
     check_model_fits(
         {data.feat_dim, options.model.hidden, options.model.hidden, options.model.num_layers, options.store},
@@ -241,9 +244,9 @@ LinkReport run_link_prediction(const MinibatchOptions& given, comm::Communicator
   });
   LinkPredictor m = build_link_predictor(options, data, runtime.device, world);
   core::MetricsLog metrics(world.rank() == 0 ? options.output.metrics_path : "");
-  const MinibatchDataPath path(*checked, std::move(data), world, runtime.device, 0, metrics);
-  join_digest_check(digests, metrics, world);
-  const NegativeSampler negatives(path.data().graph(), options.link.negatives);
+  const loader::MinibatchDataPath path(checked->loader(), std::move(data), world, runtime.device, 0, metrics);
+  loader::join_digest_check(digests, metrics, world);
+  const loader::NegativeSampler negatives(path.data().graph(), options.link.negatives);
   LinkRun run{options, world, m, path, split, negatives, announce_link_run(options, split, path, world, metrics)};
   LinkReport report;
   for (int epoch = 0; epoch < options.run.epochs; ++epoch) {

@@ -7,8 +7,8 @@
 #include "loom/feature/prefetch_buffer.hpp"
 #include "loom/sample/epoch_plan.hpp"
 #include "loom/sample/neighbor_sampler.hpp"
-#include "loom/train/minibatch/minibatch_data_path.hpp"
-#include "loom/train/minibatch/prefetch_setup.hpp"
+#include "loom/loader/minibatch_data_path.hpp"
+#include "loom/loader/prefetch_setup.hpp"
 
 namespace loom::train {
 
@@ -69,14 +69,14 @@ BatchShape largest(const std::vector<BatchShape>& shapes, std::int64_t dim) {
 
 // A superbatch waiting for its turns: its batches' blocks and their input rows in the group's
 // dtype (BatchBuilder::fetch_group; as if no row were shared, an upper bound).
-std::int64_t superbatch_bytes(const MinibatchOptions& o, const BatchShape& s, const TrainingData& data) {
+std::int64_t superbatch_bytes(const MinibatchOptions& o, const BatchShape& s, const loader::TrainingData& data) {
   if (o.data_path.superbatch <= 1) return 0;
-  const std::int64_t held = grouped_value_bytes(data.features.dtype());
+  const std::int64_t held = loader::grouped_value_bytes(data.features.dtype());
   return o.data_path.superbatch * (batch_bytes(s, data.feat_dim) - s.input_nodes * data.feat_dim * (kFloat - held));
 }
 
 // A few of the run's first training batches, sampled as training will sample them.
-BatchShape probe_training_batch(const MinibatchOptions& o, const TrainingData& data) {
+BatchShape probe_training_batch(const MinibatchOptions& o, const loader::TrainingData& data) {
   if (data.train_ids.empty()) return {};
   const sample::NeighborSampler sampler(data.graph(), o.fanouts);
   const std::int64_t steps =
@@ -89,7 +89,7 @@ BatchShape probe_training_batch(const MinibatchOptions& o, const TrainingData& d
 }
 
 // A sampled evaluation batch (--eval-fanouts, --eval-batch-size) of this rank's validation nodes.
-BatchShape probe_sampled_eval_batch(const MinibatchOptions& o, const TrainingData& data) {
+BatchShape probe_sampled_eval_batch(const MinibatchOptions& o, const loader::TrainingData& data) {
   const auto& ids = data.valid_ids.empty() ? data.test_ids : data.valid_ids;
   if (ids.empty()) return {};
   const sample::NeighborSampler sampler(data.graph(), o.evaluation.fanouts);
@@ -99,7 +99,7 @@ BatchShape probe_sampled_eval_batch(const MinibatchOptions& o, const TrainingDat
 
 // Exact layer-wise inference (evaluation.cpp): an output and an input copy of this rank's rows per
 // layer, the logits and embeddings kept, and one chunk of destinations with their neighbours.
-std::int64_t exact_inference_bytes(const TrainingData& data, const nn::GnnModel& model) {
+std::int64_t exact_inference_bytes(const loader::TrainingData& data, const nn::GnnModel& model) {
   std::int64_t widest = data.feat_dim, last = 0;
   for (int l = 0; l < model.num_layers(); ++l) widest = std::max(widest, model.layer_out_features(l));
   if (model.num_layers() > 1) last = model.layer_out_features(model.num_layers() - 2);
@@ -126,16 +126,16 @@ std::int64_t model_bytes(const MinibatchOptions& o, const nn::GnnModel& model, i
   return parameters * kFloat * copies;
 }
 
-std::int64_t cache_bytes(const MinibatchOptions& o, const TrainingData& data) {
+std::int64_t cache_bytes(const MinibatchOptions& o, const loader::TrainingData& data) {
   if (o.cache.policy == feature::CachePolicy::kNone || o.cache.alpha <= 0 || data.book.num_parts() == 1) return 0;
   const std::int64_t rows = feature::cache_capacity(o.cache.alpha, data.book, data.rank);
   return rows * (data.feat_dim * static_cast<std::int64_t>(format::dtype_size(o.cache.dtype)) + 8 + 16);
 }
 
-std::int64_t prefetch_bytes(const MinibatchOptions& o, const TrainingData& data) {
+std::int64_t prefetch_bytes(const MinibatchOptions& o, const loader::TrainingData& data) {
   if (o.prefetch.controller.kind == control::ControllerKind::kNone || data.book.num_parts() == 1) return 0;
   const std::int64_t capacity = feature::PrefetchBuffer::capacity_for(static_cast<std::int64_t>(data.halo_ids.size()),
-                                                                      effective_prefetch_options(o.prefetch));
+                                                                      loader::effective_prefetch_options(o.prefetch));
   const std::int64_t remote = data.num_nodes() - data.num_local;
   return capacity * (data.feat_dim * kFloat + 16) + remote * 20;
 }
@@ -147,14 +147,14 @@ Residence own_rows_residence(const MinibatchOptions& o) {
                                                                                               : Residence::kResident;
 }
 
-std::int64_t topology_bytes(const TrainingData& data) {
+std::int64_t topology_bytes(const loader::TrainingData& data) {
   const auto& csr = data.graph();
   return static_cast<std::int64_t>(csr.indptr_array().nbytes() + csr.indices_array().nbytes());
 }
 
 }  // namespace
 
-MemoryPlan plan_minibatch_memory(const CheckedMinibatchOptions& checked, const TrainingData& data,
+MemoryPlan plan_minibatch_memory(const CheckedMinibatchOptions& checked, const loader::TrainingData& data,
                                  const nn::GnnModel& model, std::int64_t held_bytes) {
   const MinibatchOptions& o = *checked;
   const int ranks = data.book.num_parts();
@@ -190,7 +190,8 @@ MemoryPlan plan_minibatch_memory(const CheckedMinibatchOptions& checked, const T
   return plan;
 }
 
-MemoryPlan plan_device_memory(const MemoryPlan& host_plan, const MinibatchOptions& o, const TrainingData& data) {
+MemoryPlan plan_device_memory(const MemoryPlan& host_plan, const MinibatchOptions& o,
+                              const loader::TrainingData& data) {
   const auto tier_rows =
       static_cast<double>(std::llround(o.data_path.device_rows * static_cast<double>(data.num_local)));
   const auto row_bytes =

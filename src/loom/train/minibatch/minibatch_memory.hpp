@@ -8,18 +8,19 @@
 #include "loom/nn/model.hpp"
 #include "loom/train/memory_plan.hpp"
 #include "loom/train/minibatch/minibatch_options.hpp"
-#include "loom/train/minibatch/training_data.hpp"
+#include "loom/loader/training_data.hpp"
 
 namespace loom::train {
 
 // `held_bytes`: this process's resident bytes before it opened the data (core::resident_bytes).
-MemoryPlan plan_minibatch_memory(const CheckedMinibatchOptions& options, const TrainingData& data,
+MemoryPlan plan_minibatch_memory(const CheckedMinibatchOptions& options, const loader::TrainingData& data,
                                  const nn::GnnModel& model, std::int64_t held_bytes);
 
 // Under --device cuda, what the rank's GPU holds, from the host plan's estimates: the tier of own
 // rows (--device-rows), the model and optimizer, the batches in flight (they are copied to the
 // device as they are prepared) and one step's activations. Exact inference moves one chunk of
 // destinations at a time and is left out.
-MemoryPlan plan_device_memory(const MemoryPlan& host_plan, const MinibatchOptions& options, const TrainingData& data);
+MemoryPlan plan_device_memory(const MemoryPlan& host_plan, const MinibatchOptions& options,
+                              const loader::TrainingData& data);
 
 }  // namespace loom::train

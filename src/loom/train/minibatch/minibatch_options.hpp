@@ -8,13 +8,8 @@
 #include <utility>
 #include <vector>
 
-#include "loom/comm/link_model.hpp"
-#include "loom/control/controller.hpp"
 #include "loom/core/enum_names.hpp"
-#include "loom/feature/cache_policy.hpp"
-#include "loom/feature/prefetch_buffer.hpp"
-#include "loom/feature/remote_fetcher.hpp"
-#include "loom/graph/feature_norm.hpp"
+#include "loom/loader/loader_options.hpp"
 #include "loom/nn/model.hpp"
 #include "loom/sample/epoch_plan.hpp"
 #include "loom/train/minibatch/link_options.hpp"
@@ -32,55 +27,6 @@ inline constexpr core::EnumNames<Selection, 2> kSelectionNames{
 enum class EvalMode { kSampled, kExact };
 inline constexpr core::EnumNames<EvalMode, 2> kEvalModeNames{
     {{"sampled", EvalMode::kSampled}, {"exact", EvalMode::kExact}}};
-
-// How batches are prepared and where their rows come from (SALIENT++'s pipeline and storage
-// tiers): --pipeline-depth, --sample-workers, --superbatch, --device-rows, --device-memory-limit,
-// --wire-dtype, --normalize-features, and the GCN normalisation of the batches' graphs.
-// How the device gets the own rows its tier does not hold (--host-reads): gathered on the host
-// into a pinned buffer copied once per step (staged), or read by the device in place from pinned
-// host memory (mapped: unified addressing, DGL's UVA), so the host gathers only other ranks' rows.
-enum class HostReads { kStaged, kMapped };
-inline constexpr core::EnumNames<HostReads, 2> kHostReadsNames{
-    {{"staged", HostReads::kStaged}, {"mapped", HostReads::kMapped}}};
-
-struct DataPathOptions {
-  int pipeline_depth = 4;  // prepared batches in flight; 0 = synchronous fetch (DistDGL-like)
-  int sample_workers = 0;  // threads sampling batches at once (0 = 1 on the CPU; on a GPU half the threads, <= 8)
-  int superbatch = 1;      // training batches whose rows are fetched in one gather (features on disk: one sweep)
-  double device_rows = 0;  // fraction of own feature rows kept on the device, hottest by VIP first
-  HostReads host_reads = HostReads::kStaged;  // how the device gets the other own rows
-  std::int64_t device_memory_limit = 0;       // device bytes one rank may use (0 = its share of the GPU's free memory)
-  feature::WireDType wire_dtype = feature::WireDType::kFloat32;       // feature rows on the wire
-  graph::FeatureNorm normalize_features = graph::FeatureNorm::kNone;  // applied to the rows at start-up
-  // Every graph of a batch carries the whole graph's GCN normalisation (BatchBuilder): set by
-  // check() for GCN models, and by the Python Loader's gcn_norm for a model of the caller's.
-  bool whole_graph_gcn_norm = false;
-};
-
-// The static cache of remote rows (SALIENT++): --cache, --alpha, --cache-epochs, --cache-dtype.
-struct StaticCacheOptions {
-  feature::CachePolicy policy = feature::CachePolicy::kNone;
-  double alpha = 0;                               // cache rows per rank = alpha * N / K
-  int simulation_epochs = 2;                      // epochs sampled by the `simulation` policy
-  format::DType dtype = format::DType::kFloat32;  // rows stored as float32 | float16
-};
-
-// The prefetch buffer of halo rows and the controller that drives it (Rudder): --controller,
-// --prefetch*, --control-window, --decision-log, --llm-*. A controller of kind kNone: no buffer.
-struct PrefetchSetupOptions {
-  feature::PrefetchOptions buffer;
-  control::ControllerOptions controller{.kind = control::ControllerKind::kNone};
-  int window = 8;            // minibatches per controller decision
-  std::string decision_log;  // JSON lines of decisions and outcomes (one file per rank)
-};
-
-// Changing conditions (--change-*): from epoch `epoch` on (-1 = never), train with these instead.
-struct ChangeOptions {
-  int epoch = -1;
-  std::vector<std::int32_t> fanouts;  // empty = unchanged
-  std::int64_t batch_size = 0;        // 0 = unchanged
-  double train_fraction = 1;          // sample seeds from this share of each rank's training nodes
-};
 
 // How the validation and test splits are scored, and which weights the run keeps (--eval-mode,
 // --eval-fanouts, --eval-batch-size, --selection, --patience, --no-exact-eval); when they are
@@ -107,27 +53,35 @@ struct MinibatchOptions {
   OutputOptions output;
   std::int64_t max_steps = 0;            // steps per epoch at most (0 = all): time a bounded part of a large epoch
   std::vector<int> weight_decay_layers;  // layers (0 = the input layer) weight decay applies to; empty = all
-  DataPathOptions data_path;
-  StaticCacheOptions cache;
-  PrefetchSetupOptions prefetch;
-  ChangeOptions change;
+  loader::DataPathOptions data_path;
+  loader::StaticCacheOptions cache;
+  loader::PrefetchSetupOptions prefetch;
+  loader::ChangeOptions change;
   EvaluationOptions evaluation;  // how (when: run.eval)
 };
 
 // MinibatchOptions that passed check(): every option in range, and as training runs them
 // (evaluation.fanouts one per layer where one value was given for every layer; data_path.whole_graph_gcn_norm set
-// for GCN models). Only check() makes one, so what takes it (the memory plan, the data path)
-// cannot be handed options that were not checked.
+// for GCN models), with the data path's group (loader()) built from them and checked. Only check()
+// makes one, so what takes it (the memory plan, the data path) cannot be handed options that were
+// not checked.
 class CheckedMinibatchOptions {
  public:
   const MinibatchOptions& operator*() const { return options_; }
   const MinibatchOptions* operator->() const { return &options_; }
+  const loader::CheckedLoaderOptions& loader() const { return loader_; }
 
  private:
   friend CheckedMinibatchOptions check(const MinibatchOptions& options);
-  explicit CheckedMinibatchOptions(MinibatchOptions options) : options_(std::move(options)) {}
+  CheckedMinibatchOptions(MinibatchOptions options, loader::CheckedLoaderOptions loader)
+      : options_(std::move(options)), loader_(std::move(loader)) {}
   MinibatchOptions options_;
+  loader::CheckedLoaderOptions loader_;
 };
+
+// The data path's options group of a run: the sampling, data path, cache, prefetch and change
+// options, with the run's store, seed, epochs and task.
+loader::LoaderOptions loader_options(const MinibatchOptions& options);
 
 // Checks every option (model, fanouts against the layers, cache, prefetch, schedule, selection)
 // and throws Error::in_argument naming the first bad one.

@@ -16,43 +16,50 @@
 #include "loom/nn/runtime.hpp"
 #include "loom/train/checkpoint.hpp"
 #include "loom/train/checkpoint_state.hpp"
-#include "loom/train/device.hpp"
+#include "loom/loader/device.hpp"
 #include "loom/train/gradient_sync.hpp"
 #include "loom/train/lr_schedule.hpp"
 #include "loom/train/minibatch/epoch_stats.hpp"
 #include "loom/train/minibatch/evaluation.hpp"
-#include "loom/train/minibatch/minibatch_data_path.hpp"
+#include "loom/loader/minibatch_data_path.hpp"
 #include "loom/train/minibatch/minibatch_memory.hpp"
 #include "loom/train/minibatch/model_selection.hpp"
 #include "loom/train/minibatch/optimizer.hpp"
 #include "loom/train/run_steps.hpp"
-#include "loom/train/store_digests.hpp"
+#include "loom/loader/store_digests.hpp"
 #include "loom/train/training_outputs.hpp"
 
 namespace loom::train {
 
 namespace {
 
-std::string fingerprint(const MinibatchOptions& o, const TrainingData& d) {
+std::string fingerprint(const MinibatchOptions& o, const loader::TrainingData& d) {
   return fmt::format("{}:L{}:H{}:heads{}/{}/{}:F{}:C{}:N{}:K{}", nn::model_kind_name(o.model.kind), o.model.num_layers,
                      o.model.hidden, o.model.heads, o.model.output_heads,
                      core::enum_name(nn::kHeadMergeNames, o.model.head_merge), d.feat_dim, d.num_classes, d.num_nodes(),
                      d.book.num_parts());
 }
 
-void check_layer_count(std::span<const std::int32_t> fanouts, const std::string& argument, int layers) {
-  sample::check_fanouts(fanouts, argument);
-  LOOM_CHECK_ARG(static_cast<int>(fanouts.size()) == layers, argument,
-                 "{} fanouts ({}) for a {}-layer model (--layers): give one fanout per layer", fanouts.size(),
-                 fmt::join(fanouts, ","), layers);
-}
-
 }  // namespace
+
+loader::LoaderOptions loader_options(const MinibatchOptions& o) {
+  return {.store = o.store,
+          .seed_labels = o.task == Task::kLink ? loader::SeedLabels::kNone : loader::SeedLabels::kGathered,
+          .fanouts = o.fanouts,
+          .batch_size = o.batch_size,
+          .seed_order = o.seed_order,
+          .seed = o.run.seed,
+          .epochs = o.run.epochs,
+          .max_steps = o.max_steps,
+          .eval_fanouts = o.evaluation.fanouts,
+          .data_path = o.data_path,
+          .cache = o.cache,
+          .prefetch = o.prefetch,
+          .change = o.change};
+}
 
 CheckedMinibatchOptions check(const MinibatchOptions& o) {
   nn::check_model_options(o.model);
-  LOOM_CHECK_ARG(o.batch_size > 0, "--batch-size", "must be positive, got {}", o.batch_size);
-  LOOM_CHECK_ARG(o.max_steps >= 0, "--max-steps", "must be >= 0, got {}", o.max_steps);
   LOOM_CHECK_ARG(o.evaluation.batch_size > 0, "--eval-batch-size", "must be positive, got {}", o.evaluation.batch_size);
   check_run_options(o.run);
   check_checkpoint_options(o.checkpoint);
@@ -63,45 +70,13 @@ CheckedMinibatchOptions check(const MinibatchOptions& o) {
   LOOM_CHECK_ARG(!o.run.eval.never() || (o.evaluation.selection == Selection::kLast && o.evaluation.patience == 0),
                  o.evaluation.patience > 0 ? "--patience" : "--selection",
                  "needs validation scores: set --eval-every N > 0");
-  LOOM_CHECK_ARG(o.data_path.pipeline_depth >= 0, "--pipeline-depth", "must be >= 0, got {}",
-                 o.data_path.pipeline_depth);
-  LOOM_CHECK_ARG(o.data_path.sample_workers >= 0, "--sample-workers", "must be >= 0, got {}",
-                 o.data_path.sample_workers);
-  LOOM_CHECK_ARG(o.data_path.superbatch >= 1, "--superbatch", "must be >= 1, got {}", o.data_path.superbatch);
-  LOOM_CHECK_ARG(o.data_path.superbatch == 1 || o.prefetch.controller.kind == control::ControllerKind::kNone,
-                 "--superbatch",
-                 "fetches rows for several steps at once, which a prefetch buffer (--controller) does not allow");
-  LOOM_CHECK_ARG(
-      o.data_path.superbatch == 1 || (o.data_path.device_rows == 0 && o.data_path.host_reads == HostReads::kStaged),
-      "--superbatch", "is not combined with a device tier (--device-rows) or --host-reads mapped");
-  check_layer_count(o.fanouts, "--fanouts", o.model.num_layers);
-  LOOM_CHECK_ARG(o.cache.alpha >= 0, "--alpha", "must be >= 0, got {}", o.cache.alpha);
-  LOOM_CHECK_ARG(o.data_path.device_rows >= 0 && o.data_path.device_rows <= 1, "--device-rows",
-                 "must be in [0, 1], got {}", o.data_path.device_rows);
-  LOOM_CHECK_ARG(
-      o.data_path.device_memory_limit >= 0 && (o.data_path.device_memory_limit == 0 || !o.run.device.is_cpu()),
-      "--device-memory-limit", "applies to --device cuda only (and must be >= 0)");
-  LOOM_CHECK_ARG(o.cache.simulation_epochs > 0, "--cache-epochs", "must be positive, got {}",
-                 o.cache.simulation_epochs);
-  LOOM_CHECK_ARG(o.cache.dtype == format::DType::kFloat32 || o.cache.dtype == format::DType::kFloat16, "--cache-dtype",
-                 "must be float32 or float16, got {}", format::dtype_name(o.cache.dtype));
-  if (o.prefetch.controller.kind != control::ControllerKind::kNone) {
-    feature::check(o.prefetch.buffer);
-    control::check(o.prefetch.controller);
-  }
-  LOOM_CHECK_ARG(o.prefetch.window > 0, "--control-window", "must be positive, got {}", o.prefetch.window);
-  LOOM_CHECK_ARG(o.change.epoch >= -1, "--change-epoch", "must be an epoch number or -1, got {}", o.change.epoch);
-  LOOM_CHECK_ARG(o.change.batch_size >= 0, "--change-batch-size", "must be >= 0, got {}", o.change.batch_size);
-  LOOM_CHECK_ARG(o.change.train_fraction > 0 && o.change.train_fraction <= 1, "--change-train-fraction",
-                 "must be in (0, 1], got {}", o.change.train_fraction);
-  if (!o.change.fanouts.empty()) check_layer_count(o.change.fanouts, "--change-fanouts", o.model.num_layers);
+  LOOM_CHECK_ARG(o.data_path.device_memory_limit == 0 || !o.run.device.is_cpu(), "--device-memory-limit",
+                 "applies to --device cuda only");
   MinibatchOptions checked = o;
-  sample::check_fanouts(o.evaluation.fanouts, "--eval-fanouts");
-  if (o.evaluation.fanouts.size() == 1)
-    checked.evaluation.fanouts.assign(static_cast<std::size_t>(o.model.num_layers), o.evaluation.fanouts[0]);
-  check_layer_count(checked.evaluation.fanouts, "--eval-fanouts", o.model.num_layers);
   checked.data_path.whole_graph_gcn_norm = o.data_path.whole_graph_gcn_norm || o.model.kind == nn::ModelKind::kGcn;
-  return CheckedMinibatchOptions(std::move(checked));
+  loader::CheckedLoaderOptions loader = loader::check(loader_options(checked), o.model.num_layers);
+  checked.evaluation.fanouts = loader->eval_fanouts;
+  return CheckedMinibatchOptions(std::move(checked), std::move(loader));
 }
 
 namespace {
@@ -114,7 +89,7 @@ struct TrainingModel {
   std::unique_ptr<GradientSync> gradients;
 };
 
-TrainingModel build_model(const MinibatchOptions& options, const TrainingData& data, torch::Device device,
+TrainingModel build_model(const MinibatchOptions& options, const loader::TrainingData& data, torch::Device device,
                           comm::Communicator& world) {
   nn::ModelOptions model_options = options.model;
   model_options.in_features = data.feat_dim;
@@ -134,11 +109,11 @@ TrainingModel build_model(const MinibatchOptions& options, const TrainingData& d
 
 // Under --device cuda: the device's part of the memory plan against the rank's share of the GPU
 // (or --device-memory-limit), on every rank together; rank 0 writes the "device_memory" record.
-void check_device_memory(const MemoryPlan& host_plan, const MinibatchOptions& options, const TrainingData& data,
+void check_device_memory(const MemoryPlan& host_plan, const MinibatchOptions& options, const loader::TrainingData& data,
                          torch::Device device, comm::Communicator& world, core::MetricsLog& metrics) {
-  const int sharing = ranks_per_device(device, world.ranks_on_this_node());
+  const int sharing = loader::ranks_per_device(device, world.ranks_on_this_node());
   const MemoryPlan plan = plan_device_memory(host_plan, options, data);
-  const std::optional<DeviceMemory> gpu = device_memory(device);
+  const std::optional<loader::DeviceMemory> gpu = loader::device_memory(device);
   world.agree_on([&] {
     check_device_memory_plan(plan, options.data_path.device_memory_limit, gpu ? gpu->free_bytes : -1, sharing,
                              device.str());
@@ -171,7 +146,7 @@ struct StartPoint {
 };
 
 // Loads the newest checkpoint (with --resume): where to go on, and the records so far.
-StartPoint resume_from_checkpoint(const MinibatchOptions& options, const TrainingData& data, TrainingModel& m,
+StartPoint resume_from_checkpoint(const MinibatchOptions& options, const loader::TrainingData& data, TrainingModel& m,
                                   comm::Communicator& world, MinibatchReport& report) {
   StartPoint start;
   if (!options.checkpoint.resume) return start;
@@ -230,7 +205,7 @@ struct StepReadout {
 };
 
 StepReadout read_step(const torch::Tensor& loss, const torch::Tensor& logits, const torch::Tensor& labels,
-                      ScoreKind scoring, const GradientSync& gradients) {
+                      loader::ScoreKind scoring, const GradientSync& gradients) {
   const torch::Tensor values = torch::cat({loss.detach().to(torch::kDouble).reshape({1}),
                                            score_values(logits, labels, scoring), gradients.finite_flag()})
                                    .cpu();
@@ -245,26 +220,26 @@ StepReadout read_step(const torch::Tensor& loss, const torch::Tensor& logits, co
 // step on every batch the pipeline prepares, adding to this rank's `totals`. Dropout draws from
 // a stream of (seed, epoch, step). Stops on every rank after the same step when any rank has
 // been asked to stop.
-EpochProgress train_epoch(TrainingModel& m, const MinibatchDataPath& path, std::uint64_t seed, int epoch,
+EpochProgress train_epoch(TrainingModel& m, const loader::MinibatchDataPath& path, std::uint64_t seed, int epoch,
                           int first_step, EpochTotals& t) {
-  const ScoreKind scoring = path.data().scoring;
-  PrefetchControl* control = path.prefetch_control();
+  const loader::ScoreKind scoring = path.data().scoring;
+  loader::PrefetchControl* control = path.prefetch_control();
   m.model->train();
-  const std::unique_ptr<BatchPipeline> pipeline = path.pipeline(epoch, first_step);
+  const std::unique_ptr<loader::BatchPipeline> pipeline = path.pipeline(epoch, first_step);
   const core::Rng epoch_rng = core::Rng(seed).split(static_cast<std::uint64_t>(epoch) + 1);
   EpochProgress progress{.steps_done = first_step};
-  PreparedBatch batch;
+  loader::PreparedBatch batch;
   double wait = 0;
   while (pipeline->next(batch, wait)) {
     torch::manual_seed(epoch_rng.split(static_cast<std::uint64_t>(progress.steps_done)).seed());
-    batch.count_into(t, wait);
+    count_batch(batch, wait, t);
     core::Timer compute;
     m.optimizer->zero_grad();
     double loss_value = 0;
     bool gradients_finite = true;
     if (!batch.sampled.seeds.empty()) {
       const auto logits = m.model->forward(batch.x, batch.graphs);
-      const torch::Tensor loss = scoring == ScoreKind::kMicroF1
+      const torch::Tensor loss = scoring == loader::ScoreKind::kMicroF1
                                      ? torch::binary_cross_entropy_with_logits(logits, batch.y)
                                      : torch::nn::functional::cross_entropy(logits, batch.y);
       loss.backward();
@@ -300,8 +275,8 @@ struct EvalScores {
 };
 
 // Validation and test scores of the model as it is now, sampled or exact (collective).
-EvalScores evaluate(nn::GnnModel& model, const MinibatchOptions& o, const MinibatchDataPath& path, int epoch) {
-  const TrainingData& data = path.data();
+EvalScores evaluate(nn::GnnModel& model, const MinibatchOptions& o, const loader::MinibatchDataPath& path, int epoch) {
+  const loader::TrainingData& data = path.data();
   const comm::Communicator& comm = path.fetch_comm();
   core::Timer timer;
   EvalScores s;
@@ -322,22 +297,22 @@ EvalScores evaluate(nn::GnnModel& model, const MinibatchOptions& o, const Miniba
 
 // Validation and test scores after epoch `epoch` where --eval-every asks, into `record` and
 // `report`, observed by model selection. Returns whether selection says to stop early.
-bool evaluate_epoch(TrainingModel& m, const MinibatchOptions& options, const MinibatchDataPath& path, int epoch,
+bool evaluate_epoch(TrainingModel& m, const MinibatchOptions& options, const loader::MinibatchDataPath& path, int epoch,
                     nlohmann::json& record, MinibatchReport& report) {
   if (!options.run.eval.due(epoch, options.run.epochs)) return false;
   const EvalScores scores = evaluate(*m.model, options, path, epoch);
   report.final_valid = score(scores.valid, report.scoring);
   report.final_test = score(scores.test, report.scoring);
-  record["valid_" + score_name(report.scoring)] = report.final_valid;
+  record["valid_" + loader::score_name(report.scoring)] = report.final_valid;
   record["valid_loss"] = mean_loss(scores.valid);
-  record["test_" + score_name(report.scoring)] = report.final_test;
+  record["test_" + loader::score_name(report.scoring)] = report.final_test;
   record["eval_seconds"] = scores.seconds;
   if (m.selection->observe(epoch + 1, report.final_valid, mean_loss(scores.valid))) record["best_valid"] = true;
   return m.selection->should_stop(epoch + 1);
 }
 
 void log_epoch(const EpochSummary& s, const nlohmann::json& record) {
-  const std::string valid_key = "valid_" + score_name(s.facts.scoring.value_or(ScoreKind::kAccuracy));
+  const std::string valid_key = "valid_" + loader::score_name(s.facts.scoring.value_or(loader::ScoreKind::kAccuracy));
   const std::string valid = record.contains(valid_key) ? fmt::format("{:.4f}", record[valid_key].get<double>()) : "-";
   const std::uint64_t to_device = s.comm.sum[comm::Channel::device].bytes_sent;
   spdlog::info(
@@ -351,9 +326,9 @@ void log_epoch(const EpochSummary& s, const nlohmann::json& record) {
 
 // Exact layer-wise inference of the weights the run ends with: the final scores, the exact_eval
 // record, and the outputs of -o.
-void final_evaluation(nn::GnnModel& model, const MinibatchOptions& options, const MinibatchDataPath& path,
+void final_evaluation(nn::GnnModel& model, const MinibatchOptions& options, const loader::MinibatchDataPath& path,
                       int weights_epoch, core::MetricsLog& metrics, MinibatchReport& report) {
-  const TrainingData& data = path.data();
+  const loader::TrainingData& data = path.data();
   const comm::Communicator& comm = path.fetch_comm();
   core::Timer timer;
   const ExactInference exact = exact_inference(model, data, comm);
@@ -361,7 +336,7 @@ void final_evaluation(nn::GnnModel& model, const MinibatchOptions& options, cons
   const ScoreCounts test = exact_scores(exact, path.eval_builder(), data, data.test_ids, comm);
   report.final_valid = score(valid, report.scoring);
   report.final_test = score(test, report.scoring);
-  const std::string score = score_name(report.scoring);
+  const std::string score = loader::score_name(report.scoring);
   nlohmann::json record = {{"event", "exact_eval"},
                            {"valid_" + score, report.final_valid},
                            {"test_" + score, report.final_test},
@@ -369,7 +344,7 @@ void final_evaluation(nn::GnnModel& model, const MinibatchOptions& options, cons
                            {"weights_of_epoch", weights_epoch},
                            {"seconds", timer.seconds()}};
   std::string topk;
-  if (report.scoring == ScoreKind::kMicroF1) {
+  if (report.scoring == loader::ScoreKind::kMicroF1) {
     record["valid_topk_micro_f1"] = topk_micro_f1(valid);
     record["test_topk_micro_f1"] = topk_micro_f1(test);
     topk = fmt::format(" | top-k micro_f1 valid {:.4f} test {:.4f}", topk_micro_f1(valid), topk_micro_f1(test));
@@ -395,7 +370,7 @@ struct Run {
   const MinibatchOptions& options;
   comm::Communicator& world;
   TrainingModel& m;
-  const MinibatchDataPath& path;
+  const loader::MinibatchDataPath& path;
   const StartPoint& start;
   const std::string fingerprint;
   core::MetricsLog& metrics;
@@ -433,7 +408,7 @@ AfterEpoch stop_mid_epoch(Run& run, int epoch, const EpochProgress& progress, co
 // where --max-steps cut it short.
 std::pair<EpochSummary, nlohmann::json> summarize_and_record(const Run& run, int epoch, double lr,
                                                              const EpochTotals& totals, const EpochWatch& since) {
-  const EpochSetting& setting = run.path.setting(epoch);
+  const loader::EpochSetting& setting = run.path.setting(epoch);
   const EpochFacts facts{.epoch = epoch + 1,
                          .seconds = totals.earlier_seconds,
                          .steps = setting.steps,
@@ -458,11 +433,11 @@ std::pair<EpochSummary, nlohmann::json> summarize_and_record(const Run& run, int
 AfterEpoch run_epoch(Run& run, int epoch) {
   const MinibatchOptions& options = run.options;
   comm::Communicator& world = run.world;
-  const MinibatchDataPath& path = run.path;
+  const loader::MinibatchDataPath& path = run.path;
   MinibatchReport& report = run.report;
   const double lr = learning_rate_at(options.run.lr_schedule, options.run.lr, epoch, options.run.epochs);
   set_learning_rate(*run.m.optimizer, lr);
-  const EpochSetting& setting = path.setting(epoch);
+  const loader::EpochSetting& setting = path.setting(epoch);
   if (world.rank() == 0 && path.changed(epoch) && epoch == options.change.epoch)
     spdlog::info("epoch {}: conditions change (fanouts {}, batch size {}, {} steps)", epoch + 1,
                  fmt::join(setting.sampler->fanouts(), ","), setting.batch_size, setting.steps);
@@ -492,17 +467,17 @@ AfterEpoch run_epoch(Run& run, int epoch) {
   }
   if (stop && world.rank() == 0)
     spdlog::info("early stop after epoch {}: no better validation {} for {} epochs (best: epoch {})", epoch + 1,
-                 score_name(report.scoring), options.evaluation.patience, run.m.selection->best_epoch());
+                 loader::score_name(report.scoring), options.evaluation.patience, run.m.selection->best_epoch());
   return stop ? AfterEpoch::kEarlyStop : AfterEpoch::kNext;
 }
 
 // The epoch whose weights the model holds after training: the best validation epoch's where the
 // selection restores them, else `last`.
-int selected_weights_epoch(TrainingModel& m, int last, ScoreKind scoring, int rank) {
+int selected_weights_epoch(TrainingModel& m, int last, loader::ScoreKind scoring, int rank) {
   if (!m.selection->restore_best()) return last;
   if (rank == 0)
     spdlog::info("selected the weights of epoch {} (best validation {} {:.4f})", m.selection->best_epoch(),
-                 score_name(scoring), m.selection->best_score());
+                 loader::score_name(scoring), m.selection->best_score());
   return m.selection->best_epoch();
 }
 
@@ -512,15 +487,15 @@ MinibatchReport run_minibatch(const MinibatchOptions& given, comm::Communicator&
   const int rank = world.rank();
   std::optional<CheckedMinibatchOptions> checked;
   const TrainingOutputs outputs{given.output, given.checkpoint, given.store,
-                                decision_log_path(given.prefetch.decision_log, rank, world.size())};
+                                loader::decision_log_path(given.prefetch.decision_log, rank, world.size())};
   const RankRuntime runtime = open_rank(given.run, outputs, world, [&] { checked = check(given); });
   const MinibatchOptions& options = **checked;
   const torch::Device device = runtime.device;
 
   const std::int64_t runtime_bytes = core::resident_bytes();
-  TrainingData data = open_training_data(options.store, world);
-  partition::StoreVerification digests = start_store_verification(options.store, world);  // beside the setup
-  normalize_training_features(data, options.data_path.normalize_features, world);
+  loader::TrainingData data = loader::open_training_data(options.store, world);
+  partition::StoreVerification digests = loader::start_store_verification(options.store, world);  // beside the setup
+  loader::normalize_training_features(data, options.data_path.normalize_features, world);
   world.agree_on([&] {
     check_model_fits({data.feat_dim, options.model.hidden, data.num_classes, options.model.num_layers, options.store},
                      options.run.memory_limit, world.ranks_on_this_node());
@@ -542,12 +517,12 @@ MinibatchReport run_minibatch(const MinibatchOptions& given, comm::Communicator&
   const std::int64_t estimate = record_memory_plan(memory, world, metrics);
   core::PrivatePeak private_peak;
   if (device.is_cuda()) check_device_memory(memory, options, data, device, world, metrics);
-  const MinibatchDataPath path(*checked, std::move(data), world, device, start.epoch, metrics);
+  const loader::MinibatchDataPath path(checked->loader(), std::move(data), world, device, start.epoch, metrics);
   if (rank == 0)
     spdlog::info("training {} ({} layers, hidden {}) on {} nodes, {} ranks of {} threads, {} steps per epoch",
                  nn::model_kind_name(options.model.kind), options.model.num_layers, options.model.hidden,
                  path.data().num_nodes(), world.size(), runtime.threads, path.setting(start.epoch).steps);
-  join_digest_check(digests, metrics, world);
+  loader::join_digest_check(digests, metrics, world);
   if (rank == 0 && !options.checkpoint.resume && options.output.overwrite && !options.checkpoint.dir.empty())
     format::remove_checkpoints(options.checkpoint.dir);  // an earlier run's, which --overwrite replaces
   core::install_stop_handlers();
