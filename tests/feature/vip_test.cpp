@@ -87,7 +87,7 @@ TEST(Vip, AgreesWithMeasuredInclusionFrequencies) {
   const auto g = graph::Csr::from_vectors(data.indptr, data.indices, o.nodes);
   const auto& train = data.splits.at("train");
   const std::int64_t batch = 30;
-  const std::vector<std::int32_t> fanouts = {4, 3};
+  const sample::Fanouts fanouts{4, 3};
   const sample::NeighborSampler sampler(g, fanouts);
   const std::int64_t steps = sample::steps_per_epoch(std::array{static_cast<std::int64_t>(train.size())}, batch);
   const int epochs = 150;

@@ -166,7 +166,7 @@ TEST(GnnModel, FullNeighbourhoodSampledBatchMatchesLayerwiseInference) {
   torch::manual_seed(3);
   GnnModel model(options(ModelKind::kSage, 2, 5, 8, 2, 0.5, 0));
   const std::vector<std::int64_t> seeds = {4, 9, 150, 199};
-  const auto batch = sample::NeighborSampler::full_neighborhood(p.csr, 2).sample(seeds, 0);
+  const auto batch = sample::NeighborSampler(p.csr, sample::Fanouts::all_neighbours(2)).sample(seeds, 0);
   std::vector<MessageGraph> blocks;
   for (const auto& b : batch.blocks) blocks.push_back(MessageGraph::from_block(b));
   model.eval();

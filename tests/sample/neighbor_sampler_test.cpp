@@ -75,7 +75,7 @@ TEST(NeighborSampler, BatchInvariantsHold) {
 
 TEST(NeighborSampler, EverySampledEdgeExistsWithoutDuplicatesAndRespectsFanout) {
   const auto g = random_graph(2000, 15000, 2);
-  const std::vector<std::int32_t> fanouts = {6, 4, 3};
+  const Fanouts fanouts{6, 4, 3};
   const NeighborSampler sampler(g, fanouts);
   const SampledBatch batch = sampler.sample(first_nodes(300, 13, 2000), 7);
   for (std::size_t l = 0; l < batch.blocks.size(); ++l) {
@@ -101,7 +101,7 @@ TEST(NeighborSampler, EverySampledEdgeExistsWithoutDuplicatesAndRespectsFanout) 
 
 TEST(NeighborSampler, FullNeighborhoodTakesEveryNeighbour) {
   const auto g = random_graph(500, 3000, 3);
-  const auto sampler = NeighborSampler::full_neighborhood(g, 2);
+  const auto sampler = NeighborSampler(g, Fanouts::all_neighbours(2));
   const SampledBatch batch = sampler.sample(first_nodes(40, 11, 500), 1);
   std::int64_t expected_edges = 0;
   for (const Block& b : batch.blocks) {
@@ -285,17 +285,31 @@ TEST(NeighborSampler, ParsesFanouts) {
   EXPECT_THROW(parse_fanouts("-2"), Error);
 }
 
-TEST(NeighborSampler, ChecksParsedFanoutsNamingTheArgument) {
-  check_fanouts(std::vector<std::int32_t>{25, -1}, "--fanouts");
+TEST(Fanouts, AreCheckedOnceNamingTheArgumentAndTheModelsLayers) {
+  EXPECT_EQ(Fanouts({25, -1}, "--fanouts").values(), (std::vector<std::int32_t>{25, -1}));
   for (const auto& bad :
        {std::vector<std::int32_t>{}, std::vector<std::int32_t>{0}, std::vector<std::int32_t>{5, -3}}) {
     try {
-      check_fanouts(bad, "--eval-fanouts");
+      Fanouts(bad, "--eval-fanouts");
       ADD_FAILURE() << "accepted " << bad.size() << " fanouts";
     } catch (const Error& e) {
       EXPECT_EQ(e.argument(), "--eval-fanouts");
     }
   }
+  // One per layer of the model; a single value stands for every layer only where asked.
+  EXPECT_EQ(Fanouts({15, 10, 5}, "--fanouts", 3).num_layers(), 3);
+  try {
+    Fanouts({15, 10}, "--change-fanouts", 3);
+    ADD_FAILURE() << "2 fanouts accepted for 3 layers";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.argument(), "--change-fanouts");
+    EXPECT_NE(std::string(e.what()).find("one fanout per layer"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(Fanouts({20}, "--fanouts", 3), Error);
+  EXPECT_EQ(Fanouts({20}, "--eval-fanouts", 3, Fanouts::Layers::kOneForAll).values(),
+            (std::vector<std::int32_t>{20, 20, 20}));
+  EXPECT_EQ(Fanouts::all_neighbours(2).values(), (std::vector<std::int32_t>{-1, -1}));
+  EXPECT_THROW(Fanouts::all_neighbours(0), Error);
 }
 
 TEST(IdMap, HandsOutIdsInInsertionOrderInBothRepresentations) {

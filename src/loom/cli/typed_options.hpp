@@ -4,7 +4,7 @@
 //                       and the default);
 //   add_enum_list_option: comma-separated words of such a table into a vector of the enum;
 //   add_parsed_option:  text through a library parser (which throws loom::Error) into a value;
-//   add_fanouts_option: "15,10,5" (-1 = every neighbour) into a vector of fanouts;
+//   add_fanouts_option: "15,10,5" (-1 = every neighbour) into a vector of fanouts or sample::Fanouts;
 //   add_build_memory_option: --build-memory SIZE, at least 16M;
 //   add_link_options:   --net-bandwidth 10Gbit --net-latency 20us --net-host-bandwidth 1GB/s --net-host-latency 50us
 //                       into a comm::LinkModel.
@@ -21,7 +21,7 @@
 #include "loom/core/enum_names.hpp"
 #include "loom/core/error.hpp"
 #include "loom/core/memory.hpp"
-#include "loom/sample/neighbor_sampler.hpp"
+#include "loom/sample/fanouts.hpp"
 
 namespace loom::cli {
 
@@ -67,7 +67,6 @@ CLI::Option* add_enum_list_option(CLI::App& sub, const std::string& name, std::v
       ->delimiter(',')
       ->option_text("LIST");
 }
-
 template <class T, class Parse>
 CLI::Option* add_parsed_option(CLI::App& sub, const std::string& name, T& value, Parse parse, const std::string& help) {
   return sub.add_option_function<std::string>(
@@ -88,6 +87,16 @@ inline CLI::Option* add_fanouts_option(CLI::App& sub, const std::string& name, s
   return add_parsed_option(
              sub, name, fanouts, [name](const std::string& text) { return sample::parse_fanouts(text, name); },
              help + (shown.empty() ? "" : " (default " + shown + ")"))
+      ->option_text("LIST");
+}
+// The same into a checked sampling spec (sample::Fanouts), for options whose layer count is the
+// fanouts' own (the analyses, plan calibrate).
+inline CLI::Option* add_fanouts_option(CLI::App& sub, const std::string& name, sample::Fanouts& fanouts,
+                                       const std::string& help) {
+  return add_parsed_option(
+             sub, name, fanouts,
+             [name](const std::string& text) { return sample::Fanouts(sample::parse_fanouts(text, name), name); },
+             fmt::format("{} (default {})", help, fmt::join(fanouts, ",")))
       ->option_text("LIST");
 }
 

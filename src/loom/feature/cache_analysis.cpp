@@ -22,7 +22,6 @@ void check(const CacheAnalysisOptions& o) {
   LOOM_CHECK_ARG(o.epochs > 0, "--epochs", "must be positive, got {}", o.epochs);
   LOOM_CHECK_ARG(o.simulation_epochs >= 0, "--simulation-epochs", "must be >= 0, got {}", o.simulation_epochs);
   LOOM_CHECK_ARG(o.batch_size > 0, "--batch-size", "must be positive, got {}", o.batch_size);
-  sample::check_fanouts(o.fanouts, "--fanouts");
 }
 
 // Each policy's ranking for part k, and the remote rows per epoch it leaves at each alpha, given
@@ -54,7 +53,7 @@ void score_policies(const CacheAnalysisOptions& options, const AnalysisInput& in
 CacheAnalysis analyze_cache(const CacheAnalysisOptions& options) {
   check(options);
   const AnalysisInput in = open_analysis_input(options.store);
-  const std::vector<std::int32_t>& fanouts = options.fanouts;
+  const sample::Fanouts& fanouts = options.fanouts;
   const graph::Csr& csr = in.topology.csr();
   const sample::NeighborSampler sampler(csr, fanouts);
   const int parts = in.book.num_parts();

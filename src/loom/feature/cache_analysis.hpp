@@ -13,12 +13,13 @@
 #include <nlohmann/json.hpp>
 
 #include "loom/feature/cache_policy.hpp"
+#include "loom/sample/fanouts.hpp"
 
 namespace loom::feature {
 
 struct CacheAnalysisOptions {
   std::string store;  // partitioned store (or a graph store: one part, nothing remote)
-  std::vector<std::int32_t> fanouts{15, 10, 5};
+  sample::Fanouts fanouts{15, 10, 5};
   std::int64_t batch_size = 1024;
   std::vector<double> alphas = {0, 0.01, 0.05, 0.1, 0.2, 0.5, 1};
   std::vector<CachePolicy> policies = {CachePolicy::kVip,  CachePolicy::kSimulation, CachePolicy::kDegree,

@@ -30,7 +30,7 @@ struct CacheContext {
   partition::PartitionBook book;
   int rank = 0;
   std::span<const std::int64_t> train_ids;  // this rank's, global ids
-  std::vector<std::int32_t> fanouts;        // fanouts[0] is the hop from the seeds
+  sample::Fanouts fanouts{15, 10, 5};       // fanouts[0] is the hop from the seeds
   std::int64_t batch_size = 1024;
   std::int64_t steps = 0;  // steps per epoch (the same on every rank)
   EpochRange measured;     // the epochs training runs (oracle)

@@ -30,7 +30,6 @@ void check(const PrefetchBoundOptions& o) {
   LOOM_CHECK_ARG(o.epochs > 0, "--epochs", "must be positive, got {}", o.epochs);
   LOOM_CHECK_ARG(o.batch_size > 0, "--batch-size", "must be positive, got {}", o.batch_size);
   LOOM_CHECK_ARG(o.lookahead >= 0, "--lookahead", "must be >= 0, got {}", o.lookahead);
-  sample::check_fanouts(o.fanouts, "--fanouts");
 }
 
 // Fetches left by the `capacity` remote rows used most often.
@@ -194,7 +193,7 @@ std::int64_t lookahead_fetches(std::span<const std::vector<std::int64_t>> access
 PrefetchBound analyze_prefetch_bound(const PrefetchBoundOptions& options) {
   check(options);
   const AnalysisInput in = open_analysis_input(options.store);
-  const std::vector<std::int32_t>& fanouts = options.fanouts;
+  const sample::Fanouts& fanouts = options.fanouts;
   const sample::NeighborSampler sampler(in.topology.csr(), fanouts);
   const int parts = in.book.num_parts();
   const std::int64_t steps = in.steps_per_epoch(options.batch_size);

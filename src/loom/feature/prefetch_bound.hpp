@@ -24,11 +24,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "loom/sample/fanouts.hpp"
+
 namespace loom::feature {
 
 struct PrefetchBoundOptions {
   std::string store;  // partitioned store
-  std::vector<std::int32_t> fanouts{15, 10, 5};
+  sample::Fanouts fanouts{15, 10, 5};
   std::int64_t batch_size = 1024;
   std::vector<double> fractions = {0.05, 0.25};
   int epochs = 1;

@@ -12,7 +12,7 @@ feature::CacheContext cache_context(const TrainingBatches& batches, const Traini
   context.book = data.book;
   context.rank = rank;
   context.train_ids = data.train_ids;
-  context.fanouts.assign(batches.fanouts.begin(), batches.fanouts.end());
+  context.fanouts = batches.fanouts;
   context.batch_size = batches.batch_size;
   context.measured = {batches.seed, 0, 0};
   return context;

@@ -22,7 +22,7 @@ namespace loom::loader {
 // What a ranking of rows by their expected use (the static cache's policies, the device tier, the
 // prefetch buffer's first fill) needs to know of the training batches.
 struct TrainingBatches {
-  std::span<const std::int32_t> fanouts;
+  sample::Fanouts fanouts;
   std::int64_t batch_size = 0;
   std::uint64_t seed = 0;  // the run's
 };

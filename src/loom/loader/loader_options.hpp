@@ -20,6 +20,7 @@
 #include "loom/format/dtype.hpp"
 #include "loom/graph/feature_norm.hpp"
 #include "loom/sample/epoch_plan.hpp"
+#include "loom/sample/fanouts.hpp"
 
 namespace loom::loader {
 
@@ -92,17 +93,28 @@ struct LoaderOptions {
   ChangeOptions change;
 };
 
-// LoaderOptions that passed check(): every option in range, every fanout list one per layer
-// (eval_fanouts expanded where one value was given for every layer).
+// LoaderOptions that passed check(): every option in range, and the fanouts of training, of
+// evaluation (expanded where one value was given for every layer) and of the changed conditions
+// (the training ones where --change-fanouts is not given) as the checked sampling specs every
+// sampler of the data path is built from.
 class CheckedLoaderOptions {
  public:
   const LoaderOptions& operator*() const { return options_; }
   const LoaderOptions* operator->() const { return &options_; }
+  const sample::Fanouts& fanouts() const { return fanouts_; }
+  const sample::Fanouts& eval_fanouts() const { return eval_fanouts_; }
+  const sample::Fanouts& changed_fanouts() const { return changed_fanouts_; }
 
  private:
   friend CheckedLoaderOptions check(const LoaderOptions& options, int layers);
-  explicit CheckedLoaderOptions(LoaderOptions options) : options_(std::move(options)) {}
+  CheckedLoaderOptions(LoaderOptions options, sample::Fanouts fanouts, sample::Fanouts eval_fanouts,
+                       sample::Fanouts changed_fanouts)
+      : options_(std::move(options)),
+        fanouts_(std::move(fanouts)),
+        eval_fanouts_(std::move(eval_fanouts)),
+        changed_fanouts_(std::move(changed_fanouts)) {}
   LoaderOptions options_;
+  sample::Fanouts fanouts_, eval_fanouts_, changed_fanouts_;
 };
 
 // Checks every option for a model of `layers` layers and throws Error::in_argument naming the

@@ -15,7 +15,8 @@ namespace loom::loader {
 
 MinibatchDataPath::MinibatchDataPath(const CheckedLoaderOptions& checked, TrainingData data, comm::Communicator& world,
                                      torch::Device device, int start_epoch, core::MetricsLog& metrics)
-    : options_(*checked),
+    : checked_(checked),
+      options_(*checked),
       data_(std::move(data)),
       fetch_comm_(world.dup()),
       device_features_(build_device_features(options_.data_path.device_rows, options_.data_path.host_reads,
@@ -46,17 +47,17 @@ MinibatchDataPath::MinibatchDataPath(const CheckedLoaderOptions& checked, Traini
                                                        &device_features_.tier(), mapped);
   eval_features_ =
       std::make_unique<feature::FeatureSource>(*fetcher_, &cache_, nullptr, &device_features_.tier(), mapped);
-  eval_sampler_ = std::make_unique<sample::NeighborSampler>(data_.graph(), options.eval_fanouts);
+  eval_sampler_ = std::make_unique<sample::NeighborSampler>(data_.graph(), checked.eval_fanouts());
   eval_builder_ = std::make_unique<BatchBuilder>(data_, *eval_sampler_, *eval_features_, &device_features_,
                                                  options_.data_path.whole_graph_gcn_norm, options_.seed_labels);
-  base_ = make_setting(options.fanouts, options.batch_size, 1.0, world);
+  base_ = make_setting(checked.fanouts(), options.batch_size, 1.0, world);
   if (options.change.epoch >= 0)
-    changed_ = make_setting(options.change.fanouts.empty() ? options.fanouts : options.change.fanouts,
+    changed_ = make_setting(checked.changed_fanouts(),
                             options.change.batch_size > 0 ? options.change.batch_size : options.batch_size,
                             options.change.train_fraction, world);
 }
 
-EpochSetting MinibatchDataPath::make_setting(const std::vector<std::int32_t>& fanouts, std::int64_t batch_size,
+EpochSetting MinibatchDataPath::make_setting(const sample::Fanouts& fanouts, std::int64_t batch_size,
                                              double train_fraction, comm::Communicator& world) const {
   EpochSetting s;
   s.sampler = std::make_unique<sample::NeighborSampler>(data_.graph(), fanouts);

@@ -72,12 +72,13 @@ class MinibatchDataPath {
   const feature::PrefetchBuffer* prefetch_buffer() const { return prefetch_.buffer.get(); }
 
  private:
-  TrainingBatches training_batches() const { return {options_.fanouts, options_.batch_size, options_.seed}; }
+  TrainingBatches training_batches() const { return {checked_.fanouts(), options_.batch_size, options_.seed}; }
   std::unique_ptr<BatchPipeline> make_pipeline(const BatchBuilder& builder, std::vector<sample::StepPlan> plan,
                                                int first_step) const;
-  EpochSetting make_setting(const std::vector<std::int32_t>& fanouts, std::int64_t batch_size, double train_fraction,
+  EpochSetting make_setting(const sample::Fanouts& fanouts, std::int64_t batch_size, double train_fraction,
                             comm::Communicator& world) const;
 
+  const CheckedLoaderOptions& checked_;
   const LoaderOptions& options_;
   TrainingData data_;
   comm::Communicator fetch_comm_;

@@ -69,7 +69,7 @@ PrefetchSetup build_prefetch(const PrefetchSetupOptions& options, const Training
                                 {"halo_nodes", data.halo_ids.size()},
                                 {"buffer_capacity", setup.buffer->capacity()},
                                 {"batch_size", batches.batch_size},
-                                {"fanouts", std::vector<std::int32_t>(batches.fanouts.begin(), batches.fanouts.end())},
+                                {"fanouts", batches.fanouts.values()},
                                 {"decay", options.buffer.decay},
                                 {"eviction_after_idle_minibatches", options.buffer.period}};
   world.agree_on([&] {

@@ -14,7 +14,7 @@ InferenceResult layerwise_inference(GnnModel& model, const graph::Csr& graph, co
                                     std::int64_t chunk_size) {
   LOOM_CHECK_ARG(chunk_size > 0, "chunk_size", "must be positive, got {}", chunk_size);
   const std::int64_t n = graph.num_rows();
-  const auto sampler = sample::NeighborSampler::full_neighborhood(graph, 1);
+  const auto sampler = sample::NeighborSampler(graph, sample::Fanouts::all_neighbours(1));
   const auto parameters = model.parameters();
   const torch::Device device = parameters.empty() ? torch::Device(torch::kCPU) : parameters.front().device();
   const bool was_training = model.is_training();

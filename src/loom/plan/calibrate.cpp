@@ -182,7 +182,6 @@ ClusterProfile calibrate(const CalibrateOptions& o, const Report& report) {
   LOOM_CHECK_ARG(o.scale >= 10 && o.scale <= 24, "--scale", "must be in 10..24, got {}", o.scale);
   LOOM_CHECK_ARG(!o.hidden.empty(), "--hidden", "give at least one width");
   LOOM_CHECK_ARG(o.steps > 0, "--steps", "must be positive, got {}", o.steps);
-  sample::check_fanouts(o.fanouts, "--fanouts");
   ClusterProfile p;
   p.name = o.name;
   p.cores = core::num_threads();

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "loom/plan/cluster_profile.hpp"
+#include "loom/sample/fanouts.hpp"
 
 namespace loom::plan {
 
@@ -25,7 +26,7 @@ struct CalibrateOptions {
   std::string name = "this host";
   int scale = 18;  // the R-MAT graph's log2 nodes
   std::int64_t feat_dim = 128;
-  std::vector<std::int32_t> fanouts{15, 10, 5};
+  sample::Fanouts fanouts{15, 10, 5};
   std::int64_t batch_size = 1024;
   std::vector<std::int64_t> hidden{64, 256};
   int steps = 4;  // measured steps per width (after one warm-up)

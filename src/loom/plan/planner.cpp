@@ -231,7 +231,8 @@ CountedSplit count_hosts(const PlanOptions& o, int hosts, LazyStandIn& stand_in,
 HostsResult plan_hosts(const PlanOptions& o, int hosts, LazyStandIn& stand_in, const std::string& graph,
                        const ModelSpec& spec, const GraphFacts& facts, const ClusterProfile& profile) {
   core::Timer timer;
-  SamplingSpec sampling{o.train.fanouts, o.train.batch_size, o.train.run.seed, o.train.cache.simulation_epochs};
+  SamplingSpec sampling{sample::Fanouts(o.train.fanouts, "--fanouts"), o.train.batch_size, o.train.run.seed,
+                        o.train.cache.simulation_epochs};
   if (o.shape) sampling.batch_size = stand_in_batch(*o.shape, o.train.batch_size);
   const int depth = o.train.data_path.pipeline_depth > 0 ? o.train.data_path.pipeline_depth : 4;
   const std::string dir = o.counts_dir.empty() ? default_counts_dir(o.store) : o.counts_dir;

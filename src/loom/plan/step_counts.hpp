@@ -12,6 +12,7 @@
 
 #include "loom/feature/cache_policy.hpp"
 #include "loom/plan/kway_graph.hpp"
+#include "loom/sample/fanouts.hpp"
 
 namespace loom::plan {
 
@@ -36,7 +37,7 @@ struct StepCount {
 };
 
 struct SamplingSpec {
-  std::vector<std::int32_t> fanouts;
+  sample::Fanouts fanouts{15, 10, 5};
   std::int64_t batch_size = 1024;  // seeds per step and part (the stand-in's, for a stand-in)
   std::uint64_t seed = 0;
   int simulation_epochs = 2;  // the simulation cache policy's

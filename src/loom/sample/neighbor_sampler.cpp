@@ -200,9 +200,8 @@ void sample_hop(graph::CsrView<IdT> g, std::int64_t num_dst, std::int32_t fanout
 
 }  // namespace detail
 
-NeighborSampler::NeighborSampler(const graph::Csr& graph, std::vector<std::int32_t> fanouts)
+NeighborSampler::NeighborSampler(const graph::Csr& graph, Fanouts fanouts)
     : graph_(&graph), fanouts_(std::move(fanouts)) {
-  check_fanouts(fanouts_, "fanouts");
   LOOM_CHECK_ARG(graph.num_rows() == graph.num_cols(), "graph",
                  "sampling needs a square CSR (rows = columns = all nodes), got {} rows and {} columns",
                  graph.num_rows(), graph.num_cols());
@@ -214,11 +213,6 @@ NeighborSampler::NeighborSampler(const graph::Csr& graph, std::vector<std::int32
   // fault would read megabytes for a list of a hundred bytes.
   if (csr_order_)
     core::advise_random(graph.indices_array().data(), static_cast<std::int64_t>(graph.indices_array().nbytes()));
-}
-
-NeighborSampler NeighborSampler::full_neighborhood(const graph::Csr& graph, int num_layers) {
-  LOOM_CHECK_ARG(num_layers > 0, "layers", "need at least one layer, got {}", num_layers);
-  return NeighborSampler(graph, std::vector<std::int32_t>(static_cast<std::size_t>(num_layers), -1));
 }
 
 SampledBatch NeighborSampler::sample(std::span<const std::int64_t> seeds, std::uint64_t seed) const {
@@ -262,36 +256,6 @@ SampledBatch NeighborSampler::sample(std::span<const std::int64_t> seeds, std::u
 
 std::uint64_t batch_seed(std::uint64_t run_seed, std::int64_t epoch, std::int64_t batch) {
   return core::Rng(run_seed).split(static_cast<std::uint64_t>(epoch), static_cast<std::uint64_t>(batch)).seed();
-}
-
-std::vector<std::int32_t> parse_fanouts(const std::string& text, const std::string& argument) {
-  std::vector<std::int32_t> fanouts;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    const std::size_t comma = std::min(text.find(',', start), text.size());
-    const std::string field = text.substr(start, comma - start);
-    std::size_t used = 0;
-    long value = 0;
-    try {
-      value = std::stol(field, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    LOOM_CHECK_ARG(used > 0 && used == field.size(), argument, "'{}' is not a comma-separated list of integers", text);
-    LOOM_CHECK_ARG(value >= -1 && value <= 1 << 30, argument, "fanout {} is out of range", value);
-    fanouts.push_back(static_cast<std::int32_t>(value));
-    start = comma + 1;
-  }
-  check_fanouts(fanouts, argument);
-  return fanouts;
-}
-
-void check_fanouts(std::span<const std::int32_t> fanouts, const std::string& argument) {
-  LOOM_CHECK_ARG(!fanouts.empty(), argument, "need at least one layer");
-  for (const std::int32_t f : fanouts) {
-    LOOM_CHECK_ARG(f > 0 || f == -1, argument, "fanout {} is invalid (want > 0, or -1 for all neighbours)", f);
-    LOOM_CHECK_ARG(f <= 1 << 30, argument, "fanout {} is too large", f);
-  }
 }
 
 }  // namespace loom::sample

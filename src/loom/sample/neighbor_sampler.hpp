@@ -22,17 +22,15 @@
 
 #include "loom/graph/csr.hpp"
 #include "loom/sample/block.hpp"
+#include "loom/sample/fanouts.hpp"
 
 namespace loom::sample {
 
 class NeighborSampler {
  public:
-  // fanouts: one per layer, each > 0 or -1 (all neighbours). Throws loom::Error naming the
-  // argument "fanouts" when empty or when a value is 0 or < -1, and when the graph is not square.
-  NeighborSampler(const graph::Csr& graph, std::vector<std::int32_t> fanouts);
-
-  // Exact inference: every layer takes all neighbours.
-  static NeighborSampler full_neighborhood(const graph::Csr& graph, int num_layers);
+  // The one way a sampler is made: one layer per fanout (Fanouts::all_neighbours for exact
+  // inference). Throws loom::Error naming "graph" when the graph is not square.
+  NeighborSampler(const graph::Csr& graph, Fanouts fanouts);
 
   // Samples the blocks for `seeds` (distinct global ids in [0, num_nodes)); throws loom::Error
   // naming "seeds" otherwise. `seed` selects the random streams: derive it per (epoch, batch),
@@ -40,7 +38,7 @@ class NeighborSampler {
   SampledBatch sample(std::span<const std::int64_t> seeds, std::uint64_t seed) const;
 
   int num_layers() const { return static_cast<int>(fanouts_.size()); }
-  const std::vector<std::int32_t>& fanouts() const { return fanouts_; }
+  const Fanouts& fanouts() const { return fanouts_; }
   const graph::Csr& graph() const { return *graph_; }
 
   // Whether each hop reads its frontier's neighbour lists in CSR order (ascending node id) rather
@@ -58,18 +56,12 @@ class NeighborSampler {
 
  private:
   const graph::Csr* graph_;
-  std::vector<std::int32_t> fanouts_;
+  Fanouts fanouts_;
   bool csr_order_ = false;
   std::int64_t read_window_bytes_ = kReadWindowBytes;
 };
 
 // The sampling seed of batch `batch` of epoch `epoch` under a run's base seed.
 std::uint64_t batch_seed(std::uint64_t run_seed, std::int64_t epoch, std::int64_t batch);
-
-// Parses "15,10,5" into fanouts (each > 0 or -1); throws loom::Error naming `argument`. What the
-// CLI calls once at its boundary; the library takes the parsed values.
-std::vector<std::int32_t> parse_fanouts(const std::string& text, const std::string& argument = "fanouts");
-// Checks parsed fanouts (at least one; each > 0 or -1, at most 2^30); throws naming `argument`.
-void check_fanouts(std::span<const std::int32_t> fanouts, const std::string& argument);
 
 }  // namespace loom::sample

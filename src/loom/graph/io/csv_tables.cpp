@@ -13,6 +13,29 @@ namespace {
 
 [[noreturn]] void throw_empty(const std::string& path) { throw Error::in_file(path, 0, "empty file (no data rows)"); }
 
+using Fields = std::vector<std::string_view>;
+
+// Calls `row(fields, reader)` for each line of `path` split at commas, once the line is checked to
+// have as many fields as the first (`what` names a row's count, e.g. "feature row has {} values");
+// throws naming the file when it has no rows.
+template <class Row>
+void for_each_csv_row(const std::string& path, const char* what, Row row) {
+  core::LineReader reader(path);
+  std::string_view line;
+  Fields fields;
+  std::int64_t width = -1;
+  while (reader.next(line)) {
+    core::split_fields(line, ",", /*collapse=*/false, fields);
+    const auto w = static_cast<std::int64_t>(fields.size());
+    if (width < 0) width = w;
+    if (w != width)
+      throw reader.error(
+          fmt::format("{}, expected {} (the width of row 1)", fmt::format(fmt::runtime(what), w), width));
+    row(fields, reader);
+  }
+  if (width < 0) throw_empty(path);
+}
+
 }  // namespace
 
 std::int64_t read_count(const std::string& path) {
@@ -48,40 +71,24 @@ std::vector<std::int64_t> read_id_rows(const std::string& path, std::int64_t num
 }
 
 FloatRows read_float_rows(const std::string& path) {
-  core::LineReader reader(path);
-  std::string_view line;
-  std::vector<std::string_view> fields;
   FloatRows out;
-  while (reader.next(line)) {
-    core::split_fields(line, ",", /*collapse=*/false, fields);
-    const auto width = static_cast<std::int64_t>(fields.size());
-    if (out.rows == 0) out.cols = width;
-    if (width != out.cols)
-      throw reader.error(fmt::format("feature row has {} values, expected {} (the width of row 1)", width, out.cols));
-    for (std::int64_t c = 0; c < width; ++c)
+  for_each_csv_row(path, "feature row has {} values", [&](const Fields& fields, core::LineReader& reader) {
+    out.cols = static_cast<std::int64_t>(fields.size());
+    for (std::int64_t c = 0; c < out.cols; ++c)
       out.values.push_back(core::parse_float(fields[c], reader, static_cast<int>(c)));
     ++out.rows;
-  }
-  if (out.rows == 0) throw_empty(path);
+  });
   return out;
 }
 
 LabelRows read_label_rows(const std::string& path) {
-  core::LineReader reader(path);
-  std::string_view line;
-  std::vector<std::string_view> fields;
   LabelRows out;
-  std::int64_t width = 0;
-  while (reader.next(line)) {
-    core::split_fields(line, ",", /*collapse=*/false, fields);
+  for_each_csv_row(path, "label row has {} columns", [&](const Fields& fields, core::LineReader& reader) {
     const auto w = static_cast<std::int64_t>(fields.size());
     if (out.rows == 0) {
-      width = w;
       out.multi_label = w > 1;
       if (out.multi_label) out.num_classes = w;
     }
-    if (w != width)
-      throw reader.error(fmt::format("label row has {} columns, expected {} (the width of row 1)", w, width));
     if (out.multi_label) {
       for (std::int64_t c = 0; c < w; ++c) {
         const double v = core::parse_double(fields[c], reader, static_cast<int>(c));
@@ -109,8 +116,7 @@ LabelRows read_label_rows(const std::string& path) {
       out.label.push_back(y);
     }
     ++out.rows;
-  }
-  if (out.rows == 0) throw_empty(path);
+  });
   return out;
 }
 

@@ -11,7 +11,7 @@ namespace loom::train {
 ChunkSet::ChunkSet(const graph::Csr& csr, const partition::PartitionBook& book, const FullGraphLayout& layout) {
   own_ = {book.range(layout.part_of(layout.way, 0)).begin,
           book.range(layout.part_of(layout.way, layout.chunks - 1)).end};
-  const auto one_hop = sample::NeighborSampler::full_neighborhood(csr, 1);
+  const auto one_hop = sample::NeighborSampler(csr, sample::Fanouts::all_neighbours(1));
   for (int c = 0; c < layout.chunks; ++c) {
     Chunk chunk;
     chunk.index = c;

@@ -38,7 +38,7 @@ ExactInference exact_inference(nn::GnnModel& model, const loader::TrainingData& 
   const bool was_training = model.is_training();
   model.eval();
   const auto& csr = data.graph();
-  const auto one_hop = sample::NeighborSampler::full_neighborhood(csr, 1);
+  const auto one_hop = sample::NeighborSampler(csr, sample::Fanouts::all_neighbours(1));
   const bool gcn = model.options().kind == nn::ModelKind::kGcn;
   const std::int64_t n = data.num_local;
   const std::int64_t chunks = comm.allreduce_max(ceil_div(n, chunk_size), comm::Channel::control);

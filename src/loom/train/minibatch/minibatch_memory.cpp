@@ -76,9 +76,10 @@ std::int64_t superbatch_bytes(const MinibatchOptions& o, const BatchShape& s, co
 }
 
 // A few of the run's first training batches, sampled as training will sample them.
-BatchShape probe_training_batch(const MinibatchOptions& o, const loader::TrainingData& data) {
+BatchShape probe_training_batch(const CheckedMinibatchOptions& checked, const loader::TrainingData& data) {
   if (data.train_ids.empty()) return {};
-  const sample::NeighborSampler sampler(data.graph(), o.fanouts);
+  const MinibatchOptions& o = *checked;
+  const sample::NeighborSampler sampler(data.graph(), checked.loader().fanouts());
   const std::int64_t steps =
       sample::steps_per_epoch(std::array{static_cast<std::int64_t>(data.train_ids.size())}, o.batch_size);
   const auto plan = sample::plan_epoch(data.train_ids, std::min<std::int64_t>(steps, kProbeBatches), o.batch_size,
@@ -89,10 +90,11 @@ BatchShape probe_training_batch(const MinibatchOptions& o, const loader::Trainin
 }
 
 // A sampled evaluation batch (--eval-fanouts, --eval-batch-size) of this rank's validation nodes.
-BatchShape probe_sampled_eval_batch(const MinibatchOptions& o, const loader::TrainingData& data) {
+BatchShape probe_sampled_eval_batch(const CheckedMinibatchOptions& checked, const loader::TrainingData& data) {
   const auto& ids = data.valid_ids.empty() ? data.test_ids : data.valid_ids;
   if (ids.empty()) return {};
-  const sample::NeighborSampler sampler(data.graph(), o.evaluation.fanouts);
+  const MinibatchOptions& o = *checked;
+  const sample::NeighborSampler sampler(data.graph(), checked.loader().eval_fanouts());
   const auto n = std::min<std::int64_t>(static_cast<std::int64_t>(ids.size()), o.evaluation.batch_size);
   return shape_of(sampler.sample(std::span(ids).first(static_cast<std::size_t>(n)), o.run.seed));
 }
@@ -105,7 +107,7 @@ std::int64_t exact_inference_bytes(const loader::TrainingData& data, const nn::G
   if (model.num_layers() > 1) last = model.layer_out_features(model.num_layers() - 2);
   std::int64_t chunk_inputs = 0, chunk_edges = 0;
   if (data.num_local > 0) {
-    const auto one_hop = sample::NeighborSampler::full_neighborhood(data.graph(), 1);
+    const auto one_hop = sample::NeighborSampler(data.graph(), sample::Fanouts::all_neighbours(1));
     std::vector<std::int64_t> dst(static_cast<std::size_t>(std::min(data.num_local, kExactChunk)));
     for (std::size_t i = 0; i < dst.size(); ++i) dst[i] = data.offset + static_cast<std::int64_t>(i);
     const auto block = one_hop.sample(dst, 0);
@@ -158,7 +160,7 @@ MemoryPlan plan_minibatch_memory(const CheckedMinibatchOptions& checked, const l
                                  const nn::GnnModel& model, std::int64_t held_bytes) {
   const MinibatchOptions& o = *checked;
   const int ranks = data.book.num_parts();
-  const BatchShape train = probe_training_batch(o, data);
+  const BatchShape train = probe_training_batch(checked, data);
   // Queued batches, one being prepared and the one training; with no pipeline the last is released
   // before the next is prepared.
   const std::int64_t batches = o.data_path.pipeline_depth == 0 ? 1 : o.data_path.pipeline_depth + 2;
@@ -166,7 +168,7 @@ MemoryPlan plan_minibatch_memory(const CheckedMinibatchOptions& checked, const l
   const std::int64_t step = activation_bytes(train, model, data.feat_dim, true);
   std::int64_t evaluation = 0;
   if (!o.run.eval.never() && o.evaluation.mode == EvalMode::kSampled) {
-    const BatchShape eval = probe_sampled_eval_batch(o, data);
+    const BatchShape eval = probe_sampled_eval_batch(checked, data);
     evaluation = batch_bytes(eval, data.feat_dim) + activation_bytes(eval, model, data.feat_dim, false);
   }
   if (o.evaluation.exact || !o.output.dir.empty() || (!o.run.eval.never() && o.evaluation.mode == EvalMode::kExact))
