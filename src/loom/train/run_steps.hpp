@@ -1,7 +1,7 @@
-// The steps both trainers take around their epochs (`loom train`, `loom fullgraph`), so that each
-// driver reads as the same list: open_rank() at the start, then per epoch the agreed stop check,
-// the checkpoint that is due (CheckpointOptions::due) and, when a signal stops the run, one line
-// saying where its checkpoint is. All but log_stopped are collective over `world`.
+// The steps every trainer takes around its epochs (`loom train`, `loom fullgraph`, the Python
+// Loader's rank): open_rank() at the start; the epoch loop (epoch_driver.hpp) per epoch the agreed
+// stop check and, when a signal stops the run, one line saying where its checkpoint is. All but
+// log_stopped are collective over `world`.
 #pragma once
 
 #include <functional>

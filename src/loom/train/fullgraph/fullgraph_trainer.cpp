@@ -21,6 +21,7 @@
 #include "loom/graph/info.hpp"
 #include "loom/nn/runtime.hpp"
 #include "loom/train/checkpoint.hpp"
+#include "loom/train/epoch_driver.hpp"
 #include "loom/loader/device.hpp"
 #include "loom/train/fullgraph/fullgraph_epoch.hpp"
 #include "loom/train/fullgraph/fullgraph_memory.hpp"
@@ -421,9 +422,10 @@ void evaluate_epoch(FullGraphRun& run, comm::Communicator& world, ChunkResults* 
 
 // Every rank's checkpoint of its stage after `epochs_done` epochs, with the layer split it trains.
 void save_stage_checkpoint(const FullGraphOptions& options, FullGraphRun& run, int epochs_done,
-                           const FullGraphReport& report, const core::MetricsLog& metrics, comm::Communicator& world) {
+                           const std::vector<nlohmann::json>& records, const core::MetricsLog& metrics,
+                           comm::Communicator& world) {
   nlohmann::json state = {{"fingerprint", fingerprint(options, run.layout, run.data)},
-                          {"epochs", report.epochs},
+                          {"epochs", records},
                           {"layer_bounds", run.bounds},
                           {"layer_costs", run.costs}};
   if (metrics.enabled()) state["metrics_log"] = metrics.position().to_json();
@@ -433,29 +435,38 @@ void save_stage_checkpoint(const FullGraphOptions& options, FullGraphRun& run, i
   });
 }
 
-// One epoch and what follows it: the training step, the evaluation --eval-every asks for (the last
-// epoch's rows kept for the outputs), the record, and the checkpoint that is due or that a signal
-// asks for (SIGTERM / SIGINT on any rank stops every rank here: one optimizer step is one epoch).
-// Returns whether a signal stopped the run.
-bool run_epoch(const FullGraphOptions& options, FullGraphRun& run, int epoch, comm::Communicator& world,
-               core::MetricsLog& metrics, FullGraphReport& report) {
-  FullGraphEpoch record = train_epoch(options, run, epoch, world);
-  const bool last = epoch + 1 == options.run.epochs;
-  const bool keeps_rows = !options.output.dir.empty() && last;
-  if (options.run.eval.due(epoch, options.run.epochs))
-    evaluate_epoch(run, world, keeps_rows ? &run.final_rows.emplace() : nullptr, record, report);
-  report.epochs.push_back(record.to_json(report.scoring));
-  if (world.rank() == 0) {
-    metrics.write(report.epochs.back());
-    if (!options.output.quiet) record.log();
+// Full-graph training as a task of the epoch driver: one optimizer step per epoch, exact
+// inference of every split as its evaluation (the last epoch's rows kept for the outputs), and
+// every rank's checkpoint of its stage.
+class FullGraphTask : public EpochTask {
+ public:
+  FullGraphTask(const FullGraphOptions& options, FullGraphRun& run, comm::Communicator& world,
+                const core::MetricsLog& metrics, FullGraphReport& report)
+      : options_(options), run_(run), world_(world), metrics_(metrics), report_(report) {}
+
+  TrainedEpoch train(int epoch) override {
+    epoch_ = train_epoch(options_, run_, epoch, world_);
+    return {epoch_.to_json(report_.scoring)};
   }
-  report.stopped_by = last ? 0 : agreed_stop_signal(world);
-  if (options.checkpoint.due(epoch + 1, report.stopped_by))
-    save_stage_checkpoint(options, run, epoch + 1, report, metrics, world);
-  if (report.stopped_by == 0) return false;
-  log_stopped(report.stopped_by, fmt::format("epoch {}", epoch + 1), options.checkpoint, world);
-  return true;
-}
+  bool evaluate(int epoch, nlohmann::json& record) override {
+    const bool keeps_rows = !options_.output.dir.empty() && epoch + 1 == options_.run.epochs;
+    evaluate_epoch(run_, world_, keeps_rows ? &run_.final_rows.emplace() : nullptr, epoch_, report_);
+    record = epoch_.to_json(report_.scoring);
+    return false;
+  }
+  void log(const nlohmann::json&) const override { epoch_.log(); }
+  void save(int epochs_done, const std::vector<nlohmann::json>& records) override {
+    save_stage_checkpoint(options_, run_, epochs_done, records, metrics_, world_);
+  }
+
+ private:
+  const FullGraphOptions& options_;
+  FullGraphRun& run_;
+  comm::Communicator& world_;
+  const core::MetricsLog& metrics_;
+  FullGraphReport& report_;
+  FullGraphEpoch epoch_;  // the epoch trained last
+};
 
 // The predictions (and embeddings) of -o, from the last epoch's exact inference.
 void write_outputs(const FullGraphOptions& options, FullGraphRun& run, const comm::Communicator& world) {
@@ -504,8 +515,11 @@ FullGraphReport run_fullgraph(const FullGraphOptions& options, comm::Communicato
   loader::join_digest_check(digests, metrics, world);
   if (!options.checkpoint.resume && options.output.overwrite && !options.checkpoint.dir.empty())
     format::remove_checkpoints(run.rank_dir);  // an earlier run's, which --overwrite replaces
-  for (int epoch = start_epoch; epoch < options.run.epochs; ++epoch)
-    if (run_epoch(options, run, epoch, world, metrics, report)) return report;
+  FullGraphTask task(options, run, world, metrics, report);
+  report.stopped_by = run_epochs(task, {options.run, options.checkpoint, options.output.quiet}, start_epoch,
+                                 report.epochs, metrics, world)
+                          .stopped_by;
+  if (report.stopped_by != 0) return report;
   write_outputs(options, run, world);
   record_memory_peak(estimate, run.memory.resident(), private_peak.bytes(), world, metrics);
   return report;

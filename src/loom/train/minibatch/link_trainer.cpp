@@ -11,6 +11,7 @@
 #include "loom/core/rng.hpp"
 #include "loom/core/timer.hpp"
 #include "loom/loader/device.hpp"
+#include "loom/train/epoch_driver.hpp"
 #include "loom/train/gradient_sync.hpp"
 #include "loom/train/minibatch/epoch_stats.hpp"
 #include "loom/train/minibatch/link_evaluation.hpp"
@@ -181,46 +182,66 @@ std::int64_t announce_link_run(const MinibatchOptions& options, const loader::Li
   return steps;
 }
 
-// What the epochs of one run share.
-struct LinkRun {
-  const MinibatchOptions& options;
-  comm::Communicator& world;
-  LinkPredictor& m;
-  const loader::MinibatchDataPath& path;
-  const loader::LinkSplit& split;
-  const loader::NegativeSampler& negatives;
-  std::int64_t steps;
-};
+// Link prediction as a task of the epoch driver: its epochs and held-out metrics (no
+// checkpoints: check_link_task_options refuses them).
+class LinkTask : public EpochTask {
+ public:
+  LinkTask(const MinibatchOptions& options, comm::Communicator& world, LinkPredictor& m,
+           const loader::MinibatchDataPath& path, const loader::LinkSplit& split,
+           const loader::NegativeSampler& negatives, std::int64_t steps, LinkReport& report)
+      : options_(options),
+        world_(world),
+        m_(m),
+        path_(path),
+        split_(split),
+        negatives_(negatives),
+        steps_(steps),
+        report_(report) {}
 
-// One epoch: its steps, its record (with the held-out metrics where --eval-every asks) and log line.
-nlohmann::json run_link_epoch(LinkRun& run, int epoch, LinkReport& report) {
-  const MinibatchOptions& o = run.options;
-  const EpochWatch since = watch_epoch(run.world, run.path.prefetch_control(), run.path.prefetch_buffer());
-  core::Timer timer;
-  EpochTotals totals;
-  const loader::LinkEpochOptions epoch_options{.batch_size = o.batch_size,
-                                               .negative_ratio = o.link.negative_ratio,
-                                               .drop_positive_edges = o.link.drop_positive_edges,
-                                               .run_seed = o.run.seed};
-  train_link_epoch(
-      run.m, run.path,
-      loader::plan_link_epoch(run.split.train, run.negatives, run.steps, epoch_options, epoch, run.world.rank()),
-      o.run.seed, epoch, totals);
-  const EpochFacts facts{.epoch = epoch + 1,
-                         .seconds = timer.seconds(),
-                         .steps = run.steps,
-                         .lr = o.run.lr,
-                         .pipelined = o.data_path.pipeline_depth > 0,
-                         .scoring = std::nullopt};  // a link task is scored by its held-out metrics
-  const EpochSummary summary =
-      summarize_epoch(facts, totals, since, run.world, run.path.prefetch_control(), run.path.prefetch_buffer());
-  nlohmann::json record = epoch_record(summary);
-  record["task"] = "link";
-  if (o.run.eval.due(epoch, o.run.epochs)) evaluate_links(run.m, o, run.path, run.split, epoch, record, report);
-  if (run.world.rank() == 0 && !o.output.quiet)
-    log_link_epoch(summary, record, o.link.hits_at.empty() ? 50 : o.link.hits_at.back());
-  return record;
-}
+  // The epoch's steps over this epoch's positives and negatives, and its record.
+  TrainedEpoch train(int epoch) override {
+    const MinibatchOptions& o = options_;
+    const EpochWatch since = watch_epoch(world_, path_.prefetch_control(), path_.prefetch_buffer());
+    core::Timer timer;
+    EpochTotals totals;
+    const loader::LinkEpochOptions epoch_options{.batch_size = o.batch_size,
+                                                 .negative_ratio = o.link.negative_ratio,
+                                                 .drop_positive_edges = o.link.drop_positive_edges,
+                                                 .run_seed = o.run.seed};
+    train_link_epoch(m_, path_,
+                     loader::plan_link_epoch(split_.train, negatives_, steps_, epoch_options, epoch, world_.rank()),
+                     o.run.seed, epoch, totals);
+    const EpochFacts facts{.epoch = epoch + 1,
+                           .seconds = timer.seconds(),
+                           .steps = steps_,
+                           .lr = o.run.lr,
+                           .pipelined = o.data_path.pipeline_depth > 0,
+                           .scoring = std::nullopt};  // a link task is scored by its held-out metrics
+    summary_ = summarize_epoch(facts, totals, since, world_, path_.prefetch_control(), path_.prefetch_buffer());
+    nlohmann::json record = epoch_record(summary_);
+    record["task"] = "link";
+    return {std::move(record)};
+  }
+
+  bool evaluate(int epoch, nlohmann::json& record) override {
+    evaluate_links(m_, options_, path_, split_, epoch, record, report_);
+    return false;
+  }
+  void log(const nlohmann::json& record) const override {
+    log_link_epoch(summary_, record, options_.link.hits_at.empty() ? 50 : options_.link.hits_at.back());
+  }
+
+ private:
+  const MinibatchOptions& options_;
+  comm::Communicator& world_;
+  LinkPredictor& m_;
+  const loader::MinibatchDataPath& path_;
+  const loader::LinkSplit& split_;
+  const loader::NegativeSampler& negatives_;
+  const std::int64_t steps_;
+  LinkReport& report_;
+  EpochSummary summary_;  // of the epoch trained last
+};
 
 }  // namespace
 
@@ -247,12 +268,10 @@ LinkReport run_link_prediction(const MinibatchOptions& given, comm::Communicator
   const loader::MinibatchDataPath path(checked->loader(), std::move(data), world, runtime.device, 0, metrics);
   loader::join_digest_check(digests, metrics, world);
   const loader::NegativeSampler negatives(path.data().graph(), options.link.negatives);
-  LinkRun run{options, world, m, path, split, negatives, announce_link_run(options, split, path, world, metrics)};
   LinkReport report;
-  for (int epoch = 0; epoch < options.run.epochs; ++epoch) {
-    report.epochs.push_back(run_link_epoch(run, epoch, report));
-    if (world.rank() == 0) metrics.write(report.epochs.back());
-  }
+  LinkTask task(options, world, m, path, split, negatives, announce_link_run(options, split, path, world, metrics),
+                report);
+  run_epochs(task, {options.run, options.checkpoint, options.output.quiet}, 0, report.epochs, metrics, world);
   return report;
 }
 

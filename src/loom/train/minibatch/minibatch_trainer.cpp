@@ -16,6 +16,7 @@
 #include "loom/nn/runtime.hpp"
 #include "loom/train/checkpoint.hpp"
 #include "loom/train/checkpoint_state.hpp"
+#include "loom/train/epoch_driver.hpp"
 #include "loom/loader/device.hpp"
 #include "loom/train/gradient_sync.hpp"
 #include "loom/train/lr_schedule.hpp"
@@ -295,11 +296,10 @@ EvalScores evaluate(nn::GnnModel& model, const MinibatchOptions& o, const loader
   return s;
 }
 
-// Validation and test scores after epoch `epoch` where --eval-every asks, into `record` and
+// Validation and test scores after epoch `epoch` (the driver asks where --eval-every says), into `record` and
 // `report`, observed by model selection. Returns whether selection says to stop early.
 bool evaluate_epoch(TrainingModel& m, const MinibatchOptions& options, const loader::MinibatchDataPath& path, int epoch,
                     nlohmann::json& record, MinibatchReport& report) {
-  if (!options.run.eval.due(epoch, options.run.epochs)) return false;
   const EvalScores scores = evaluate(*m.model, options, path, epoch);
   report.final_valid = score(scores.valid, report.scoring);
   report.final_test = score(scores.test, report.scoring);
@@ -365,111 +365,110 @@ void final_evaluation(nn::GnnModel& model, const MinibatchOptions& options, cons
   write_training_outputs(options.output.dir, options.output.overwrite, rows, comm);
 }
 
-// What the epochs of one run share, and the checkpoint they may write on the way.
-struct Run {
-  const MinibatchOptions& options;
-  comm::Communicator& world;
-  TrainingModel& m;
-  const loader::MinibatchDataPath& path;
-  const StartPoint& start;
-  const std::string fingerprint;
-  core::MetricsLog& metrics;
-  MinibatchReport& report;
+// Node classification as a task of the epoch driver: its epochs, evaluation and checkpoints.
+class NodeTask : public EpochTask {
+ public:
+  NodeTask(const MinibatchOptions& options, comm::Communicator& world, TrainingModel& m,
+           const loader::MinibatchDataPath& path, const StartPoint& start, std::string fingerprint,
+           core::MetricsLog& metrics, MinibatchReport& report)
+      : options_(options),
+        world_(world),
+        m_(m),
+        path_(path),
+        start_(start),
+        fingerprint_(std::move(fingerprint)),
+        metrics_(metrics),
+        report_(report) {}
 
-  void save(CheckpointId id, nlohmann::json state) {
-    state["fingerprint"] = fingerprint;
-    state["epochs"] = report.epochs;
-    state["selection"] = m.selection->state();
-    if (metrics.enabled()) state["metrics_log"] = metrics.position().to_json();
-    world.agree_on([&] {
-      if (world.rank() == 0)
-        save_checkpoint(options.checkpoint.dir, id, *m.model, *m.optimizer, state, m.selection->checkpoint_tensors(),
-                        options.checkpoint.keep);
+  // The epoch's learning rate, its training steps (from the resume point in the epoch resumed)
+  // and its record. A signal mid-epoch checkpoints that step and ends the run.
+  TrainedEpoch train(int epoch) override {
+    const double lr = learning_rate_at(options_.run.lr_schedule, options_.run.lr, epoch, options_.run.epochs);
+    set_learning_rate(*m_.optimizer, lr);
+    const loader::EpochSetting& setting = path_.setting(epoch);
+    if (world_.rank() == 0 && path_.changed(epoch) && epoch == options_.change.epoch)
+      spdlog::info("epoch {}: conditions change (fanouts {}, batch size {}, {} steps)", epoch + 1,
+                   fmt::join(setting.sampler->fanouts(), ","), setting.batch_size, setting.steps);
+    const EpochWatch since = watch_epoch(world_, path_.prefetch_control(), path_.prefetch_buffer());
+    core::Timer timer;
+    const bool resumed_here = epoch == start_.epoch;
+    EpochTotals totals = resumed_here ? start_.totals : EpochTotals{};
+    const EpochProgress progress =
+        train_epoch(m_, path_, options_.run.seed, epoch, resumed_here ? start_.step : 0, totals);
+    totals.earlier_seconds += timer.seconds();
+    if (progress.steps_done < setting.steps) {
+      stop_mid_epoch(epoch, progress, totals);
+      return {std::nullopt, progress.stopped_by};
+    }
+    auto [summary, record] = summarize_and_record(epoch, lr, totals, since);
+    summary_ = summary;
+    return {std::move(record), progress.stopped_by};
+  }
+
+  bool evaluate(int epoch, nlohmann::json& record) override {
+    return evaluate_epoch(m_, options_, path_, epoch, record, report_);
+  }
+  void log(const nlohmann::json& record) const override { log_epoch(summary_, record); }
+  void save(int epochs_done, const std::vector<nlohmann::json>& records) override {
+    save_state(epochs_done, records, {});
+  }
+
+ private:
+  void save_state(CheckpointId id, const std::vector<nlohmann::json>& records, nlohmann::json state) {
+    state["fingerprint"] = fingerprint_;
+    state["epochs"] = records;
+    state["selection"] = m_.selection->state();
+    if (metrics_.enabled()) state["metrics_log"] = metrics_.position().to_json();
+    world_.agree_on([&] {
+      if (world_.rank() == 0)
+        save_checkpoint(options_.checkpoint.dir, id, *m_.model, *m_.optimizer, state,
+                        m_.selection->checkpoint_tensors(), options_.checkpoint.keep);
     });
   }
+
+  // A signal stopped epoch `epoch` after `progress.steps_done` steps: every rank's totals go into
+  // the checkpoint (where one is due), so that the resumed epoch's record sums the same steps.
+  void stop_mid_epoch(int epoch, const EpochProgress& progress, const EpochTotals& totals) {
+    const auto all_totals = world_.allgatherv(std::span<const double>(pack_totals(totals)), comm::Channel::control);
+    if (options_.checkpoint.due(epoch + 1, progress.stopped_by))
+      save_state({epoch, progress.steps_done}, report_.epochs, {{"epoch_totals", all_totals}});
+    log_stopped(progress.stopped_by, fmt::format("step {} of epoch {}", progress.steps_done, epoch + 1),
+                options_.checkpoint, world_);
+  }
+
+  // The epoch's summary over all ranks and its record, with the whole epoch's time at this pace
+  // where --max-steps cut it short.
+  std::pair<EpochSummary, nlohmann::json> summarize_and_record(int epoch, double lr, const EpochTotals& totals,
+                                                               const EpochWatch& since) const {
+    const loader::EpochSetting& setting = path_.setting(epoch);
+    const EpochFacts facts{.epoch = epoch + 1,
+                           .seconds = totals.earlier_seconds,
+                           .steps = setting.steps,
+                           .lr = lr,
+                           .changed_conditions = path_.changed(epoch),
+                           .pipelined = options_.data_path.pipeline_depth > 0,
+                           .scoring = report_.scoring};
+    EpochSummary summary =
+        summarize_epoch(facts, totals, since, world_, path_.prefetch_control(), path_.prefetch_buffer());
+    nlohmann::json record = epoch_record(summary);
+    if (setting.steps < setting.full_steps) {
+      record["full_steps"] = setting.full_steps;
+      record["projected_epoch_seconds"] = summary.facts.seconds * static_cast<double>(setting.full_steps) /
+                                          static_cast<double>(std::max<std::int64_t>(1, setting.steps));
+    }
+    return {std::move(summary), std::move(record)};
+  }
+
+  const MinibatchOptions& options_;
+  comm::Communicator& world_;
+  TrainingModel& m_;
+  const loader::MinibatchDataPath& path_;
+  const StartPoint& start_;
+  const std::string fingerprint_;
+  core::MetricsLog& metrics_;
+  MinibatchReport& report_;
+  EpochSummary summary_;  // of the epoch trained last
 };
-
-enum class AfterEpoch { kNext, kEarlyStop, kStopped };
-
-// A signal stopped epoch `epoch` after `progress.steps_done` steps: every rank's totals go into
-// the checkpoint (where one is due), so that the resumed epoch's record sums the same steps.
-AfterEpoch stop_mid_epoch(Run& run, int epoch, const EpochProgress& progress, const EpochTotals& totals) {
-  comm::Communicator& world = run.world;
-  run.report.stopped_by = progress.stopped_by;
-  const auto all_totals = world.allgatherv(std::span<const double>(pack_totals(totals)), comm::Channel::control);
-  if (run.options.checkpoint.due(epoch + 1, run.report.stopped_by))
-    run.save({epoch, progress.steps_done}, {{"epoch_totals", all_totals}});
-  log_stopped(run.report.stopped_by, fmt::format("step {} of epoch {}", progress.steps_done, epoch + 1),
-              run.options.checkpoint, world);
-  return AfterEpoch::kStopped;
-}
-
-// The epoch's summary over all ranks and its record, with the whole epoch's time at this pace
-// where --max-steps cut it short.
-std::pair<EpochSummary, nlohmann::json> summarize_and_record(const Run& run, int epoch, double lr,
-                                                             const EpochTotals& totals, const EpochWatch& since) {
-  const loader::EpochSetting& setting = run.path.setting(epoch);
-  const EpochFacts facts{.epoch = epoch + 1,
-                         .seconds = totals.earlier_seconds,
-                         .steps = setting.steps,
-                         .lr = lr,
-                         .changed_conditions = run.path.changed(epoch),
-                         .pipelined = run.options.data_path.pipeline_depth > 0,
-                         .scoring = run.report.scoring};
-  EpochSummary summary =
-      summarize_epoch(facts, totals, since, run.world, run.path.prefetch_control(), run.path.prefetch_buffer());
-  nlohmann::json record = epoch_record(summary);
-  if (setting.steps < setting.full_steps) {
-    record["full_steps"] = setting.full_steps;
-    record["projected_epoch_seconds"] = summary.facts.seconds * static_cast<double>(setting.full_steps) /
-                                        static_cast<double>(std::max<std::int64_t>(1, setting.steps));
-  }
-  return {std::move(summary), std::move(record)};
-}
-
-// One epoch: its learning rate, the training steps (from the resume point in the epoch resumed),
-// its record with the evaluation --eval-every asks for, and the checkpoint that is due or that a
-// signal asks for. A signal mid-epoch checkpoints that step and ends the run (kStopped).
-AfterEpoch run_epoch(Run& run, int epoch) {
-  const MinibatchOptions& options = run.options;
-  comm::Communicator& world = run.world;
-  const loader::MinibatchDataPath& path = run.path;
-  MinibatchReport& report = run.report;
-  const double lr = learning_rate_at(options.run.lr_schedule, options.run.lr, epoch, options.run.epochs);
-  set_learning_rate(*run.m.optimizer, lr);
-  const loader::EpochSetting& setting = path.setting(epoch);
-  if (world.rank() == 0 && path.changed(epoch) && epoch == options.change.epoch)
-    spdlog::info("epoch {}: conditions change (fanouts {}, batch size {}, {} steps)", epoch + 1,
-                 fmt::join(setting.sampler->fanouts(), ","), setting.batch_size, setting.steps);
-
-  const EpochWatch since = watch_epoch(world, path.prefetch_control(), path.prefetch_buffer());
-  core::Timer timer;
-  const bool resumed_here = epoch == run.start.epoch;
-  EpochTotals totals = resumed_here ? run.start.totals : EpochTotals{};
-  const EpochProgress progress =
-      train_epoch(run.m, path, options.run.seed, epoch, resumed_here ? run.start.step : 0, totals);
-  totals.earlier_seconds += timer.seconds();
-  if (progress.steps_done < setting.steps) return stop_mid_epoch(run, epoch, progress, totals);
-  auto [summary, record] = summarize_and_record(run, epoch, lr, totals, since);
-  const bool stop = evaluate_epoch(run.m, options, path, epoch, record, report);
-  report.epochs.push_back(record);
-  if (world.rank() == 0) {
-    run.metrics.write(record);
-    if (!options.output.quiet) log_epoch(summary, record);
-  }
-  // A signal during the epoch's last step or its evaluation stops the run here.
-  const bool last = epoch + 1 == options.run.epochs || stop;
-  if (!last) report.stopped_by = progress.stopped_by != 0 ? progress.stopped_by : agreed_stop_signal(world);
-  if (options.checkpoint.due(epoch + 1, report.stopped_by)) run.save(epoch + 1, {});
-  if (report.stopped_by != 0) {
-    log_stopped(report.stopped_by, fmt::format("epoch {}", epoch + 1), options.checkpoint, world);
-    return AfterEpoch::kStopped;
-  }
-  if (stop && world.rank() == 0)
-    spdlog::info("early stop after epoch {}: no better validation {} for {} epochs (best: epoch {})", epoch + 1,
-                 loader::score_name(report.scoring), options.evaluation.patience, run.m.selection->best_epoch());
-  return stop ? AfterEpoch::kEarlyStop : AfterEpoch::kNext;
-}
 
 // The epoch whose weights the model holds after training: the best validation epoch's where the
 // selection restores them, else `last`.
@@ -527,15 +526,15 @@ MinibatchReport run_minibatch(const MinibatchOptions& given, comm::Communicator&
     format::remove_checkpoints(options.checkpoint.dir);  // an earlier run's, which --overwrite replaces
   core::install_stop_handlers();
 
-  Run run{options, world, m, path, start, print, metrics, report};
-  int weights_epoch = start.epoch;  // the epoch whose weights the model holds
-  for (int epoch = start.epoch; epoch < options.run.epochs; ++epoch) {
-    const AfterEpoch next = run_epoch(run, epoch);
-    if (next == AfterEpoch::kStopped) return report;
-    weights_epoch = epoch + 1;
-    if (next == AfterEpoch::kEarlyStop) break;
-  }
-  weights_epoch = selected_weights_epoch(m, weights_epoch, report.scoring, rank);
+  NodeTask task(options, world, m, path, start, print, metrics, report);
+  const EpochsRun run = run_epochs(task, {options.run, options.checkpoint, options.output.quiet}, start.epoch,
+                                   report.epochs, metrics, world);
+  report.stopped_by = run.stopped_by;
+  if (run.stopped_by != 0) return report;
+  if (run.early_stop && rank == 0)
+    spdlog::info("early stop after epoch {}: no better validation {} for {} epochs (best: epoch {})", run.epochs_done,
+                 loader::score_name(report.scoring), options.evaluation.patience, m.selection->best_epoch());
+  const int weights_epoch = selected_weights_epoch(m, run.epochs_done, report.scoring, rank);
   if (options.evaluation.exact || !options.output.dir.empty())
     final_evaluation(*m.model, options, path, weights_epoch, metrics, report);
   report.memory_estimate_bytes = estimate;
