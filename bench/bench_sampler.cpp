@@ -185,7 +185,12 @@ void bench_sage_step(const BenchGraph& g, int threads) {
   const auto labels = torch::randint(g.classes, {n}, torch::kLong);
   const sample::NeighborSampler sampler(g.csr, {15, 10, 5});
   torch::manual_seed(0);
-  nn::GnnModel model({nn::ModelKind::kSage, 3, features.size(1), 256, g.classes, 0.5, 1});
+  nn::GnnModel model({.kind = nn::ModelKind::kSage,
+                      .num_layers = 3,
+                      .in_features = features.size(1),
+                      .hidden = 256,
+                      .num_classes = g.classes,
+                      .dropout = 0.5});
   torch::optim::Adam opt(model.parameters(), torch::optim::AdamOptions(0.003));
   const std::int64_t train_size = n * 6 / 10;
   const auto train = shuffled_nodes(n, train_size, 3);
