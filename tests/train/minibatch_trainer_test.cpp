@@ -127,7 +127,7 @@ TEST_F(MinibatchTrainer, GcnAndGatTrainToo) {
   test::ScratchDir dir;
   auto world = testing::single_rank_world();
   for (const auto kind : {nn::ModelKind::kGcn, nn::ModelKind::kGat}) {
-    auto o = small_options(make_sbm(dir, "g" + nn::model_kind_name(kind)));
+    auto o = small_options(make_sbm(dir, std::string("g").append(nn::model_kind_name(kind))));
     o.model.kind = kind;
     o.run.epochs = 4;
     EXPECT_GT(run_minibatch(o, world).final_test, 0.8) << nn::model_kind_name(kind);
