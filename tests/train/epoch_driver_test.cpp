@@ -15,7 +15,7 @@ namespace {
 
 class RecordingTask : public EpochTask {
  public:
-  int stop_early_after = -1;  // evaluate() asks to stop after this epoch (0-based)
+  int stop_early_after = -1;   // evaluate() asks to stop after this epoch (0-based)
   int stopped_mid_epoch = -1;  // train() returns no record for this epoch, as a signal mid-epoch does
   std::vector<int> trained, evaluated, saved;
   mutable int logged = 0;
@@ -37,20 +37,23 @@ class RecordingTask : public EpochTask {
   }
 };
 
-RunOptions run_of(int epochs, int eval_every) {
+// Runs `task` for `epochs` epochs from `start`, evaluating every `eval_every`, with checkpoints
+// due every `checkpoint_every` epochs (-1: no checkpoint folder), into `records`.
+EpochsRun run_task(RecordingTask& task, int epochs, int eval_every, int checkpoint_every, bool quiet, int start,
+                   std::vector<nlohmann::json>& records) {
   RunOptions run;
   run.epochs = epochs;
   run.eval.every = eval_every;
-  return run;
+  CheckpointOptions checkpoint;
+  if (checkpoint_every >= 0) checkpoint = {.dir = "unused-dir", .every = checkpoint_every};
+  core::MetricsLog metrics;
+  return run_epochs(task, {run, checkpoint, quiet}, start, records, metrics, testing::single_rank_world());
 }
 
 TEST(EpochDriver, TrainsEachEpochEvaluatesOnScheduleAndCheckpointsWhenDue) {
   RecordingTask task;
-  const RunOptions run = run_of(5, 2);
-  const CheckpointOptions checkpoint{.dir = "unused-dir", .every = 2};
-  core::MetricsLog metrics;
   std::vector<nlohmann::json> records;
-  const EpochsRun done = run_epochs(task, {run, checkpoint, true}, 0, records, metrics, testing::single_rank_world());
+  const EpochsRun done = run_task(task, 5, 2, 2, true, 0, records);
   EXPECT_EQ(task.trained, (std::vector<int>{0, 1, 2, 3, 4}));
   EXPECT_EQ(task.evaluated, (std::vector<int>{1, 3, 4}));  // every 2nd epoch and the last
   EXPECT_EQ(task.saved, (std::vector<int>{2, 4}));
@@ -66,12 +69,8 @@ TEST(EpochDriver, TrainsEachEpochEvaluatesOnScheduleAndCheckpointsWhenDue) {
 TEST(EpochDriver, StartsAtTheResumedEpochAndEndsOnAnEarlyStop) {
   RecordingTask task;
   task.stop_early_after = 3;
-  const RunOptions run = run_of(10, 1);
-  const CheckpointOptions no_checkpoints;
-  core::MetricsLog metrics;
   std::vector<nlohmann::json> records;
-  const EpochsRun done =
-      run_epochs(task, {run, no_checkpoints, false}, 2, records, metrics, testing::single_rank_world());
+  const EpochsRun done = run_task(task, 10, 1, -1, false, 2, records);
   EXPECT_EQ(task.trained, (std::vector<int>{2, 3}));
   EXPECT_EQ(task.logged, 2);
   EXPECT_TRUE(task.saved.empty());
@@ -82,11 +81,8 @@ TEST(EpochDriver, StartsAtTheResumedEpochAndEndsOnAnEarlyStop) {
 TEST(EpochDriver, AnEpochStoppedMidwayEndsTheLoopWithItsSignalAndNoRecord) {
   RecordingTask task;
   task.stopped_mid_epoch = 1;
-  const RunOptions run = run_of(4, 1);
-  const CheckpointOptions checkpoint{.dir = "unused-dir"};
-  core::MetricsLog metrics;
   std::vector<nlohmann::json> records;
-  const EpochsRun done = run_epochs(task, {run, checkpoint, true}, 0, records, metrics, testing::single_rank_world());
+  const EpochsRun done = run_task(task, 4, 1, 0, true, 0, records);
   EXPECT_EQ(task.trained, (std::vector<int>{0, 1}));
   EXPECT_EQ(records.size(), 1u);
   EXPECT_TRUE(task.saved.empty());  // the task saves a mid-epoch stop itself

@@ -53,9 +53,7 @@ CheckedLoaderOptions check(const LoaderOptions& o, int layers) {
   sample::Fanouts changed =
       o.change.fanouts.empty() ? fanouts : sample::Fanouts(o.change.fanouts, "--change-fanouts", layers);
   sample::Fanouts eval(o.eval_fanouts, "--eval-fanouts", layers, sample::Fanouts::Layers::kOneForAll);
-  LoaderOptions checked = o;
-  checked.eval_fanouts = eval.values();
-  return CheckedLoaderOptions(std::move(checked), std::move(fanouts), std::move(eval), std::move(changed));
+  return CheckedLoaderOptions(o, std::move(fanouts), std::move(eval), std::move(changed));
 }
 
 }  // namespace loom::loader

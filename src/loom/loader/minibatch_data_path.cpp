@@ -16,12 +16,11 @@ namespace loom::loader {
 MinibatchDataPath::MinibatchDataPath(const CheckedLoaderOptions& checked, TrainingData data, comm::Communicator& world,
                                      torch::Device device, int start_epoch, core::MetricsLog& metrics)
     : checked_(checked),
-      options_(*checked),
       data_(std::move(data)),
       fetch_comm_(world.dup()),
-      device_features_(build_device_features(options_.data_path.device_rows, options_.data_path.host_reads,
+      device_features_(build_device_features(checked_->data_path.device_rows, checked_->data_path.host_reads,
                                              training_batches(), data_, device, world)) {
-  const LoaderOptions& options = options_;
+  const LoaderOptions& options = *checked_;
   const int rank = world.rank();
   fetcher_ = std::make_unique<feature::RemoteFetcher>(
       fetch_comm_, data_.book, device_features_.host_rows(data_.features), options.data_path.wire_dtype);
@@ -49,7 +48,7 @@ MinibatchDataPath::MinibatchDataPath(const CheckedLoaderOptions& checked, Traini
       std::make_unique<feature::FeatureSource>(*fetcher_, &cache_, nullptr, &device_features_.tier(), mapped);
   eval_sampler_ = std::make_unique<sample::NeighborSampler>(data_.graph(), checked.eval_fanouts());
   eval_builder_ = std::make_unique<BatchBuilder>(data_, *eval_sampler_, *eval_features_, &device_features_,
-                                                 options_.data_path.whole_graph_gcn_norm, options_.seed_labels);
+                                                 checked_->data_path.whole_graph_gcn_norm, checked_->seed_labels);
   base_ = make_setting(checked.fanouts(), options.batch_size, 1.0, world);
   if (options.change.epoch >= 0)
     changed_ = make_setting(checked.changed_fanouts(),
@@ -62,11 +61,11 @@ EpochSetting MinibatchDataPath::make_setting(const sample::Fanouts& fanouts, std
   EpochSetting s;
   s.sampler = std::make_unique<sample::NeighborSampler>(data_.graph(), fanouts);
   s.builder = std::make_unique<BatchBuilder>(data_, *s.sampler, *features_, &device_features_,
-                                             options_.data_path.whole_graph_gcn_norm, options_.seed_labels);
+                                             checked_->data_path.whole_graph_gcn_norm, checked_->seed_labels);
   s.batch_size = batch_size;
   s.train_ids = data_.train_ids;
   if (train_fraction < 1) {  // a seeded subset of this rank's training nodes
-    core::Rng rng = core::Rng(options_.seed).split(0x73756273 /*"subs"*/, static_cast<std::uint64_t>(world.rank()));
+    core::Rng rng = core::Rng(checked_->seed).split(0x73756273 /*"subs"*/, static_cast<std::uint64_t>(world.rank()));
     core::shuffle(s.train_ids.begin(), s.train_ids.end(), rng);
     s.train_ids.resize(static_cast<std::size_t>(std::ceil(train_fraction * static_cast<double>(s.train_ids.size()))));
     std::sort(s.train_ids.begin(), s.train_ids.end());
@@ -74,7 +73,7 @@ EpochSetting MinibatchDataPath::make_setting(const sample::Fanouts& fanouts, std
   s.full_steps = world.allreduce_max(
       sample::steps_per_epoch(std::array{static_cast<std::int64_t>(s.train_ids.size())}, batch_size),
       comm::Channel::control);
-  s.steps = options_.max_steps > 0 ? std::min(s.full_steps, options_.max_steps) : s.full_steps;
+  s.steps = checked_->max_steps > 0 ? std::min(s.full_steps, checked_->max_steps) : s.full_steps;
   return s;
 }
 
@@ -87,7 +86,7 @@ std::unique_ptr<BatchPipeline> MinibatchDataPath::pipeline(int epoch, int first_
   const EpochSetting& s = setting(epoch);
   return make_pipeline(
       *s.builder,
-      sample::plan_epoch(s.train_ids, s.steps, s.batch_size, options_.seed, epoch, data_.rank, options_.seed_order),
+      sample::plan_epoch(s.train_ids, s.steps, s.batch_size, checked_->seed, epoch, data_.rank, checked_->seed_order),
       first_step);
 }
 
@@ -99,9 +98,9 @@ std::unique_ptr<BatchPipeline> MinibatchDataPath::make_pipeline(const BatchBuild
                                                                 std::vector<sample::StepPlan> plan,
                                                                 int first_step) const {
   return std::make_unique<BatchPipeline>(
-      builder, std::move(plan), options_.data_path.pipeline_depth, prefetch_.control.get(),
+      builder, std::move(plan), checked_->data_path.pipeline_depth, prefetch_.control.get(),
       prefetch_.buffer ? prefetch_.buffer->options().lookahead : 0, static_cast<std::size_t>(first_step),
-      sample_workers_for(options_.data_path, device_features_.device()), options_.data_path.superbatch);
+      sample_workers_for(checked_->data_path, device_features_.device()), checked_->data_path.superbatch);
 }
 
 }  // namespace loom::loader

@@ -59,7 +59,7 @@ class MinibatchDataPath {
   // The fetcher's communicator (also what evaluation and outputs exchange rows over).
   const comm::Communicator& fetch_comm() const { return fetch_comm_; }
   // Whether epoch `epoch` (0-based) runs under the --change-* conditions, and its setting.
-  bool changed(int epoch) const { return options_.change.epoch >= 0 && epoch >= options_.change.epoch; }
+  bool changed(int epoch) const { return checked_->change.epoch >= 0 && epoch >= checked_->change.epoch; }
   const EpochSetting& setting(int epoch) const { return changed(epoch) ? changed_ : base_; }
   // The epoch's batches from `first_step` on, prepared --pipeline-depth ahead on a producer thread
   // (collective: every rank drains its pipeline to the end or stops it early at the same step).
@@ -72,14 +72,13 @@ class MinibatchDataPath {
   const feature::PrefetchBuffer* prefetch_buffer() const { return prefetch_.buffer.get(); }
 
  private:
-  TrainingBatches training_batches() const { return {checked_.fanouts(), options_.batch_size, options_.seed}; }
+  TrainingBatches training_batches() const { return {checked_.fanouts(), checked_->batch_size, checked_->seed}; }
   std::unique_ptr<BatchPipeline> make_pipeline(const BatchBuilder& builder, std::vector<sample::StepPlan> plan,
                                                int first_step) const;
   EpochSetting make_setting(const sample::Fanouts& fanouts, std::int64_t batch_size, double train_fraction,
                             comm::Communicator& world) const;
 
   const CheckedLoaderOptions& checked_;
-  const LoaderOptions& options_;
   TrainingData data_;
   comm::Communicator fetch_comm_;
   DeviceFeatures device_features_;

@@ -7,9 +7,8 @@
 
 namespace loom::train {
 
-void EpochTask::save(int epochs_done, const std::vector<nlohmann::json>& records) {
-  throw Error(fmt::format("this training task keeps no checkpoints (asked for one after epoch {}, {} records)",
-                          epochs_done, records.size()));
+void EpochTask::save(int epochs_done, const std::vector<nlohmann::json>&) {
+  throw Error(fmt::format("this training task keeps no checkpoints (asked for one after epoch {})", epochs_done));
 }
 
 EpochsRun run_epochs(EpochTask& task, const EpochSchedule& schedule, int start_epoch,

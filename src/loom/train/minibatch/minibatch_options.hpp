@@ -61,8 +61,8 @@ struct MinibatchOptions {
 };
 
 // MinibatchOptions that passed check(): every option in range, and as training runs them
-// (evaluation.fanouts one per layer where one value was given for every layer; data_path.whole_graph_gcn_norm set
-// for GCN models), with the data path's group (loader()) built from them and checked. Only check()
+// (data_path.whole_graph_gcn_norm set for GCN models), with the data path's group (loader(), which
+// holds the checked fanouts of training and evaluation) built from them and checked. Only check()
 // makes one, so what takes it (the memory plan, the data path) cannot be handed options that were
 // not checked.
 class CheckedMinibatchOptions {

@@ -76,7 +76,6 @@ CheckedMinibatchOptions check(const MinibatchOptions& o) {
   MinibatchOptions checked = o;
   checked.data_path.whole_graph_gcn_norm = o.data_path.whole_graph_gcn_norm || o.model.kind == nn::ModelKind::kGcn;
   loader::CheckedLoaderOptions loader = loader::check(loader_options(checked), o.model.num_layers);
-  checked.evaluation.fanouts = loader->eval_fanouts;
   return CheckedMinibatchOptions(std::move(checked), std::move(loader));
 }
 
