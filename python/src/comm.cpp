@@ -10,7 +10,7 @@
 #include "loom/comm/watchdog.hpp"
 #include "loom/core/log.hpp"
 #include "loom/core/timer.hpp"
-#include "loom/train/gradient_sync.hpp"
+#include "loom/nn/gradient_sync.hpp"
 
 namespace loom::python {
 
@@ -124,16 +124,16 @@ void bind_comm(py::module_& m) {
       "abort", [](const std::string& message) { comm::abort_job(message); }, py::arg("message"),
       "prints the message and ends every rank of the job");
 
-  py::class_<train::GradientSync>(c, "GradientSync",
-                                  "Averages parameter gradients over all ranks in flat buckets (gradients channel)")
+  py::class_<nn::GradientSync>(c, "GradientSync",
+                               "Averages parameter gradients over all ranks in flat buckets (gradients channel)")
       .def(py::init([](std::vector<torch::Tensor> parameters) {
              check_same_parameters(python_world(), parameters);
-             return std::make_unique<train::GradientSync>(python_world(), std::move(parameters));
+             return std::make_unique<nn::GradientSync>(python_world(), std::move(parameters));
            }),
            py::arg("parameters"), py::keep_alive<1, 2>())
       .def(
           "all_reduce",
-          [](train::GradientSync& sync) {
+          [](nn::GradientSync& sync) {
             py::gil_scoped_release release;
             core::Timer timer;
             sync.all_reduce();

@@ -30,13 +30,13 @@
 #include "loom/core/rng.hpp"
 #include "loom/core/timer.hpp"
 #include "loom/nn/runtime.hpp"
-#include "loom/loader/device.hpp"
-#include "loom/train/minibatch/epoch_stats.hpp"
-#include "loom/train/minibatch/link_metrics.hpp"
+#include "loom/nn/device.hpp"
+#include "loom/loader/epoch_stats.hpp"
+#include "loom/scores/link_metrics.hpp"
+#include "loom/scores/node_scores.hpp"
+#include "loom/nn/rank_runtime.hpp"
 #include "loom/loader/link_split.hpp"
 #include "loom/loader/minibatch_data_path.hpp"
-#include "loom/train/run_steps.hpp"
-#include "loom/train/scores.hpp"
 #include "loom/loader/store_digests.hpp"
 #include "node_sets.hpp"
 
@@ -149,31 +149,27 @@ std::set<Loader*>& live_loaders() {
 class Loader {
  public:
   // Trains on `input_nodes` where given (this rank's share), else on the store's train split; in
-  // link mode (options.task == kLink) on `links`.
-  Loader(const train::MinibatchOptions& options, const std::optional<NodeSet>& input_nodes, const LinkSeeds& links,
-         comm::Communicator& world)
-      : world_(&world) {
-    const train::TrainingOutputs outputs{options.output, options.checkpoint, options.store, ""};
-    const train::RankRuntime runtime =
-        train::open_rank(options.run, outputs, world, [&] { checked_ = train::check(options); });
-    const train::MinibatchOptions& run_options = **checked_;
-    const torch::Device device = runtime.device;
-    const loader::DataUse use = run_options.task == train::Task::kLink ? loader::DataUse::kLinks
-                                : input_nodes                          ? loader::DataUse::kGivenSeeds
-                                                                       : loader::DataUse::kNodeSplits;
-    loader::TrainingData data = loader::open_training_data(run_options.store, world, use);
+  // link mode (settings.links) on the link seeds.
+  Loader(const LoaderSettings& settings, const std::optional<NodeSet>& input_nodes, comm::Communicator& world)
+      : world_(&world), links_(settings.links) {
+    const nn::RankRuntime runtime = nn::open_rank(settings.rank, world, [&] {
+      checked_ = loader::check(settings.data, static_cast<int>(settings.data.fanouts.size()));
+    });
+    const loader::LoaderOptions& options = **checked_;
+    const loader::DataUse use = links_        ? loader::DataUse::kLinks
+                                : input_nodes ? loader::DataUse::kGivenSeeds
+                                              : loader::DataUse::kNodeSplits;
+    loader::TrainingData data = loader::open_training_data(options.store, world, use);
     if (input_nodes) {
       std::vector<std::int64_t> seeds;
-      world.agree_on([&] { seeds = resolve_nodes(*input_nodes, data, world, run_options.seed_order, "input_nodes"); });
+      world.agree_on([&] { seeds = resolve_nodes(*input_nodes, data, world, options.seed_order, "input_nodes"); });
       data.train_ids = std::move(seeds);
     }
-    if (use == loader::DataUse::kLinks) take_link_pairs(links, data);
-    world.agree_on([&] { loader::start_store_verification(run_options.store, world).wait(); });
-    loader::normalize_training_features(data, run_options.data_path.normalize_features, world);
-    path_ =
-        std::make_unique<loader::MinibatchDataPath>(checked_->loader(), std::move(data), world, device, 0, metrics_);
-    if (use == loader::DataUse::kLinks)
-      negatives_ = std::make_unique<loader::NegativeSampler>(path_->data().graph(), links.negatives);
+    if (links_) take_link_pairs(*links_, data);
+    world.agree_on([&] { loader::start_store_verification(options.store, world).wait(); });
+    loader::normalize_training_features(data, options.data_path.normalize_features, world);
+    path_ = std::make_unique<loader::MinibatchDataPath>(*checked_, std::move(data), world, runtime.device, 0, metrics_);
+    if (links_) negatives_ = std::make_unique<loader::NegativeSampler>(path_->data().graph(), links_->negatives);
     live_loaders().insert(this);
   }
   ~Loader() {
@@ -193,7 +189,7 @@ class Loader {
   }
 
   const loader::TrainingData& data() const { return path_->data(); }
-  bool links() const { return negatives_ != nullptr; }
+  bool links() const { return links_.has_value(); }
   std::int64_t steps(int epoch) const { return links() ? link_steps_ : path_->setting(epoch).steps; }
 
   // Starts epoch `epoch` (collective: every rank then takes every batch of the epoch).
@@ -206,7 +202,7 @@ class Loader {
     epoch_ = epoch;
     step_ = 0;
     totals_ = {};
-    since_ = train::watch_epoch(*world_, path_->prefetch_control(), path_->prefetch_buffer());
+    since_ = loader::watch_epoch(*world_, path_->prefetch_control(), path_->prefetch_buffer());
     timer_.reset();
     handed_out_ = false;
     if (!links()) {
@@ -214,9 +210,9 @@ class Loader {
       return;
     }
     const loader::LinkEpochOptions link_epoch{.batch_size = options().batch_size,
-                                              .negative_ratio = options().link.negative_ratio,
-                                              .drop_positive_edges = options().link.drop_positive_edges,
-                                              .run_seed = options().run.seed,
+                                              .negative_ratio = links_->negative_ratio,
+                                              .drop_positive_edges = links_->drop_positive_edges,
+                                              .run_seed = options().seed,
                                               .order = options().seed_order};
     loader::LinkEpochPlan plan =
         loader::plan_link_epoch(link_pairs_, *negatives_, link_steps_, link_epoch, epoch, world_->rank());
@@ -238,7 +234,7 @@ class Loader {
       pipeline_.reset();
       return std::nullopt;
     }
-    train::count_batch(prepared, wait, totals_);
+    loader::count_batch(prepared, wait, totals_);
     Batch batch = to_batch(std::move(prepared), data(), links() ? SeedIds::kSourceRows : SeedIds::kOriginal);
     if (links()) set_link_targets(batch, link_targets_[static_cast<std::size_t>(step_)]);
     comm::set_progress(epoch_, step_++);  // where this rank is, for the watchdog's messages
@@ -338,11 +334,11 @@ class Loader {
       const torch::Tensor f = t.detach().to(torch::kCPU, torch::kFloat32).contiguous().flatten();
       return std::vector<float>(f.data_ptr<float>(), f.data_ptr<float>() + f.numel());
     };
-    const train::LinkMetrics m = train::link_metrics(floats(positive), floats(negative), hits_at, *world_);
+    const scores::LinkMetrics m = scores::link_metrics(floats(positive), floats(negative), hits_at, *world_);
     py::dict d;
     d["auc"] = m.auc;
     d["mrr"] = m.mrr;
-    for (const auto& [k, hits] : m.hits) d[py::str(train::hits_name(k))] = hits;
+    for (const auto& [k, hits] : m.hits) d[py::str(scores::hits_name(k))] = hits;
     d["positives"] = m.positives;
     d["negatives"] = m.negatives;
     return d;
@@ -351,18 +347,18 @@ class Loader {
   // `loom train`'s score counts of logits against labels (accuracy, or micro-F1 for multi-label
   // graphs); score() sums them over the ranks (an empty list: this rank counted nothing).
   py::list count(const torch::Tensor& logits, const torch::Tensor& labels) const {
-    const train::ScoreCounts c = train::count_scores(logits.detach().to(torch::kCPU), labels, data().scoring);
+    const scores::ScoreCounts c = scores::count_scores(logits.detach().to(torch::kCPU), labels, data().scoring);
     const auto values = c.pack();
     return py::cast(std::vector<double>(values.begin(), values.end()));
   }
   py::dict score(const std::vector<double>& counts) const {
-    LOOM_CHECK_ARG(counts.empty() || counts.size() == train::ScoreCounts::kFields, "counts",
-                   "want {} values (from count()) or none, got {}", train::ScoreCounts::kFields, counts.size());
-    const train::ScoreCounts c =
-        train::sum_over_ranks(counts.empty() ? train::ScoreCounts{} : train::ScoreCounts::unpack(counts), *world_);
+    LOOM_CHECK_ARG(counts.empty() || counts.size() == scores::ScoreCounts::kFields, "counts",
+                   "want {} values (from count()) or none, got {}", scores::ScoreCounts::kFields, counts.size());
+    const scores::ScoreCounts c =
+        scores::sum_over_ranks(counts.empty() ? scores::ScoreCounts{} : scores::ScoreCounts::unpack(counts), *world_);
     py::dict d;
-    d[loader::score_name(data().scoring).c_str()] = train::score(c, data().scoring);
-    d["loss"] = train::mean_loss(c);
+    d[scores::score_name(data().scoring).c_str()] = scores::score(c, data().scoring);
+    d["loss"] = scores::mean_loss(c);
     d["nodes"] = c.nodes;
     return d;
   }
@@ -370,23 +366,24 @@ class Loader {
   // What `loom train` records for the epoch just iterated, over all ranks (collective).
   py::dict epoch_stats() {
     // The model and its loss are the caller's: no loss, learning rate or training score.
-    const train::EpochFacts facts{.epoch = epoch_ + 1,
-                                  .seconds = timer_.seconds(),
-                                  .steps = steps(epoch_),
-                                  .changed_conditions = path_->changed(epoch_),
-                                  .pipelined = options().data_path.pipeline_depth > 0,
-                                  .scoring = std::nullopt};
-    const train::EpochSummary s =
-        train::summarize_epoch(facts, totals_, since_, *world_, path_->prefetch_control(), path_->prefetch_buffer());
-    nlohmann::json record = train::epoch_record(s);
+    const loader::EpochFacts facts{.epoch = epoch_ + 1,
+                                   .seconds = timer_.seconds(),
+                                   .steps = steps(epoch_),
+                                   .changed_conditions = path_->changed(epoch_),
+                                   .pipelined = options().data_path.pipeline_depth > 0,
+                                   .scoring = std::nullopt};
+    const loader::EpochSummary s =
+        loader::summarize_epoch(facts, totals_, since_, *world_, path_->prefetch_control(), path_->prefetch_buffer());
+    nlohmann::json record = loader::epoch_record(s);
     for (const char* unmeasured : {"loss", "lr"}) record.erase(unmeasured);
     return py::module_::import("json").attr("loads")(record.dump());
   }
 
  private:
-  const train::MinibatchOptions& options() const { return **checked_; }
-  std::optional<train::CheckedMinibatchOptions> checked_;
+  const loader::LoaderOptions& options() const { return **checked_; }
+  std::optional<loader::CheckedLoaderOptions> checked_;
   comm::Communicator* world_;
+  std::optional<LinkSeeds> links_;
   core::MetricsLog metrics_;  // not written: the Python caller records what it wants
   std::unique_ptr<loader::MinibatchDataPath> path_;
   // Link mode: this rank's supervision pairs, the negative sampler, the steps per epoch and the
@@ -411,8 +408,8 @@ class Loader {
   std::unique_ptr<loader::BatchPipeline> pipeline_;
   int epoch_ = 0;
   std::int64_t step_ = 0;  // batches handed out of the epoch
-  train::EpochTotals totals_;
-  train::EpochWatch since_;
+  loader::EpochTotals totals_;
+  loader::EpochWatch since_;
   core::Timer timer_;
   bool handed_out_ = false;  // a batch of this epoch is with the caller
   core::Timer since_hand_out_;
@@ -501,11 +498,9 @@ void bind_loader(py::module_& m) {
       .def(py::init([](const PathArg& store, std::vector<std::int32_t> fanouts,
                        const std::optional<NodeSet>& input_nodes, const py::dict& sampling, const py::dict& data_path,
                        const py::dict& cache, const py::dict& prefetch, const py::dict& link) {
-             LinkSeeds links;
-             const train::MinibatchOptions o =
-                 loader_options(store, std::move(fanouts), {sampling, data_path, cache, prefetch, link},
-                                input_nodes.has_value(), links);
-             return std::make_unique<Loader>(o, input_nodes, links, python_world());
+             const LoaderSettings settings = loader_settings(
+                 store, std::move(fanouts), {sampling, data_path, cache, prefetch, link}, input_nodes.has_value());
+             return std::make_unique<Loader>(settings, input_nodes, python_world());
            }),
            py::arg("store"), py::arg("fanouts"), py::arg("input_nodes") = py::none(), py::arg("sampling") = py::dict(),
            py::arg("data_path") = py::dict(), py::arg("cache") = py::dict(), py::arg("prefetch") = py::dict(),
@@ -519,7 +514,7 @@ void bind_loader(py::module_& m) {
       .def_property_readonly("feat_dim", [](const Loader& l) { return l.data().feat_dim; })
       .def_property_readonly("num_classes", [](const Loader& l) { return l.data().num_classes; })
       .def_property_readonly("multi_label",
-                             [](const Loader& l) { return l.data().scoring == loader::ScoreKind::kMicroF1; })
+                             [](const Loader& l) { return l.data().scoring == scores::ScoreKind::kMicroF1; })
       .def("steps", &Loader::steps, py::arg("epoch") = 0, "steps of an epoch (the same on every rank)")
       .def("local_nodes", &Loader::local_nodes, py::arg("nodes"),
            "this rank's share of a node set (a split name, a boolean mask, original ids or names) as global ids, in "

@@ -8,7 +8,7 @@
 
 #include "loom/comm/link_model.hpp"
 #include "loom/core/enum_names.hpp"
-#include "loom/loader/device.hpp"
+#include "loom/nn/device.hpp"
 
 namespace loom::python {
 
@@ -51,87 +51,95 @@ class KeywordGroup {
   std::set<std::string> asked_;
 };
 
-void read_sampling(const py::dict& values, train::MinibatchOptions& o) {
+// Whether a Loader makes node or link batches (the link group's `task`).
+enum class BatchKind { kNodes, kLinks };
+inline constexpr core::EnumNames<BatchKind, 2> kBatchKindNames{
+    {{"node", BatchKind::kNodes}, {"link", BatchKind::kLinks}}};
+
+void read_sampling(const py::dict& values, LoaderSettings& s) {
   KeywordGroup g(values, "sampling");
-  g.read("batch_size", o.batch_size);
-  g.read("seed", o.run.seed);
-  g.read("threads", o.run.threads);
+  g.read("batch_size", s.data.batch_size);
+  g.read("seed", s.data.seed);
+  g.read("threads", s.rank.threads);
   bool shuffle = true;
   g.read("shuffle", shuffle);
-  o.seed_order = shuffle ? sample::SeedOrder::kShuffled : sample::SeedOrder::kAsGiven;
-  g.read("eval_fanouts", o.evaluation.fanouts);
+  s.data.seed_order = shuffle ? sample::SeedOrder::kShuffled : sample::SeedOrder::kAsGiven;
+  g.read("eval_fanouts", s.data.eval_fanouts);
   std::string device = "cpu";
   g.read("device", device);
-  o.run.device = loader::parse_device_choice(device, "device");
+  s.rank.device = nn::parse_device_choice(device, "device");
   g.done();
 }
 
-void read_data_path(const py::dict& values, train::MinibatchOptions& o) {
+void read_data_path(const py::dict& values, LoaderSettings& s) {
   KeywordGroup g(values, "data_path");
-  g.read("pipeline_depth", o.data_path.pipeline_depth);
-  g.read("superbatch", o.data_path.superbatch);
-  g.read_choice("wire_dtype", feature::kWireDTypeNames, o.data_path.wire_dtype);
-  g.read_choice("normalize_features", graph::kFeatureNormNames, o.data_path.normalize_features);
-  g.read("gcn_norm", o.data_path.whole_graph_gcn_norm);
+  loader::DataPathOptions& o = s.data.data_path;
+  g.read("pipeline_depth", o.pipeline_depth);
+  g.read("superbatch", o.superbatch);
+  g.read_choice("wire_dtype", feature::kWireDTypeNames, o.wire_dtype);
+  g.read_choice("normalize_features", graph::kFeatureNormNames, o.normalize_features);
+  g.read("gcn_norm", o.whole_graph_gcn_norm);
   std::string bandwidth, latency, host_bandwidth, host_latency;
   g.read("net_bandwidth", bandwidth);
   g.read("net_latency", latency);
   g.read("net_host_bandwidth", host_bandwidth);
   g.read("net_host_latency", host_latency);
-  o.run.link = comm::parse_link_model(bandwidth, latency, host_bandwidth, host_latency);
+  s.rank.link = comm::parse_link_model(bandwidth, latency, host_bandwidth, host_latency);
   g.done();
 }
 
-void read_cache(const py::dict& values, train::MinibatchOptions& o) {
+void read_cache(const py::dict& values, loader::StaticCacheOptions& o) {
   KeywordGroup g(values, "cache");
-  g.read_choice("cache", feature::kCachePolicyNames, o.cache.policy);
-  g.read("alpha", o.cache.alpha);
-  g.read_choice("cache_dtype", format::kFloatDTypeNames, o.cache.dtype);
+  g.read_choice("cache", feature::kCachePolicyNames, o.policy);
+  g.read("alpha", o.alpha);
+  g.read_choice("cache_dtype", format::kFloatDTypeNames, o.dtype);
   g.done();
 }
 
-void read_prefetch(const py::dict& values, train::MinibatchOptions& o) {
+void read_prefetch(const py::dict& values, loader::PrefetchSetupOptions& o) {
   KeywordGroup g(values, "prefetch");
-  g.read_choice("controller", control::kControllerNames, o.prefetch.controller.kind);
-  g.read("prefetch", o.prefetch.buffer.fraction);
-  g.read("lookahead", o.prefetch.buffer.lookahead);
+  g.read_choice("controller", control::kControllerNames, o.controller.kind);
+  g.read("prefetch", o.buffer.fraction);
+  g.read("lookahead", o.buffer.lookahead);
   g.done();
 }
 
-LinkSeeds read_link(const py::dict& values, bool has_input_nodes, train::MinibatchOptions& o) {
+std::optional<LinkSeeds> read_link(const py::dict& values, bool has_input_nodes) {
   KeywordGroup g(values, "link");
+  BatchKind kind = BatchKind::kNodes;
   LinkSeeds links;
-  g.read_choice("task", train::kTaskNames, o.task);
+  g.read_choice("task", kBatchKindNames, kind);
   g.read("edge_label_index", links.edge_label_index);
   g.read("edge_label", links.edge_label);
-  g.read("neg_sampling_ratio", o.link.negative_ratio);
+  g.read("neg_sampling_ratio", links.negative_ratio);
   g.read_choice("neg_sampling", loader::kNegativeSamplingNames, links.negatives);
-  g.read("drop_target_edges", o.link.drop_positive_edges);
+  g.read("drop_target_edges", links.drop_positive_edges);
   g.done();
-  LOOM_CHECK_ARG(o.link.negative_ratio >= 0, "neg_sampling_ratio", "must be >= 0, got {}", o.link.negative_ratio);
-  LOOM_CHECK_ARG(o.task == train::Task::kLink || (!links.edge_label_index && !links.edge_label), "edge_label_index",
+  LOOM_CHECK_ARG(links.negative_ratio >= 0, "neg_sampling_ratio", "must be >= 0, got {}", links.negative_ratio);
+  LOOM_CHECK_ARG(kind == BatchKind::kLinks || (!links.edge_label_index && !links.edge_label), "edge_label_index",
                  "is for link batches (loom.LinkLoader)");
-  LOOM_CHECK_ARG(o.task == train::Task::kNode || !has_input_nodes, "input_nodes",
+  LOOM_CHECK_ARG(kind == BatchKind::kNodes || !has_input_nodes, "input_nodes",
                  "is for node batches (loom.Loader); a LinkLoader takes edge_label_index");
   LOOM_CHECK_ARG(!links.edge_label || links.edge_label_index, "edge_label", "needs edge_label_index");
+  if (kind == BatchKind::kNodes) return std::nullopt;
   return links;
 }
 
 }  // namespace
 
-train::MinibatchOptions loader_options(const PathArg& store, std::vector<std::int32_t> fanouts,
-                                       const LoaderKeywords& keywords, bool has_input_nodes, LinkSeeds& links) {
-  train::MinibatchOptions o;
-  o.store = store.string();
-  o.fanouts = std::move(fanouts);
-  o.model.num_layers = static_cast<int>(o.fanouts.size());
-  o.run.eval.every = 0;
-  links = read_link(keywords.link, has_input_nodes, o);
-  read_sampling(keywords.sampling, o);
-  read_data_path(keywords.data_path, o);
-  read_cache(keywords.cache, o);
-  read_prefetch(keywords.prefetch, o);
-  return o;
+LoaderSettings loader_settings(const PathArg& store, std::vector<std::int32_t> fanouts, const LoaderKeywords& keywords,
+                               bool has_input_nodes) {
+  LoaderSettings s;
+  s.data.store = store.string();
+  s.data.fanouts = std::move(fanouts);
+  s.data.epochs = 10;  // what the oracle cache looks ahead over: `loom train`'s default --epochs
+  s.links = read_link(keywords.link, has_input_nodes);
+  if (s.links) s.data.seed_labels = loader::SeedLabels::kNone;
+  read_sampling(keywords.sampling, s);
+  read_data_path(keywords.data_path, s);
+  read_cache(keywords.cache, s.data.cache);
+  read_prefetch(keywords.prefetch, s.data.prefetch);
+  return s;
 }
 
 }  // namespace loom::python

@@ -1,6 +1,7 @@
 // loom.Loader's keywords as the Python package hands them over: one dict per option group
-// (sampling, data_path, cache, prefetch, link), each read into its group of
-// train::MinibatchOptions. A keyword left out keeps `loom train`'s default; a value of the wrong
+// (sampling, data_path, cache, prefetch, link), each read into its group of the data path's
+// options (loader::LoaderOptions), this rank's runtime (nn::RankOptions) or the link mode's
+// settings. A keyword left out keeps `loom train`'s default; a value of the wrong
 // type, or not among a choice's names, is a loom::Error naming the keyword (Python's name); a
 // keyword the group does not know is an Error too.
 #pragma once
@@ -10,7 +11,9 @@
 #include <vector>
 
 #include "bindings.hpp"
-#include "loom/train/minibatch/minibatch_options.hpp"
+#include "loom/loader/link_batches.hpp"
+#include "loom/loader/loader_options.hpp"
+#include "loom/nn/rank_runtime.hpp"
 
 namespace loom::python {
 
@@ -23,16 +26,24 @@ struct LoaderKeywords {
 };
 
 // What a link-mode Loader trains on: the pairs given (edge_label_index, edge_label: PyG's), or
-// every edge of the graph, with negatives drawn as `negatives` says.
+// every edge of the graph, with `negative_ratio` negatives per pair drawn as `negatives` says.
 struct LinkSeeds {
   std::optional<torch::Tensor> edge_label_index, edge_label;
   loader::NegativeSampling negatives = loader::NegativeSampling::kUniform;
+  double negative_ratio = 1.0;
+  bool drop_positive_edges = false;  // each batch's positives left out of its message graph
 };
 
-// The options of `loom train` a Loader over `store` with `fanouts` runs with (one layer per
-// fanout, no evaluation schedule), and in `links` the link mode's pairs. `has_input_nodes`:
-// whether node ids were given (node batches only).
-train::MinibatchOptions loader_options(const PathArg& store, std::vector<std::int32_t> fanouts,
-                                       const LoaderKeywords& keywords, bool has_input_nodes, LinkSeeds& links);
+// What a Loader runs with. `links`: link batches (loom.LinkLoader); none: node batches.
+struct LoaderSettings {
+  loader::LoaderOptions data;
+  nn::RankOptions rank;
+  std::optional<LinkSeeds> links;
+};
+
+// The settings of a Loader over `store` with `fanouts` (one layer per fanout), from its keywords;
+// `has_input_nodes`: whether node ids were given (node batches only).
+LoaderSettings loader_settings(const PathArg& store, std::vector<std::int32_t> fanouts, const LoaderKeywords& keywords,
+                               bool has_input_nodes);
 
 }  // namespace loom::python

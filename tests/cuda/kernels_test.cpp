@@ -13,9 +13,9 @@
 #include "loom/nn/aggregate.hpp"
 #include "loom/nn/model.hpp"
 #include "loom/sample/neighbor_sampler.hpp"
-#include "loom/loader/device.hpp"
+#include "loom/nn/device.hpp"
 #include "loom/loader/device_features.hpp"
-#include "train/single_rank_world.hpp"
+#include "support/single_rank_world.hpp"
 
 namespace loom::nn {
 namespace {
@@ -188,12 +188,12 @@ TEST(CudaDeviceFeatures, MappedOwnRowsAreReadInPlaceAsOnTheCpu) {
 TEST(CudaDevice, AGpuThatDoesNotExistIsNamed) {
   LOOM_REQUIRE_GPU();
   try {
-    loader::resolve_device(loader::parse_device_choice("cuda:64"), 0);
+    nn::resolve_device(nn::parse_device_choice("cuda:64"), 0);
     FAIL() << "cuda:64 must be refused";
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("no such GPU"), std::string::npos) << e.what();
   }
-  const auto memory = loader::device_memory(torch::Device(torch::kCUDA, 0));
+  const auto memory = nn::device_memory(torch::Device(torch::kCUDA, 0));
   ASSERT_TRUE(memory.has_value()) << "a CUDA build reads the GPU's memory";
   EXPECT_GT(memory->total_bytes, 0);
   EXPECT_LE(memory->free_bytes, memory->total_bytes);

@@ -9,7 +9,7 @@
 #include "loom/graph/generate/sbm.hpp"
 #include "loom/train/minibatch/minibatch_trainer.hpp"
 #include "support/test_support.hpp"
-#include "train/single_rank_world.hpp"
+#include "support/single_rank_world.hpp"
 
 namespace loom::train {
 namespace {
@@ -40,8 +40,8 @@ MinibatchOptions recipe(const std::string& store, const std::string& device) {
   o.batch_size = 128;
   o.run.epochs = 5;
   o.run.lr = 0.01;
-  o.run.threads = 2;
-  o.run.device = loader::parse_device_choice(device);
+  o.run.rank.threads = 2;
+  o.run.rank.device = nn::parse_device_choice(device);
   o.output.quiet = true;
   return o;
 }

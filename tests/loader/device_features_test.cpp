@@ -4,7 +4,7 @@
 #include <torch/cuda.h>
 
 #include "loom/core/error.hpp"
-#include "loom/loader/device.hpp"
+#include "loom/nn/device.hpp"
 
 namespace loom::loader {
 namespace {
@@ -70,18 +70,18 @@ TEST(DeviceFeatures, Float16RowsKeepTheirDtypeOnTheDevice) {
 }
 
 TEST(DeviceFeatures, DeviceNamesAreCheckedAndCudaNeedsAGpu) {
-  EXPECT_TRUE(resolve_device(parse_device_choice("cpu"), 3).is_cpu());
-  EXPECT_THROW(parse_device_choice("gpu"), Error);
-  EXPECT_THROW(parse_device_choice("cuda:x"), Error);
-  EXPECT_THROW(parse_device_choice("cuda:-1"), Error);
-  EXPECT_EQ(parse_device_choice("cuda:3").name(), "cuda:3");
-  EXPECT_EQ(parse_device_choice("cuda").name(), "cuda");
+  EXPECT_TRUE(nn::resolve_device(nn::parse_device_choice("cpu"), 3).is_cpu());
+  EXPECT_THROW(nn::parse_device_choice("gpu"), Error);
+  EXPECT_THROW(nn::parse_device_choice("cuda:x"), Error);
+  EXPECT_THROW(nn::parse_device_choice("cuda:-1"), Error);
+  EXPECT_EQ(nn::parse_device_choice("cuda:3").name(), "cuda:3");
+  EXPECT_EQ(nn::parse_device_choice("cuda").name(), "cuda");
   if (torch::cuda::is_available()) {
-    EXPECT_TRUE(resolve_device(parse_device_choice("cuda"), 0).is_cuda());
+    EXPECT_TRUE(nn::resolve_device(nn::parse_device_choice("cuda"), 0).is_cuda());
     return;
   }
   try {
-    resolve_device(parse_device_choice("cuda"), 0);
+    nn::resolve_device(nn::parse_device_choice("cuda"), 0);
     FAIL() << "cuda without a GPU must be an error";
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("--device"), std::string::npos) << e.what();

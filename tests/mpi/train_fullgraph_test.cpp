@@ -59,7 +59,7 @@ FullGraphOptions options_for(const std::string& store, FullGraphMode mode) {
   o.model.dropout = 0.2;
   o.run.epochs = 20;
   o.run.lr = 0.02;
-  o.run.threads = 1;
+  o.run.rank.threads = 1;
   o.run.eval.every = o.run.epochs;  // the last epoch only
   o.output.quiet = true;
   return o;

@@ -50,7 +50,7 @@ MinibatchOptions options_for(const std::string& store) {
   o.batch_size = 64;
   o.run.epochs = 5;
   o.run.lr = 0.01;
-  o.run.threads = 1;
+  o.run.rank.threads = 1;
   o.output.quiet = true;
   return o;
 }
@@ -129,7 +129,7 @@ TEST(MinibatchMpi, DeviceTierServesHottestOwnRowsAndTrainsIdentically) {
   options.data_path.device_rows = 1.5;
   EXPECT_THROW(run_minibatch(options, world), Error);
   options.data_path.device_rows = 0.5;
-  EXPECT_THROW(loader::parse_device_choice("tpu"), Error);
+  EXPECT_THROW(nn::parse_device_choice("tpu"), Error);
 }
 
 // A prefetch buffer, whatever its controller, serves rows without changing them; evictions bring

@@ -8,7 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "loom/core/error.hpp"
-#include "single_rank_world.hpp"
+#include "support/single_rank_world.hpp"
 
 namespace loom::train {
 namespace {

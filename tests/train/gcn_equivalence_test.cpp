@@ -12,7 +12,7 @@
 #include "loom/nn/model.hpp"
 #include "loom/loader/batch_builder.hpp"
 #include "loom/train/minibatch/evaluation.hpp"
-#include "single_rank_world.hpp"
+#include "support/single_rank_world.hpp"
 #include "support/test_support.hpp"
 
 namespace loom::train {

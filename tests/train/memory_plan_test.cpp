@@ -12,7 +12,7 @@
 #include "loom/core/memory.hpp"
 #include "loom/graph/generate/sbm.hpp"
 #include "loom/train/minibatch/minibatch_trainer.hpp"
-#include "single_rank_world.hpp"
+#include "support/single_rank_world.hpp"
 #include "support/test_support.hpp"
 
 namespace loom::train {
@@ -39,7 +39,7 @@ MinibatchOptions planning_options(const std::string& store) {
   o.fanouts = {10, 5};
   o.batch_size = 256;
   o.run.epochs = 1;
-  o.run.threads = 2;
+  o.run.rank.threads = 2;
   o.output.quiet = true;
   return o;
 }

@@ -4,7 +4,7 @@
 
 #include "loom/format/npy.hpp"
 #include "loom/graph/generate/sbm.hpp"
-#include "single_rank_world.hpp"
+#include "support/single_rank_world.hpp"
 #include "support/test_support.hpp"
 
 namespace loom::train {
@@ -41,7 +41,7 @@ MinibatchOptions small_options(const std::string& store) {
   o.batch_size = 128;
   o.run.epochs = 6;
   o.run.lr = 0.01;
-  o.run.threads = 2;
+  o.run.rank.threads = 2;
   o.output.quiet = true;
   return o;
 }
@@ -106,7 +106,7 @@ TEST_F(MinibatchTrainer, MultiLabelGraphsTrainWithBinaryCrossEntropy) {
   auto options = small_options(dir / "multi");
   options.run.epochs = 15;
   const auto report = run_minibatch(options, world);
-  EXPECT_EQ(report.scoring, loader::ScoreKind::kMicroF1);
+  EXPECT_EQ(report.scoring, scores::ScoreKind::kMicroF1);
   EXPECT_TRUE(report.epochs.back().contains("train_micro_f1"));
   EXPECT_GT(report.final_test, 0.85) << "exact micro-F1";
 }
@@ -118,7 +118,7 @@ TEST_F(MinibatchTrainer, SageLearnsPlantedPartitionBeyondFeatures) {
   ASSERT_EQ(report.epochs.size(), 6u);
   EXPECT_LT(report.epochs.back()["loss"].get<double>(), report.epochs.front()["loss"].get<double>());
   EXPECT_GT(report.final_test, 0.9) << "exact test accuracy";
-  EXPECT_EQ(report.scoring, loader::ScoreKind::kAccuracy);
+  EXPECT_EQ(report.scoring, scores::ScoreKind::kAccuracy);
   EXPECT_GT(report.epochs.back()["rows_local"].get<std::int64_t>(), 0);
   EXPECT_EQ(report.epochs.back()["rows_remote"].get<std::int64_t>(), 0);  // one rank owns every row
 }

@@ -3,7 +3,7 @@
 // pyg-lib: 0.786). Facebook's full-size figure lives in bench/bench_train.sh.
 #include "loom/graph/io/ogb.hpp"
 #include "loom/train/minibatch/minibatch_trainer.hpp"
-#include "single_rank_world.hpp"
+#include "support/single_rank_world.hpp"
 #include "support/test_support.hpp"
 
 namespace loom::train {
@@ -27,7 +27,7 @@ TEST(RealDataAccuracy, CoraSageMeanOverFiveSeeds) {
   o.run.lr = 0.01;
   o.run.weight_decay = 5e-4;
   o.run.eval.every = 0;
-  o.run.threads = 2;
+  o.run.rank.threads = 2;
   o.output.quiet = true;
   double sum = 0;
   for (std::uint64_t seed = 0; seed < 5; ++seed) {

@@ -49,13 +49,13 @@ inline void add_run_options(CLI::App& sub, train::RunOptions& run, const std::st
   sub.add_option("--weight-decay", run.weight_decay, "Adam weight decay (L2)")->capture_default_str();
   add_lr_schedule_options(sub, run.lr_schedule);
   sub.add_option("--seed", run.seed, seed_help)->capture_default_str();
-  sub.add_option("--threads", run.threads, "Threads per rank (0 = cores / ranks on this machine)")
+  sub.add_option("--threads", run.rank.threads, "Threads per rank (0 = cores / ranks on this machine)")
       ->capture_default_str();
   add_parsed_option(
-      sub, "--device", run.device, [](const std::string& text) { return loader::parse_device_choice(text); },
+      sub, "--device", run.rank.device, [](const std::string& text) { return nn::parse_device_choice(text); },
       "Compute on cpu | cuda (GPU rank % count) | cuda:N (default cpu)")
       ->option_text("DEVICE");
-  add_link_options(sub, run.link);
+  add_link_options(sub, run.rank.link);
   add_memory_limit_option(sub, run.memory_limit);
   sub.add_option("--eval-every", run.eval.every,
                  "Validation/test scores after every N-th epoch and after the last (0 = never; N >= --epochs: the "

@@ -15,7 +15,7 @@ torch::Tensor BatchBuilder::labels(std::span<const std::int64_t> seeds) const {
   const std::int64_t offset = data_->offset;
   const auto host = torch::TensorOptions().pinned_memory(pinned());
   if (seed_labels_ == SeedLabels::kNone) return torch::empty({0}, host.dtype(torch::kInt64));
-  if (data_->scoring == ScoreKind::kMicroF1) {
+  if (data_->scoring == scores::ScoreKind::kMicroF1) {
     const std::int64_t c = data_->num_classes;
     const auto all = data_->labels.span<std::uint8_t>();
     auto y = torch::empty({n, c}, host.dtype(torch::kFloat32));

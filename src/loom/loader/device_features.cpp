@@ -5,7 +5,7 @@
 
 #include "loom/core/error.hpp"
 #include "loom/format/half.hpp"
-#include "loom/loader/device.hpp"
+#include "loom/nn/device.hpp"
 
 namespace loom::loader {
 
@@ -45,7 +45,7 @@ DeviceFeatures::DeviceFeatures(torch::Device device, const feature::RowTable& lo
     : device_(device), tier_(std::move(tier)), copy_stream_(device), counter_(counter) {
   if (reads == HostReads::kMapped && !local.empty()) {
     if (device_.is_cuda()) pinned_rows_ = pinned_copy(local);
-    mapped_ = mapped_view(host_tensor(pinned_rows_ ? *pinned_rows_ : local), device_);
+    mapped_ = nn::mapped_view(host_tensor(pinned_rows_ ? *pinned_rows_ : local), device_);
   }
   if (tier_.empty()) return;
   LOOM_CHECK(tier_.num_rows() == local.rows(), "device tier ranks {} own rows, the rank has {}", tier_.num_rows(),
@@ -73,7 +73,7 @@ torch::Tensor DeviceFeatures::host_buffer(std::int64_t rows, std::int64_t dim) c
 }
 
 torch::Tensor DeviceFeatures::to_device(const torch::Tensor& host) const {
-  if (counter_ != nullptr) return loader::to_device(host, device_, *counter_);
+  if (counter_ != nullptr) return nn::to_device(host, device_, *counter_);
   return host.to(device_, /*non_blocking=*/host.is_pinned());
 }
 

@@ -44,7 +44,7 @@ void load_rows(TrainingData& d, const graph::GraphStore& rows_store, std::int64_
   d.features = feature::RowTable::view(rows_store.feat(), rows_store.feat_index());
   d.feat_dim = m.feat_dim;
   d.num_classes = m.num_classes;
-  d.scoring = score_kind_of(m.multi_label);
+  d.scoring = scores::score_kind_of(m.multi_label);
   if (m.num_classes > 0) d.labels = rows_store.label();
   graph::check_disjoint_splits(rows_store);
   for (const char* split : {"train", "valid", "test"})

@@ -19,7 +19,7 @@
 #include "loom/graph/feature_norm.hpp"
 #include "loom/graph/store.hpp"
 #include "loom/partition/partitioned_store.hpp"
-#include "loom/loader/score_kind.hpp"
+#include "loom/scores/score_kind.hpp"
 
 namespace loom::loader {
 
@@ -34,8 +34,8 @@ struct TrainingData {
   feature::RowTable features;  // this rank's rows
   std::int64_t feat_dim = 0;
   std::int64_t num_classes = 0;
-  ScoreKind scoring = ScoreKind::kAccuracy;  // micro-F1: several labels per node
-  format::NpyArray labels;                   // this rank's rows: int64 [n] (accuracy) or uint8 [n, classes] (micro-F1)
+  scores::ScoreKind scoring = scores::ScoreKind::kAccuracy;  // micro-F1: several labels per node
+  format::NpyArray labels;  // this rank's rows: int64 [n] (accuracy) or uint8 [n, classes] (micro-F1)
   std::vector<std::int64_t> train_ids, valid_ids, test_ids;  // global ids owned by this rank
   std::vector<std::int64_t> halo_ids;      // sorted global ids of remote neighbours of this rank's nodes
   std::vector<std::int64_t> original_ids;  // original id of each local row (empty for names)

@@ -15,7 +15,7 @@
 #include "loom/plan/step_costs.hpp"
 #include "loom/train/fullgraph/fullgraph_layout.hpp"
 #include "loom/train/fullgraph/layer_costs.hpp"
-#include "loom/train/gradient_sync.hpp"
+#include "loom/nn/gradient_sync.hpp"
 
 namespace loom::plan {
 
@@ -118,7 +118,7 @@ struct Pricing {
 std::pair<double, double> allreduce_cost(const std::vector<std::int64_t>& sizes, int ranks,
                                          const comm::LinkModel& link) {
   double seconds = 0, bytes = 0;
-  for (const std::size_t elements : train::gradient_buckets(sizes, train::kGradientBucketBytes, 0)) {
+  for (const std::size_t elements : nn::gradient_buckets(sizes, nn::kGradientBucketBytes, 0)) {
     const comm::Traffic t = ring_allreduce(ranks, static_cast<std::int64_t>(elements * sizeof(float)));
     seconds += link.seconds(t);
     bytes += static_cast<double>(t.bytes_out) * ranks;

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "loom/train/gradient_sync.hpp"
+#include "loom/nn/gradient_sync.hpp"
 
 namespace loom::plan {
 
@@ -132,7 +132,7 @@ EpochCosts cost_epoch(const EpochCounts& counts, double scale, const ModelSpec& 
     costs.fetch_seconds[s] = ids + rows;
   }
   for (const std::size_t elements :
-       train::gradient_buckets(spec.parameter_sizes, train::kGradientBucketBytes, train::kAgreementFlags)) {
+       nn::gradient_buckets(spec.parameter_sizes, nn::kGradientBucketBytes, nn::kAgreementFlags)) {
     const comm::Traffic bucket = ring_allreduce(parts, static_cast<std::int64_t>(elements * sizeof(float)));
     costs.allreduce.messages_out += bucket.messages_out;
     costs.allreduce.bytes_out += bucket.bytes_out;

@@ -12,7 +12,7 @@ void check_run_options(const RunOptions& run) {
   LOOM_CHECK_ARG(run.lr > 0 && std::isfinite(run.lr), "--lr", "must be positive and finite, got {}", run.lr);
   LOOM_CHECK_ARG(run.weight_decay >= 0 && std::isfinite(run.weight_decay), "--weight-decay",
                  "must be >= 0 and finite, got {}", run.weight_decay);
-  core::check_thread_count(run.threads, "--threads");
+  core::check_thread_count(run.rank.threads, "--threads");
   LOOM_CHECK_ARG(run.memory_limit >= 0, "--memory-limit", "must be >= 0, got {}", run.memory_limit);
   check_lr_schedule(run.lr_schedule);
   LOOM_CHECK_ARG(run.eval.every >= 0, "--eval-every",

@@ -9,8 +9,7 @@
 #include <cstdint>
 #include <string>
 
-#include "loom/comm/link_model.hpp"
-#include "loom/loader/device.hpp"
+#include "loom/nn/rank_runtime.hpp"
 #include "loom/train/lr_schedule.hpp"
 
 namespace loom::train {
@@ -31,10 +30,8 @@ struct RunOptions {
   double weight_decay = 0.0;
   LrSchedule lr_schedule;
   std::uint64_t seed = 0;
-  int threads = 0;                // 0 = the cores shared among the ranks on this machine
-  loader::DeviceChoice device;    // cpu | cuda (GPU rank % count) | cuda:N
+  nn::RankOptions rank;           // threads, device, link emulation
   std::int64_t memory_limit = 0;  // bytes one rank may use (0 = what the machine has available)
-  comm::LinkModel link;           // link emulation (off by default)
   EvalSchedule eval;
 };
 

@@ -2,22 +2,15 @@
 
 #include "loom/core/log.hpp"
 #include "loom/core/stop_signal.hpp"
-#include "loom/nn/runtime.hpp"
 
 namespace loom::train {
 
-RankRuntime open_rank(const RunOptions& run, const TrainingOutputs& outputs, comm::Communicator& world,
-                      const std::function<void()>& check) {
-  world.agree_on([&] {
+nn::RankRuntime open_rank(const RunOptions& run, const TrainingOutputs& outputs, comm::Communicator& world,
+                          const std::function<void()>& check) {
+  return nn::open_rank(run.rank, world, [&] {
     check();
     check_output_options(outputs, world.rank() == 0);
   });
-  RankRuntime rank;
-  rank.threads = nn::cpu_threads_per_rank(run.threads, world.ranks_on_this_node());
-  nn::configure_cpu_runtime(rank.threads);
-  world.set_link_model(run.link);
-  world.agree_on([&] { rank.device = loader::resolve_device(run.device, world.rank()); });
-  return rank;
 }
 
 int agreed_stop_signal(const comm::Communicator& world) {

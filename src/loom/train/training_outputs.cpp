@@ -53,9 +53,9 @@ void write_training_outputs(const std::string& dir, bool overwrite, const NodeOu
                             const comm::Communicator& comm) {
   const bool has_rows = rows.logits.defined();
   const auto predicted = values_of<std::int64_t>(
-      has_rows && rows.scoring == loader::ScoreKind::kAccuracy ? rows.logits.argmax(1) : torch::Tensor());
+      has_rows && rows.scoring == scores::ScoreKind::kAccuracy ? rows.logits.argmax(1) : torch::Tensor());
   const auto predicted_multi = values_of<std::uint8_t>(
-      has_rows && rows.scoring == loader::ScoreKind::kMicroF1 ? rows.logits.gt(0).to(torch::kUInt8) : torch::Tensor());
+      has_rows && rows.scoring == scores::ScoreKind::kMicroF1 ? rows.logits.gt(0).to(torch::kUInt8) : torch::Tensor());
   const auto all_predicted = gather_concat<std::int64_t>(predicted, comm);
   const auto all_multi = gather_concat<std::uint8_t>(predicted_multi, comm);
   const auto all_ids = gather_concat<std::int64_t>(rows.original_ids, comm);
@@ -74,7 +74,7 @@ void write_training_outputs(const std::string& dir, bool overwrite, const NodeOu
   comm.agree_on([&] {
     if (comm.rank() != 0) return;
     core::OutputDir out(dir, overwrite, "--output");
-    if (rows.scoring == loader::ScoreKind::kMicroF1)
+    if (rows.scoring == scores::ScoreKind::kMicroF1)
       format::write_npy(out.file("predictions.npy"), all_multi, {rows.num_nodes, rows.num_classes});
     else
       format::write_npy(out.file("predictions.npy"), all_predicted);

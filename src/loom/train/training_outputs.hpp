@@ -15,7 +15,7 @@
 
 #include "loom/comm/communicator.hpp"
 #include "loom/train/run_options.hpp"
-#include "loom/loader/score_kind.hpp"
+#include "loom/scores/score_kind.hpp"
 
 namespace loom::train {
 
@@ -24,7 +24,7 @@ struct NodeOutputs {
   torch::Tensor embeddings;                                  // [rows, width], or undefined for none
   std::span<const std::int64_t> original_ids;                // [rows], or empty where the graph names its nodes
   std::span<const std::string> original_names;               // [rows], or empty
-  loader::ScoreKind scoring = loader::ScoreKind::kAccuracy;  // micro-F1: one 0/1 prediction per class
+  scores::ScoreKind scoring = scores::ScoreKind::kAccuracy;  // micro-F1: one 0/1 prediction per class
   std::int64_t num_classes = 0, num_nodes = 0;               // of the whole graph
 };
 

@@ -19,9 +19,9 @@ torch::Tensor split_rows(const graph::GraphStore& part, const char* name) {
   return index_tensor(part.split(name));
 }
 
-torch::Tensor labels_of(const graph::GraphStore& part, loader::ScoreKind scoring, std::int64_t classes) {
+torch::Tensor labels_of(const graph::GraphStore& part, scores::ScoreKind scoring, std::int64_t classes) {
   const std::int64_t n = part.num_nodes();
-  if (scoring == loader::ScoreKind::kMicroF1) {
+  if (scoring == scores::ScoreKind::kMicroF1) {
     const auto all = part.label().span<std::uint8_t>();
     return torch::from_blob(const_cast<std::uint8_t*>(all.data()), {n, classes}, torch::kUInt8).to(torch::kFloat32);
   }
@@ -39,7 +39,7 @@ FullGraphData load_fullgraph_data(const partition::PartitionedStore& store, cons
   FullGraphData d;
   d.feat_dim = meta.feat_dim;
   d.num_classes = meta.num_classes;
-  d.scoring = loader::score_kind_of(meta.multi_label);
+  d.scoring = scores::score_kind_of(meta.multi_label);
   d.num_nodes = meta.num_nodes;
   const auto train = meta.splits.find("train");
   if (train == meta.splits.end() || train->second == 0)

@@ -13,7 +13,7 @@
 
 #include "loom/partition/partitioned_store.hpp"
 #include "loom/train/fullgraph/fullgraph_layout.hpp"
-#include "loom/loader/score_kind.hpp"
+#include "loom/scores/score_kind.hpp"
 
 namespace loom::train {
 
@@ -27,7 +27,7 @@ struct ChunkRows {
 
 struct FullGraphData {
   std::int64_t feat_dim = 0, num_classes = 0, num_nodes = 0, num_train = 0;
-  loader::ScoreKind scoring = loader::ScoreKind::kAccuracy;
+  scores::ScoreKind scoring = scores::ScoreKind::kAccuracy;
   std::vector<ChunkRows> chunks;  // [chunk of this rank's way]
 };
 

@@ -11,8 +11,8 @@ std::uint64_t channel_bytes(const comm::GlobalCommStats& s, comm::Channel c) { r
 
 }  // namespace
 
-nlohmann::json FullGraphEpoch::to_json(loader::ScoreKind scoring) const {
-  const std::string score = loader::score_name(scoring);
+nlohmann::json FullGraphEpoch::to_json(scores::ScoreKind scoring) const {
+  const std::string score = scores::score_name(scoring);
   nlohmann::json j = {{"epoch", epoch},
                       {"epoch_seconds", seconds},
                       {"lr", lr},

@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "loom/comm/stats.hpp"
-#include "loom/loader/score_kind.hpp"
+#include "loom/scores/score_kind.hpp"
 
 namespace loom::train {
 
@@ -27,7 +27,7 @@ struct FullGraphEpoch {
   double eval_train_score = 0, valid_score = 0, test_score = 0, eval_seconds = 0;
   std::uint64_t eval_bytes = 0;
 
-  nlohmann::json to_json(loader::ScoreKind scoring) const;
+  nlohmann::json to_json(scores::ScoreKind scoring) const;
   void log() const;  // the console line
 };
 

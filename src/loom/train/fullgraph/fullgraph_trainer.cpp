@@ -22,12 +22,12 @@
 #include "loom/nn/runtime.hpp"
 #include "loom/train/checkpoint.hpp"
 #include "loom/train/epoch_driver.hpp"
-#include "loom/loader/device.hpp"
+#include "loom/nn/device.hpp"
 #include "loom/train/fullgraph/fullgraph_epoch.hpp"
 #include "loom/train/fullgraph/fullgraph_memory.hpp"
 #include "loom/train/fullgraph/layer_costs.hpp"
 #include "loom/train/fullgraph/stage_engine.hpp"
-#include "loom/train/gradient_sync.hpp"
+#include "loom/nn/gradient_sync.hpp"
 #include "loom/train/lr_schedule.hpp"
 #include "loom/train/run_steps.hpp"
 #include "loom/loader/store_digests.hpp"
@@ -159,8 +159,8 @@ struct FullGraphRun {
   std::vector<double> costs;                // estimated cost of each layer (layer_costs.hpp)
   std::vector<torch::Tensor> stage_params;  // this stage's layers (and the output layer on the last stage)
   std::unique_ptr<torch::optim::Adam> optimizer;
-  std::unique_ptr<GradientSync> stage_sync;
-  std::optional<GradientSync> input_sync;
+  std::unique_ptr<nn::GradientSync> stage_sync;
+  std::optional<nn::GradientSync> input_sync;
   std::optional<PipelineThreads> threads;
   std::unique_ptr<StageEngine> engine;
   std::string rank_dir;  // this rank's checkpoints
@@ -283,8 +283,8 @@ std::vector<torch::Tensor> build_optimizer(const FullGraphOptions& options, comm
     for (auto& p : run.model->input_parameters()) trained.push_back(p);
   run.optimizer = std::make_unique<torch::optim::Adam>(
       trained, torch::optim::AdamOptions(options.run.lr).weight_decay(options.run.weight_decay));
-  run.stage_sync = std::make_unique<GradientSync>(*run.stage_comm, run.stage_params, comm::Channel::weights,
-                                                  /*average=*/false);
+  run.stage_sync = std::make_unique<nn::GradientSync>(*run.stage_comm, run.stage_params, comm::Channel::weights,
+                                                      /*average=*/false);
   if (runs_input)
     run.input_sync.emplace(run.model->uses_initial_residual() ? world : *run.stage_comm, run.model->input_parameters(),
                            comm::Channel::weights, /*average=*/false);
@@ -294,7 +294,7 @@ std::vector<torch::Tensor> build_optimizer(const FullGraphOptions& options, comm
 // Opens the store, places this rank in the layout, builds the model and this stage's chunks and
 // rows, splits the layers over the stages (the checkpoint's split when resuming), sets up what
 // this rank trains, plans its memory (refusing a stage that would not fit) and builds its engine.
-void open_stage(const FullGraphOptions& options, comm::Communicator& world, const RankRuntime& runtime,
+void open_stage(const FullGraphOptions& options, comm::Communicator& world, const nn::RankRuntime& runtime,
                 FullGraphRun& run) {
   const torch::Device device = runtime.device;
   run.threads_per_rank = runtime.threads;
@@ -305,7 +305,7 @@ void open_stage(const FullGraphOptions& options, comm::Communicator& world, cons
   split_layers(options, world, run);
   const std::vector<torch::Tensor> trained = build_optimizer(options, world, run);
   run.threads.emplace(run.layout, world.machine_of_ranks(), world.rank(), nn::machine_cores(), runtime.threads,
-                      /*fixed=*/options.run.threads > 0 || device.is_cuda());
+                      /*fixed=*/options.run.rank.threads > 0 || device.is_cuda());
   const std::pair<int, int> layers = stage_layers(run);  // [first, end)
   const int first_layer = layers.first, end_layer = layers.second;
   world.agree_on([&] {
@@ -397,7 +397,7 @@ FullGraphEpoch train_epoch(const FullGraphOptions& options, FullGraphRun& run, i
   e.bubble_seconds = counts.bubble_seconds;
   e.exchange_seconds = counts.exchange_seconds;
   world.max_fields(comm::Channel::control, e.bubble_seconds, e.exchange_seconds);
-  e.train_score = score(sum_over_ranks(counts.train, world), run.data.scoring);
+  e.train_score = scores::score(scores::sum_over_ranks(counts.train, world), run.data.scoring);
   return e;
 }
 
@@ -409,10 +409,10 @@ void evaluate_epoch(FullGraphRun& run, comm::Communicator& world, ChunkResults* 
   const comm::CommStats before = world.stats();
   StageCounts eval = run.engine->evaluate(rows);
   e.eval_bytes = world.global_stats(world.stats() - before).sum.total().bytes_sent;
-  for (ScoreCounts* s : {&eval.train, &eval.valid, &eval.test}) *s = sum_over_ranks(*s, world);
-  report.final_train = score(eval.train, run.data.scoring);
-  report.final_valid = score(eval.valid, run.data.scoring);
-  report.final_test = score(eval.test, run.data.scoring);
+  for (scores::ScoreCounts* s : {&eval.train, &eval.valid, &eval.test}) *s = scores::sum_over_ranks(*s, world);
+  report.final_train = scores::score(eval.train, run.data.scoring);
+  report.final_valid = scores::score(eval.valid, run.data.scoring);
+  report.final_test = scores::score(eval.test, run.data.scoring);
   e.evaluated = true;
   e.eval_train_score = report.final_train;
   e.valid_score = report.final_valid;
@@ -497,7 +497,7 @@ core::MetricsLog open_metrics_log(const FullGraphOptions& options, const FullGra
 
 FullGraphReport run_fullgraph(const FullGraphOptions& options, comm::Communicator& world) {
   const TrainingOutputs outputs{options.output, options.checkpoint, options.store, ""};
-  const RankRuntime runtime = open_rank(options.run, outputs, world, [&] { check(options); });
+  const nn::RankRuntime runtime = open_rank(options.run, outputs, world, [&] { check(options); });
   core::install_stop_handlers();
   FullGraphRun run;
   run.runtime_bytes = core::resident_bytes();

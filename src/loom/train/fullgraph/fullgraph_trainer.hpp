@@ -18,7 +18,7 @@
 
 #include "loom/comm/communicator.hpp"
 #include "loom/train/fullgraph/fullgraph_options.hpp"
-#include "loom/loader/score_kind.hpp"
+#include "loom/scores/score_kind.hpp"
 
 namespace loom::train {
 
@@ -26,7 +26,7 @@ struct FullGraphReport {
   nlohmann::json setup;
   std::vector<nlohmann::json> epochs;
   double final_train = 0, final_valid = 0, final_test = 0;
-  loader::ScoreKind scoring = loader::ScoreKind::kAccuracy;  // what the scores are
+  scores::ScoreKind scoring = scores::ScoreKind::kAccuracy;  // what the scores are
   int stopped_by = 0;  // the signal (SIGTERM, SIGINT) that stopped the run at an epoch boundary, or 0
 };
 

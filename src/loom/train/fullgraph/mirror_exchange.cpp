@@ -4,7 +4,7 @@
 
 #include <torch/torch.h>
 
-#include "loom/loader/device.hpp"
+#include "loom/nn/device.hpp"
 #include "loom/train/fullgraph/index_tensor.hpp"
 
 namespace loom::train {
@@ -17,7 +17,7 @@ std::vector<torch::Tensor> send_rows(const comm::Communicator& comm, const std::
   std::vector<std::vector<float>> send(blocks.size());
   for (std::size_t q = 0; q < blocks.size(); ++q) {
     if (!blocks[q].defined() || blocks[q].numel() == 0) continue;
-    const auto t = loader::to_host(blocks[q], comm).contiguous();
+    const auto t = nn::to_host(blocks[q], comm).contiguous();
     send[q].assign(t.data_ptr<float>(), t.data_ptr<float>() + t.numel());
   }
   auto recv = comm.alltoallv(send, comm::Channel::halo);
@@ -25,7 +25,7 @@ std::vector<torch::Tensor> send_rows(const comm::Communicator& comm, const std::
   for (std::size_t q = 0; q < recv.size(); ++q) {
     const auto rows = static_cast<std::int64_t>(recv[q].size()) / std::max<std::int64_t>(width, 1);
     const auto received = torch::from_blob(recv[q].data(), {rows, width}, torch::kFloat32);
-    out[q] = device.is_cpu() ? received.clone() : loader::to_device(received, device, comm);
+    out[q] = device.is_cpu() ? received.clone() : nn::to_device(received, device, comm);
   }
   return out;
 }

@@ -2,7 +2,7 @@
 
 #include "loom/core/timer.hpp"
 #include "loom/nn/runtime.hpp"
-#include "loom/loader/device.hpp"
+#include "loom/nn/device.hpp"
 
 namespace loom::train {
 
@@ -92,7 +92,7 @@ torch::Tensor StageEngine::receive(int c, int from_stage, int tag, comm::Channel
   core::Timer wait;
   world_->irecv(as_span(t), layout_.rank_of(from_stage, layout_.way), tag, channel).wait_idle();
   counts.bubble_seconds += wait.seconds();
-  return loader::to_device(t, device_, *world_);
+  return nn::to_device(t, device_, *world_);
 }
 
 void StageEngine::use_threads(int threads) {
@@ -164,7 +164,7 @@ void StageEngine::finish_forward(int c, const torch::Tensor& out, bool train, Ch
   if (layout_.last_stage()) {
     st.top = train ? out.detach().requires_grad_() : out;
     const auto logits = model_->output(st.top);
-    const bool multi = data_->scoring == loader::ScoreKind::kMicroF1;
+    const bool multi = data_->scoring == scores::ScoreKind::kMicroF1;
     if (rows.train.numel() > 0) {
       const auto lt = logits.index_select(0, rows.train), yt = rows.labels.index_select(0, rows.train);
       const auto loss = multi ? torch::binary_cross_entropy_with_logits(lt, yt, {}, {}, at::Reduction::Sum) /
@@ -173,17 +173,17 @@ void StageEngine::finish_forward(int c, const torch::Tensor& out, bool train, Ch
                                     lt, yt, torch::nn::functional::CrossEntropyFuncOptions().reduction(torch::kSum)) /
                                     static_cast<double>(data_->num_train);
       counts.loss += loss.item<double>();
-      counts.train += count_scores(lt.detach(), yt, data_->scoring);
+      counts.train += scores::count_scores(lt.detach(), yt, data_->scoring);
       if (train) st.loss = loss;
     }
     if (!train) {
-      counts.valid +=
-          count_scores(logits.index_select(0, rows.valid), rows.labels.index_select(0, rows.valid), data_->scoring);
-      counts.test +=
-          count_scores(logits.index_select(0, rows.test), rows.labels.index_select(0, rows.test), data_->scoring);
+      counts.valid += scores::count_scores(logits.index_select(0, rows.valid), rows.labels.index_select(0, rows.valid),
+                                           data_->scoring);
+      counts.test += scores::count_scores(logits.index_select(0, rows.test), rows.labels.index_select(0, rows.test),
+                                          data_->scoring);
     }
   } else {
-    auto payload = loader::to_host(out.detach(), *world_).contiguous();
+    auto payload = nn::to_host(out.detach(), *world_).contiguous();
     auto request = world_->isend(std::span<const float>(as_span(payload)),
                                  layout_.rank_of(layout_.stage + 1, layout_.way), c, comm::Channel::activations);
     sends.emplace_back(std::move(payload), std::move(request));
@@ -237,7 +237,7 @@ void StageEngine::backward_chunk(int c, ChunkState& st, StageCounts& counts,
   if (layout_.first_stage()) {
     st.h0_graph.backward(g);
   } else {
-    auto payload = loader::to_host(g, *world_).contiguous();
+    auto payload = nn::to_host(g, *world_).contiguous();
     auto request =
         world_->isend(std::span<const float>(as_span(payload)), layout_.rank_of(layout_.stage - 1, layout_.way),
                       kBackwardTag + c, comm::Channel::gradients);

@@ -35,15 +35,15 @@
 #include "loom/train/fullgraph/fullgraph_options.hpp"
 #include "loom/train/fullgraph/mirror_exchange.hpp"
 #include "loom/train/fullgraph/pipeline_threads.hpp"
-#include "loom/train/scores.hpp"
+#include "loom/scores/node_scores.hpp"
 
 namespace loom::train {
 
 struct StageCounts {
-  double loss = 0;                 // this rank's share of the loss (last stage only)
-  ScoreCounts train, valid, test;  // this rank's nodes (last stage only)
-  double bubble_seconds = 0;       // blocked waiting for the neighbouring stages
-  double exchange_seconds = 0;     // in mirror exchanges (waiting for background ones included)
+  double loss = 0;                         // this rank's share of the loss (last stage only)
+  scores::ScoreCounts train, valid, test;  // this rank's nodes (last stage only)
+  double bubble_seconds = 0;               // blocked waiting for the neighbouring stages
+  double exchange_seconds = 0;             // in mirror exchanges (waiting for background ones included)
 };
 
 // What exact inference leaves on the last stage, by chunk of its way: logits and the output

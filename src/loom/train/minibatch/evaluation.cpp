@@ -12,24 +12,24 @@ std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; 
 
 }  // namespace
 
-ScoreCounts sampled_scores(nn::GnnModel& model, const loader::BatchBuilder& builder, std::span<const std::int64_t> ids,
-                           std::int64_t batch_size, std::uint64_t seed, const comm::Communicator& comm,
-                           loader::ScoreKind scoring) {
+scores::ScoreCounts sampled_scores(nn::GnnModel& model, const loader::BatchBuilder& builder,
+                                   std::span<const std::int64_t> ids, std::int64_t batch_size, std::uint64_t seed,
+                                   const comm::Communicator& comm, scores::ScoreKind scoring) {
   torch::NoGradGuard no_grad;
   const bool was_training = model.is_training();
   model.eval();
   const std::int64_t n = static_cast<std::int64_t>(ids.size());
   const std::int64_t steps = comm.allreduce_max(ceil_div(n, batch_size), comm::Channel::control);
-  ScoreCounts counts;
+  scores::ScoreCounts counts;
   for (std::int64_t s = 0; s < steps; ++s) {
     const std::int64_t begin = std::min(n, s * batch_size), end = std::min(n, begin + batch_size);
     const auto seeds = ids.subspan(begin, end - begin);
     loader::PreparedBatch b = builder.build(seeds, core::mix_seed(seed, static_cast<std::uint64_t>(s)));
     if (seeds.empty()) continue;
-    counts += count_scores(model.forward(b.x, b.graphs), b.y, scoring);
+    counts += scores::count_scores(model.forward(b.x, b.graphs), b.y, scoring);
   }
   model.train(was_training);
-  return sum_over_ranks(counts, comm);
+  return scores::sum_over_ranks(counts, comm);
 }
 
 ExactInference exact_inference(nn::GnnModel& model, const loader::TrainingData& data, const comm::Communicator& comm,
@@ -76,14 +76,15 @@ ExactInference exact_inference(nn::GnnModel& model, const loader::TrainingData& 
   return result;
 }
 
-ScoreCounts exact_scores(const ExactInference& result, const loader::BatchBuilder& builder,
-                         const loader::TrainingData& data, std::span<const std::int64_t> ids,
-                         const comm::Communicator& comm) {
+scores::ScoreCounts exact_scores(const ExactInference& result, const loader::BatchBuilder& builder,
+                                 const loader::TrainingData& data, std::span<const std::int64_t> ids,
+                                 const comm::Communicator& comm) {
   std::vector<std::int64_t> rows(ids.size());
   for (std::size_t i = 0; i < ids.size(); ++i) rows[i] = ids[i] - data.offset;
   const auto index = torch::from_blob(rows.data(), {static_cast<std::int64_t>(rows.size())}, torch::kInt64);
-  ScoreCounts counts = count_scores(result.logits.index_select(0, index), builder.labels(ids), data.scoring);
-  return sum_over_ranks(counts, comm);
+  scores::ScoreCounts counts =
+      scores::count_scores(result.logits.index_select(0, index), builder.labels(ids), data.scoring);
+  return scores::sum_over_ranks(counts, comm);
 }
 
 }  // namespace loom::train

@@ -11,13 +11,13 @@
 #include "loom/comm/communicator.hpp"
 #include "loom/nn/model.hpp"
 #include "loom/loader/batch_builder.hpp"
-#include "loom/train/scores.hpp"
+#include "loom/scores/node_scores.hpp"
 
 namespace loom::train {
 
-ScoreCounts sampled_scores(nn::GnnModel& model, const loader::BatchBuilder& builder, std::span<const std::int64_t> ids,
-                           std::int64_t batch_size, std::uint64_t seed, const comm::Communicator& comm,
-                           loader::ScoreKind scoring);
+scores::ScoreCounts sampled_scores(nn::GnnModel& model, const loader::BatchBuilder& builder,
+                                   std::span<const std::int64_t> ids, std::int64_t batch_size, std::uint64_t seed,
+                                   const comm::Communicator& comm, scores::ScoreKind scoring);
 
 struct ExactInference {
   torch::Tensor logits;      // [this rank's nodes, classes], row i = global id offset + i
@@ -28,8 +28,8 @@ ExactInference exact_inference(nn::GnnModel& model, const loader::TrainingData& 
                                std::int64_t chunk_size = 8192);
 
 // Scores of `ids` (global, owned by this rank) from exact logits, combined over ranks.
-ScoreCounts exact_scores(const ExactInference& result, const loader::BatchBuilder& builder,
-                         const loader::TrainingData& data, std::span<const std::int64_t> ids,
-                         const comm::Communicator& comm);
+scores::ScoreCounts exact_scores(const ExactInference& result, const loader::BatchBuilder& builder,
+                                 const loader::TrainingData& data, std::span<const std::int64_t> ids,
+                                 const comm::Communicator& comm);
 
 }  // namespace loom::train

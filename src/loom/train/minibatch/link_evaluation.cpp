@@ -2,7 +2,7 @@
 
 #include <torch/torch.h>
 
-#include "loom/loader/device.hpp"
+#include "loom/nn/device.hpp"
 
 namespace loom::train {
 
@@ -23,7 +23,7 @@ PairScores score_pairs(nn::GnnModel& model, nn::LinkDecoder& decoder, const load
     if (t.label.empty()) continue;
     const torch::Tensor z = model.forward(batch.x, batch.graphs);
     const torch::Tensor logits =
-        decoder->forward(z, loader::vector_on(t.src_row, z.device()), loader::vector_on(t.dst_row, z.device()))
+        decoder->forward(z, nn::vector_on(t.src_row, z.device()), nn::vector_on(t.dst_row, z.device()))
             .to(torch::kCPU, torch::kFloat32)
             .contiguous();
     const float* out = logits.data_ptr<float>();

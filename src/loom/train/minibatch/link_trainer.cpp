@@ -10,10 +10,10 @@
 #include "loom/core/metrics.hpp"
 #include "loom/core/rng.hpp"
 #include "loom/core/timer.hpp"
-#include "loom/loader/device.hpp"
+#include "loom/nn/device.hpp"
 #include "loom/train/epoch_driver.hpp"
-#include "loom/train/gradient_sync.hpp"
-#include "loom/train/minibatch/epoch_stats.hpp"
+#include "loom/nn/gradient_sync.hpp"
+#include "loom/loader/epoch_stats.hpp"
 #include "loom/train/minibatch/link_evaluation.hpp"
 #include "loom/loader/link_split.hpp"
 #include "loom/loader/minibatch_data_path.hpp"
@@ -44,7 +44,7 @@ struct LinkPredictor {
   std::shared_ptr<nn::GnnModel> encoder;
   nn::LinkDecoder decoder{nullptr};
   std::unique_ptr<torch::optim::Adam> optimizer;
-  std::unique_ptr<GradientSync> gradients;
+  std::unique_ptr<nn::GradientSync> gradients;
 };
 
 LinkPredictor build_link_predictor(const MinibatchOptions& options, const loader::TrainingData& data,
@@ -64,13 +64,13 @@ LinkPredictor build_link_predictor(const MinibatchOptions& options, const loader
   for (const auto& p : m.decoder->parameters()) parameters.push_back(p);
   m.optimizer = std::make_unique<torch::optim::Adam>(
       parameters, torch::optim::AdamOptions(options.run.lr).weight_decay(options.run.weight_decay));
-  m.gradients = std::make_unique<GradientSync>(world, parameters);
+  m.gradients = std::make_unique<nn::GradientSync>(world, parameters);
   return m;
 }
 
 // One epoch's steps over the plan: embed, score, binary cross-entropy, all-reduce, step.
 void train_link_epoch(LinkPredictor& m, const loader::MinibatchDataPath& path, loader::LinkEpochPlan plan,
-                      std::uint64_t seed, int epoch, EpochTotals& t) {
+                      std::uint64_t seed, int epoch, loader::EpochTotals& t) {
   m.encoder->train();
   m.decoder->train();
   const std::unique_ptr<loader::BatchPipeline> pipeline = path.pipeline_of(std::move(plan.steps));
@@ -79,16 +79,16 @@ void train_link_epoch(LinkPredictor& m, const loader::MinibatchDataPath& path, l
   double wait = 0;
   for (std::size_t step = 0; pipeline->next(batch, wait); ++step) {
     torch::manual_seed(epoch_rng.split(step).seed());
-    count_batch(batch, wait, t);
+    loader::count_batch(batch, wait, t);
     core::Timer compute;
     m.optimizer->zero_grad();
     double loss_value = 0;
     const loader::LinkTargets& targets = plan.targets[step];
     if (!targets.label.empty()) {
       const torch::Tensor z = m.encoder->forward(batch.x, batch.graphs);
-      const torch::Tensor logits = m.decoder->forward(z, loader::vector_on(targets.src_row, z.device()),
-                                                      loader::vector_on(targets.dst_row, z.device()));
-      const torch::Tensor labels = loader::vector_on(targets.label, z.device());
+      const torch::Tensor logits =
+          m.decoder->forward(z, nn::vector_on(targets.src_row, z.device()), nn::vector_on(targets.dst_row, z.device()));
+      const torch::Tensor labels = nn::vector_on(targets.label, z.device());
       const torch::Tensor loss = torch::binary_cross_entropy_with_logits(logits, labels);
       loss.backward();
       loss_value = loss.item<double>();
@@ -96,7 +96,7 @@ void train_link_epoch(LinkPredictor& m, const loader::MinibatchDataPath& path, l
     }
     t.phases.compute += compute.seconds();
     core::Timer reduce;
-    const StepAgreement agreed = m.gradients->all_reduce_agreeing(0, std::isfinite(loss_value));
+    const nn::StepAgreement agreed = m.gradients->all_reduce_agreeing(0, std::isfinite(loss_value));
     LOOM_CHECK(agreed.ranks_loss_not_finite == 0,
                "epoch {}, step {}: the training loss is not finite; lower --lr or check the features (`loom check`)",
                epoch + 1, step + 1);
@@ -107,10 +107,10 @@ void train_link_epoch(LinkPredictor& m, const loader::MinibatchDataPath& path, l
   }
 }
 
-void record_metrics(nlohmann::json& record, const std::string& split, const LinkMetrics& m) {
+void record_metrics(nlohmann::json& record, const std::string& split, const scores::LinkMetrics& m) {
   record[split + "_auc"] = m.auc;
   record[split + "_mrr"] = m.mrr;
-  for (const auto& [k, hits] : m.hits) record[split + "_" + hits_name(k)] = hits;
+  for (const auto& [k, hits] : m.hits) record[split + "_" + scores::hits_name(k)] = hits;
 }
 
 // The held-out pairs' metrics, into the record and the report (collective).
@@ -123,14 +123,14 @@ void evaluate_links(LinkPredictor& m, const MinibatchOptions& o, const loader::M
       score_pairs(*m.encoder, m.decoder, path.eval_builder(), split.valid, o.evaluation.batch_size, seed, comm);
   const PairScores test =
       score_pairs(*m.encoder, m.decoder, path.eval_builder(), split.test, o.evaluation.batch_size, seed + 1, comm);
-  report.valid = link_metrics(valid.positive, valid.negative, o.link.hits_at, comm);
-  report.test = link_metrics(test.positive, test.negative, o.link.hits_at, comm);
+  report.valid = scores::link_metrics(valid.positive, valid.negative, o.link.hits_at, comm);
+  report.test = scores::link_metrics(test.positive, test.negative, o.link.hits_at, comm);
   record_metrics(record, "valid", report.valid);
   record_metrics(record, "test", report.test);
   record["eval_seconds"] = timer.seconds();
 }
 
-void log_link_epoch(const EpochSummary& s, const nlohmann::json& record, int hits_k) {
+void log_link_epoch(const loader::EpochSummary& s, const nlohmann::json& record, int hits_k) {
   const auto shown = [&](const std::string& key) {
     return record.contains(key) ? fmt::format("{:.4f}", record[key].get<double>()) : std::string("-");
   };
@@ -138,8 +138,9 @@ void log_link_epoch(const EpochSummary& s, const nlohmann::json& record, int hit
       "epoch {:>3} | {:.2f}s (sample {:.2f} fetch {:.2f} wait {:.2f} compute {:.2f} allreduce {:.2f}) | loss {:.4f} | "
       "valid auc {} {} {} | test auc {} | remote rows {} ({}), cached {}",
       s.facts.epoch, s.facts.seconds, s.phases.sample, s.phases.fetch, s.phases.wait, s.phases.compute,
-      s.phases.allreduce, s.loss, shown("valid_auc"), hits_name(hits_k), shown("valid_" + hits_name(hits_k)),
-      shown("test_auc"), s.rows_remote, core::human_bytes(static_cast<double>(s.feature_bytes)), s.rows_cached);
+      s.phases.allreduce, s.loss, shown("valid_auc"), scores::hits_name(hits_k),
+      shown("valid_" + scores::hits_name(hits_k)), shown("test_auc"), s.rows_remote,
+      core::human_bytes(static_cast<double>(s.feature_bytes)), s.rows_cached);
 }
 
 // Holds out the validation and test edges (on every rank alike): batches are then sampled on the
@@ -201,9 +202,9 @@ class LinkTask : public EpochTask {
   // The epoch's steps over this epoch's positives and negatives, and its record.
   TrainedEpoch train(int epoch) override {
     const MinibatchOptions& o = options_;
-    const EpochWatch since = watch_epoch(world_, path_.prefetch_control(), path_.prefetch_buffer());
+    const loader::EpochWatch since = loader::watch_epoch(world_, path_.prefetch_control(), path_.prefetch_buffer());
     core::Timer timer;
-    EpochTotals totals;
+    loader::EpochTotals totals;
     const loader::LinkEpochOptions epoch_options{.batch_size = o.batch_size,
                                                  .negative_ratio = o.link.negative_ratio,
                                                  .drop_positive_edges = o.link.drop_positive_edges,
@@ -211,14 +212,14 @@ class LinkTask : public EpochTask {
     train_link_epoch(m_, path_,
                      loader::plan_link_epoch(split_.train, negatives_, steps_, epoch_options, epoch, world_.rank()),
                      o.run.seed, epoch, totals);
-    const EpochFacts facts{.epoch = epoch + 1,
-                           .seconds = timer.seconds(),
-                           .steps = steps_,
-                           .lr = o.run.lr,
-                           .pipelined = o.data_path.pipeline_depth > 0,
-                           .scoring = std::nullopt};  // a link task is scored by its held-out metrics
-    summary_ = summarize_epoch(facts, totals, since, world_, path_.prefetch_control(), path_.prefetch_buffer());
-    nlohmann::json record = epoch_record(summary_);
+    const loader::EpochFacts facts{.epoch = epoch + 1,
+                                   .seconds = timer.seconds(),
+                                   .steps = steps_,
+                                   .lr = o.run.lr,
+                                   .pipelined = o.data_path.pipeline_depth > 0,
+                                   .scoring = std::nullopt};  // a link task is scored by its held-out metrics
+    summary_ = loader::summarize_epoch(facts, totals, since, world_, path_.prefetch_control(), path_.prefetch_buffer());
+    nlohmann::json record = loader::epoch_record(summary_);
     record["task"] = "link";
     return {std::move(record)};
   }
@@ -240,7 +241,7 @@ class LinkTask : public EpochTask {
   const loader::NegativeSampler& negatives_;
   const std::int64_t steps_;
   LinkReport& report_;
-  EpochSummary summary_;  // of the epoch trained last
+  loader::EpochSummary summary_;  // of the epoch trained last
 };
 
 }  // namespace
@@ -249,7 +250,7 @@ LinkReport run_link_prediction(const MinibatchOptions& given, comm::Communicator
   std::optional<CheckedMinibatchOptions> checked;
   const TrainingOutputs outputs{given.output, given.checkpoint, given.store,
                                 loader::decision_log_path(given.prefetch.decision_log, world.rank(), world.size())};
-  const RankRuntime runtime = open_rank(given.run, outputs, world, [&] {
+  const nn::RankRuntime runtime = open_rank(given.run, outputs, world, [&] {
     checked = check(given);
     check_link_task_options(**checked);
   });

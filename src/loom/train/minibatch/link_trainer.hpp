@@ -16,14 +16,14 @@
 #include <nlohmann/json.hpp>
 
 #include "loom/comm/communicator.hpp"
-#include "loom/train/minibatch/link_metrics.hpp"
+#include "loom/scores/link_metrics.hpp"
 #include "loom/train/minibatch/minibatch_options.hpp"
 
 namespace loom::train {
 
 struct LinkReport {
   std::vector<nlohmann::json> epochs;  // one record per epoch (also written to --metrics)
-  LinkMetrics valid, test;             // of the last evaluation
+  scores::LinkMetrics valid, test;     // of the last evaluation
 };
 
 LinkReport run_link_prediction(const MinibatchOptions& options, comm::Communicator& world);

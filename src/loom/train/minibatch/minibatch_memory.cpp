@@ -145,8 +145,9 @@ std::int64_t prefetch_bytes(const MinibatchOptions& o, const loader::TrainingDat
 // Own rows stay mapped from the part's store unless they are normalised (a copy) or pinned for
 // a GPU (a copy in host memory).
 Residence own_rows_residence(const MinibatchOptions& o) {
-  return o.data_path.normalize_features == graph::FeatureNorm::kNone && o.run.device.is_cpu() ? Residence::kMapped
-                                                                                              : Residence::kResident;
+  return o.data_path.normalize_features == graph::FeatureNorm::kNone && o.run.rank.device.is_cpu()
+             ? Residence::kMapped
+             : Residence::kResident;
 }
 
 std::int64_t topology_bytes(const loader::TrainingData& data) {

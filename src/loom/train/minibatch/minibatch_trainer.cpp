@@ -17,10 +17,10 @@
 #include "loom/train/checkpoint.hpp"
 #include "loom/train/checkpoint_state.hpp"
 #include "loom/train/epoch_driver.hpp"
-#include "loom/loader/device.hpp"
-#include "loom/train/gradient_sync.hpp"
+#include "loom/nn/device.hpp"
+#include "loom/nn/gradient_sync.hpp"
 #include "loom/train/lr_schedule.hpp"
-#include "loom/train/minibatch/epoch_stats.hpp"
+#include "loom/loader/epoch_stats.hpp"
 #include "loom/train/minibatch/evaluation.hpp"
 #include "loom/loader/minibatch_data_path.hpp"
 #include "loom/train/minibatch/minibatch_memory.hpp"
@@ -71,7 +71,7 @@ CheckedMinibatchOptions check(const MinibatchOptions& o) {
   LOOM_CHECK_ARG(!o.run.eval.never() || (o.evaluation.selection == Selection::kLast && o.evaluation.patience == 0),
                  o.evaluation.patience > 0 ? "--patience" : "--selection",
                  "needs validation scores: set --eval-every N > 0");
-  LOOM_CHECK_ARG(o.data_path.device_memory_limit == 0 || !o.run.device.is_cpu(), "--device-memory-limit",
+  LOOM_CHECK_ARG(o.data_path.device_memory_limit == 0 || !o.run.rank.device.is_cpu(), "--device-memory-limit",
                  "applies to --device cuda only");
   MinibatchOptions checked = o;
   checked.data_path.whole_graph_gcn_norm = o.data_path.whole_graph_gcn_norm || o.model.kind == nn::ModelKind::kGcn;
@@ -86,7 +86,7 @@ struct TrainingModel {
   std::shared_ptr<nn::GnnModel> model;
   std::unique_ptr<torch::optim::Adam> optimizer;
   std::unique_ptr<ModelSelection> selection;
-  std::unique_ptr<GradientSync> gradients;
+  std::unique_ptr<nn::GradientSync> gradients;
 };
 
 TrainingModel build_model(const MinibatchOptions& options, const loader::TrainingData& data, torch::Device device,
@@ -103,7 +103,7 @@ TrainingModel build_model(const MinibatchOptions& options, const loader::Trainin
   m.optimizer = std::make_unique<torch::optim::Adam>(
       make_adam(*m.model, options.run.lr, options.run.weight_decay, options.weight_decay_layers));
   m.selection = std::make_unique<ModelSelection>(options.evaluation.selection, options.evaluation.patience, *m.model);
-  m.gradients = std::make_unique<GradientSync>(world, m.model->parameters());
+  m.gradients = std::make_unique<nn::GradientSync>(world, m.model->parameters());
   return m;
 }
 
@@ -111,9 +111,9 @@ TrainingModel build_model(const MinibatchOptions& options, const loader::Trainin
 // (or --device-memory-limit), on every rank together; rank 0 writes the "device_memory" record.
 void check_device_memory(const MemoryPlan& host_plan, const MinibatchOptions& options, const loader::TrainingData& data,
                          torch::Device device, comm::Communicator& world, core::MetricsLog& metrics) {
-  const int sharing = loader::ranks_per_device(device, world.ranks_on_this_node());
+  const int sharing = nn::ranks_per_device(device, world.ranks_on_this_node());
   const MemoryPlan plan = plan_device_memory(host_plan, options, data);
-  const std::optional<loader::DeviceMemory> gpu = loader::device_memory(device);
+  const std::optional<nn::DeviceMemory> gpu = nn::device_memory(device);
   world.agree_on([&] {
     check_device_memory_plan(plan, options.data_path.device_memory_limit, gpu ? gpu->free_bytes : -1, sharing,
                              device.str());
@@ -141,7 +141,7 @@ void check_device_memory(const MemoryPlan& host_plan, const MinibatchOptions& op
 struct StartPoint {
   int epoch = 0;
   int step = 0;
-  EpochTotals totals;
+  loader::EpochTotals totals;
   std::optional<core::LogPrefix> metrics_log;  // what the metrics log held at the checkpoint
 };
 
@@ -162,7 +162,7 @@ StartPoint resume_from_checkpoint(const MinibatchOptions& options, const loader:
       LOOM_CHECK_ARG(state.epoch_totals.size() == static_cast<std::size_t>(world.size()), "--resume",
                      "{}: stopped mid-epoch with {} ranks, resumed with {}", where, state.epoch_totals.size(),
                      world.size());
-      start.totals = unpack_totals(state.epoch_totals[static_cast<std::size_t>(world.rank())], where);
+      start.totals = loader::unpack_totals(state.epoch_totals[static_cast<std::size_t>(world.rank())], where);
     }
     m.selection->load_state(state.json.value("selection", nlohmann::json::object()));
     report.epochs = state.json.value("epochs", std::vector<nlohmann::json>{});
@@ -182,7 +182,7 @@ struct EpochProgress {
 // Stops the run (every rank alike, after the agreeing all-reduce) at the first step whose loss or
 // summed gradients are NaN or infinite, naming epoch and step (1-based), before the optimizer
 // applies them.
-void stop_unless_finite(const StepAgreement& agreed, bool gradients_finite, double loss, int epoch, int step) {
+void stop_unless_finite(const nn::StepAgreement& agreed, bool gradients_finite, double loss, int epoch, int step) {
   if (agreed.ranks_loss_not_finite > 0)
     throw Error(fmt::format(
         "epoch {}, step {}: the training loss is not finite ({} on this rank; {} rank{} with a "
@@ -200,19 +200,19 @@ void stop_unless_finite(const StepAgreement& agreed, bool gradients_finite, doub
 // counts and whether this rank's gradients are finite (on a GPU, the step's only wait for it).
 struct StepReadout {
   double loss = 0;
-  ScoreCounts scores;
+  scores::ScoreCounts scores;
   bool gradients_finite = true;
 };
 
 StepReadout read_step(const torch::Tensor& loss, const torch::Tensor& logits, const torch::Tensor& labels,
-                      loader::ScoreKind scoring, const GradientSync& gradients) {
+                      scores::ScoreKind scoring, const nn::GradientSync& gradients) {
   const torch::Tensor values = torch::cat({loss.detach().to(torch::kDouble).reshape({1}),
-                                           score_values(logits, labels, scoring), gradients.finite_flag()})
+                                           scores::score_values(logits, labels, scoring), gradients.finite_flag()})
                                    .cpu();
   const auto* v = values.data_ptr<double>();
-  const auto counts = static_cast<std::size_t>(score_value_count(scoring));
+  const auto counts = static_cast<std::size_t>(scores::score_value_count(scoring));
   return {.loss = v[0],
-          .scores = scores_from_values({v + 1, counts}, logits.size(0), logits.size(1), scoring),
+          .scores = scores::scores_from_values({v + 1, counts}, logits.size(0), logits.size(1), scoring),
           .gradients_finite = v[1 + counts] > 0};
 }
 
@@ -221,8 +221,8 @@ StepReadout read_step(const torch::Tensor& loss, const torch::Tensor& logits, co
 // a stream of (seed, epoch, step). Stops on every rank after the same step when any rank has
 // been asked to stop.
 EpochProgress train_epoch(TrainingModel& m, const loader::MinibatchDataPath& path, std::uint64_t seed, int epoch,
-                          int first_step, EpochTotals& t) {
-  const loader::ScoreKind scoring = path.data().scoring;
+                          int first_step, loader::EpochTotals& t) {
+  const scores::ScoreKind scoring = path.data().scoring;
   loader::PrefetchControl* control = path.prefetch_control();
   m.model->train();
   const std::unique_ptr<loader::BatchPipeline> pipeline = path.pipeline(epoch, first_step);
@@ -232,14 +232,14 @@ EpochProgress train_epoch(TrainingModel& m, const loader::MinibatchDataPath& pat
   double wait = 0;
   while (pipeline->next(batch, wait)) {
     torch::manual_seed(epoch_rng.split(static_cast<std::uint64_t>(progress.steps_done)).seed());
-    count_batch(batch, wait, t);
+    loader::count_batch(batch, wait, t);
     core::Timer compute;
     m.optimizer->zero_grad();
     double loss_value = 0;
     bool gradients_finite = true;
     if (!batch.sampled.seeds.empty()) {
       const auto logits = m.model->forward(batch.x, batch.graphs);
-      const torch::Tensor loss = scoring == loader::ScoreKind::kMicroF1
+      const torch::Tensor loss = scoring == scores::ScoreKind::kMicroF1
                                      ? torch::binary_cross_entropy_with_logits(logits, batch.y)
                                      : torch::nn::functional::cross_entropy(logits, batch.y);
       loss.backward();
@@ -252,7 +252,7 @@ EpochProgress train_epoch(TrainingModel& m, const loader::MinibatchDataPath& pat
     t.phases.compute += compute.seconds();
     if (control) control->record_step_seconds(compute.seconds());
     core::Timer reduce;
-    const StepAgreement agreed = m.gradients->all_reduce_agreeing(core::stop_signal(), std::isfinite(loss_value));
+    const nn::StepAgreement agreed = m.gradients->all_reduce_agreeing(core::stop_signal(), std::isfinite(loss_value));
     stop_unless_finite(agreed, m.gradients->summed_gradients_finite(gradients_finite), loss_value, epoch,
                        progress.steps_done);
     progress.stopped_by = agreed.stop_signal;
@@ -270,7 +270,7 @@ EpochProgress train_epoch(TrainingModel& m, const loader::MinibatchDataPath& pat
 }
 
 struct EvalScores {
-  ScoreCounts valid, test;
+  scores::ScoreCounts valid, test;
   double seconds = 0;
 };
 
@@ -300,18 +300,18 @@ EvalScores evaluate(nn::GnnModel& model, const MinibatchOptions& o, const loader
 bool evaluate_epoch(TrainingModel& m, const MinibatchOptions& options, const loader::MinibatchDataPath& path, int epoch,
                     nlohmann::json& record, MinibatchReport& report) {
   const EvalScores scores = evaluate(*m.model, options, path, epoch);
-  report.final_valid = score(scores.valid, report.scoring);
-  report.final_test = score(scores.test, report.scoring);
-  record["valid_" + loader::score_name(report.scoring)] = report.final_valid;
-  record["valid_loss"] = mean_loss(scores.valid);
-  record["test_" + loader::score_name(report.scoring)] = report.final_test;
+  report.final_valid = scores::score(scores.valid, report.scoring);
+  report.final_test = scores::score(scores.test, report.scoring);
+  record["valid_" + scores::score_name(report.scoring)] = report.final_valid;
+  record["valid_loss"] = scores::mean_loss(scores.valid);
+  record["test_" + scores::score_name(report.scoring)] = report.final_test;
   record["eval_seconds"] = scores.seconds;
-  if (m.selection->observe(epoch + 1, report.final_valid, mean_loss(scores.valid))) record["best_valid"] = true;
+  if (m.selection->observe(epoch + 1, report.final_valid, scores::mean_loss(scores.valid))) record["best_valid"] = true;
   return m.selection->should_stop(epoch + 1);
 }
 
-void log_epoch(const EpochSummary& s, const nlohmann::json& record) {
-  const std::string valid_key = "valid_" + loader::score_name(s.facts.scoring.value_or(loader::ScoreKind::kAccuracy));
+void log_epoch(const loader::EpochSummary& s, const nlohmann::json& record) {
+  const std::string valid_key = "valid_" + scores::score_name(s.facts.scoring.value_or(scores::ScoreKind::kAccuracy));
   const std::string valid = record.contains(valid_key) ? fmt::format("{:.4f}", record[valid_key].get<double>()) : "-";
   const std::uint64_t to_device = s.comm.sum[comm::Channel::device].bytes_sent;
   spdlog::info(
@@ -331,11 +331,11 @@ void final_evaluation(nn::GnnModel& model, const MinibatchOptions& options, cons
   const comm::Communicator& comm = path.fetch_comm();
   core::Timer timer;
   const ExactInference exact = exact_inference(model, data, comm);
-  const ScoreCounts valid = exact_scores(exact, path.eval_builder(), data, data.valid_ids, comm);
-  const ScoreCounts test = exact_scores(exact, path.eval_builder(), data, data.test_ids, comm);
-  report.final_valid = score(valid, report.scoring);
-  report.final_test = score(test, report.scoring);
-  const std::string score = loader::score_name(report.scoring);
+  const scores::ScoreCounts valid = exact_scores(exact, path.eval_builder(), data, data.valid_ids, comm);
+  const scores::ScoreCounts test = exact_scores(exact, path.eval_builder(), data, data.test_ids, comm);
+  report.final_valid = scores::score(valid, report.scoring);
+  report.final_test = scores::score(test, report.scoring);
+  const std::string score = scores::score_name(report.scoring);
   nlohmann::json record = {{"event", "exact_eval"},
                            {"valid_" + score, report.final_valid},
                            {"test_" + score, report.final_test},
@@ -343,10 +343,11 @@ void final_evaluation(nn::GnnModel& model, const MinibatchOptions& options, cons
                            {"weights_of_epoch", weights_epoch},
                            {"seconds", timer.seconds()}};
   std::string topk;
-  if (report.scoring == loader::ScoreKind::kMicroF1) {
-    record["valid_topk_micro_f1"] = topk_micro_f1(valid);
-    record["test_topk_micro_f1"] = topk_micro_f1(test);
-    topk = fmt::format(" | top-k micro_f1 valid {:.4f} test {:.4f}", topk_micro_f1(valid), topk_micro_f1(test));
+  if (report.scoring == scores::ScoreKind::kMicroF1) {
+    record["valid_topk_micro_f1"] = scores::topk_micro_f1(valid);
+    record["test_topk_micro_f1"] = scores::topk_micro_f1(test);
+    topk = fmt::format(" | top-k micro_f1 valid {:.4f} test {:.4f}", scores::topk_micro_f1(valid),
+                       scores::topk_micro_f1(test));
   }
   if (data.rank == 0) {
     metrics.write(record);
@@ -388,10 +389,10 @@ class NodeTask : public EpochTask {
     if (world_.rank() == 0 && path_.changed(epoch) && epoch == options_.change.epoch)
       spdlog::info("epoch {}: conditions change (fanouts {}, batch size {}, {} steps)", epoch + 1,
                    fmt::join(setting.sampler->fanouts(), ","), setting.batch_size, setting.steps);
-    const EpochWatch since = watch_epoch(world_, path_.prefetch_control(), path_.prefetch_buffer());
+    const loader::EpochWatch since = loader::watch_epoch(world_, path_.prefetch_control(), path_.prefetch_buffer());
     core::Timer timer;
     const bool resumed_here = epoch == start_.epoch;
-    EpochTotals totals = resumed_here ? start_.totals : EpochTotals{};
+    loader::EpochTotals totals = resumed_here ? start_.totals : loader::EpochTotals{};
     const EpochProgress progress =
         train_epoch(m_, path_, options_.run.seed, epoch, resumed_here ? start_.step : 0, totals);
     totals.earlier_seconds += timer.seconds();
@@ -427,8 +428,9 @@ class NodeTask : public EpochTask {
 
   // A signal stopped epoch `epoch` after `progress.steps_done` steps: every rank's totals go into
   // the checkpoint (where one is due), so that the resumed epoch's record sums the same steps.
-  void stop_mid_epoch(int epoch, const EpochProgress& progress, const EpochTotals& totals) {
-    const auto all_totals = world_.allgatherv(std::span<const double>(pack_totals(totals)), comm::Channel::control);
+  void stop_mid_epoch(int epoch, const EpochProgress& progress, const loader::EpochTotals& totals) {
+    const auto all_totals =
+        world_.allgatherv(std::span<const double>(loader::pack_totals(totals)), comm::Channel::control);
     if (options_.checkpoint.due(epoch + 1, progress.stopped_by))
       save_state({epoch, progress.steps_done}, report_.epochs, {{"epoch_totals", all_totals}});
     log_stopped(progress.stopped_by, fmt::format("step {} of epoch {}", progress.steps_done, epoch + 1),
@@ -437,19 +439,20 @@ class NodeTask : public EpochTask {
 
   // The epoch's summary over all ranks and its record, with the whole epoch's time at this pace
   // where --max-steps cut it short.
-  std::pair<EpochSummary, nlohmann::json> summarize_and_record(int epoch, double lr, const EpochTotals& totals,
-                                                               const EpochWatch& since) const {
+  std::pair<loader::EpochSummary, nlohmann::json> summarize_and_record(int epoch, double lr,
+                                                                       const loader::EpochTotals& totals,
+                                                                       const loader::EpochWatch& since) const {
     const loader::EpochSetting& setting = path_.setting(epoch);
-    const EpochFacts facts{.epoch = epoch + 1,
-                           .seconds = totals.earlier_seconds,
-                           .steps = setting.steps,
-                           .lr = lr,
-                           .changed_conditions = path_.changed(epoch),
-                           .pipelined = options_.data_path.pipeline_depth > 0,
-                           .scoring = report_.scoring};
-    EpochSummary summary =
-        summarize_epoch(facts, totals, since, world_, path_.prefetch_control(), path_.prefetch_buffer());
-    nlohmann::json record = epoch_record(summary);
+    const loader::EpochFacts facts{.epoch = epoch + 1,
+                                   .seconds = totals.earlier_seconds,
+                                   .steps = setting.steps,
+                                   .lr = lr,
+                                   .changed_conditions = path_.changed(epoch),
+                                   .pipelined = options_.data_path.pipeline_depth > 0,
+                                   .scoring = report_.scoring};
+    loader::EpochSummary summary =
+        loader::summarize_epoch(facts, totals, since, world_, path_.prefetch_control(), path_.prefetch_buffer());
+    nlohmann::json record = loader::epoch_record(summary);
     if (setting.steps < setting.full_steps) {
       record["full_steps"] = setting.full_steps;
       record["projected_epoch_seconds"] = summary.facts.seconds * static_cast<double>(setting.full_steps) /
@@ -466,16 +469,16 @@ class NodeTask : public EpochTask {
   const std::string fingerprint_;
   core::MetricsLog& metrics_;
   MinibatchReport& report_;
-  EpochSummary summary_;  // of the epoch trained last
+  loader::EpochSummary summary_;  // of the epoch trained last
 };
 
 // The epoch whose weights the model holds after training: the best validation epoch's where the
 // selection restores them, else `last`.
-int selected_weights_epoch(TrainingModel& m, int last, loader::ScoreKind scoring, int rank) {
+int selected_weights_epoch(TrainingModel& m, int last, scores::ScoreKind scoring, int rank) {
   if (!m.selection->restore_best()) return last;
   if (rank == 0)
     spdlog::info("selected the weights of epoch {} (best validation {} {:.4f})", m.selection->best_epoch(),
-                 loader::score_name(scoring), m.selection->best_score());
+                 scores::score_name(scoring), m.selection->best_score());
   return m.selection->best_epoch();
 }
 
@@ -486,7 +489,7 @@ MinibatchReport run_minibatch(const MinibatchOptions& given, comm::Communicator&
   std::optional<CheckedMinibatchOptions> checked;
   const TrainingOutputs outputs{given.output, given.checkpoint, given.store,
                                 loader::decision_log_path(given.prefetch.decision_log, rank, world.size())};
-  const RankRuntime runtime = open_rank(given.run, outputs, world, [&] { checked = check(given); });
+  const nn::RankRuntime runtime = open_rank(given.run, outputs, world, [&] { checked = check(given); });
   const MinibatchOptions& options = **checked;
   const torch::Device device = runtime.device;
 
@@ -532,7 +535,7 @@ MinibatchReport run_minibatch(const MinibatchOptions& given, comm::Communicator&
   if (run.stopped_by != 0) return report;
   if (run.early_stop && rank == 0)
     spdlog::info("early stop after epoch {}: no better validation {} for {} epochs (best: epoch {})", run.epochs_done,
-                 loader::score_name(report.scoring), options.evaluation.patience, m.selection->best_epoch());
+                 scores::score_name(report.scoring), options.evaluation.patience, m.selection->best_epoch());
   const int weights_epoch = selected_weights_epoch(m, run.epochs_done, report.scoring, rank);
   if (options.evaluation.exact || !options.output.dir.empty())
     final_evaluation(*m.model, options, path, weights_epoch, metrics, report);

@@ -18,14 +18,14 @@
 
 #include "loom/comm/communicator.hpp"
 #include "loom/train/minibatch/minibatch_options.hpp"
-#include "loom/loader/score_kind.hpp"
+#include "loom/scores/score_kind.hpp"
 
 namespace loom::train {
 
 struct MinibatchReport {
   std::vector<nlohmann::json> epochs;                        // one record per epoch run (also written to metrics_path)
   double final_valid = 0, final_test = 0;                    // exact (or last sampled) scores
-  loader::ScoreKind scoring = loader::ScoreKind::kAccuracy;  // what the scores are
+  scores::ScoreKind scoring = scores::ScoreKind::kAccuracy;  // what the scores are
   // Peak resident memory per rank, estimated up front and measured (VmHWM), largest over ranks.
   std::int64_t memory_estimate_bytes = 0, memory_peak_bytes = 0;
   int stopped_by = 0;  // the signal (SIGTERM, SIGINT) that stopped the run before its end, or 0

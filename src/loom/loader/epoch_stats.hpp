@@ -19,9 +19,9 @@
 #include "loom/feature/remote_fetcher.hpp"
 #include "loom/loader/batch_builder.hpp"
 #include "loom/loader/prefetch_control.hpp"
-#include "loom/train/scores.hpp"
+#include "loom/scores/node_scores.hpp"
 
-namespace loom::train {
+namespace loom::loader {
 
 // copy: the producer queueing a batch's copies to the device (0 on CPU).
 struct PhaseSeconds {
@@ -29,9 +29,9 @@ struct PhaseSeconds {
 };
 
 struct EpochTotals {
-  double loss_sum = 0;  // over this rank's steps
-  ScoreCounts train;    // training predictions
-  PhaseSeconds phases;  // this rank's time per phase (sample and fetch on the producer thread)
+  double loss_sum = 0;        // over this rank's steps
+  scores::ScoreCounts train;  // training predictions
+  PhaseSeconds phases;        // this rank's time per phase (sample and fetch on the producer thread)
   feature::FetchStats fetched;
   std::int64_t sampled_edges = 0;
   double earlier_seconds = 0;  // wall time of this epoch's steps in the run before a resume
@@ -64,7 +64,7 @@ struct EpochFacts {
   double lr = 0;
   bool changed_conditions = false;           // --change-epoch has come
   bool pipelined = false;                    // batches were prepared ahead (--pipeline-depth > 0)
-  std::optional<loader::ScoreKind> scoring;  // how training predictions are scored; none: they are not (links)
+  std::optional<scores::ScoreKind> scoring;  // how training predictions are scored; none: they are not (links)
 };
 
 // One epoch over all ranks: sums of rows and bytes, loss and score over every rank's steps.
@@ -87,4 +87,4 @@ EpochSummary summarize_epoch(const EpochFacts& facts, const EpochTotals& totals,
 // The `--metrics` record; the training score is named train_<its ScoreKind's name>.
 nlohmann::json epoch_record(const EpochSummary& summary);
 
-}  // namespace loom::train
+}  // namespace loom::loader

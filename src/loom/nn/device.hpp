@@ -15,7 +15,7 @@
 
 #include "loom/comm/communicator.hpp"
 
-namespace loom::loader {
+namespace loom::nn {
 
 // The --device option, parsed once at the boundary: the CPU, a GPU picked by rank (rank % the
 // GPU count), or GPU `index`.
@@ -61,4 +61,4 @@ torch::Tensor mapped_view(const torch::Tensor& pinned, torch::Device device);
 // r GPU r % count; ranks that name cuda:N share N): at least 1.
 int ranks_per_device(torch::Device device, int ranks_on_node);
 
-}  // namespace loom::loader
+}  // namespace loom::nn

@@ -1,13 +1,13 @@
-#include "loom/train/gradient_sync.hpp"
+#include "loom/nn/gradient_sync.hpp"
 
 #include <algorithm>
 #include <array>
 #include <csignal>
 #include <cstring>
 
-#include "loom/loader/device.hpp"
+#include "loom/nn/device.hpp"
 
-namespace loom::train {
+namespace loom::nn {
 
 GradientSync::GradientSync(const comm::Communicator& comm, std::vector<torch::Tensor> parameters, comm::Channel channel,
                            bool average, std::size_t bucket_bytes)
@@ -72,7 +72,7 @@ void GradientSync::sum_buckets(std::span<float> flags) {
       auto& p = parameters_[i];
       const auto n = static_cast<std::size_t>(p.numel());
       if (p.grad().defined())
-        std::memcpy(buffer_.data() + pos, loader::to_host(p.grad(), *comm_).contiguous().data_ptr<float>(),
+        std::memcpy(buffer_.data() + pos, nn::to_host(p.grad(), *comm_).contiguous().data_ptr<float>(),
                     n * sizeof(float));
       else
         std::fill_n(buffer_.data() + pos, n, 0.0f);
@@ -85,8 +85,8 @@ void GradientSync::sum_buckets(std::span<float> flags) {
     for (std::size_t i = first; i < last; ++i) {
       auto& p = parameters_[i];
       const auto n = static_cast<std::size_t>(p.numel());
-      auto flat = loader::to_device(torch::from_blob(buffer_.data() + pos, p.sizes(), torch::kFloat32).mul(scale),
-                                    p.device(), *comm_);
+      auto flat = nn::to_device(torch::from_blob(buffer_.data() + pos, p.sizes(), torch::kFloat32).mul(scale),
+                                p.device(), *comm_);
       if (p.grad().defined())
         p.mutable_grad().copy_(flat);
       else
@@ -97,4 +97,4 @@ void GradientSync::sum_buckets(std::span<float> flags) {
   }
 }
 
-}  // namespace loom::train
+}  // namespace loom::nn

@@ -1,11 +1,11 @@
-#include "loom/train/minibatch/link_metrics.hpp"
+#include "loom/scores/link_metrics.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <functional>
 #include <limits>
 
-namespace loom::train {
+namespace loom::scores {
 
 namespace {
 
@@ -67,4 +67,4 @@ LinkMetrics link_metrics(std::span<const float> positive, std::span<const float>
   return link_metrics(all_positive, all_negative, hits_at);
 }
 
-}  // namespace loom::train
+}  // namespace loom::scores

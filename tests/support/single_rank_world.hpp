@@ -1,4 +1,4 @@
-// single_rank_world(): the world of one rank that test_train's trainer tests run in. MPI starts on
+// single_rank_world(): the world of one rank that single-process tests (trainers, scores) run in. MPI starts on
 // the first call and is finalized at exit (it can start only once per process), so the tests that
 // never ask for a world never start MPI: a test process is cheaper to start, and under
 // AddressSanitizer it needs no slow unwinding for Open MPI's leak suppressions (scripts/sanitize).

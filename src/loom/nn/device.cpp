@@ -1,4 +1,4 @@
-#include "loom/loader/device.hpp"
+#include "loom/nn/device.hpp"
 
 #include <algorithm>
 
@@ -10,7 +10,7 @@
 
 #include "loom/core/error.hpp"
 
-namespace loom::loader {
+namespace loom::nn {
 
 std::string DeviceChoice::name() const {
   switch (kind) {
@@ -131,4 +131,4 @@ int ranks_per_device(torch::Device device, int ranks_on_node) {
   return std::max(1, (ranks_on_node + gpus - 1) / gpus);
 }
 
-}  // namespace loom::loader
+}  // namespace loom::nn

@@ -1,18 +1,18 @@
-#include "loom/train/scores.hpp"
+#include "loom/scores/node_scores.hpp"
 
 #include <limits>
 
 #include "loom/core/error.hpp"
 
-namespace loom::train {
+namespace loom::scores {
 
-std::int64_t score_value_count(loader::ScoreKind kind) { return kind == loader::ScoreKind::kMicroF1 ? 6 : 2; }
+std::int64_t score_value_count(ScoreKind kind) { return kind == ScoreKind::kMicroF1 ? 6 : 2; }
 
-torch::Tensor score_values(const torch::Tensor& logits, const torch::Tensor& labels, loader::ScoreKind kind) {
+torch::Tensor score_values(const torch::Tensor& logits, const torch::Tensor& labels, ScoreKind kind) {
   const auto sum = torch::Reduction::Sum;
   const auto as_double = [](const torch::Tensor& t) { return t.to(torch::kDouble).reshape({1}); };
   if (logits.size(0) == 0) return torch::zeros({score_value_count(kind)}, logits.options().dtype(torch::kDouble));
-  if (kind != loader::ScoreKind::kMicroF1)
+  if (kind != ScoreKind::kMicroF1)
     return torch::cat({as_double(torch::nll_loss(torch::log_softmax(logits, 1), labels, {}, sum)),
                        as_double(logits.argmax(1).eq(labels).sum())});
   const auto predicted = logits.gt(0);
@@ -28,13 +28,13 @@ torch::Tensor score_values(const torch::Tensor& logits, const torch::Tensor& lab
 }
 
 ScoreCounts scores_from_values(std::span<const double> values, std::int64_t rows, std::int64_t classes,
-                               loader::ScoreKind kind) {
+                               ScoreKind kind) {
   LOOM_CHECK(static_cast<std::int64_t>(values.size()) == score_value_count(kind), "score values: want {}, got {}",
              score_value_count(kind), values.size());
   ScoreCounts c;
   if (rows == 0) return c;
   c.nodes = static_cast<double>(rows);
-  if (kind != loader::ScoreKind::kMicroF1) {
+  if (kind != ScoreKind::kMicroF1) {
     c.loss_sum = values[0];
     c.correct = values[1];
     c.labelled = static_cast<double>(rows);
@@ -49,7 +49,7 @@ ScoreCounts scores_from_values(std::span<const double> values, std::int64_t rows
   return c;
 }
 
-ScoreCounts count_scores(const torch::Tensor& logits, const torch::Tensor& labels, loader::ScoreKind kind) {
+ScoreCounts count_scores(const torch::Tensor& logits, const torch::Tensor& labels, ScoreKind kind) {
   const torch::Tensor values = score_values(logits, labels, kind).cpu().contiguous();
   return scores_from_values({values.data_ptr<double>(), static_cast<std::size_t>(values.numel())}, logits.size(0),
                             logits.size(1), kind);
@@ -83,9 +83,9 @@ ScoreCounts sum_over_ranks(const ScoreCounts& counts, const comm::Communicator& 
   return ScoreCounts::unpack(values);
 }
 
-double score(const ScoreCounts& c, loader::ScoreKind kind) {
+double score(const ScoreCounts& c, ScoreKind kind) {
   if (c.nodes == 0 && c.labelled == 0) return std::numeric_limits<double>::quiet_NaN();  // an empty split
-  if (kind == loader::ScoreKind::kMicroF1) {
+  if (kind == ScoreKind::kMicroF1) {
     const double denom = 2 * c.true_positives + c.false_positives + c.false_negatives;
     return denom > 0 ? 2 * c.true_positives / denom : 0.0;
   }
@@ -96,4 +96,4 @@ double topk_micro_f1(const ScoreCounts& c) { return c.true_labels > 0 ? c.topk_h
 
 double mean_loss(const ScoreCounts& c) { return c.nodes > 0 ? c.loss_sum / c.nodes : 0.0; }
 
-}  // namespace loom::train
+}  // namespace loom::scores

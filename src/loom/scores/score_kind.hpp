@@ -7,7 +7,7 @@
 
 #include "loom/core/enum_names.hpp"
 
-namespace loom::loader {
+namespace loom::scores {
 
 enum class ScoreKind { kAccuracy, kMicroF1 };
 inline constexpr core::EnumNames<ScoreKind, 2> kScoreKindNames{
@@ -17,4 +17,4 @@ inline ScoreKind score_kind_of(bool several_labels_per_node) {
 }
 inline std::string score_name(ScoreKind kind) { return core::enum_name(kScoreKindNames, kind); }
 
-}  // namespace loom::loader
+}  // namespace loom::scores

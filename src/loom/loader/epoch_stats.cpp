@@ -1,4 +1,4 @@
-#include "loom/train/minibatch/epoch_stats.hpp"
+#include "loom/loader/epoch_stats.hpp"
 
 #include <algorithm>
 #include <array>
@@ -7,14 +7,14 @@
 
 #include "loom/core/error.hpp"
 
-namespace loom::train {
+namespace loom::loader {
 namespace {
 
 // Every field of EpochTotals, in one order, for pack_totals() and unpack_totals().
 template <class Totals, class Visit>
 void visit_totals(Totals& t, Visit&& visit) {
   visit(t.loss_sum);
-  for (auto* value : ScoreCounts::fields(t.train)) visit(*value);
+  for (auto* value : scores::ScoreCounts::fields(t.train)) visit(*value);
   for (auto* phase :
        {&t.phases.sample, &t.phases.fetch, &t.phases.copy, &t.phases.wait, &t.phases.compute, &t.phases.allreduce})
     visit(*phase);
@@ -84,7 +84,7 @@ EpochSummary summarize_epoch(const EpochFacts& facts, const EpochTotals& t, cons
   double loss_sum = t.loss_sum, all_steps = static_cast<double>(facts.steps);
   world.sum_fields(comm::Channel::control, loss_sum, all_steps);
   s.loss = loss_sum / std::max(1.0, all_steps);
-  if (facts.scoring) s.train_score = score(sum_over_ranks(t.train, world), *facts.scoring);
+  if (facts.scoring) s.train_score = scores::score(scores::sum_over_ranks(t.train, world), *facts.scoring);
   const double producer = t.phases.sample + t.phases.fetch + t.phases.copy;
   s.pipeline_hidden_fraction =
       facts.pipelined && producer > 0 ? std::clamp(1.0 - t.phases.wait / producer, 0.0, 1.0) : 0.0;
@@ -123,7 +123,7 @@ nlohmann::json epoch_record(const EpochSummary& s) {
   if (s.facts.changed_conditions) r["changed_conditions"] = true;
   r["lr"] = s.facts.lr;
   r["loss"] = s.loss;
-  if (s.facts.scoring) r["train_" + loader::score_name(*s.facts.scoring)] = s.train_score;
+  if (s.facts.scoring) r["train_" + scores::score_name(*s.facts.scoring)] = s.train_score;
   r["phases_seconds"] = {{"sample", s.phases.sample}, {"fetch", s.phases.fetch},     {"copy", s.phases.copy},
                          {"wait", s.phases.wait},     {"compute", s.phases.compute}, {"allreduce", s.phases.allreduce}};
   r["pipeline_hidden_fraction"] = s.pipeline_hidden_fraction;
@@ -144,4 +144,4 @@ nlohmann::json epoch_record(const EpochSummary& s) {
   return r;
 }
 
-}  // namespace loom::train
+}  // namespace loom::loader

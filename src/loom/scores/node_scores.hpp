@@ -14,9 +14,9 @@
 #include <torch/torch.h>
 
 #include "loom/comm/communicator.hpp"
-#include "loom/loader/score_kind.hpp"
+#include "loom/scores/score_kind.hpp"
 
-namespace loom::train {
+namespace loom::scores {
 
 struct ScoreCounts {
   static constexpr std::size_t kFields = 9;
@@ -40,20 +40,19 @@ struct ScoreCounts {
 ScoreCounts sum_over_ranks(const ScoreCounts& counts, const comm::Communicator& world);
 
 // logits [n, C]; labels int64 [n] (accuracy) or float 0/1 [n, C] (micro-F1).
-ScoreCounts count_scores(const torch::Tensor& logits, const torch::Tensor& labels, loader::ScoreKind kind);
+ScoreCounts count_scores(const torch::Tensor& logits, const torch::Tensor& labels, ScoreKind kind);
 // count_scores() in two halves, so that a caller on a GPU can read the counts together with other
 // values in one copy to the host: the counts that depend on the values, as a float64 tensor of
 // score_value_count(kind) entries on the logits' device; and the ScoreCounts of those values read
 // back (`rows` = logits.size(0), `classes` = logits.size(1)).
-torch::Tensor score_values(const torch::Tensor& logits, const torch::Tensor& labels, loader::ScoreKind kind);
-std::int64_t score_value_count(loader::ScoreKind kind);
-ScoreCounts scores_from_values(std::span<const double> values, std::int64_t rows, std::int64_t classes,
-                               loader::ScoreKind kind);
+torch::Tensor score_values(const torch::Tensor& logits, const torch::Tensor& labels, ScoreKind kind);
+std::int64_t score_value_count(ScoreKind kind);
+ScoreCounts scores_from_values(std::span<const double> values, std::int64_t rows, std::int64_t classes, ScoreKind kind);
 // Accuracy or micro-F1 in [0, 1]; NaN for an empty split (no node counted: MAG240M's test-dev).
-double score(const ScoreCounts& counts, loader::ScoreKind kind);
+double score(const ScoreCounts& counts, ScoreKind kind);
 // Multi-label top-k micro-F1 in [0, 1].
 double topk_micro_f1(const ScoreCounts& counts);
 // The mean loss per node (0 when nothing was counted).
 double mean_loss(const ScoreCounts& counts);
 
-}  // namespace loom::train
+}  // namespace loom::scores

@@ -16,7 +16,7 @@
 
 #include "loom/comm/communicator.hpp"
 
-namespace loom::train {
+namespace loom::nn {
 
 // What every rank learns of all the ranks' step.
 struct StepAgreement {
@@ -62,4 +62,4 @@ class GradientSync {
   void sum_buckets(std::span<float> flags);
 };
 
-}  // namespace loom::train
+}  // namespace loom::nn

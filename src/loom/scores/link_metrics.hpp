@@ -16,7 +16,7 @@
 
 #include "loom/comm/communicator.hpp"
 
-namespace loom::train {
+namespace loom::scores {
 
 struct LinkMetrics {
   double auc = 0, mrr = 0;
@@ -34,4 +34,4 @@ LinkMetrics link_metrics(std::span<const float> positive, std::span<const float>
 // "hits@50" and so on.
 std::string hits_name(int k);
 
-}  // namespace loom::train
+}  // namespace loom::scores
