@@ -15,8 +15,8 @@
 namespace loom::nn {
 
 struct RankOptions {
-  int threads = 0;      // CPU threads of this rank (0 = the cores shared among the ranks on this machine)
-  DeviceChoice device;  // cpu | cuda (GPU rank % count) | cuda:N
+  int threads = 0;       // CPU threads of this rank (0 = the cores shared among the ranks on this machine)
+  DeviceChoice device;   // cpu | cuda (GPU rank % count) | cuda:N
   comm::LinkModel link;  // link emulation (off by default)
 };
 

@@ -132,11 +132,7 @@ GraphData generate_rmat(const RmatOptions& o) {
   check(o);
   core::Timer timer;
   const RmatModel model(o);
-  EdgeList edges;
-  edges.num_nodes = model.n;
-  edges.src.resize(static_cast<std::size_t>(model.m));
-  edges.dst.resize(static_cast<std::size_t>(model.m));
-  model.draw(0, model.m, edges.src.data(), edges.dst.data());
+  EdgeList edges = draw_edge_list(model, model.n);
   spdlog::info("rmat: {} edges on {} vertices generated in {:.1f} s", model.m, model.n, timer.seconds());
   GraphData data;
   set_symmetric_graph(edges, data);

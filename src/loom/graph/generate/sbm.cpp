@@ -174,11 +174,7 @@ GraphData generate_sbm(const SbmOptions& o) {
   GraphData data;
   data.label = model.label;
   data.num_classes = o.classes;
-  EdgeList edges;
-  edges.num_nodes = o.nodes;
-  edges.src.resize(static_cast<std::size_t>(model.m));
-  edges.dst.resize(static_cast<std::size_t>(model.m));
-  model.draw(0, model.m, edges.src.data(), edges.dst.data());
+  EdgeList edges = draw_edge_list(model, o.nodes);
   spdlog::info("sbm: {} edges on {} nodes generated in {:.1f} s", model.m, o.nodes, timer.seconds());
   set_symmetric_graph(edges, data);
   data.feat_dim = o.feat_dim;

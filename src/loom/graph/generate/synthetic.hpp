@@ -63,6 +63,18 @@ std::vector<float> gaussian_features(std::int64_t n, const GaussianFeatures& fea
 // edge list's memory is released) and records the counts in data.provenance.
 void set_symmetric_graph(EdgeList& edges, GraphData& data);
 
+// Every edge a generative model draws (model.m of them, by model.draw) in memory, over
+// `num_nodes` vertices.
+template <class Model>
+EdgeList draw_edge_list(const Model& model, std::int64_t num_nodes) {
+  EdgeList edges;
+  edges.num_nodes = num_nodes;
+  edges.src.resize(static_cast<std::size_t>(model.m));
+  edges.dst.resize(static_cast<std::size_t>(model.m));
+  model.draw(0, model.m, edges.src.data(), edges.dst.data());
+  return edges;
+}
+
 // A generator's edges as a replayable stream: draw(begin, end, src, dst) fills edges [begin, end)
 // (begin a multiple of kEdgeBlock, each block from its own random stream); every replay draws
 // them again, 64 blocks at a time.
