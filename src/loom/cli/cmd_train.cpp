@@ -18,10 +18,7 @@ namespace {
 
 int run_train(const train::MinibatchOptions& options) {
   return run_training_job([&](comm::Communicator& world) {
-    if (options.task == train::Task::kLink) {
-      train::run_link_prediction(options, world);
-      return 0;
-    }
+    if (options.task == train::Task::kLink) return train::run_link_prediction(options, world).stopped_by;
     return train::run_minibatch(options, world).stopped_by;
   });
 }

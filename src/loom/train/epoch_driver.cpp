@@ -3,6 +3,11 @@
 #include <fmt/format.h>
 
 #include "loom/core/error.hpp"
+#include "loom/core/memory.hpp"
+#include "loom/core/private_peak.hpp"
+#include "loom/core/stop_signal.hpp"
+#include "loom/format/checkpoint_dir.hpp"
+#include "loom/loader/store_digests.hpp"
 #include "loom/train/run_steps.hpp"
 
 namespace loom::train {
@@ -40,6 +45,45 @@ EpochsRun run_epochs(EpochTask& task, const EpochSchedule& schedule, int start_e
     if (done.early_stop) return done;
   }
   return done;
+}
+
+namespace {
+
+// The metrics log (rank 0's; the others keep a disabled one): new, or continued from `prefix`.
+core::MetricsLog open_metrics_log(const TrainingOutputs& outputs, const std::optional<core::LogPrefix>& prefix,
+                                  int rank) {
+  const std::string path = rank == 0 ? outputs.output.metrics_path : "";
+  if (!outputs.checkpoint.resume) return core::MetricsLog(path);
+  return core::MetricsLog(path, prefix, outputs.output.overwrite);
+}
+
+}  // namespace
+
+void run_training(TrainingTask& task, const RunOptions& run, const TrainingOutputs& outputs, comm::Communicator& world,
+                  TrainingReport& report) {
+  const nn::RankRuntime runtime = open_rank(run, outputs, world, [&] { task.check(); });
+  core::install_stop_handlers();
+  const std::int64_t runtime_bytes = core::resident_bytes();
+  partition::StoreVerification digests = loader::start_store_verification(outputs.store, world);
+  const OpenedTask opened = task.open(runtime, runtime_bytes);
+  core::MetricsLog metrics = open_metrics_log(outputs, opened.metrics_log, world.rank());
+  if (world.rank() == 0 && !opened.setup.is_null()) metrics.write(opened.setup);
+  const std::int64_t estimate = opened.memory ? record_memory_plan(*opened.memory, world, metrics) : 0;
+  std::optional<core::PrivatePeak> private_peak;
+  if (opened.memory) private_peak.emplace();
+  task.prepare(metrics);
+  loader::join_digest_check(digests, metrics, world);
+  if (!outputs.checkpoint.resume && outputs.output.overwrite && !opened.checkpoint_dir.empty())
+    format::remove_checkpoints(opened.checkpoint_dir);  // an earlier run's, which --overwrite replaces
+  const EpochsRun epochs = run_epochs(task, {run, outputs.checkpoint, outputs.output.quiet}, opened.start_epoch,
+                                      report.epochs, metrics, world);
+  report.stopped_by = epochs.stopped_by;
+  if (epochs.stopped_by != 0) return;
+  task.finish(epochs, metrics);
+  if (!opened.memory) return;
+  report.memory_estimate_bytes = estimate;
+  report.memory_peak_bytes =
+      record_memory_peak(estimate, opened.memory->resident(), private_peak->bytes(), world, metrics);
 }
 
 }  // namespace loom::train

@@ -12,11 +12,8 @@
 #include <torch/torch.h>
 
 #include "loom/core/log.hpp"
-#include "loom/core/memory.hpp"
 #include "loom/core/metrics.hpp"
-#include "loom/core/private_peak.hpp"
 #include "loom/core/rng.hpp"
-#include "loom/core/stop_signal.hpp"
 #include "loom/core/timer.hpp"
 #include "loom/graph/info.hpp"
 #include "loom/nn/runtime.hpp"
@@ -29,8 +26,6 @@
 #include "loom/train/fullgraph/stage_engine.hpp"
 #include "loom/nn/gradient_sync.hpp"
 #include "loom/train/lr_schedule.hpp"
-#include "loom/train/run_steps.hpp"
-#include "loom/loader/store_digests.hpp"
 #include "loom/train/training_outputs.hpp"
 
 namespace loom::train {
@@ -435,14 +430,55 @@ void save_stage_checkpoint(const FullGraphOptions& options, FullGraphRun& run, i
   });
 }
 
-// Full-graph training as a task of the epoch driver: one optimizer step per epoch, exact
-// inference of every split as its evaluation (the last epoch's rows kept for the outputs), and
-// every rank's checkpoint of its stage.
-class FullGraphTask : public EpochTask {
+// -o: the last stage's rows of the final weights (the last evaluation's, else inferred now).
+void write_outputs(const FullGraphOptions& options, FullGraphRun& run, const comm::Communicator& world) {
+  if (options.output.dir.empty()) return;
+  if (!run.final_rows) run.engine->evaluate(&run.final_rows.emplace());
+  write_chunk_outputs(options, run.data, run.layout, *run.final_rows, world);
+}
+
+// Rank 0's line on the layout and the layer split.
+void log_layout(const FullGraphOptions& options, const FullGraphRun& run, const comm::Communicator& world) {
+  if (world.rank() != 0) return;
+  spdlog::info(
+      "fullgraph {}: {} x {} layers (hidden {}), {} stage(s) x {} way(s), {} chunk(s) per way, layers per stage {}",
+      fullgraph_mode_name(options.mode), nn::deep_kind_name(options.model.kind), options.model.num_layers,
+      options.model.hidden, run.layout.stages, run.layout.ways, run.layout.chunks, fmt::join(run.bounds, ","));
+}
+
+// Full-graph training as a task of the training driver: this rank's stage (layout, model, rows,
+// layer split, optimizer, memory plan, engine) and its resume point, one optimizer step per
+// epoch, exact inference of every split as its evaluation (the last epoch's rows kept for the
+// outputs), every rank's checkpoint of its stage, and the outputs at the end.
+class FullGraphTask : public TrainingTask {
  public:
-  FullGraphTask(const FullGraphOptions& options, FullGraphRun& run, comm::Communicator& world,
-                const core::MetricsLog& metrics, FullGraphReport& report)
-      : options_(options), run_(run), world_(world), metrics_(metrics), report_(report) {}
+  FullGraphTask(const FullGraphOptions& options, comm::Communicator& world, FullGraphReport& report)
+      : options_(options), world_(world), report_(report) {}
+
+  void check() override { train::check(options_); }
+
+  OpenedTask open(const nn::RankRuntime& runtime, std::int64_t runtime_bytes) override {
+    run_.runtime_bytes = runtime_bytes;
+    open_stage(options_, world_, runtime, run_);
+    report_.scoring = run_.data.scoring;
+    const int start_epoch = resume_stage(options_, run_, world_, report_);
+    report_.setup = setup_record(options_, run_, world_);
+    std::optional<core::LogPrefix> metrics_log;
+    if (run_.resume_state && run_.resume_state->contains("metrics_log"))
+      metrics_log = core::LogPrefix::from_json(run_.resume_state->at("metrics_log"), run_.rank_dir);
+    return {.start_epoch = start_epoch,
+            .metrics_log = metrics_log,
+            .memory = run_.memory,
+            .checkpoint_dir = options_.checkpoint.dir.empty() ? "" : run_.rank_dir,
+            .setup = report_.setup};
+  }
+
+  void prepare(core::MetricsLog& metrics) override {
+    metrics_ = &metrics;
+    log_layout(options_, run_, world_);
+  }
+
+  void finish(const EpochsRun&, core::MetricsLog&) override { write_outputs(options_, run_, world_); }
 
   TrainedEpoch train(int epoch) override {
     epoch_ = train_epoch(options_, run_, epoch, world_);
@@ -456,72 +492,25 @@ class FullGraphTask : public EpochTask {
   }
   void log(const nlohmann::json&) const override { epoch_.log(); }
   void save(int epochs_done, const std::vector<nlohmann::json>& records) override {
-    save_stage_checkpoint(options_, run_, epochs_done, records, metrics_, world_);
+    save_stage_checkpoint(options_, run_, epochs_done, records, *metrics_, world_);
   }
 
  private:
   const FullGraphOptions& options_;
-  FullGraphRun& run_;
   comm::Communicator& world_;
-  const core::MetricsLog& metrics_;
   FullGraphReport& report_;
-  FullGraphEpoch epoch_;  // the epoch trained last
+  FullGraphRun run_;
+  const core::MetricsLog* metrics_ = nullptr;  // the run's, from prepare()
+  FullGraphEpoch epoch_;                       // the epoch trained last
 };
 
 // The predictions (and embeddings) of -o, from the last epoch's exact inference.
-void write_outputs(const FullGraphOptions& options, FullGraphRun& run, const comm::Communicator& world) {
-  if (options.output.dir.empty()) return;
-  if (!run.final_rows) run.engine->evaluate(&run.final_rows.emplace());
-  write_chunk_outputs(options, run.data, run.layout, *run.final_rows, world);
-}
-
-void log_layout(const FullGraphOptions& options, const FullGraphRun& run, const comm::Communicator& world) {
-  if (world.rank() != 0) return;
-  spdlog::info(
-      "fullgraph {}: {} x {} layers (hidden {}), {} stage(s) x {} way(s), {} chunk(s) per way, layers per stage {}",
-      fullgraph_mode_name(options.mode), nn::deep_kind_name(options.model.kind), options.model.num_layers,
-      options.model.hidden, run.layout.stages, run.layout.ways, run.layout.chunks, fmt::join(run.bounds, ","));
-}
-
-// The metrics log: new, or (--resume) continued from what the checkpoint recorded of it.
-core::MetricsLog open_metrics_log(const FullGraphOptions& options, const FullGraphRun& run, int rank) {
-  const std::string path = rank == 0 ? options.output.metrics_path : "";
-  if (!options.checkpoint.resume) return core::MetricsLog(path);
-  std::optional<core::LogPrefix> prefix;
-  if (run.resume_state && run.resume_state->contains("metrics_log"))
-    prefix = core::LogPrefix::from_json(run.resume_state->at("metrics_log"), run.rank_dir);
-  return core::MetricsLog(path, prefix, options.output.overwrite);
-}
-
 }  // namespace
 
 FullGraphReport run_fullgraph(const FullGraphOptions& options, comm::Communicator& world) {
-  const TrainingOutputs outputs{options.output, options.checkpoint, options.store, ""};
-  const nn::RankRuntime runtime = open_rank(options.run, outputs, world, [&] { check(options); });
-  core::install_stop_handlers();
-  FullGraphRun run;
-  run.runtime_bytes = core::resident_bytes();
-  open_stage(options, world, runtime, run);
-  partition::StoreVerification digests = loader::start_store_verification(options.store, world);  // beside the setup
   FullGraphReport report;
-  report.scoring = run.data.scoring;
-  const int start_epoch = resume_stage(options, run, world, report);
-  report.setup = setup_record(options, run, world);
-  core::MetricsLog metrics = open_metrics_log(options, run, world.rank());
-  if (world.rank() == 0) metrics.write(report.setup);  // the first record, as readers expect
-  const std::int64_t estimate = record_memory_plan(run.memory, world, metrics);
-  core::PrivatePeak private_peak;
-  log_layout(options, run, world);
-  loader::join_digest_check(digests, metrics, world);
-  if (!options.checkpoint.resume && options.output.overwrite && !options.checkpoint.dir.empty())
-    format::remove_checkpoints(run.rank_dir);  // an earlier run's, which --overwrite replaces
-  FullGraphTask task(options, run, world, metrics, report);
-  report.stopped_by = run_epochs(task, {options.run, options.checkpoint, options.output.quiet}, start_epoch,
-                                 report.epochs, metrics, world)
-                          .stopped_by;
-  if (report.stopped_by != 0) return report;
-  write_outputs(options, run, world);
-  record_memory_peak(estimate, run.memory.resident(), private_peak.bytes(), world, metrics);
+  FullGraphTask task(options, world, report);
+  run_training(task, options.run, {options.output, options.checkpoint, options.store, ""}, world, report);
   return report;
 }
 

@@ -17,17 +17,18 @@
 #include <nlohmann/json.hpp>
 
 #include "loom/comm/communicator.hpp"
+#include "loom/train/epoch_driver.hpp"
 #include "loom/train/fullgraph/fullgraph_options.hpp"
 #include "loom/scores/score_kind.hpp"
 
 namespace loom::train {
 
-struct FullGraphReport {
+// The run's epochs, memory and stop (TrainingReport; a signal stops it at an epoch boundary), its
+// setup record and its scores.
+struct FullGraphReport : TrainingReport {
   nlohmann::json setup;
-  std::vector<nlohmann::json> epochs;
   double final_train = 0, final_valid = 0, final_test = 0;
   scores::ScoreKind scoring = scores::ScoreKind::kAccuracy;  // what the scores are
-  int stopped_by = 0;  // the signal (SIGTERM, SIGINT) that stopped the run at an epoch boundary, or 0
 };
 
 FullGraphReport run_fullgraph(const FullGraphOptions& options, comm::Communicator& world);

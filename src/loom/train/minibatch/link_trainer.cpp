@@ -9,6 +9,7 @@
 #include "loom/core/memory.hpp"
 #include "loom/core/metrics.hpp"
 #include "loom/core/rng.hpp"
+#include "loom/core/stop_signal.hpp"
 #include "loom/core/timer.hpp"
 #include "loom/nn/device.hpp"
 #include "loom/train/epoch_driver.hpp"
@@ -68,15 +69,24 @@ LinkPredictor build_link_predictor(const MinibatchOptions& options, const loader
   return m;
 }
 
-// One epoch's steps over the plan: embed, score, binary cross-entropy, all-reduce, step.
-void train_link_epoch(LinkPredictor& m, const loader::MinibatchDataPath& path, loader::LinkEpochPlan plan,
-                      std::uint64_t seed, int epoch, loader::EpochTotals& t) {
+// How far an epoch got: its steps, and the signal every rank agreed to stop on after the last of
+// them (0: none).
+struct LinkProgress {
+  std::int64_t steps_done = 0;
+  int stopped_by = 0;
+};
+
+// One epoch's steps over the plan: embed, score, binary cross-entropy, all-reduce, step; until a
+// stop signal, which rides in a step's all-reduce so that every rank stops after the same step.
+LinkProgress train_link_epoch(LinkPredictor& m, const loader::MinibatchDataPath& path, loader::LinkEpochPlan plan,
+                              std::uint64_t seed, int epoch, loader::EpochTotals& t) {
   m.encoder->train();
   m.decoder->train();
   const std::unique_ptr<loader::BatchPipeline> pipeline = path.pipeline_of(std::move(plan.steps));
   const core::Rng epoch_rng = core::Rng(seed).split(static_cast<std::uint64_t>(epoch) + 1);
   loader::PreparedBatch batch;
   double wait = 0;
+  LinkProgress progress;
   for (std::size_t step = 0; pipeline->next(batch, wait); ++step) {
     torch::manual_seed(epoch_rng.split(step).seed());
     loader::count_batch(batch, wait, t);
@@ -96,7 +106,7 @@ void train_link_epoch(LinkPredictor& m, const loader::MinibatchDataPath& path, l
     }
     t.phases.compute += compute.seconds();
     core::Timer reduce;
-    const nn::StepAgreement agreed = m.gradients->all_reduce_agreeing(0, std::isfinite(loss_value));
+    const nn::StepAgreement agreed = m.gradients->all_reduce_agreeing(core::stop_signal(), std::isfinite(loss_value));
     LOOM_CHECK(agreed.ranks_loss_not_finite == 0,
                "epoch {}, step {}: the training loss is not finite; lower --lr or check the features (`loom check`)",
                epoch + 1, step + 1);
@@ -104,7 +114,13 @@ void train_link_epoch(LinkPredictor& m, const loader::MinibatchDataPath& path, l
     core::Timer apply;
     m.optimizer->step();
     t.phases.compute += apply.seconds();
+    progress = {static_cast<std::int64_t>(step) + 1, agreed.stop_signal};
+    if (agreed.stop_signal != 0) {
+      pipeline->stop_early();
+      break;
+    }
   }
+  return progress;
 }
 
 void record_metrics(nlohmann::json& record, const std::string& split, const scores::LinkMetrics& m) {
@@ -183,96 +199,107 @@ std::int64_t announce_link_run(const MinibatchOptions& options, const loader::Li
   return steps;
 }
 
-// Link prediction as a task of the epoch driver: its epochs and held-out metrics (no
-// checkpoints: check_link_task_options refuses them).
-class LinkTask : public EpochTask {
+// Link prediction as a task of the training driver: its data with the held-out edges, its
+// model, its epochs and held-out metrics (no checkpoints or memory plan: check_link_task_options
+// refuses --checkpoint-dir).
+class LinkTask : public TrainingTask {
  public:
-  LinkTask(const MinibatchOptions& options, comm::Communicator& world, LinkPredictor& m,
-           const loader::MinibatchDataPath& path, const loader::LinkSplit& split,
-           const loader::NegativeSampler& negatives, std::int64_t steps, LinkReport& report)
-      : options_(options),
-        world_(world),
-        m_(m),
-        path_(path),
-        split_(split),
-        negatives_(negatives),
-        steps_(steps),
-        report_(report) {}
+  LinkTask(const MinibatchOptions& given, comm::Communicator& world, LinkReport& report)
+      : given_(given), world_(world), report_(report) {}
+
+  void check() override {
+    checked_ = train::check(given_);
+    check_link_task_options(**checked_);
+  }
+
+  OpenedTask open(const nn::RankRuntime& runtime, std::int64_t) override {
+    const MinibatchOptions& o = options();
+    device_ = runtime.device;
+    data_ = loader::open_training_data(o.store, world_, loader::DataUse::kLinks);
+    loader::normalize_training_features(*data_, o.data_path.normalize_features, world_);
+    split_ = hold_out_edges(o, *data_, world_);
+    world_.agree_on([&] {  // the encoder's output is `hidden` wide
+      check_model_fits({data_->feat_dim, o.model.hidden, o.model.hidden, o.model.num_layers, o.store},
+                       o.run.memory_limit, world_.ranks_on_this_node());
+    });
+    m_ = build_link_predictor(o, *data_, device_, world_);
+    return {};
+  }
+
+  void prepare(core::MetricsLog& metrics) override {
+    path_ =
+        std::make_unique<loader::MinibatchDataPath>(checked_->loader(), std::move(*data_), world_, device_, 0, metrics);
+    data_.reset();
+    negatives_ = std::make_unique<loader::NegativeSampler>(path_->data().graph(), options().link.negatives);
+    steps_ = announce_link_run(options(), split_, *path_, world_, metrics);
+  }
+
+  void finish(const EpochsRun&, core::MetricsLog&) override {}
 
   // The epoch's steps over this epoch's positives and negatives, and its record.
   TrainedEpoch train(int epoch) override {
-    const MinibatchOptions& o = options_;
-    const loader::EpochWatch since = loader::watch_epoch(world_, path_.prefetch_control(), path_.prefetch_buffer());
+    const MinibatchOptions& o = options();
+    const loader::EpochWatch since = loader::watch_epoch(world_, path_->prefetch_control(), path_->prefetch_buffer());
     core::Timer timer;
     loader::EpochTotals totals;
     const loader::LinkEpochOptions epoch_options{.batch_size = o.batch_size,
                                                  .negative_ratio = o.link.negative_ratio,
                                                  .drop_positive_edges = o.link.drop_positive_edges,
                                                  .run_seed = o.run.seed};
-    train_link_epoch(m_, path_,
-                     loader::plan_link_epoch(split_.train, negatives_, steps_, epoch_options, epoch, world_.rank()),
-                     o.run.seed, epoch, totals);
+    const LinkProgress progress = train_link_epoch(
+        m_, *path_, loader::plan_link_epoch(split_.train, *negatives_, steps_, epoch_options, epoch, world_.rank()),
+        o.run.seed, epoch, totals);
+    if (progress.steps_done < steps_) {
+      log_stopped(progress.stopped_by, fmt::format("step {} of epoch {}", progress.steps_done, epoch + 1), o.checkpoint,
+                  world_);
+      return {std::nullopt, progress.stopped_by};
+    }
     const loader::EpochFacts facts{.epoch = epoch + 1,
                                    .seconds = timer.seconds(),
                                    .steps = steps_,
                                    .lr = o.run.lr,
                                    .pipelined = o.data_path.pipeline_depth > 0,
                                    .scoring = std::nullopt};  // a link task is scored by its held-out metrics
-    summary_ = loader::summarize_epoch(facts, totals, since, world_, path_.prefetch_control(), path_.prefetch_buffer());
+    summary_ =
+        loader::summarize_epoch(facts, totals, since, world_, path_->prefetch_control(), path_->prefetch_buffer());
     nlohmann::json record = loader::epoch_record(summary_);
     record["task"] = "link";
-    return {std::move(record)};
+    return {std::move(record), progress.stopped_by};
   }
 
   bool evaluate(int epoch, nlohmann::json& record) override {
-    evaluate_links(m_, options_, path_, split_, epoch, record, report_);
+    evaluate_links(m_, options(), *path_, split_, epoch, record, report_);
     return false;
   }
   void log(const nlohmann::json& record) const override {
-    log_link_epoch(summary_, record, options_.link.hits_at.empty() ? 50 : options_.link.hits_at.back());
+    log_link_epoch(summary_, record, options().link.hits_at.empty() ? 50 : options().link.hits_at.back());
   }
 
  private:
-  const MinibatchOptions& options_;
+  const MinibatchOptions& options() const { return **checked_; }
+
+  const MinibatchOptions& given_;
+  std::optional<CheckedMinibatchOptions> checked_;
   comm::Communicator& world_;
-  LinkPredictor& m_;
-  const loader::MinibatchDataPath& path_;
-  const loader::LinkSplit& split_;
-  const loader::NegativeSampler& negatives_;
-  const std::int64_t steps_;
   LinkReport& report_;
+  torch::Device device_ = torch::kCPU;
+  std::optional<loader::TrainingData> data_;  // from open() until prepare() hands it to the data path
+  loader::LinkSplit split_;
+  LinkPredictor m_;
+  std::unique_ptr<loader::MinibatchDataPath> path_;
+  std::unique_ptr<loader::NegativeSampler> negatives_;
+  std::int64_t steps_ = 0;
   loader::EpochSummary summary_;  // of the epoch trained last
 };
 
 }  // namespace
 
 LinkReport run_link_prediction(const MinibatchOptions& given, comm::Communicator& world) {
-  std::optional<CheckedMinibatchOptions> checked;
+  LinkReport report;
+  LinkTask task(given, world, report);
   const TrainingOutputs outputs{given.output, given.checkpoint, given.store,
                                 loader::decision_log_path(given.prefetch.decision_log, world.rank(), world.size())};
-  const nn::RankRuntime runtime = open_rank(given.run, outputs, world, [&] {
-    checked = check(given);
-    check_link_task_options(**checked);
-  });
-  const MinibatchOptions& options = **checked;
-  loader::TrainingData data = loader::open_training_data(options.store, world, loader::DataUse::kLinks);
-  partition::StoreVerification digests = loader::start_store_verification(options.store, world);
-  loader::normalize_training_features(data, options.data_path.normalize_features, world);
-  const loader::LinkSplit split = hold_out_edges(options, data, world);
-  world.agree_on([&] {  // the encoder's output is `hidden` wide
-    check_model_fits(
-        {data.feat_dim, options.model.hidden, options.model.hidden, options.model.num_layers, options.store},
-        options.run.memory_limit, world.ranks_on_this_node());
-  });
-  LinkPredictor m = build_link_predictor(options, data, runtime.device, world);
-  core::MetricsLog metrics(world.rank() == 0 ? options.output.metrics_path : "");
-  const loader::MinibatchDataPath path(checked->loader(), std::move(data), world, runtime.device, 0, metrics);
-  loader::join_digest_check(digests, metrics, world);
-  const loader::NegativeSampler negatives(path.data().graph(), options.link.negatives);
-  LinkReport report;
-  LinkTask task(options, world, m, path, split, negatives, announce_link_run(options, split, path, world, metrics),
-                report);
-  run_epochs(task, {options.run, options.checkpoint, options.output.quiet}, 0, report.epochs, metrics, world);
+  run_training(task, given.run, outputs, world, report);
   return report;
 }
 

@@ -8,22 +8,20 @@
 // --eval-every epochs the held-out pairs are scored (evaluation fanouts) and OGB's AUC, Hits@K and
 // MRR computed over all ranks; each epoch's record has the loss, the time per phase, the rows and
 // the bytes per channel, as `loom train` reports. Collective over `world`; checkpoints, model
-// selection and outputs are node-task options and refused here by name.
+// selection and outputs are node-task options and refused here by name. SIGTERM / SIGINT on any
+// rank stops every rank after the same step (report.stopped_by; nothing is saved).
 #pragma once
 
-#include <vector>
-
-#include <nlohmann/json.hpp>
-
 #include "loom/comm/communicator.hpp"
+#include "loom/train/epoch_driver.hpp"
 #include "loom/scores/link_metrics.hpp"
 #include "loom/train/minibatch/minibatch_options.hpp"
 
 namespace loom::train {
 
-struct LinkReport {
-  std::vector<nlohmann::json> epochs;  // one record per epoch (also written to --metrics)
-  scores::LinkMetrics valid, test;     // of the last evaluation
+// The run's epochs and stop (TrainingReport), and its held-out metrics.
+struct LinkReport : TrainingReport {
+  scores::LinkMetrics valid, test;  // of the last evaluation
 };
 
 LinkReport run_link_prediction(const MinibatchOptions& options, comm::Communicator& world);

@@ -8,7 +8,6 @@
 #include "loom/core/log.hpp"
 #include "loom/core/memory.hpp"
 #include "loom/core/metrics.hpp"
-#include "loom/core/private_peak.hpp"
 #include "loom/core/rng.hpp"
 #include "loom/core/stop_signal.hpp"
 #include "loom/core/timer.hpp"
@@ -365,36 +364,88 @@ void final_evaluation(nn::GnnModel& model, const MinibatchOptions& options, cons
   write_training_outputs(options.output.dir, options.output.overwrite, rows, comm);
 }
 
-// Node classification as a task of the epoch driver: its epochs, evaluation and checkpoints.
-class NodeTask : public EpochTask {
+// The epoch whose weights the model holds after training: the best validation epoch's where the
+// selection restores them, else `last`.
+int selected_weights_epoch(TrainingModel& m, int last, scores::ScoreKind scoring, int rank) {
+  if (!m.selection->restore_best()) return last;
+  if (rank == 0)
+    spdlog::info("selected the weights of epoch {} (best validation {} {:.4f})", m.selection->best_epoch(),
+                 scores::score_name(scoring), m.selection->best_score());
+  return m.selection->best_epoch();
+}
+
+// Node classification as a task of the training driver: its data, model and resume point, its
+// epochs, evaluation and checkpoints, and the final evaluation of the weights it keeps.
+class NodeTask : public TrainingTask {
  public:
-  NodeTask(const MinibatchOptions& options, comm::Communicator& world, TrainingModel& m,
-           const loader::MinibatchDataPath& path, const StartPoint& start, std::string fingerprint,
-           core::MetricsLog& metrics, MinibatchReport& report)
-      : options_(options),
-        world_(world),
-        m_(m),
-        path_(path),
-        start_(start),
-        fingerprint_(std::move(fingerprint)),
-        metrics_(metrics),
-        report_(report) {}
+  NodeTask(const MinibatchOptions& given, comm::Communicator& world, MinibatchReport& report)
+      : given_(given), world_(world), report_(report) {}
+
+  void check() override { checked_ = train::check(given_); }
+
+  OpenedTask open(const nn::RankRuntime& runtime, std::int64_t runtime_bytes) override {
+    const MinibatchOptions& options = **checked_;
+    runtime_ = runtime;
+    data_ = loader::open_training_data(options.store, world_);
+    loader::normalize_training_features(*data_, options.data_path.normalize_features, world_);
+    world_.agree_on([&] {
+      check_model_fits(
+          {data_->feat_dim, options.model.hidden, data_->num_classes, options.model.num_layers, options.store},
+          options.run.memory_limit, world_.ranks_on_this_node());
+    });
+    m_ = build_model(options, *data_, runtime.device, world_);
+    report_.scoring = data_->scoring;
+    start_ = resume_from_checkpoint(options, *data_, m_, world_, report_);
+    fingerprint_ = fingerprint(options, *data_);
+    world_.agree_on([&] {
+      memory_ = plan_minibatch_memory(*checked_, *data_, *m_.model, runtime_bytes);
+      check_memory_plan(memory_, options.run.memory_limit, world_.ranks_on_this_node());
+    });
+    return {.start_epoch = start_.epoch,
+            .metrics_log = start_.metrics_log,
+            .memory = memory_,
+            .checkpoint_dir = world_.rank() == 0 ? options.checkpoint.dir : "",
+            .setup = nullptr};
+  }
+
+  void prepare(core::MetricsLog& metrics) override {
+    const MinibatchOptions& options = **checked_;
+    metrics_ = &metrics;
+    if (runtime_.device.is_cuda()) check_device_memory(memory_, options, *data_, runtime_.device, world_, metrics);
+    path_ = std::make_unique<loader::MinibatchDataPath>(checked_->loader(), std::move(*data_), world_, runtime_.device,
+                                                        start_.epoch, metrics);
+    data_.reset();
+    if (world_.rank() == 0)
+      spdlog::info("training {} ({} layers, hidden {}) on {} nodes, {} ranks of {} threads, {} steps per epoch",
+                   nn::model_kind_name(options.model.kind), options.model.num_layers, options.model.hidden,
+                   path_->data().num_nodes(), world_.size(), runtime_.threads, path_->setting(start_.epoch).steps);
+  }
+
+  void finish(const EpochsRun& run, core::MetricsLog& metrics) override {
+    const MinibatchOptions& options = **checked_;
+    if (run.early_stop && world_.rank() == 0)
+      spdlog::info("early stop after epoch {}: no better validation {} for {} epochs (best: epoch {})", run.epochs_done,
+                   scores::score_name(report_.scoring), options.evaluation.patience, m_.selection->best_epoch());
+    const int weights_epoch = selected_weights_epoch(m_, run.epochs_done, report_.scoring, world_.rank());
+    if (options.evaluation.exact || !options.output.dir.empty())
+      final_evaluation(*m_.model, options, *path_, weights_epoch, metrics, report_);
+  }
 
   // The epoch's learning rate, its training steps (from the resume point in the epoch resumed)
   // and its record. A signal mid-epoch checkpoints that step and ends the run.
   TrainedEpoch train(int epoch) override {
-    const double lr = learning_rate_at(options_.run.lr_schedule, options_.run.lr, epoch, options_.run.epochs);
+    const double lr = learning_rate_at(options().run.lr_schedule, options().run.lr, epoch, options().run.epochs);
     set_learning_rate(*m_.optimizer, lr);
-    const loader::EpochSetting& setting = path_.setting(epoch);
-    if (world_.rank() == 0 && path_.changed(epoch) && epoch == options_.change.epoch)
+    const loader::EpochSetting& setting = path_->setting(epoch);
+    if (world_.rank() == 0 && path_->changed(epoch) && epoch == options().change.epoch)
       spdlog::info("epoch {}: conditions change (fanouts {}, batch size {}, {} steps)", epoch + 1,
                    fmt::join(setting.sampler->fanouts(), ","), setting.batch_size, setting.steps);
-    const loader::EpochWatch since = loader::watch_epoch(world_, path_.prefetch_control(), path_.prefetch_buffer());
+    const loader::EpochWatch since = loader::watch_epoch(world_, path_->prefetch_control(), path_->prefetch_buffer());
     core::Timer timer;
     const bool resumed_here = epoch == start_.epoch;
     loader::EpochTotals totals = resumed_here ? start_.totals : loader::EpochTotals{};
     const EpochProgress progress =
-        train_epoch(m_, path_, options_.run.seed, epoch, resumed_here ? start_.step : 0, totals);
+        train_epoch(m_, *path_, options().run.seed, epoch, resumed_here ? start_.step : 0, totals);
     totals.earlier_seconds += timer.seconds();
     if (progress.steps_done < setting.steps) {
       stop_mid_epoch(epoch, progress, totals);
@@ -406,7 +457,7 @@ class NodeTask : public EpochTask {
   }
 
   bool evaluate(int epoch, nlohmann::json& record) override {
-    return evaluate_epoch(m_, options_, path_, epoch, record, report_);
+    return evaluate_epoch(m_, options(), *path_, epoch, record, report_);
   }
   void log(const nlohmann::json& record) const override { log_epoch(summary_, record); }
   void save(int epochs_done, const std::vector<nlohmann::json>& records) override {
@@ -418,11 +469,11 @@ class NodeTask : public EpochTask {
     state["fingerprint"] = fingerprint_;
     state["epochs"] = records;
     state["selection"] = m_.selection->state();
-    if (metrics_.enabled()) state["metrics_log"] = metrics_.position().to_json();
+    if (metrics_->enabled()) state["metrics_log"] = metrics_->position().to_json();
     world_.agree_on([&] {
       if (world_.rank() == 0)
-        save_checkpoint(options_.checkpoint.dir, id, *m_.model, *m_.optimizer, state,
-                        m_.selection->checkpoint_tensors(), options_.checkpoint.keep);
+        save_checkpoint(options().checkpoint.dir, id, *m_.model, *m_.optimizer, state,
+                        m_.selection->checkpoint_tensors(), options().checkpoint.keep);
     });
   }
 
@@ -431,10 +482,10 @@ class NodeTask : public EpochTask {
   void stop_mid_epoch(int epoch, const EpochProgress& progress, const loader::EpochTotals& totals) {
     const auto all_totals =
         world_.allgatherv(std::span<const double>(loader::pack_totals(totals)), comm::Channel::control);
-    if (options_.checkpoint.due(epoch + 1, progress.stopped_by))
+    if (options().checkpoint.due(epoch + 1, progress.stopped_by))
       save_state({epoch, progress.steps_done}, report_.epochs, {{"epoch_totals", all_totals}});
     log_stopped(progress.stopped_by, fmt::format("step {} of epoch {}", progress.steps_done, epoch + 1),
-                options_.checkpoint, world_);
+                options().checkpoint, world_);
   }
 
   // The epoch's summary over all ranks and its record, with the whole epoch's time at this pace
@@ -442,16 +493,16 @@ class NodeTask : public EpochTask {
   std::pair<loader::EpochSummary, nlohmann::json> summarize_and_record(int epoch, double lr,
                                                                        const loader::EpochTotals& totals,
                                                                        const loader::EpochWatch& since) const {
-    const loader::EpochSetting& setting = path_.setting(epoch);
+    const loader::EpochSetting& setting = path_->setting(epoch);
     const loader::EpochFacts facts{.epoch = epoch + 1,
                                    .seconds = totals.earlier_seconds,
                                    .steps = setting.steps,
                                    .lr = lr,
-                                   .changed_conditions = path_.changed(epoch),
-                                   .pipelined = options_.data_path.pipeline_depth > 0,
+                                   .changed_conditions = path_->changed(epoch),
+                                   .pipelined = options().data_path.pipeline_depth > 0,
                                    .scoring = report_.scoring};
     loader::EpochSummary summary =
-        loader::summarize_epoch(facts, totals, since, world_, path_.prefetch_control(), path_.prefetch_buffer());
+        loader::summarize_epoch(facts, totals, since, world_, path_->prefetch_control(), path_->prefetch_buffer());
     nlohmann::json record = loader::epoch_record(summary);
     if (setting.steps < setting.full_steps) {
       record["full_steps"] = setting.full_steps;
@@ -461,86 +512,31 @@ class NodeTask : public EpochTask {
     return {std::move(summary), std::move(record)};
   }
 
-  const MinibatchOptions& options_;
-  comm::Communicator& world_;
-  TrainingModel& m_;
-  const loader::MinibatchDataPath& path_;
-  const StartPoint& start_;
-  const std::string fingerprint_;
-  core::MetricsLog& metrics_;
-  MinibatchReport& report_;
-  loader::EpochSummary summary_;  // of the epoch trained last
-};
+  const MinibatchOptions& options() const { return **checked_; }
 
-// The epoch whose weights the model holds after training: the best validation epoch's where the
-// selection restores them, else `last`.
-int selected_weights_epoch(TrainingModel& m, int last, scores::ScoreKind scoring, int rank) {
-  if (!m.selection->restore_best()) return last;
-  if (rank == 0)
-    spdlog::info("selected the weights of epoch {} (best validation {} {:.4f})", m.selection->best_epoch(),
-                 scores::score_name(scoring), m.selection->best_score());
-  return m.selection->best_epoch();
-}
+  const MinibatchOptions& given_;
+  std::optional<CheckedMinibatchOptions> checked_;
+  comm::Communicator& world_;
+  MinibatchReport& report_;
+  nn::RankRuntime runtime_;
+  std::optional<loader::TrainingData> data_;  // from open() until prepare() hands it to the data path
+  TrainingModel m_;
+  StartPoint start_;
+  std::string fingerprint_;
+  MemoryPlan memory_;
+  std::unique_ptr<loader::MinibatchDataPath> path_;
+  core::MetricsLog* metrics_ = nullptr;  // the run's, from prepare()
+  loader::EpochSummary summary_;         // of the epoch trained last
+};
 
 }  // namespace
 
 MinibatchReport run_minibatch(const MinibatchOptions& given, comm::Communicator& world) {
-  const int rank = world.rank();
-  std::optional<CheckedMinibatchOptions> checked;
-  const TrainingOutputs outputs{given.output, given.checkpoint, given.store,
-                                loader::decision_log_path(given.prefetch.decision_log, rank, world.size())};
-  const nn::RankRuntime runtime = open_rank(given.run, outputs, world, [&] { checked = check(given); });
-  const MinibatchOptions& options = **checked;
-  const torch::Device device = runtime.device;
-
-  const std::int64_t runtime_bytes = core::resident_bytes();
-  loader::TrainingData data = loader::open_training_data(options.store, world);
-  partition::StoreVerification digests = loader::start_store_verification(options.store, world);  // beside the setup
-  loader::normalize_training_features(data, options.data_path.normalize_features, world);
-  world.agree_on([&] {
-    check_model_fits({data.feat_dim, options.model.hidden, data.num_classes, options.model.num_layers, options.store},
-                     options.run.memory_limit, world.ranks_on_this_node());
-  });
-  TrainingModel m = build_model(options, data, device, world);
   MinibatchReport report;
-  report.scoring = data.scoring;
-  const StartPoint start = resume_from_checkpoint(options, data, m, world, report);
-  const std::string print = fingerprint(options, data);
-  const std::string metrics_path = rank == 0 ? options.output.metrics_path : "";
-  core::MetricsLog metrics = options.checkpoint.resume
-                                 ? core::MetricsLog(metrics_path, start.metrics_log, options.output.overwrite)
-                                 : core::MetricsLog(metrics_path);
-  MemoryPlan memory;
-  world.agree_on([&] {
-    memory = plan_minibatch_memory(*checked, data, *m.model, runtime_bytes);
-    check_memory_plan(memory, options.run.memory_limit, world.ranks_on_this_node());
-  });
-  const std::int64_t estimate = record_memory_plan(memory, world, metrics);
-  core::PrivatePeak private_peak;
-  if (device.is_cuda()) check_device_memory(memory, options, data, device, world, metrics);
-  const loader::MinibatchDataPath path(checked->loader(), std::move(data), world, device, start.epoch, metrics);
-  if (rank == 0)
-    spdlog::info("training {} ({} layers, hidden {}) on {} nodes, {} ranks of {} threads, {} steps per epoch",
-                 nn::model_kind_name(options.model.kind), options.model.num_layers, options.model.hidden,
-                 path.data().num_nodes(), world.size(), runtime.threads, path.setting(start.epoch).steps);
-  loader::join_digest_check(digests, metrics, world);
-  if (rank == 0 && !options.checkpoint.resume && options.output.overwrite && !options.checkpoint.dir.empty())
-    format::remove_checkpoints(options.checkpoint.dir);  // an earlier run's, which --overwrite replaces
-  core::install_stop_handlers();
-
-  NodeTask task(options, world, m, path, start, print, metrics, report);
-  const EpochsRun run = run_epochs(task, {options.run, options.checkpoint, options.output.quiet}, start.epoch,
-                                   report.epochs, metrics, world);
-  report.stopped_by = run.stopped_by;
-  if (run.stopped_by != 0) return report;
-  if (run.early_stop && rank == 0)
-    spdlog::info("early stop after epoch {}: no better validation {} for {} epochs (best: epoch {})", run.epochs_done,
-                 scores::score_name(report.scoring), options.evaluation.patience, m.selection->best_epoch());
-  const int weights_epoch = selected_weights_epoch(m, run.epochs_done, report.scoring, rank);
-  if (options.evaluation.exact || !options.output.dir.empty())
-    final_evaluation(*m.model, options, path, weights_epoch, metrics, report);
-  report.memory_estimate_bytes = estimate;
-  report.memory_peak_bytes = record_memory_peak(estimate, memory.resident(), private_peak.bytes(), world, metrics);
+  NodeTask task(given, world, report);
+  const TrainingOutputs outputs{given.output, given.checkpoint, given.store,
+                                loader::decision_log_path(given.prefetch.decision_log, world.rank(), world.size())};
+  run_training(task, given.run, outputs, world, report);
   return report;
 }
 

@@ -12,23 +12,17 @@
 // bit-identical result of an uninterrupted run (dropout is seeded per step).
 #pragma once
 
-#include <vector>
-
-#include <nlohmann/json.hpp>
-
 #include "loom/comm/communicator.hpp"
+#include "loom/train/epoch_driver.hpp"
 #include "loom/train/minibatch/minibatch_options.hpp"
 #include "loom/scores/score_kind.hpp"
 
 namespace loom::train {
 
-struct MinibatchReport {
-  std::vector<nlohmann::json> epochs;                        // one record per epoch run (also written to metrics_path)
+// The run's epochs, memory and stop (TrainingReport), and its scores.
+struct MinibatchReport : TrainingReport {
   double final_valid = 0, final_test = 0;                    // exact (or last sampled) scores
   scores::ScoreKind scoring = scores::ScoreKind::kAccuracy;  // what the scores are
-  // Peak resident memory per rank, estimated up front and measured (VmHWM), largest over ranks.
-  std::int64_t memory_estimate_bytes = 0, memory_peak_bytes = 0;
-  int stopped_by = 0;  // the signal (SIGTERM, SIGINT) that stopped the run before its end, or 0
 };
 
 MinibatchReport run_minibatch(const MinibatchOptions& options, comm::Communicator& world);
