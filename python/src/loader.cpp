@@ -152,9 +152,7 @@ class Loader {
   // link mode (settings.links) on the link seeds.
   Loader(const LoaderSettings& settings, const std::optional<NodeSet>& input_nodes, comm::Communicator& world)
       : world_(&world), links_(settings.links) {
-    const nn::RankRuntime runtime = nn::open_rank(settings.rank, world, [&] {
-      checked_ = loader::check(settings.data, static_cast<int>(settings.data.fanouts.size()));
-    });
+    const nn::RankRuntime runtime = nn::open_rank(settings.rank, world, [&] { checked_ = check(settings); });
     const loader::LoaderOptions& options = **checked_;
     const loader::DataUse use = links_        ? loader::DataUse::kLinks
                                 : input_nodes ? loader::DataUse::kGivenSeeds

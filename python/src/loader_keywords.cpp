@@ -8,6 +8,7 @@
 
 #include "loom/comm/link_model.hpp"
 #include "loom/core/enum_names.hpp"
+#include "loom/core/parallel.hpp"
 #include "loom/nn/device.hpp"
 
 namespace loom::python {
@@ -140,6 +141,16 @@ LoaderSettings loader_settings(const PathArg& store, std::vector<std::int32_t> f
   read_cache(keywords.cache, s.data.cache);
   read_prefetch(keywords.prefetch, s.data.prefetch);
   return s;
+}
+
+loader::CheckedLoaderOptions check(const LoaderSettings& settings) {
+  core::check_thread_count(settings.rank.threads, "threads");
+  try {
+    return loader::check(settings.data, static_cast<int>(settings.data.fanouts.size()));
+  } catch (const Error& e) {
+    if (e.argument() == "--prefetch-lookahead") throw Error::in_argument("lookahead", e.message());
+    throw;
+  }
 }
 
 }  // namespace loom::python

@@ -46,4 +46,8 @@ struct LoaderSettings {
 LoaderSettings loader_settings(const PathArg& store, std::vector<std::int32_t> fanouts, const LoaderKeywords& keywords,
                                bool has_input_nodes);
 
+// Checks the settings (loader::check, and the thread count) and throws Error naming the first
+// bad one by the Loader's keyword (`lookahead` where `loom train` says --prefetch-lookahead).
+loader::CheckedLoaderOptions check(const LoaderSettings& settings);
+
 }  // namespace loom::python

@@ -20,6 +20,15 @@ def test_errors_are_loom_errors_naming_the_keyword(sbm):
     with pytest.raises(loom.Error) as caught:
         loom.Loader(sbm, fanouts=[10, 5], batch_size=0)
     assert "batch_size" in str(caught.value) and "--" not in str(caught.value)
+    # Every keyword the Loader checks is named as the caller wrote it, not by `loom train`'s flag.
+    for keywords, named in [
+        ({"controller": "periodic", "prefetch": 0.1, "lookahead": -1}, "argument lookahead:"),
+        ({"threads": -2}, "argument threads:"),
+        ({"eval_fanouts": [0]}, "argument eval_fanouts:"),
+        ({"pipeline_depth": -1}, "argument pipeline_depth:"),
+    ]:
+        with pytest.raises(loom.Error, match=named):
+            loom.Loader(sbm, fanouts=[10, 5], **keywords)
     assert issubclass(loom.AgreedError, loom.Error) and issubclass(loom.Error, RuntimeError)
     done = subprocess.run(
         [sys.executable, "-c", f"import loom; loom.Loader({sbm!r}, fanouts=[0])"], capture_output=True, text=True
