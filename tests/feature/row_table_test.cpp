@@ -1,5 +1,6 @@
 // RowTable: rows of a mapped array as they are, or through an index (a part whose features stay
-// in the source store), in float32 or float16; contiguous() copies indexed rows in their dtype.
+// in the source store), in float32 or float16; contiguous() copies indexed rows in their dtype;
+// sparse rows (a store's CSR layout) read as the dense rows they stand for.
 #include "loom/feature/row_table.hpp"
 
 #include <array>
@@ -17,6 +18,43 @@ format::NpyArray int64_array(std::vector<std::int64_t> values) {
   std::memcpy(bytes.data(), values.data(), bytes.size());
   return format::NpyArray::from_bytes(format::DType::kInt64, {static_cast<std::int64_t>(values.size())},
                                       std::move(bytes));
+}
+
+template <class T>
+format::NpyArray array_of(format::DType dtype, const std::vector<T>& values) {
+  std::vector<char> bytes(values.size() * sizeof(T));
+  std::memcpy(bytes.data(), values.data(), bytes.size());
+  return format::NpyArray::from_bytes(dtype, {static_cast<std::int64_t>(values.size())}, std::move(bytes));
+}
+
+TEST(RowTable, SparseRowsReadAsTheDenseRowsTheyStandFor) {
+  // Rows [0 2 0 0], [0 0 0 0], [1.5 0 0 -3] with values, and the same pattern as 0/1 without them.
+  const std::vector<float> dense{0, 2, 0, 0, 0, 0, 0, 0, 1.5F, 0, 0, -3};
+  const graph::SparseRows s = graph::sparse_rows_of(dense, 4);
+  EXPECT_EQ(s.indptr, (std::vector<std::int64_t>{0, 1, 1, 3}));
+  EXPECT_EQ(s.indices, (std::vector<std::int32_t>{1, 0, 3}));
+  ASSERT_EQ(s.values.size(), 3u);
+  const graph::SparseFeatureArrays arrays{array_of(format::DType::kInt64, s.indptr),
+                                          array_of(format::DType::kInt32, s.indices),
+                                          array_of(format::DType::kFloat32, s.values)};
+  const RowTable table = RowTable::sparse_view(arrays, 4);
+  EXPECT_TRUE(table.is_sparse());
+  EXPECT_FALSE(table.is_contiguous());
+  EXPECT_EQ(table.bytes(), 4 * 8 + 3 * (4 + 4));
+  std::vector<float> out(8, 9.0F);
+  const std::array<std::int64_t, 2> rows{2, 1};
+  table.gather(rows, out.data());
+  EXPECT_EQ(out, (std::vector<float>{1.5F, 0, 0, -3, 0, 0, 0, 0}));
+  const RowTable dense_copy = table.contiguous();
+  EXPECT_TRUE(dense_copy.is_contiguous());
+  EXPECT_EQ(0, std::memcmp(dense_copy.data(), dense.data(), dense.size() * sizeof(float)));
+  const RowTable binary = RowTable::sparse_view({arrays.indptr, arrays.indices, {}}, 4);
+  binary.gather(rows, out.data());
+  EXPECT_EQ(out, (std::vector<float>{1, 0, 0, 1, 0, 0, 0, 0}));
+  // All ones: no values kept; `auto` picks the layout by the share of nonzero values.
+  EXPECT_TRUE(graph::sparse_rows_of(std::vector<float>{0, 1, 1, 0}, 2).values.empty());
+  EXPECT_EQ(graph::resolve_feature_layout(graph::FeatureLayoutChoice::kAuto, 10, 100), graph::FeatureLayout::kSparse);
+  EXPECT_EQ(graph::resolve_feature_layout(graph::FeatureLayoutChoice::kAuto, 11, 100), graph::FeatureLayout::kDense);
 }
 
 TEST(RowTable, AnIndexedViewReadsTheIndexedRowsInEveryDtype) {

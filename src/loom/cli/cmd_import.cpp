@@ -36,6 +36,7 @@ struct CommonImportOptions {
   graph::DuplicatePolicy duplicates = graph::DuplicatePolicy::kRemove;
   graph::SelfLoopPolicy self_loops = graph::SelfLoopPolicy::kRemove;
   format::DType feat_dtype = format::DType::kFloat32;
+  graph::FeatureLayoutChoice feature_layout = graph::FeatureLayoutChoice::kDense;
   std::string features;              // embeddings file whose vectors become the node features
   std::vector<double> random_split;  // {train, valid} fractions of the labelled nodes; empty = keep
   std::uint64_t split_seed = 0;
@@ -63,6 +64,10 @@ void add_common_options(CLI::App* sub, CommonImportOptions& c, const std::string
   add_enum_option(*sub, "--duplicates", c.duplicates, graph::kDuplicatePolicyNames, "Duplicate edges");
   add_enum_option(*sub, "--self-loops", c.self_loops, graph::kSelfLoopPolicyNames, "Self-loops");
   add_enum_option(*sub, "--feat-dtype", c.feat_dtype, format::kFeatDTypeNames, "Stored feature type");
+  add_enum_option(*sub, "--feature-layout", c.feature_layout, graph::kFeatureLayoutChoiceNames,
+                  fmt::format("Stored feature rows: dense, sparse (CSR: column indices and values, none where "
+                              "every value is 1) or auto (sparse where at most {:g}% of the values are nonzero)",
+                              100 * graph::kAutoSparseDensity));
   if (embedding_features)
     sub->add_option("--features", c.features,
                     "Node features from trained embeddings (word2vec text/binary or .npy, keyed by original node id)");
@@ -117,6 +122,11 @@ void derive_features_and_split(const CommonImportOptions& c, graph::io::Imported
                  "this layout's features are streamed into the store, not held in memory, and are stored as "
                  "they are; normalise them in the model (or import the small CSV layout)");
   graph::normalize_features(data, c.normalize);
+  LOOM_CHECK_ARG(
+      c.feature_layout == graph::FeatureLayoutChoice::kDense || g.streamed_features.dim == 0 || !data.feat.empty(),
+      "--feature-layout",
+      "this layout's features are streamed into the store, not held in memory, and are stored dense");
+  data.feat_layout = c.feature_layout;
 }
 
 // `read(spill_dir)` parses the input; its edges are spilled into the output's temporary folder

@@ -32,12 +32,64 @@ RowTable RowTable::view(const format::NpyArray& array, const format::NpyArray& i
   return t;
 }
 
+RowTable RowTable::of_store(const graph::GraphStore& store) {
+  if (store.meta().feat_layout == graph::FeatureLayout::kSparse)
+    return sparse_view(store.sparse_feat(), store.meta().feat_dim);
+  return view(store.feat(), store.feat_index());
+}
+
+RowTable RowTable::sparse_view(const graph::SparseFeatureArrays& arrays, std::int64_t dim) {
+  RowTable t;
+  auto held = std::make_shared<graph::SparseFeatureArrays>(arrays);
+  SparseRowsView v;
+  v.indptr = held->indptr.span<std::int64_t>().data();
+  v.indices = held->indices.span<std::int32_t>().data();
+  if (held->values.data() != nullptr) {
+    v.values = held->values.data();
+    v.values_dtype = held->values.dtype();
+  }
+  t.sparse_ = std::make_shared<const SparseRowsView>(v);
+  t.rows_ = t.array_rows_ = held->indptr.size() - 1;
+  t.dim_ = dim;
+  t.keep_alive_ = std::move(held);
+  return t;
+}
+
+std::int64_t RowTable::sparse_bytes() const {
+  const std::int64_t nnz = sparse_->indptr[rows_];
+  const std::int64_t value_bytes =
+      sparse_->values != nullptr ? static_cast<std::int64_t>(format::dtype_size(sparse_->values_dtype)) : 0;
+  return (rows_ + 1) * 8 + nnz * (4 + value_bytes);
+}
+
+template <class Out>
+void RowTable::sparse_row(std::int64_t r, Out* out) const {
+  const SparseRowsView& s = *sparse_;
+  std::fill(out, out + dim_, Out{});
+  for (std::int64_t k = s.indptr[r]; k < s.indptr[r + 1]; ++k) {
+    float value = 1.0F;
+    if (s.values != nullptr)
+      format::widen_floats(static_cast<const char*>(s.values) + k * format::dtype_size(s.values_dtype), s.values_dtype,
+                           {&value, 1});
+    if constexpr (std::is_same_v<Out, float>)
+      out[s.indices[k]] = value;
+    else
+      out[s.indices[k]] = format::float_to_half(value);
+  }
+}
+
 const void* RowTable::data() const {
-  LOOM_CHECK(index_ == nullptr, "RowTable::data: the rows are indexed (use contiguous())");
+  LOOM_CHECK(is_contiguous(), "RowTable::data: the rows are indexed or sparse (use contiguous())");
   return data_;
 }
 
 RowTable RowTable::contiguous() const {
+  if (sparse_) {
+    std::vector<float> dense(static_cast<std::size_t>(rows_ * dim_));
+    core::parallel_for(
+        rows_, [&](std::int64_t r) { sparse_row(r, dense.data() + r * dim_); }, 1024);
+    return owned(std::move(dense), dim_);
+  }
   if (index_ == nullptr) return *this;
   const auto row_bytes = static_cast<std::size_t>(dim_) * format::dtype_size(dtype_);
   auto copy = std::make_shared<std::vector<char>>(static_cast<std::size_t>(rows_) * row_bytes);
@@ -84,19 +136,21 @@ RowTable RowTable::owned(std::vector<format::Half> data, std::int64_t dim) {
 }
 
 void RowTable::will_need_rows(std::int64_t begin, std::int64_t end) const {
-  if (begin >= end) return;
+  if (begin >= end || sparse_) return;
   const auto row_bytes = dim_ * static_cast<std::int64_t>(format::dtype_size(dtype_));
   const std::array spans{core::ByteSpan{begin * row_bytes, end * row_bytes}};
   core::will_need(data_, spans);
 }
 
 void RowTable::row(std::int64_t r, float* out) const {
+  if (sparse_) return sparse_row(r, out);
   const auto row_bytes = static_cast<std::size_t>(dim_) * format::dtype_size(dtype_);
   format::widen_floats(static_cast<const char*>(data_) + physical(r) * row_bytes, dtype_,
                        {out, static_cast<std::size_t>(dim_)});
 }
 
 void RowTable::row(std::int64_t r, format::Half* out) const {
+  if (sparse_) return sparse_row(r, out);
   r = physical(r);
   switch (dtype_) {
     case format::DType::kFloat16:

@@ -1,5 +1,6 @@
 // RowTable: rows of features (or embeddings) addressed by local row id. Either a view of a
-// store's mapped feat.npy (float32 or float16, nothing copied) or an owned float32 buffer (for
+// store's mapped feat.npy (float32 or float16, nothing copied), a view of a store's sparse rows
+// (graph/sparse_features.hpp: each row read as a dense float32 row), or an owned float32 buffer (for
 // per-layer embeddings during exact inference, or a cache's rows, float32 or float16). gather() converts to float32
 // rows in parallel; encode() writes rows in a wire dtype (float32 or float16) for transfer to another rank.
 #pragma once
@@ -12,6 +13,8 @@
 #include "loom/core/ascending_order.hpp"
 #include "loom/format/half.hpp"
 #include "loom/format/npy.hpp"
+#include "loom/graph/sparse_features.hpp"
+#include "loom/graph/store.hpp"
 #include "loom/core/parallel.hpp"
 #include "loom/core/prefetch_loop.hpp"
 
@@ -24,16 +27,23 @@ class RowTable {
   // of the table is row index[r] of the array (a part whose features stay in the source store:
   // GraphStore::feat_index()).
   static RowTable view(const format::NpyArray& array, const format::NpyArray& index = {});
+  // A store's feature rows in its layout (dense or sparse).
+  static RowTable of_store(const graph::GraphStore& store);
+  // Sparse rows of `dim` columns (values float32 or float16; none: every value is 1).
+  static RowTable sparse_view(const graph::SparseFeatureArrays& arrays, std::int64_t dim);
   static RowTable owned(std::vector<float> data, std::int64_t dim);
   static RowTable owned(std::vector<format::Half> data, std::int64_t dim);
   // Rows at `data` (float32 or float16), valid while `keep_alive` is held.
   static RowTable adopt(const void* data, std::int64_t rows, std::int64_t dim, format::DType dtype,
                         std::shared_ptr<const void> keep_alive);
-  // Bytes the rows occupy.
-  std::int64_t bytes() const { return rows_ * dim_ * static_cast<std::int64_t>(format::dtype_size(dtype_)); }
-  // Whether row r is at data() + r * dim (no index); contiguous() gives such a table (a copy in the
-  // same dtype when this one is indexed).
-  bool is_contiguous() const { return index_ == nullptr; }
+  // Bytes the rows occupy (sparse: their CSR's).
+  std::int64_t bytes() const {
+    return sparse_ ? sparse_bytes() : rows_ * dim_ * static_cast<std::int64_t>(format::dtype_size(dtype_));
+  }
+  bool is_sparse() const { return sparse_ != nullptr; }
+  // Whether row r is at data() + r * dim (no index, dense); contiguous() gives such a table (a copy
+  // in the same dtype when this one is indexed; dense float32 rows when it is sparse).
+  bool is_contiguous() const { return index_ == nullptr && sparse_ == nullptr; }
   RowTable contiguous() const;
 
   std::int64_t rows() const { return rows_; }
@@ -66,11 +76,15 @@ class RowTable {
   void for_each_row_by_window(std::int64_t n, std::int64_t windows, RowOf&& row_of, Fn&& fn, After&& after) const;
   // Bytes of the array behind the table (all its rows, where the table indexes some of them).
   std::int64_t array_bytes() const {
-    return array_rows_ * dim_ * static_cast<std::int64_t>(format::dtype_size(dtype_));
+    return sparse_ ? sparse_bytes() : array_rows_ * dim_ * static_cast<std::int64_t>(format::dtype_size(dtype_));
   }
   // Asks the cache for row r's bytes ahead of a read (a gather at random rows otherwise waits
   // for the memory once per row).
   void prefetch(std::int64_t r) const {
+    if (sparse_) {
+      __builtin_prefetch(sparse_->indptr + r);
+      return;
+    }
     const auto row_bytes = static_cast<std::size_t>(dim_) * format::dtype_size(dtype_);
     const char* at = static_cast<const char*>(data_) + physical(r) * static_cast<std::int64_t>(row_bytes);
     for (std::size_t b = 0; b < row_bytes; b += 64) __builtin_prefetch(at + b);
@@ -82,7 +96,18 @@ class RowTable {
   void row(std::int64_t r, format::Half* out) const;
 
  private:
+  // A sparse table's CSR (values null: every value is 1).
+  struct SparseRowsView {
+    const std::int64_t* indptr = nullptr;
+    const std::int32_t* indices = nullptr;
+    const void* values = nullptr;
+    format::DType values_dtype = format::DType::kFloat32;
+  };
   std::int64_t physical(std::int64_t r) const { return index_ == nullptr ? r : index_[r]; }
+  std::int64_t sparse_bytes() const;
+  // Sparse row r as `dim_` values (Out: float or format::Half).
+  template <class Out>
+  void sparse_row(std::int64_t r, Out* out) const;
   // Asks the kernel for the array's rows [begin, end) now.
   void will_need_rows(std::int64_t begin, std::int64_t end) const;
   const void* data_ = nullptr;
@@ -91,6 +116,7 @@ class RowTable {
   std::int64_t array_rows_ = 0;  // rows of the array at data_ (rows_ unless indexed)
   format::DType dtype_ = format::DType::kFloat32;
   bool file_order_ = false;
+  std::shared_ptr<const SparseRowsView> sparse_;
   std::shared_ptr<const void> keep_alive_;
 };
 

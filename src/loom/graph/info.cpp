@@ -42,9 +42,15 @@ nlohmann::json describe(const GraphDescription& d) {
   if (!d.directed) j["undirected_edges_approx"] = d.num_edges / 2;
   j["weighted"] = d.weighted;
   if (d.feat_dim > 0)
-    j["features"] = {{"shape", {d.num_nodes, d.feat_dim}}, {"dtype", format::dtype_name(d.feat_dtype)}};
-  else
-    j["features"] = nullptr;
+    j["features"] = {{"shape", {d.num_nodes, d.feat_dim}},
+                     {"dtype", format::dtype_name(d.feat_dtype)},
+                     {"layout", core::enum_name(kFeatureLayoutNames, d.feat_layout)}};
+  if (d.feat_dim > 0 && d.feat_layout == FeatureLayout::kSparse) {
+    j["features"]["nonzero"] = d.feat_nnz;
+    j["features"]["density"] =
+        static_cast<double>(d.feat_nnz) / static_cast<double>(std::max<std::int64_t>(1, d.num_nodes * d.feat_dim));
+  }
+  if (d.feat_dim == 0) j["features"] = nullptr;
   j["classes"] = d.num_classes;
   j["multi_label"] = d.multi_label;
   j["splits"] = d.splits;
@@ -95,8 +101,12 @@ void add_description(std::string& out, const nlohmann::json& j) {
       out, "features",
       f.is_null()
           ? "none"
-          : fmt::format("{} x {} {}{}", f["shape"][0].get<std::int64_t>(), f["shape"][1].get<std::int64_t>(),
+          : fmt::format("{} x {} {}{}{}", f["shape"][0].get<std::int64_t>(), f["shape"][1].get<std::int64_t>(),
                         f["dtype"].get<std::string>(),
+                        f.contains("nonzero")
+                            ? fmt::format(", sparse: {} nonzero ({:.2f}%)", f["nonzero"].get<std::int64_t>(),
+                                          100 * f["density"].get<double>())
+                            : "",
                         f.contains("mapped_from") ? " (mapped from " + f["mapped_from"].get<std::string>() + ")" : ""));
   const auto classes = j["classes"].get<std::int64_t>();
   add_line(out, "classes",

@@ -25,10 +25,16 @@ IdMapKind parse_id_map(const std::string& text, const std::string& path) {
 }
 
 nlohmann::json GraphDescription::to_json() const {
-  return {{"num_nodes", num_nodes},        {"num_edges", num_edges},     {"directed", directed},
-          {"weighted", weighted},          {"feat_dim", feat_dim},       {"feat_dtype", format::dtype_name(feat_dtype)},
-          {"num_classes", num_classes},    {"multi_label", multi_label}, {"splits", splits},
-          {"id_map", id_map_name(id_map)}, {"id_map_note", id_map_note}};
+  nlohmann::json j = {
+      {"num_nodes", num_nodes},        {"num_edges", num_edges},     {"directed", directed},
+      {"weighted", weighted},          {"feat_dim", feat_dim},       {"feat_dtype", format::dtype_name(feat_dtype)},
+      {"num_classes", num_classes},    {"multi_label", multi_label}, {"splits", splits},
+      {"id_map", id_map_name(id_map)}, {"id_map_note", id_map_note}};
+  if (feat_layout == FeatureLayout::kSparse) {
+    j["feat_layout"] = core::enum_name(kFeatureLayoutNames, feat_layout);
+    j["feat_nnz"] = feat_nnz;
+  }
+  return j;
 }
 
 GraphDescription GraphDescription::from_json(const nlohmann::json& j, const std::string& path) {
@@ -40,6 +46,8 @@ GraphDescription GraphDescription::from_json(const nlohmann::json& j, const std:
     d.weighted = j.value("weighted", false);
     d.feat_dim = core::json_int<std::int64_t>(j.at("feat_dim"), path);
     d.feat_dtype = format::parse_feat_dtype(j.value("feat_dtype", "float32"), path);
+    d.feat_layout = core::parse_enum(kFeatureLayoutNames, j.value("feat_layout", "dense"), path + " (feat_layout)");
+    d.feat_nnz = core::json_int<std::int64_t>(j.value("feat_nnz", nlohmann::json(0)), path);
     d.num_classes = core::json_int<std::int64_t>(j.at("num_classes"), path);
     d.multi_label = j.at("multi_label").get<bool>();
     d.splits = core::json_int_map<std::int64_t>(j.at("splits"), path);
@@ -185,6 +193,10 @@ StoreMeta store_meta(const GraphData& d, std::int64_t rows, std::int64_t edges, 
   m.weighted = !d.edge_weight.empty();
   m.feat_dim = d.feat_dim;
   m.feat_dtype = feat_dtype;
+  if (d.feat_dim > 0 && stored_feature_layout(d) == FeatureLayout::kSparse) {
+    m.feat_layout = FeatureLayout::kSparse;
+    m.feat_nnz = count_nonzero(d.feat);
+  }
   m.num_classes = (d.label.empty() && d.multi_label.empty()) ? 0 : d.num_classes;
   m.multi_label = !d.multi_label.empty();
   for (const auto& [name, ids] : d.splits) m.splits[name] = static_cast<std::int64_t>(ids.size());
@@ -195,9 +207,18 @@ StoreMeta store_meta(const GraphData& d, std::int64_t rows, std::int64_t edges, 
   return m;
 }
 
+FeatureLayout stored_feature_layout(const GraphData& d) {
+  if (d.feat_layout == FeatureLayoutChoice::kDense) return FeatureLayout::kDense;  // no pass over the values
+  return resolve_feature_layout(d.feat_layout, count_nonzero(d.feat), static_cast<std::int64_t>(d.feat.size()));
+}
+
 void write_feature_array(const GraphData& d, const std::string& dir, format::DType feat_dtype) {
   const std::int64_t rows = d.num_rows();
-  if (feat_dtype == format::DType::kFloat32) {
+  if (stored_feature_layout(d) == FeatureLayout::kSparse) {
+    if (feat_dtype != format::DType::kFloat32)
+      check_fits_dtype(d.feat, d.feat_dim, feat_dtype, d.feat_source.empty() ? "the features" : d.feat_source);
+    write_sparse_features(sparse_rows_of(d.feat, d.feat_dim), dir, feat_dtype);
+  } else if (feat_dtype == format::DType::kFloat32) {
     format::write_npy(dir + "/feat.npy", d.feat, {rows, d.feat_dim});
   } else {
     check_fits_dtype(d.feat, d.feat_dim, feat_dtype, d.feat_source.empty() ? "the features" : d.feat_source);
@@ -246,7 +267,11 @@ void GraphStore::map_rows_from(GraphStore& g, const std::string& from, std::int6
 }
 
 void GraphStore::map_features(GraphStore& g, const std::string& dir) {
-  if (g.meta_.feat_dim > 0 && g.meta_.feat_from.empty()) {
+  if (g.meta_.feat_dim > 0 && g.meta_.feat_layout == FeatureLayout::kSparse) {
+    if (!g.meta_.feat_from.empty())
+      throw Error::in_file(dir + "/meta.json", 0, "sparse features are held in the store, not mapped from elsewhere");
+    g.sparse_feat_ = map_sparse_features(dir, g.meta_.num_nodes, g.meta_.feat_nnz, g.meta_.feat_dtype);
+  } else if (g.meta_.feat_dim > 0 && g.meta_.feat_from.empty()) {
     g.feat_ = format::NpyArray::map(dir + "/feat.npy");
     if (g.feat_.rows() != g.meta_.num_nodes || g.feat_.cols() != g.meta_.feat_dim ||
         g.feat_.dtype() != g.meta_.feat_dtype)

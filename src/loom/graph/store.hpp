@@ -2,7 +2,9 @@
 // and the partitioner write. Layout (all arrays .npy, NumPy-readable with mmap_mode='r'):
 //   meta.json                 counts, dtypes, classes, splits, id map, provenance (StoreMeta)
 //   indptr.npy  int64 [rows+1]   indices.npy int32|int64 [edges]   weight.npy float32 (optional)
-//   feat.npy    float32|float16 [rows, feat_dim]                  (optional)
+//   feat.npy    float32|float16 [rows, feat_dim]                  (optional; dense layout)
+//   feat_indptr.npy / feat_indices.npy / feat_values.npy  the same rows as CSR (sparse layout:
+//               sparse_features.hpp)
 //   label.npy   int64 [rows] (class id, -1 = unlabeled) or uint8 [rows, classes] (multi-label)
 //   train_idx.npy / valid_idx.npy / test_idx.npy   int64 row ids (optional)
 //   orig_id.npy int64 [rows] original ids, or names.txt (one original string id per row)
@@ -27,6 +29,7 @@
 #include "loom/core/enum_names.hpp"
 #include "loom/format/npy.hpp"
 #include "loom/graph/csr.hpp"
+#include "loom/graph/sparse_features.hpp"
 
 namespace loom::graph {
 
@@ -60,7 +63,9 @@ struct GraphDescription {
   bool weighted = false;
   std::int64_t feat_dim = 0;  // 0 = no features
   format::DType feat_dtype = format::DType::kFloat32;
-  std::int64_t num_classes = 0;  // 0 = no labels
+  FeatureLayout feat_layout = FeatureLayout::kDense;  // meta.json "feat_layout" (written where sparse)
+  std::int64_t feat_nnz = 0;                          // the sparse layout's stored entries
+  std::int64_t num_classes = 0;                       // 0 = no labels
   bool multi_label = false;
   std::map<std::string, std::int64_t> splits;  // "train" -> size, ... (partitioned: totals over parts)
   IdMapKind id_map = IdMapKind::kIdentity;
@@ -100,6 +105,7 @@ struct GraphData {
   bool directed = false;
   std::vector<float> feat;  // rows * feat_dim, row-major
   std::int64_t feat_dim = 0;
+  FeatureLayoutChoice feat_layout = FeatureLayoutChoice::kDense;  // how `feat` is stored (--feature-layout)
   std::string feat_source;                // the file `feat` was read from, for messages ("" = unknown)
   std::vector<std::int64_t> label;        // single-label: rows entries, -1 unlabeled
   std::vector<std::uint8_t> multi_label;  // multi-label: rows * num_classes 0/1
@@ -146,6 +152,8 @@ void finish_store(const std::string& dir, const StoreMeta& meta);
 // given counts.
 void write_csr_arrays(const GraphData& d, const std::string& dir);
 void write_feature_array(const GraphData& d, const std::string& dir, format::DType feat_dtype);
+// The layout write_feature_array() stores `d`'s features in (its feat_layout resolved).
+FeatureLayout stored_feature_layout(const GraphData& d);
 void write_node_arrays(const GraphData& d, const std::string& dir, std::int64_t rows);
 StoreMeta store_meta(const GraphData& d, std::int64_t rows, std::int64_t edges, format::DType feat_dtype);
 // Writes a whole store atomically: nothing is left at `dir` if anything fails.
@@ -166,6 +174,8 @@ class GraphStore {
   // of feat() for row r.
   const format::NpyArray& feat() const { return feat_; }
   const format::NpyArray& feat_index() const { return feat_index_; }
+  // The sparse layout's rows (meta().feat_layout kSparse; feat() is then empty).
+  const SparseFeatureArrays& sparse_feat() const { return sparse_feat_; }
   bool has_label() const { return meta_.num_classes > 0; }
   const format::NpyArray& label() const { return label_; }
   const format::NpyArray& edge_weight() const { return weight_; }
@@ -188,6 +198,7 @@ class GraphStore {
   StoreMeta meta_;
   Csr csr_;
   format::NpyArray feat_, feat_index_, label_, weight_;
+  SparseFeatureArrays sparse_feat_;
   std::map<std::string, format::NpyArray> splits_;
 };
 

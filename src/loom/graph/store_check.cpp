@@ -67,6 +67,8 @@ void check_ids_in_range(std::span<const std::int64_t> ids, std::int64_t begin, s
 void check_store_ranges(const GraphStore& g) {
   check_csr(g.csr());
   if (g.has_label()) check_labels(g);
+  if (g.has_feat() && g.meta().feat_layout == FeatureLayout::kSparse)
+    check_sparse_features(g.sparse_feat(), g.meta().feat_dim);
   for (const auto& [name, size] : g.meta().splits)
     check_ids_in_range(g.split(name), 0, g.num_nodes(), g.dir() + "/" + name + "_idx.npy", "row id");
 }

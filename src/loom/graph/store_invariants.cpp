@@ -103,7 +103,10 @@ std::vector<std::string> store_invariant_problems(const GraphStore& g, bool symm
       !overlap.empty())
     problems.push_back(std::move(overlap));
   // A part that maps its rows from its source's file (feat_index) leaves that file to the source's check.
-  if (g.has_feat() && g.meta().feat_index.empty()) check_finite(g.feat(), g.meta().feat_dim, "feature value", problems);
+  if (g.has_feat() && g.meta().feat_layout == FeatureLayout::kSparse && g.sparse_feat().values.data() != nullptr)
+    check_finite(g.sparse_feat().values, 1, "sparse feature entry (row: the entry)", problems);
+  else if (g.has_feat() && g.meta().feat_layout == FeatureLayout::kDense && g.meta().feat_index.empty())
+    check_finite(g.feat(), g.meta().feat_dim, "feature value", problems);
   if (g.meta().weighted && !g.edge_weight().empty()) check_finite(g.edge_weight(), 1, "edge weight", problems);
   return problems;
 }

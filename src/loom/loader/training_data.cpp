@@ -41,7 +41,7 @@ void load_rows(TrainingData& d, const graph::GraphStore& rows_store, std::int64_
     throw Error::in_file(rows_store.dir(), 0, "has no node features (feat.npy); training needs them");
   if (m.num_classes == 0 && use != DataUse::kLinks)
     throw Error::in_file(rows_store.dir(), 0, "has no labels (label.npy); training needs them");
-  d.features = feature::RowTable::view(rows_store.feat(), rows_store.feat_index());
+  d.features = feature::RowTable::of_store(rows_store);
   d.feat_dim = m.feat_dim;
   d.num_classes = m.num_classes;
   d.scoring = scores::score_kind_of(m.multi_label);

@@ -11,6 +11,7 @@
 #include "loom/core/error.hpp"
 #include "loom/core/fs.hpp"
 #include "loom/core/log.hpp"
+#include "loom/format/float_rows.hpp"
 #include "loom/format/npy.hpp"
 #include "loom/core/parallel.hpp"
 #include "loom/core/progress.hpp"
@@ -83,6 +84,30 @@ std::map<std::string, std::vector<std::int64_t>> relabel_splits(const graph::Gra
     std::sort(ids.begin(), ids.end());
   }
   return splits;
+}
+
+// The source's sparse rows for the new ids `rows` into `dir` (graph/sparse_features.hpp), values
+// in the source's dtype; returns the part's stored entries.
+std::int64_t write_part_sparse_features(const graph::GraphStore& source, const Relabelling& r, IdRange rows,
+                                        const std::string& dir) {
+  const graph::SparseFeatureArrays& a = source.sparse_feat();
+  const auto ptr = a.indptr.span<std::int64_t>();
+  const auto idx = a.indices.span<std::int32_t>();
+  graph::SparseRows part;
+  std::vector<float> value(1);
+  for (std::int64_t v = rows.begin; v < rows.end; ++v) {
+    const std::int64_t s = r.new_to_source[v];
+    for (std::int64_t k = ptr[s]; k < ptr[s + 1]; ++k) {
+      part.indices.push_back(idx[k]);
+      if (a.values.data() == nullptr) continue;
+      format::widen_floats(static_cast<const char*>(a.values.data()) + k * format::dtype_size(a.values.dtype()),
+                           a.values.dtype(), value);
+      part.values.push_back(value[0]);
+    }
+    part.indptr.push_back(part.nnz());
+  }
+  graph::write_sparse_features(part, dir, source.meta().feat_dtype);
+  return part.nnz();
 }
 
 // Rows of the source's features for the new ids `rows`, in the source's dtype, written a chunk of
@@ -278,14 +303,23 @@ PartQuality write_part(const graph::GraphStore& source, const PartitionOptions& 
   const auto halo = halo_ids(topology.csr(), rows);
   format::write_npy(dir + "/halo_ids.npy", halo);
   format::write_npy(dir + "/halo_offsets.npy", halo_offsets(halo, r.book));
-  if (sm.feat_dim > 0 && !o.map_features) write_part_features(source, r, rows, dir + "/feat.npy");
+  const bool sparse = sm.feat_dim > 0 && sm.feat_layout == graph::FeatureLayout::kSparse;
+  std::int64_t part_nnz = 0;
+  if (sparse)
+    part_nnz = write_part_sparse_features(source, r, rows, dir);
+  else if (sm.feat_dim > 0 && !o.map_features)
+    write_part_features(source, r, rows, dir + "/feat.npy");
   graph::write_node_arrays(d, dir, rows.size());
   const auto topo_ptr = topology.csr().indptr();
   const std::int64_t edges = topo_ptr[rows.end] - topo_ptr[rows.begin];
   graph::StoreMeta pm = graph::store_meta(d, rows.size(), edges, sm.feat_dtype);
   pm.weighted = sm.weighted;
   pm.rows_from = "../topology";
-  if (sm.feat_dim > 0 && o.map_features) {
+  if (sparse) {
+    pm.feat_layout = graph::FeatureLayout::kSparse;
+    pm.feat_nnz = part_nnz;
+  }
+  if (sm.feat_dim > 0 && o.map_features && !sparse) {
     pm.feat_from = fs::absolute(source.feat().path()).lexically_normal().string();
     pm.feat_index = "../new_to_source.npy";
     pm.feat_from_digest = recorded_feature_digest(source);

@@ -54,7 +54,7 @@ FullGraphData load_fullgraph_data(const partition::PartitionedStore& store, cons
       std::vector<std::int64_t> all(static_cast<std::size_t>(rows.num_nodes()));
       std::iota(all.begin(), all.end(), 0);
       chunk.features = torch::empty({rows.num_nodes(), d.feat_dim}, torch::kFloat32);
-      feature::RowTable::view(rows.feat(), rows.feat_index()).gather(all, chunk.features.data_ptr<float>());
+      feature::RowTable::of_store(rows).gather(all, chunk.features.data_ptr<float>());
     }
     if (load_labels) {
       chunk.labels = labels_of(rows, d.scoring, d.num_classes);

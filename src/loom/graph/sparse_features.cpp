@@ -1,0 +1,110 @@
+#include "loom/graph/sparse_features.hpp"
+
+#include <algorithm>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "loom/core/error.hpp"
+#include "loom/core/parallel.hpp"
+#include "loom/format/float_rows.hpp"
+
+namespace loom::graph {
+
+std::int64_t count_nonzero(std::span<const float> values) {
+  return static_cast<std::int64_t>(std::count_if(values.begin(), values.end(), [](float v) { return v != 0.0F; }));
+}
+
+SparseRows sparse_rows_of(std::span<const float> dense, std::int64_t dim) {
+  SparseRows s;
+  const std::int64_t rows = dim > 0 ? static_cast<std::int64_t>(dense.size()) / dim : 0;
+  s.indptr.reserve(static_cast<std::size_t>(rows) + 1);
+  bool all_ones = true;
+  for (std::int64_t r = 0; r < rows; ++r) {
+    const float* row = dense.data() + r * dim;
+    for (std::int64_t c = 0; c < dim; ++c) {
+      if (row[c] == 0.0F) continue;
+      s.indices.push_back(static_cast<std::int32_t>(c));
+      s.values.push_back(row[c]);
+      all_ones = all_ones && row[c] == 1.0F;
+    }
+    s.indptr.push_back(static_cast<std::int64_t>(s.indices.size()));
+  }
+  if (all_ones) s.values.clear();
+  return s;
+}
+
+FeatureLayout resolve_feature_layout(FeatureLayoutChoice choice, std::int64_t nonzero, std::int64_t total) {
+  switch (choice) {
+    case FeatureLayoutChoice::kDense:
+      return FeatureLayout::kDense;
+    case FeatureLayoutChoice::kSparse:
+      return FeatureLayout::kSparse;
+    case FeatureLayoutChoice::kAuto:
+      break;
+  }
+  return total > 0 && static_cast<double>(nonzero) <= kAutoSparseDensity * static_cast<double>(total)
+             ? FeatureLayout::kSparse
+             : FeatureLayout::kDense;
+}
+
+void write_sparse_features(const SparseRows& rows, const std::string& dir, format::DType dtype) {
+  format::write_npy(dir + "/feat_indptr.npy", rows.indptr);
+  format::write_npy(dir + "/feat_indices.npy", rows.indices);
+  if (rows.values.empty()) return;
+  if (dtype == format::DType::kFloat32) {
+    format::write_npy(dir + "/feat_values.npy", rows.values);
+    return;
+  }
+  const std::vector<char> narrow = format::narrowed(rows.values, dtype);
+  format::write_npy(dir + "/feat_values.npy", dtype, {rows.nnz()}, narrow.data());
+}
+
+SparseFeatureArrays map_sparse_features(const std::string& dir, std::int64_t rows, std::int64_t nnz,
+                                        format::DType dtype) {
+  SparseFeatureArrays a;
+  a.indptr = format::NpyArray::map(dir + "/feat_indptr.npy");
+  a.indices = format::NpyArray::map(dir + "/feat_indices.npy");
+  const auto expect = [](const format::NpyArray& array, format::DType want, std::int64_t size) {
+    if (array.dtype() != want || array.size() != size)
+      throw Error::in_file(array.path(), 0,
+                           fmt::format("want {} {} entries (meta.json), found {} {}", size, format::dtype_name(want),
+                                       array.size(), format::dtype_name(array.dtype())));
+  };
+  expect(a.indptr, format::DType::kInt64, rows + 1);
+  expect(a.indices, format::DType::kInt32, nnz);
+  if (std::filesystem::exists(dir + "/feat_values.npy")) {
+    a.values = format::NpyArray::map(dir + "/feat_values.npy");
+    expect(a.values, dtype, nnz);
+  }
+  return a;
+}
+
+void check_sparse_features(const SparseFeatureArrays& a, std::int64_t dim) {
+  const auto ptr = a.indptr.span<std::int64_t>();
+  const auto idx = a.indices.span<std::int32_t>();
+  const std::int64_t rows = static_cast<std::int64_t>(ptr.size()) - 1;
+  const auto fail = [](const format::NpyArray& array, std::int64_t entry, const std::string& what) {
+    throw Error::in_file(array.path(), 0, fmt::format("entry {}: {} (the store is damaged)", entry, what));
+  };
+  if (ptr[0] != 0) fail(a.indptr, 0, fmt::format("{} is not 0", ptr[0]));
+  const std::int64_t bad_ptr = core::first_failing(rows, [&](std::int64_t r) { return ptr[r] <= ptr[r + 1]; });
+  if (bad_ptr >= 0) fail(a.indptr, bad_ptr + 1, fmt::format("{} is below the entry before it", ptr[bad_ptr + 1]));
+  if (ptr[rows] != static_cast<std::int64_t>(idx.size()))
+    fail(a.indptr, rows, fmt::format("{} is not the entry count {}", ptr[rows], idx.size()));
+  const std::int64_t bad_row = core::first_failing(rows, [&](std::int64_t r) {
+    for (std::int64_t k = ptr[r]; k < ptr[r + 1]; ++k)
+      if (idx[k] < 0 || idx[k] >= dim || (k > ptr[r] && idx[k] <= idx[k - 1])) return false;
+    return true;
+  });
+  if (bad_row < 0) return;
+  for (std::int64_t k = ptr[bad_row]; k < ptr[bad_row + 1]; ++k) {
+    if (idx[k] < 0 || idx[k] >= dim)
+      fail(a.indices, k, fmt::format("column {} of row {} outside [0, {})", idx[k], bad_row, dim));
+    if (k > ptr[bad_row] && idx[k] <= idx[k - 1])
+      fail(a.indices, k, fmt::format("column {} of row {} does not follow {}: a row's columns must increase", idx[k],
+                                     bad_row, idx[k - 1]));
+  }
+}
+
+}  // namespace loom::graph
