@@ -5,6 +5,7 @@
 
 #include "loom/core/parallel.hpp"
 #include "loom/core/timer.hpp"
+#include "loom/feature/sparse_wire.hpp"
 
 namespace loom::feature {
 
@@ -132,9 +133,44 @@ void RemoteFetcher::gather_served_and_own(std::span<const std::int64_t> wanted, 
 }
 
 template <class Wire, class Out>
+void RemoteFetcher::exchange_sparse_rows(const std::vector<std::vector<std::int64_t>>& request_ids,
+                                         const std::vector<std::vector<std::int64_t>>& positions, const OwnRows* own,
+                                         Out* out, FetchStats& stats) const {
+  const int parts = book_.num_parts();
+  const auto requested = comm_->alltoallv(request_ids, comm::Channel::features);
+  std::vector<std::vector<std::byte>> replies(parts);
+  std::vector<std::int64_t> wanted;
+  for (int p = 0; p < parts; ++p) {
+    if (p == rank_) continue;
+    wanted.clear();
+    for (const std::int64_t id : requested[p]) {
+      LOOM_CHECK(id - offset_ >= 0 && id - offset_ < local_.rows(), "rank {} asked rank {} for id {} it does not own",
+                 p, rank_, id);
+      wanted.push_back(id - offset_);
+    }
+    encode_sparse_rows<Wire>(local_, wanted, replies[p]);
+  }
+  const std::int64_t dim = local_.dim();
+  if (own != nullptr)
+    core::parallel_for(
+        static_cast<std::int64_t>(own->rows.size()),
+        [&](std::int64_t i) { local_.row(own->rows[i], out + own->positions[i] * dim); }, 256);
+  const auto rows = comm_->alltoallv(replies, comm::Channel::features);
+  for (int p = 0; p < parts; ++p) {
+    if (p == rank_ || positions[p].empty()) continue;
+    decode_sparse_rows<Wire, Out>(rows[p], dim, positions[p], out);
+    stats.bytes += static_cast<std::int64_t>(rows[p].size());
+  }
+}
+
+template <class Wire, class Out>
 void RemoteFetcher::exchange_rows(const std::vector<std::vector<std::int64_t>>& request_ids,
                                   const std::vector<std::vector<std::int64_t>>& positions, const OwnRows* own, Out* out,
                                   FetchStats& stats) const {
+  if (local_.is_sparse()) {  // every part of a store has its layout
+    exchange_sparse_rows<Wire, Out>(request_ids, positions, own, out, stats);
+    return;
+  }
   const int parts = book_.num_parts();
   // Round 1: ids to their owners. Round 2: owners answer with the rows, in request order.
   const auto requested = comm_->alltoallv(request_ids, comm::Channel::features);

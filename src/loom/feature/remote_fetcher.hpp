@@ -90,6 +90,11 @@ class RemoteFetcher {
   void exchange_rows(const std::vector<std::vector<std::int64_t>>& request_ids,
                      const std::vector<std::vector<std::int64_t>>& positions, const OwnRows* own, Out* out,
                      FetchStats& stats) const;
+  // exchange_rows() for a sparse table: the rows travel as their entries (sparse_wire.hpp).
+  template <class Wire, class Out>
+  void exchange_sparse_rows(const std::vector<std::vector<std::int64_t>>& request_ids,
+                            const std::vector<std::vector<std::int64_t>>& positions, const OwnRows* own, Out* out,
+                            FetchStats& stats) const;
   // The rows other ranks asked for (`wanted`, as wire rows into `encoded`) and `own` (as Out rows
   // into `out`) in one gather: one sweep of the file where the table reads in file order.
   template <class Wire, class Out>

@@ -62,19 +62,37 @@ std::int64_t RowTable::sparse_bytes() const {
   return (rows_ + 1) * 8 + nnz * (4 + value_bytes);
 }
 
+float RowTable::SparseEntries::value(std::size_t k) const {
+  if (values == nullptr) return 1.0F;
+  if (values_dtype == format::DType::kFloat32) return static_cast<const float*>(values)[k];
+  float widened = 0;
+  format::widen_floats(static_cast<const char*>(values) + k * format::dtype_size(values_dtype), values_dtype,
+                       {&widened, 1});
+  return widened;
+}
+
+RowTable::SparseEntries RowTable::sparse_entries(std::int64_t r) const {
+  const SparseRowsView& s = *sparse_;
+  const std::int64_t begin = s.indptr[r], end = s.indptr[r + 1];
+  SparseEntries e;
+  e.columns = {s.indices + begin, static_cast<std::size_t>(end - begin)};
+  if (s.values != nullptr) {
+    e.values =
+        static_cast<const char*>(s.values) + begin * static_cast<std::int64_t>(format::dtype_size(s.values_dtype));
+    e.values_dtype = s.values_dtype;
+  }
+  return e;
+}
+
 template <class Out>
 void RowTable::sparse_row(std::int64_t r, Out* out) const {
-  const SparseRowsView& s = *sparse_;
   std::fill(out, out + dim_, Out{});
-  for (std::int64_t k = s.indptr[r]; k < s.indptr[r + 1]; ++k) {
-    float value = 1.0F;
-    if (s.values != nullptr)
-      format::widen_floats(static_cast<const char*>(s.values) + k * format::dtype_size(s.values_dtype), s.values_dtype,
-                           {&value, 1});
+  const SparseEntries e = sparse_entries(r);
+  for (std::size_t k = 0; k < e.columns.size(); ++k) {
     if constexpr (std::is_same_v<Out, float>)
-      out[s.indices[k]] = value;
+      out[e.columns[k]] = e.value(k);
     else
-      out[s.indices[k]] = format::float_to_half(value);
+      out[e.columns[k]] = format::float_to_half(e.value(k));
   }
 }
 

@@ -41,6 +41,14 @@ class RowTable {
     return sparse_ ? sparse_bytes() : rows_ * dim_ * static_cast<std::int64_t>(format::dtype_size(dtype_));
   }
   bool is_sparse() const { return sparse_ != nullptr; }
+  // A sparse table's row r: its columns and their values (null: every value is 1).
+  struct SparseEntries {
+    std::span<const std::int32_t> columns;
+    const void* values = nullptr;
+    format::DType values_dtype = format::DType::kFloat32;
+    float value(std::size_t k) const;
+  };
+  SparseEntries sparse_entries(std::int64_t r) const;
   // Whether row r is at data() + r * dim (no index, dense); contiguous() gives such a table (a copy
   // in the same dtype when this one is indexed; dense float32 rows when it is sparse).
   bool is_contiguous() const { return index_ == nullptr && sparse_ == nullptr; }

@@ -36,12 +36,9 @@ SparseRows sparse_rows_of(std::span<const float> dense, std::int64_t dim) {
 
 FeatureLayout resolve_feature_layout(FeatureLayoutChoice choice, std::int64_t nonzero, std::int64_t total) {
   switch (choice) {
-    case FeatureLayoutChoice::kDense:
-      return FeatureLayout::kDense;
-    case FeatureLayoutChoice::kSparse:
-      return FeatureLayout::kSparse;
-    case FeatureLayoutChoice::kAuto:
-      break;
+    case FeatureLayoutChoice::kDense: return FeatureLayout::kDense;
+    case FeatureLayoutChoice::kSparse: return FeatureLayout::kSparse;
+    case FeatureLayoutChoice::kAuto: break;
   }
   return total > 0 && static_cast<double>(nonzero) <= kAutoSparseDensity * static_cast<double>(total)
              ? FeatureLayout::kSparse
@@ -102,8 +99,9 @@ void check_sparse_features(const SparseFeatureArrays& a, std::int64_t dim) {
     if (idx[k] < 0 || idx[k] >= dim)
       fail(a.indices, k, fmt::format("column {} of row {} outside [0, {})", idx[k], bad_row, dim));
     if (k > ptr[bad_row] && idx[k] <= idx[k - 1])
-      fail(a.indices, k, fmt::format("column {} of row {} does not follow {}: a row's columns must increase", idx[k],
-                                     bad_row, idx[k - 1]));
+      fail(a.indices, k,
+           fmt::format("column {} of row {} does not follow {}: a row's columns must increase", idx[k], bad_row,
+                       idx[k - 1]));
   }
 }
 
