@@ -55,7 +55,8 @@ def from_pyg(data, path, directed=False, overwrite=False, **options):
     source -> target pairs; undirected graphs (directed=False, PyG's usual form, both directions
     listed) are stored once per direction, as `loom import` does; edge_weight (one float per edge)
     is kept as the store's edge weights. x becomes the features
-    (float32 or float16 kept), y the labels (1-D class ids, -1 unlabelled, or a 2-D 0/1
+    (float32 or float16 kept; a sparse x, COO or CSR, is stored in the sparse feature layout, as
+    feature_layout="sparse" asks of any x), y the labels (1-D class ids, -1 unlabelled, or a 2-D 0/1
     multi-label matrix), and 1-D boolean train_mask / val_mask / test_mask the splits; any other
     attribute (edge_attr, pos, ...) is named in a warning, and a HeteroData is an
     error. Other keyword options are `loom import npy`'s (e.g. build_memory="2G")."""
@@ -80,7 +81,11 @@ def from_pyg(data, path, directed=False, overwrite=False, **options):
                 )
             np.save(os.path.join(arrays, "weight.npy"), weight.astype(np.float32))
         if getattr(data, "x", None) is not None:
-            x = _array(data.x, "x")
+            x = data.x
+            if isinstance(x, torch.Tensor) and x.layout != torch.strided:  # sparse x: a sparse store
+                options.setdefault("feature_layout", "sparse")
+                x = x.to_dense()
+            x = _array(x, "x")
             if x.dtype == np.float16:
                 options.setdefault("feat_dtype", "float16")  # kept as it is, not widened
             np.save(

@@ -36,6 +36,19 @@ namespace {
 
 using Store = std::shared_ptr<graph::GraphStore>;
 
+// A sparse store's rows as torch.sparse_csr [num_nodes, feat_dim]: row offsets and values viewed
+// in place where their dtypes allow (int64 offsets; columns widened to int64 as torch wants them
+// beside int64 offsets; every value 1 where the store keeps none).
+torch::Tensor sparse_features(const Store& s) {
+  const graph::SparseFeatureArrays& a = s->sparse_feat();
+  const torch::Tensor crow = view_npy(a.indptr, s);
+  const torch::Tensor col = view_npy(a.indices, s).to(torch::kInt64);
+  const torch::Tensor values =
+      a.values.data() != nullptr ? view_npy(a.values, s) : torch::ones({col.size(0)}, torch::kFloat32);
+  return torch::sparse_csr_tensor(crow, col, values, {s->num_nodes(), s->meta().feat_dim},
+                                  torch::TensorOptions().dtype(values.dtype()));
+}
+
 // Verified as the CLI verifies what it reads (meta.json's seal, every file's digest), unless
 // verify=False.
 Store open_store(const PathArg& path, bool verify) {
@@ -95,11 +108,13 @@ void bind_data(py::module_& m) {
           "features",
           [](const Store& s) -> py::object {
             if (!s->has_feat()) return py::none();
+            if (s->meta().feat_layout == graph::FeatureLayout::kSparse) return py::cast(sparse_features(s));
             return py::cast(view_npy(s->feat(), s));
           },
-          "float32, float16 or bfloat16 [num_nodes, feat_dim], or None: a view of the mapped file, to read. Writes "
-          "land in a private copy of the page that no Loader sees; to train on other features, write a store "
-          "(loom.from_pyg, loom import npy)")
+          "float32, float16 or bfloat16 [num_nodes, feat_dim], or None: a view of the mapped file, to read (a store "
+          "imported with the sparse feature layout gives a torch.sparse_csr tensor). Writes land in a private copy "
+          "of the page that no Loader sees; to train on other features, write a store (loom.from_pyg, loom import "
+          "npy)")
       .def_property_readonly(
           "labels",
           [](const Store& s) -> py::object {

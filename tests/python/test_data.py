@@ -89,6 +89,31 @@ def test_commands_raise_the_cli_messages(tmp_path):
         loom.partition(str(tmp_path / "missing"), str(tmp_path / "p"), k=0)
 
 
+def test_sparse_features_from_pyg_and_back(tmp_path):
+    n, dim = 30, 50
+    ring = torch.arange(n)
+    dense = torch.zeros(n, dim)
+    dense[ring, ring % dim] = 1.0
+    dense[ring, (ring * 7 + 3) % dim] = 0.5
+    data = types.SimpleNamespace(
+        edge_index=torch.stack([ring, (ring + 1) % n]),
+        x=dense.to_sparse_csr(),
+        y=ring % 3,
+        num_nodes=n,
+        keys=lambda: ["edge_index", "x", "y", "num_nodes"],
+    )
+    store = loom.from_pyg(data, tmp_path / "sparse")
+    features = store.features
+    assert features.layout == torch.sparse_csr and features.shape == (n, dim)
+    assert torch.equal(features.to_dense(), dense)
+    data.x = dense  # asked for: the same store from dense rows
+    assert loom.from_pyg(data, tmp_path / "asked", feature_layout="sparse").features.layout == torch.sparse_csr
+    loader = loom.Loader(tmp_path / "sparse", fanouts=[3], batch_size=8, input_nodes=torch.ones(n, dtype=torch.bool))
+    loader.set_epoch(0)
+    batch = next(iter(loader))
+    assert torch.equal(batch.x, dense[batch.input_nodes])  # a Loader reads the rows the store stands for
+
+
 def test_from_pyg_keeps_edge_weights(tmp_path):
     n = 6
     ring = torch.arange(n)

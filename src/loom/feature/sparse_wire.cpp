@@ -68,7 +68,8 @@ void decode_sparse_rows(std::span<const std::byte> wire, std::int64_t dim, std::
     Out* row = out + position * dim;
     std::fill(row, row + dim, Out{});
     for (std::uint32_t k = 0; k < nnz; ++k) {
-      LOOM_CHECK(columns[k] >= 0 && columns[k] < dim, "sparse feature rows: column {} outside [0, {})", columns[k], dim);
+      LOOM_CHECK(columns[k] >= 0 && columns[k] < dim, "sparse feature rows: column {} outside [0, {})", columns[k],
+                 dim);
       float v = 1.0F;
       if (header & kValuesFollow) {
         if constexpr (std::is_same_v<Wire, float>)
@@ -86,10 +87,9 @@ void decode_sparse_rows(std::span<const std::byte> wire, std::int64_t dim, std::
 }
 
 template void encode_sparse_rows<float>(const RowTable&, std::span<const std::int64_t>, std::vector<std::byte>&);
-template void encode_sparse_rows<format::Half>(const RowTable&, std::span<const std::int64_t>,
-                                               std::vector<std::byte>&);
-template void decode_sparse_rows<float, float>(std::span<const std::byte>, std::int64_t,
-                                               std::span<const std::int64_t>, float*);
+template void encode_sparse_rows<format::Half>(const RowTable&, std::span<const std::int64_t>, std::vector<std::byte>&);
+template void decode_sparse_rows<float, float>(std::span<const std::byte>, std::int64_t, std::span<const std::int64_t>,
+                                               float*);
 template void decode_sparse_rows<float, format::Half>(std::span<const std::byte>, std::int64_t,
                                                       std::span<const std::int64_t>, format::Half*);
 template void decode_sparse_rows<format::Half, float>(std::span<const std::byte>, std::int64_t,
