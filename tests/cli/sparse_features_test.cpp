@@ -1,8 +1,8 @@
 // The sparse feature layout end to end (issue 60): `loom import --feature-layout sparse|auto`
-// writes the rows as CSR (no values file for binary rows), `loom info` and `loom check` describe
-// and verify it, `loom partition` keeps it in every part, and `loom train` on a sparse and a dense
-// store of the same graph gives the same losses; a row whose columns are out of range or out of
-// order is named by `check` and refused by `train`.
+// and `loom generate sbm --words` write the rows as CSR (no values file for binary rows), `loom info` and `loom check`
+// describe and verify it, `loom partition` keeps it in every part, and `loom train` on a sparse and a dense store of
+// the same graph gives the same losses; a row whose columns are out of range or out of order is named by `check` and
+// refused by `train`.
 #include <filesystem>
 #include <sstream>
 #include <vector>
@@ -109,6 +109,27 @@ TEST(CliSparseFeatures, ValuedRowsKeepTheirValuesAndPartsKeepTheLayout) {
   }
   EXPECT_EQ(nnz, meta_of(s / "sparse")["feat_nnz"].get<std::int64_t>());
   EXPECT_EQ(test::run_loom("check " + s / "parts").status, 0);
+}
+
+// `loom generate sbm --words K`: binary bag-of-words rows, K words each, stored sparse (or dense
+// with --words-layout dense: the same rows, the same training).
+TEST(CliSparseFeatures, GeneratedBagOfWordsRows) {
+  test::ScratchDir s;
+  const std::string gen = "generate sbm --nodes 500 --classes 4 --avg-degree 8 --feat-dim 200 --words 6 --seed 2 -o ";
+  ASSERT_EQ(test::run_loom(gen + s / "sparse").status, 0);
+  ASSERT_EQ(test::run_loom(gen + s / "dense --words-layout dense").status, 0);
+  const auto meta = meta_of(s / "sparse");
+  EXPECT_EQ(meta["feat_layout"], "sparse");
+  EXPECT_EQ(meta["feat_nnz"], 500 * 6);
+  EXPECT_FALSE(meta_of(s / "dense").contains("feat_layout"));
+  EXPECT_EQ(test::run_loom("check " + s / "sparse").status, 0);
+  for (const std::string store : {"dense", "sparse"})
+    ASSERT_EQ(test::run_loom("train " + s / store + kTrain + " --metrics " + s / (store + ".jsonl")).status, 0);
+  EXPECT_EQ(losses(s / "sparse.jsonl"), losses(s / "dense.jsonl"));
+  const auto bad =
+      test::run_loom("generate sbm --nodes 50 --classes 2 --avg-degree 4 --feat-dim 10 --words 11 -o " + s / "bad");
+  EXPECT_EQ(bad.status, 1);
+  EXPECT_TRUE(contains(bad.output, "--words")) << bad.output;
 }
 
 TEST(CliSparseFeatures, RowsOutOfRangeOrOrderAreNamed) {

@@ -19,6 +19,7 @@ struct OutputArgs {
   std::string output;
   bool overwrite = false;
   format::DType feat_dtype = format::DType::kFloat32;
+  graph::FeatureLayout words_layout = graph::FeatureLayout::kSparse;  // sbm --words
   int threads = 0;
   std::int64_t build_memory = graph::default_build_memory();
 
@@ -26,6 +27,7 @@ struct OutputArgs {
     graph::StoreWriteOptions w;
     w.overwrite = overwrite;
     w.feat_dtype = feat_dtype;
+    w.words_layout = words_layout;
     w.memory_bytes = build_memory;
     return w;
   }
@@ -95,6 +97,12 @@ void add_sbm(CLI::App& generate, Action& action) {
   sub->add_option("--feat-dim", o.feat_dim, "Feature dimension")->required();
   sub->add_option("--feat-noise", o.feat_noise, "Feature noise sigma around the class centroid (norm ~1)")
       ->capture_default_str();
+  sub->add_option("--words", o.words,
+                  "Binary bag-of-words features instead: this many distinct words (columns of --feat-dim) per node, "
+                  "half from its class's topic, stored in the sparse feature layout")
+      ->capture_default_str();
+  add_enum_option(*sub, "--words-layout", args->out.words_layout, graph::kFeatureLayoutNames,
+                  "How --words rows are stored: sparse, or dense (feat.npy, for comparisons)");
   add_split_options(sub, o.train, o.valid);
   sub->callback([&action, args] {
     action = [args] {

@@ -131,7 +131,8 @@ struct StoreWriteOptions {
   format::DType feat_dtype = format::DType::kFloat32;  // or kFloat16
   bool overwrite = false;
   // Memory an out-of-core writer may use for its chunks (csr_writer.hpp), beyond O(nodes).
-  std::int64_t memory_bytes = std::int64_t{1} << 30;  // (the CLI's default: default_build_memory())
+  std::int64_t memory_bytes = std::int64_t{1} << 30;    // (the CLI's default: default_build_memory())
+  FeatureLayout words_layout = FeatureLayout::kSparse;  // generated bag-of-words rows (generate sbm --words)
 };
 
 // Checks sizes and ranges of `data` (labels vs rows, split ids, feature width, ids < num_cols,

@@ -107,6 +107,8 @@ struct RmatModel {
     return random_splits(std::move(pool), fraction_sizes(n, o.train, o.valid), "test", root.split(kStreamSplits));
   }
 
+  std::optional<BagOfWords> words() const { return std::nullopt; }
+
   std::optional<GaussianFeatures> features() const {
     if (o.feat_dim == 0) return std::nullopt;
     return GaussianFeatures{o.feat_dim, {}, {}, 1.0, root.split(kStreamFeatures)};

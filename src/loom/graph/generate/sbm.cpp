@@ -80,6 +80,8 @@ void check(const SbmOptions& o) {
   LOOM_CHECK_ARG(o.degree_skew == 0 || (o.degree_skew > 2 && std::isfinite(o.degree_skew)), "--degree-skew",
                  "must be a power-law exponent above 2 (or 0 for equal degrees), got {}", o.degree_skew);
   LOOM_CHECK_ARG(o.feat_dim >= 1, "--feat-dim", "must be at least 1, got {}", o.feat_dim);
+  LOOM_CHECK_ARG(o.words >= 0 && o.words <= o.feat_dim, "--words", "must be in [0, --feat-dim ({})], got {}",
+                 o.feat_dim, o.words);
   LOOM_CHECK_ARG(o.feat_noise >= 0 && std::isfinite(o.feat_noise), "--feat-noise", "must not be negative, got {}",
                  o.feat_noise);
   fraction_sizes(o.nodes, o.train, o.valid);
@@ -133,8 +135,14 @@ struct SbmModel {
     });
   }
 
-  GaussianFeatures features() const {
+  std::optional<GaussianFeatures> features() const {
+    if (o.words > 0) return std::nullopt;
     return GaussianFeatures{o.feat_dim, label, centroids, o.feat_noise, root.split(kStreamFeatures)};
+  }
+
+  std::optional<BagOfWords> words() const {
+    if (o.words == 0) return std::nullopt;
+    return BagOfWords{o.feat_dim, o.words, o.classes, label, root.split(kStreamFeatures)};
   }
 
   std::map<std::string, std::vector<std::int64_t>> splits() const {
@@ -178,7 +186,15 @@ GraphData generate_sbm(const SbmOptions& o) {
   spdlog::info("sbm: {} edges on {} nodes generated in {:.1f} s", model.m, o.nodes, timer.seconds());
   set_symmetric_graph(edges, data);
   data.feat_dim = o.feat_dim;
-  data.feat = gaussian_features(o.nodes, model.features());
+  if (const auto features = model.features()) data.feat = gaussian_features(o.nodes, *features);
+  if (const auto words = model.words()) {  // in memory dense, stored sparse
+    const SparseRows rows = words->draw(o.nodes);
+    data.feat.assign(static_cast<std::size_t>(o.nodes * o.feat_dim), 0.0F);
+    for (std::int64_t v = 0; v < o.nodes; ++v)
+      for (std::int64_t k = rows.indptr[v]; k < rows.indptr[v + 1]; ++k)
+        data.feat[v * o.feat_dim + rows.indices[k]] = 1;
+    data.feat_layout = FeatureLayoutChoice::kSparse;
+  }
   data.splits = model.splits();
   put_model_provenance(model.provenance(), data.provenance);
   const Csr graph = Csr::from_vectors(data.indptr, data.indices, o.nodes);
@@ -190,8 +206,10 @@ GraphData generate_sbm(const SbmOptions& o) {
 void generate_sbm_store(const SbmOptions& options, const std::string& output_dir, const StoreWriteOptions& write) {
   check(options);
   core::check_output_target(output_dir, write.overwrite);
+  const double row_bytes = options.words > 0 ? 8.0 + 4.0 * static_cast<double>(options.words)
+                                             : static_cast<double>(options.feat_dim) * sizeof(float);
   core::check_disk_for(static_cast<double>(options.nodes) * options.avg_degree * sizeof(std::int32_t) +
-                           static_cast<double>(options.nodes) * static_cast<double>(options.feat_dim) * sizeof(float),
+                           static_cast<double>(options.nodes) * row_bytes,
                        output_dir, "--avg-degree",
                        fmt::format("{} nodes of average degree {} and {} features", options.nodes, options.avg_degree,
                                    options.feat_dim));

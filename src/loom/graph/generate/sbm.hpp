@@ -25,6 +25,7 @@ struct SbmOptions {
   double degree_skew = 0;  // 0 = equal expected degrees, else power-law exponent gamma > 2
   std::int64_t feat_dim = 0;
   double feat_noise = 0.4;  // F=100, C=47: nearest class mean ~55% on features alone
+  std::int64_t words = 0;   // > 0: binary bag-of-words rows of this many words (sparse layout) instead
   double train = 0.08, valid = 0.016;
   std::uint64_t seed = 0;
 };

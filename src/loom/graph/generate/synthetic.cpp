@@ -104,6 +104,28 @@ void write_feature_rows(const std::string& path, std::int64_t n, const GaussianF
 
 }  // namespace
 
+SparseRows BagOfWords::draw(std::int64_t n) const {
+  SparseRows rows;
+  const std::int64_t topic = std::max<std::int64_t>(1, dim / std::max<std::int64_t>(1, classes));
+  std::vector<std::int32_t> row;
+  for (std::int64_t v = 0; v < n; ++v) {
+    core::Rng r = rng.split(static_cast<std::uint64_t>(v));
+    const std::int64_t first = std::min(dim - topic, label.empty() ? 0 : label[v] * topic);
+    row.clear();
+    while (static_cast<std::int64_t>(row.size()) < words) {
+      const bool from_topic = static_cast<std::int64_t>(row.size()) < (words + 1) / 2;
+      const auto column = static_cast<std::int32_t>(
+          from_topic ? first + static_cast<std::int64_t>(r.below(static_cast<std::uint64_t>(topic)))
+                     : static_cast<std::int64_t>(r.below(static_cast<std::uint64_t>(dim))));
+      if (std::find(row.begin(), row.end(), column) == row.end()) row.push_back(column);
+    }
+    std::sort(row.begin(), row.end());
+    rows.indices.insert(rows.indices.end(), row.begin(), row.end());
+    rows.indptr.push_back(rows.nnz());
+  }
+  return rows;
+}
+
 void write_synthetic_store(const std::string& output_dir, const StoreWriteOptions& write, const EdgeStream& edges,
                            SyntheticRows rows, const std::function<void(const Csr&, nlohmann::json&)>& describe) {
   core::OutputDir out(output_dir, write.overwrite);
@@ -112,12 +134,38 @@ void write_synthetic_store(const std::string& output_dir, const StoreWriteOption
   const std::int64_t n = rows.num_nodes;
   if (!rows.label.empty()) format::write_npy(dir + "/label.npy", rows.label);
   if (rows.features) write_feature_rows(dir + "/feat.npy", n, *rows.features, write.feat_dtype);
+  std::int64_t words_nnz = 0;
+  const bool sparse_words = rows.words && write.words_layout == FeatureLayout::kSparse;
+  if (rows.words) {
+    const SparseRows words = rows.words->draw(n);
+    words_nnz = words.nnz();
+    if (sparse_words) {
+      write_sparse_features(words, dir, write.feat_dtype);
+    } else {  // dense rows, a block at a time
+      const std::int64_t dim = rows.words->dim, block = std::max<std::int64_t>(1, (std::int64_t{64} << 20) / (4 * dim));
+      format::NpyWriter out(dir + "/feat.npy", format::DType::kFloat32, {dim});
+      std::vector<float> buffer;
+      for (std::int64_t begin = 0; begin < n; begin += block) {
+        const std::int64_t count = std::min(block, n - begin);
+        buffer.assign(static_cast<std::size_t>(count * dim), 0.0F);
+        for (std::int64_t v = begin; v < begin + count; ++v)
+          for (std::int64_t k = words.indptr[v]; k < words.indptr[v + 1]; ++k)
+            buffer[(v - begin) * dim + words.indices[k]] = 1.0F;
+        out.append(buffer.data(), count);
+      }
+      out.finish();
+    }
+  }
   for (const auto& [name, ids] : rows.splits) format::write_npy(dir + "/" + name + "_idx.npy", ids);
 
   StoreMeta m;
   m.num_nodes = n;
   m.num_edges = csr.num_edges;
-  m.feat_dim = rows.features ? rows.features->dim : 0;
+  m.feat_dim = rows.features ? rows.features->dim : rows.words ? rows.words->dim : 0;
+  if (sparse_words) {
+    m.feat_layout = FeatureLayout::kSparse;
+    m.feat_nnz = words_nnz;
+  }
   m.feat_dtype = write.feat_dtype;
   m.num_classes = rows.label.empty() ? 0 : rows.num_classes;
   for (const auto& [name, ids] : rows.splits) m.splits[name] = static_cast<std::int64_t>(ids.size());

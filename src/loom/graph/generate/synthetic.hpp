@@ -59,6 +59,16 @@ struct GaussianFeatures {
 // All n rows in memory.
 std::vector<float> gaussian_features(std::int64_t n, const GaussianFeatures& features);
 
+// Binary bag-of-words rows (stored in the sparse layout, graph/sparse_features.hpp): each row has
+// `words` distinct columns of `dim`, half of them (rounded up) from its class's topic (the class's
+// block of dim / classes columns), the rest from all columns; row v from stream v of `rng`.
+struct BagOfWords {
+  std::int64_t dim = 0, words = 0, classes = 1;
+  std::span<const std::int64_t> label;
+  core::Rng rng;
+  SparseRows draw(std::int64_t n) const;
+};
+
 // Stores `edges` in `data` as a symmetric CSR with duplicates and self-loops removed (the
 // edge list's memory is released) and records the counts in data.provenance.
 void set_symmetric_graph(EdgeList& edges, GraphData& data);
@@ -98,6 +108,7 @@ struct SyntheticRows {
   std::vector<std::int64_t> label;  // empty = no labels
   std::int64_t num_classes = 0;
   std::optional<GaussianFeatures> features;
+  std::optional<BagOfWords> words;  // instead of `features`: sparse binary rows
   std::map<std::string, std::vector<std::int64_t>> splits;
   nlohmann::json provenance = nlohmann::json::object();
 };
@@ -117,6 +128,7 @@ SyntheticRows model_rows(const Model& model, std::int64_t nodes, std::vector<std
           .label = std::move(label),
           .num_classes = classes,
           .features = model.features(),
+          .words = model.words(),
           .splits = model.splits(),
           .provenance = model.provenance()};
 }
