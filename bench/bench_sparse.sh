@@ -15,8 +15,7 @@ mkdir -p "$work" bench/results
 epochs=${EPOCHS:-5}
 nodes=${SPARSE_NODES:-20000} dim=${SPARSE_DIM:-5000} words=${SPARSE_WORDS:-15}
 mpirun=(mpirun -np 4 --oversubscribe --bind-to none -q)
-train=(--model sage --layers 3 --hidden 256 --fanouts 15,10,5 --batch-size 1024 --epochs "$epochs" --lr 0.003 --threads 2
-       --quiet)
+train=(--model sage --layers 3 --hidden 256 --fanouts 15,10,5 --batch-size 1024 --lr 0.003 --quiet)
 
 feature_bytes() { du -cb "$1"/feat*.npy | tail -1 | cut -f1; }
 # summary FILE: median epoch seconds after the first, exact test accuracy, the last epoch's remote feature bytes
@@ -44,7 +43,7 @@ run_graph() {  # NAME SOURCE-STORE-MAKER...: NAME's dense and sparse stores exis
   done
   for seed in $(seq 1 "$seeds"); do
     for layout in dense sparse; do
-      "$loom" --log-level warn train "$work/$name-$layout" "${train[@]}" --seed "$seed" \
+      "$loom" --log-level warn train "$work/$name-$layout" "${train[@]}" --epochs "$epochs" --threads 2 --seed "$seed" \
         --metrics "$work/$name-$layout-$seed.jsonl" --overwrite
     done
   done

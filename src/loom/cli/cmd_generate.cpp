@@ -52,15 +52,31 @@ void add_split_options(CLI::App* sub, double& train, double& valid) {
   sub->add_option("--valid", valid, "Fraction of nodes in the valid split (test = the rest)")->capture_default_str();
 }
 
-void add_rmat(CLI::App& generate, Action& action) {
+// A generator's subcommand: its options (`add_options` registers them into Options and the
+// output's settings), then `write` of the store they describe.
+template <class Options>
+void add_generator(CLI::App& generate, Action& action, const std::string& name, const std::string& help,
+                   void (*add_options)(CLI::App*, Options&, OutputArgs&),
+                   void (*write)(const Options&, const std::string&, const graph::StoreWriteOptions&)) {
   struct Args {
-    graph::generate::RmatOptions options;
+    Options options;
     OutputArgs out;
   };
   auto args = std::make_shared<Args>();
-  auto& o = args->options;
-  auto* sub = generate.add_subcommand("rmat", "Graph500 R-MAT graph (symmetric, ids shuffled)");
-  add_output_options(sub, args->out, o.seed);
+  auto* sub = generate.add_subcommand(name, help);
+  add_output_options(sub, args->out, args->options.seed);
+  add_options(sub, args->options, args->out);
+  add_split_options(sub, args->options.train, args->options.valid);
+  sub->callback([&action, args, write] {
+    action = [args, write] {
+      core::set_num_threads(args->out.threads);
+      write(args->options, args->out.output, args->out.write());
+      return 0;
+    };
+  });
+}
+
+void add_rmat_options(CLI::App* sub, graph::generate::RmatOptions& o, OutputArgs&) {
   sub->add_option("--scale", o.scale, "2^scale vertices")->required();
   sub->add_option("--edge-factor", o.edge_factor, "Generated edges per vertex")->capture_default_str();
   sub->add_option("--a", o.a, "Probability of the top-left quadrant")->capture_default_str();
@@ -69,25 +85,9 @@ void add_rmat(CLI::App& generate, Action& action) {
   sub->add_option("--feat-dim", o.feat_dim, "Random N(0,1) features per vertex (0 = none)")->capture_default_str();
   sub->add_option("--classes", o.classes, "Label classes from the top bits of the R-MAT id (0 = none)")
       ->capture_default_str();
-  add_split_options(sub, o.train, o.valid);
-  sub->callback([&action, args] {
-    action = [args] {
-      core::set_num_threads(args->out.threads);
-      graph::generate::generate_rmat_store(args->options, args->out.output, args->out.write());
-      return 0;
-    };
-  });
 }
 
-void add_sbm(CLI::App& generate, Action& action) {
-  struct Args {
-    graph::generate::SbmOptions options;
-    OutputArgs out;
-  };
-  auto args = std::make_shared<Args>();
-  auto& o = args->options;
-  auto* sub = generate.add_subcommand("sbm", "Stochastic block model with class-correlated features");
-  add_output_options(sub, args->out, o.seed);
+void add_sbm_options(CLI::App* sub, graph::generate::SbmOptions& o, OutputArgs& out) {
   sub->add_option("--nodes", o.nodes, "Number of nodes")->required();
   sub->add_option("--classes", o.classes, "Number of classes (blocks)")->required();
   sub->add_option("--avg-degree", o.avg_degree, "Average stored degree")->required();
@@ -101,16 +101,8 @@ void add_sbm(CLI::App& generate, Action& action) {
                   "Binary bag-of-words features instead: this many distinct words (columns of --feat-dim) per node, "
                   "half from its class's topic, stored in the sparse feature layout")
       ->capture_default_str();
-  add_enum_option(*sub, "--words-layout", args->out.words_layout, graph::kFeatureLayoutNames,
+  add_enum_option(*sub, "--words-layout", out.words_layout, graph::kFeatureLayoutNames,
                   "How --words rows are stored: sparse, or dense (feat.npy, for comparisons)");
-  add_split_options(sub, o.train, o.valid);
-  sub->callback([&action, args] {
-    action = [args] {
-      core::set_num_threads(args->out.threads);
-      graph::generate::generate_sbm_store(args->options, args->out.output, args->out.write());
-      return 0;
-    };
-  });
 }
 
 }  // namespace
@@ -118,8 +110,12 @@ void add_sbm(CLI::App& generate, Action& action) {
 void add_generate_command(CLI::App& app, Action& action) {
   auto* generate = app.add_subcommand("generate", "Generate a synthetic graph store");
   generate->require_subcommand(1);
-  add_rmat(*generate, action);
-  add_sbm(*generate, action);
+  add_generator<graph::generate::RmatOptions>(*generate, action, "rmat",
+                                              "Graph500 R-MAT graph (symmetric, ids shuffled)", add_rmat_options,
+                                              graph::generate::generate_rmat_store);
+  add_generator<graph::generate::SbmOptions>(*generate, action, "sbm",
+                                             "Stochastic block model with class-correlated features", add_sbm_options,
+                                             graph::generate::generate_sbm_store);
 }
 
 }  // namespace loom::cli

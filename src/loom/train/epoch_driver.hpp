@@ -115,4 +115,14 @@ class TrainingTask : public EpochTask {
 void run_training(TrainingTask& task, const RunOptions& run, const TrainingOutputs& outputs, comm::Communicator& world,
                   TrainingReport& report);
 
+// run_training() of a Task built from (options, world, the Report it fills); returns the report.
+template <class Task, class Report, class Options>
+Report run_training_task(const Options& options, const RunOptions& run, const TrainingOutputs& outputs,
+                         comm::Communicator& world) {
+  Report report;
+  Task task(options, world, report);
+  run_training(task, run, outputs, world, report);
+  return report;
+}
+
 }  // namespace loom::train

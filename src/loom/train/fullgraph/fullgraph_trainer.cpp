@@ -508,10 +508,8 @@ class FullGraphTask : public TrainingTask {
 }  // namespace
 
 FullGraphReport run_fullgraph(const FullGraphOptions& options, comm::Communicator& world) {
-  FullGraphReport report;
-  FullGraphTask task(options, world, report);
-  run_training(task, options.run, {options.output, options.checkpoint, options.store, ""}, world, report);
-  return report;
+  return run_training_task<FullGraphTask, FullGraphReport>(
+      options, options.run, {options.output, options.checkpoint, options.store, ""}, world);
 }
 
 }  // namespace loom::train

@@ -295,12 +295,7 @@ class LinkTask : public TrainingTask {
 }  // namespace
 
 LinkReport run_link_prediction(const MinibatchOptions& given, comm::Communicator& world) {
-  LinkReport report;
-  LinkTask task(given, world, report);
-  const TrainingOutputs outputs{given.output, given.checkpoint, given.store,
-                                loader::decision_log_path(given.prefetch.decision_log, world.rank(), world.size())};
-  run_training(task, given.run, outputs, world, report);
-  return report;
+  return run_training_task<LinkTask, LinkReport>(given, given.run, minibatch_outputs(given, world), world);
 }
 
 }  // namespace loom::train

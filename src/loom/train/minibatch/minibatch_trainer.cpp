@@ -531,13 +531,13 @@ class NodeTask : public TrainingTask {
 
 }  // namespace
 
+TrainingOutputs minibatch_outputs(const MinibatchOptions& options, const comm::Communicator& world) {
+  return {options.output, options.checkpoint, options.store,
+          loader::decision_log_path(options.prefetch.decision_log, world.rank(), world.size())};
+}
+
 MinibatchReport run_minibatch(const MinibatchOptions& given, comm::Communicator& world) {
-  MinibatchReport report;
-  NodeTask task(given, world, report);
-  const TrainingOutputs outputs{given.output, given.checkpoint, given.store,
-                                loader::decision_log_path(given.prefetch.decision_log, world.rank(), world.size())};
-  run_training(task, given.run, outputs, world, report);
-  return report;
+  return run_training_task<NodeTask, MinibatchReport>(given, given.run, minibatch_outputs(given, world), world);
 }
 
 }  // namespace loom::train

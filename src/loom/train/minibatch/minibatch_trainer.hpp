@@ -14,6 +14,7 @@
 
 #include "loom/comm/communicator.hpp"
 #include "loom/train/epoch_driver.hpp"
+#include "loom/train/training_outputs.hpp"
 #include "loom/train/minibatch/minibatch_options.hpp"
 #include "loom/scores/score_kind.hpp"
 
@@ -26,5 +27,9 @@ struct MinibatchReport : TrainingReport {
 };
 
 MinibatchReport run_minibatch(const MinibatchOptions& options, comm::Communicator& world);
+
+// What a mini-batch run (node or link task) writes besides its outputs directory, on this rank
+// of `world`: its --output, --metrics, checkpoints and --decision-log file.
+TrainingOutputs minibatch_outputs(const MinibatchOptions& options, const comm::Communicator& world);
 
 }  // namespace loom::train
