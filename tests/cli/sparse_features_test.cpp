@@ -141,7 +141,7 @@ TEST(CliSparseFeatures, RowsOutOfRangeOrOrderAreNamed) {
     std::vector<std::int32_t> bad = indices;
     bad[1] = entry1;
     format::write_npy(s / "sparse/feat_indices.npy", bad);
-    for (const std::string command :
+    for (const std::string& command :
          {"check " + s / "sparse --no-verify", "train " + s / "sparse --no-verify" + kTrain}) {
       const auto r = test::run_loom(command);
       EXPECT_EQ(r.status, 1) << command << "\n" << r.output;

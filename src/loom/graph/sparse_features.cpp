@@ -45,16 +45,65 @@ FeatureLayout resolve_feature_layout(FeatureLayoutChoice choice, std::int64_t no
              : FeatureLayout::kDense;
 }
 
-void write_sparse_features(const SparseRows& rows, const std::string& dir, format::DType dtype) {
-  format::write_npy(dir + "/feat_indptr.npy", rows.indptr);
-  format::write_npy(dir + "/feat_indices.npy", rows.indices);
-  if (rows.values.empty()) return;
-  if (dtype == format::DType::kFloat32) {
-    format::write_npy(dir + "/feat_values.npy", rows.values);
-    return;
+SparseRowsWriter::SparseRowsWriter(const std::string& dir, format::DType dtype)
+    : dir_(dir),
+      dtype_(dtype),
+      indptr_(dir + "/feat_indptr.npy", format::DType::kInt64),
+      indices_(dir + "/feat_indices.npy", format::DType::kInt32),
+      values_(dir + "/feat_values.npy", dtype),
+      offsets_{0} {}
+
+void SparseRowsWriter::add_row(std::span<const std::int32_t> columns, std::span<const float> values) {
+  columns_.insert(columns_.end(), columns.begin(), columns.end());
+  for (std::size_t k = 0; k < columns.size(); ++k) {
+    const float v = values.empty() ? 1.0F : values[k];
+    values_buffer_.push_back(v);
+    all_ones_ = all_ones_ && v == 1.0F;
   }
-  const std::vector<char> narrow = format::narrowed(rows.values, dtype);
-  format::write_npy(dir + "/feat_values.npy", dtype, {rows.nnz()}, narrow.data());
+  nnz_ += static_cast<std::int64_t>(columns.size());
+  offsets_.push_back(nnz_);
+  if (columns_.size() >= (std::size_t{1} << 20)) flush();
+}
+
+void SparseRowsWriter::flush() {
+  indptr_.append(std::span<const std::int64_t>(offsets_));
+  indices_.append(std::span<const std::int32_t>(columns_));
+  if (dtype_ == format::DType::kFloat32) {
+    values_.append(std::span<const float>(values_buffer_));
+  } else {
+    const std::vector<char> narrow = format::narrowed(values_buffer_, dtype_);
+    values_.append(narrow.data(), static_cast<std::int64_t>(values_buffer_.size()));
+  }
+  offsets_.clear();
+  columns_.clear();
+  values_buffer_.clear();
+}
+
+void SparseRowsWriter::finish() {
+  flush();
+  indptr_.finish();
+  indices_.finish();
+  values_.finish();
+  if (all_ones_) std::filesystem::remove(dir_ + "/feat_values.npy");
+}
+
+std::int64_t write_sparse_rows_of(std::span<const float> dense, std::int64_t dim, const std::string& dir,
+                                  format::DType dtype) {
+  SparseRowsWriter out(dir, dtype);
+  std::vector<std::int32_t> columns;
+  std::vector<float> values;
+  for (std::int64_t r = 0; dim > 0 && r < static_cast<std::int64_t>(dense.size()) / dim; ++r) {
+    columns.clear();
+    values.clear();
+    for (std::int64_t c = 0; c < dim; ++c)
+      if (const float v = dense[r * dim + c]; v != 0.0F) {
+        columns.push_back(static_cast<std::int32_t>(c));
+        values.push_back(v);
+      }
+    out.add_row(columns, values);
+  }
+  out.finish();
+  return out.nnz();
 }
 
 SparseFeatureArrays map_sparse_features(const std::string& dir, std::int64_t rows, std::int64_t nnz,

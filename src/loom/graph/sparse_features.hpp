@@ -46,8 +46,33 @@ std::int64_t count_nonzero(std::span<const float> values);
 // The layout `choice` stores rows with `nonzero` of `total` values nonzero in.
 FeatureLayout resolve_feature_layout(FeatureLayoutChoice choice, std::int64_t nonzero, std::int64_t total);
 
-// Writes the three files (values narrowed to `dtype`: float32 or float16) into `dir`.
-void write_sparse_features(const SparseRows& rows, const std::string& dir, format::DType dtype);
+// Writes the three files into `dir` row by row, in memory bounded by its buffers (not by the rows'
+// count): values narrowed to `dtype` (float32 or float16); feat_values.npy is removed by finish()
+// where every value was 1.
+class SparseRowsWriter {
+ public:
+  SparseRowsWriter(const std::string& dir, format::DType dtype);
+  // A row's columns (increasing) and their values (empty: every value is 1).
+  void add_row(std::span<const std::int32_t> columns, std::span<const float> values = {});
+  std::int64_t nnz() const { return nnz_; }
+  void finish();
+
+ private:
+  void flush();
+  std::string dir_;
+  format::DType dtype_;
+  format::NpyWriter indptr_, indices_, values_;
+  std::vector<std::int64_t> offsets_;
+  std::vector<std::int32_t> columns_;
+  std::vector<float> values_buffer_;
+  std::int64_t nnz_ = 0;
+  bool all_ones_ = true;
+};
+
+// The nonzero entries of dense row-major rows of `dim` columns, written with a SparseRowsWriter;
+// returns the entries written.
+std::int64_t write_sparse_rows_of(std::span<const float> dense, std::int64_t dim, const std::string& dir,
+                                  format::DType dtype);
 
 // A store's sparse rows, mapped (values empty where absent).
 struct SparseFeatureArrays {

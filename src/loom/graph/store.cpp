@@ -217,7 +217,7 @@ void write_feature_array(const GraphData& d, const std::string& dir, format::DTy
   if (stored_feature_layout(d) == FeatureLayout::kSparse) {
     if (feat_dtype != format::DType::kFloat32)
       check_fits_dtype(d.feat, d.feat_dim, feat_dtype, d.feat_source.empty() ? "the features" : d.feat_source);
-    write_sparse_features(sparse_rows_of(d.feat, d.feat_dim), dir, feat_dtype);
+    write_sparse_rows_of(d.feat, d.feat_dim, dir, feat_dtype);
   } else if (feat_dtype == format::DType::kFloat32) {
     format::write_npy(dir + "/feat.npy", d.feat, {rows, d.feat_dim});
   } else {

@@ -93,21 +93,18 @@ std::int64_t write_part_sparse_features(const graph::GraphStore& source, const R
   const graph::SparseFeatureArrays& a = source.sparse_feat();
   const auto ptr = a.indptr.span<std::int64_t>();
   const auto idx = a.indices.span<std::int32_t>();
-  graph::SparseRows part;
-  std::vector<float> value(1);
+  graph::SparseRowsWriter out(dir, source.meta().feat_dtype);
+  std::vector<float> values;
   for (std::int64_t v = rows.begin; v < rows.end; ++v) {
-    const std::int64_t s = r.new_to_source[v];
-    for (std::int64_t k = ptr[s]; k < ptr[s + 1]; ++k) {
-      part.indices.push_back(idx[k]);
-      if (a.values.data() == nullptr) continue;
-      format::widen_floats(static_cast<const char*>(a.values.data()) + k * format::dtype_size(a.values.dtype()),
-                           a.values.dtype(), value);
-      part.values.push_back(value[0]);
-    }
-    part.indptr.push_back(part.nnz());
+    const std::int64_t s = r.new_to_source[v], begin = ptr[s], count = ptr[s + 1] - ptr[s];
+    values.resize(a.values.data() == nullptr ? 0 : static_cast<std::size_t>(count));
+    if (!values.empty())
+      format::widen_floats(static_cast<const char*>(a.values.data()) + begin * format::dtype_size(a.values.dtype()),
+                           a.values.dtype(), values);
+    out.add_row(idx.subspan(static_cast<std::size_t>(begin), static_cast<std::size_t>(count)), values);
   }
-  graph::write_sparse_features(part, dir, source.meta().feat_dtype);
-  return part.nnz();
+  out.finish();
+  return out.nnz();
 }
 
 // Rows of the source's features for the new ids `rows`, in the source's dtype, written a chunk of

@@ -188,11 +188,12 @@ GraphData generate_sbm(const SbmOptions& o) {
   data.feat_dim = o.feat_dim;
   if (const auto features = model.features()) data.feat = gaussian_features(o.nodes, *features);
   if (const auto words = model.words()) {  // in memory dense, stored sparse
-    const SparseRows rows = words->draw(o.nodes);
     data.feat.assign(static_cast<std::size_t>(o.nodes * o.feat_dim), 0.0F);
-    for (std::int64_t v = 0; v < o.nodes; ++v)
-      for (std::int64_t k = rows.indptr[v]; k < rows.indptr[v + 1]; ++k)
-        data.feat[v * o.feat_dim + rows.indices[k]] = 1;
+    std::vector<std::int32_t> row;
+    for (std::int64_t v = 0; v < o.nodes; ++v) {
+      words->draw_row(v, row);
+      for (const std::int32_t c : row) data.feat[v * o.feat_dim + c] = 1;
+    }
     data.feat_layout = FeatureLayoutChoice::kSparse;
   }
   data.splits = model.splits();

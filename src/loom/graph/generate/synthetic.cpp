@@ -104,27 +104,53 @@ void write_feature_rows(const std::string& path, std::int64_t n, const GaussianF
 
 }  // namespace
 
-SparseRows BagOfWords::draw(std::int64_t n) const {
-  SparseRows rows;
+void BagOfWords::draw_row(std::int64_t v, std::vector<std::int32_t>& row) const {
   const std::int64_t topic = std::max<std::int64_t>(1, dim / std::max<std::int64_t>(1, classes));
-  std::vector<std::int32_t> row;
-  for (std::int64_t v = 0; v < n; ++v) {
-    core::Rng r = rng.split(static_cast<std::uint64_t>(v));
-    const std::int64_t first = std::min(dim - topic, label.empty() ? 0 : label[v] * topic);
-    row.clear();
-    while (static_cast<std::int64_t>(row.size()) < words) {
-      const bool from_topic = static_cast<std::int64_t>(row.size()) < (words + 1) / 2;
-      const auto column = static_cast<std::int32_t>(
-          from_topic ? first + static_cast<std::int64_t>(r.below(static_cast<std::uint64_t>(topic)))
-                     : static_cast<std::int64_t>(r.below(static_cast<std::uint64_t>(dim))));
-      if (std::find(row.begin(), row.end(), column) == row.end()) row.push_back(column);
-    }
-    std::sort(row.begin(), row.end());
-    rows.indices.insert(rows.indices.end(), row.begin(), row.end());
-    rows.indptr.push_back(rows.nnz());
+  core::Rng r = rng.split(static_cast<std::uint64_t>(v));
+  const std::int64_t first = std::min(dim - topic, label.empty() ? 0 : label[v] * topic);
+  row.clear();
+  while (static_cast<std::int64_t>(row.size()) < words) {
+    const bool from_topic = static_cast<std::int64_t>(row.size()) < (words + 1) / 2;
+    const auto column = static_cast<std::int32_t>(
+        from_topic ? first + static_cast<std::int64_t>(r.below(static_cast<std::uint64_t>(topic)))
+                   : static_cast<std::int64_t>(r.below(static_cast<std::uint64_t>(dim))));
+    if (std::find(row.begin(), row.end(), column) == row.end()) row.push_back(column);
   }
-  return rows;
+  std::sort(row.begin(), row.end());
 }
+
+namespace {
+
+// `words`' rows into dir: sparse (returns the entries) or as dense feat.npy rows, a block at a time.
+std::int64_t write_words(const BagOfWords& words, std::int64_t n, const std::string& dir, FeatureLayout layout,
+                         format::DType dtype) {
+  std::vector<std::int32_t> row;
+  if (layout == FeatureLayout::kSparse) {
+    SparseRowsWriter out(dir, dtype);
+    for (std::int64_t v = 0; v < n; ++v) {
+      words.draw_row(v, row);
+      out.add_row(row);
+    }
+    out.finish();
+    return out.nnz();
+  }
+  const std::int64_t dim = words.dim, block = std::max<std::int64_t>(1, (std::int64_t{64} << 20) / (4 * dim));
+  format::NpyWriter out(dir + "/feat.npy", format::DType::kFloat32, {dim});
+  std::vector<float> buffer;
+  for (std::int64_t begin = 0; begin < n; begin += block) {
+    const std::int64_t count = std::min(block, n - begin);
+    buffer.assign(static_cast<std::size_t>(count * dim), 0.0F);
+    for (std::int64_t v = begin; v < begin + count; ++v) {
+      words.draw_row(v, row);
+      for (const std::int32_t c : row) buffer[(v - begin) * dim + c] = 1.0F;
+    }
+    out.append(buffer.data(), count);
+  }
+  out.finish();
+  return n * words.words;
+}
+
+}  // namespace
 
 void write_synthetic_store(const std::string& output_dir, const StoreWriteOptions& write, const EdgeStream& edges,
                            SyntheticRows rows, const std::function<void(const Csr&, nlohmann::json&)>& describe) {
@@ -134,28 +160,9 @@ void write_synthetic_store(const std::string& output_dir, const StoreWriteOption
   const std::int64_t n = rows.num_nodes;
   if (!rows.label.empty()) format::write_npy(dir + "/label.npy", rows.label);
   if (rows.features) write_feature_rows(dir + "/feat.npy", n, *rows.features, write.feat_dtype);
-  std::int64_t words_nnz = 0;
   const bool sparse_words = rows.words && write.words_layout == FeatureLayout::kSparse;
-  if (rows.words) {
-    const SparseRows words = rows.words->draw(n);
-    words_nnz = words.nnz();
-    if (sparse_words) {
-      write_sparse_features(words, dir, write.feat_dtype);
-    } else {  // dense rows, a block at a time
-      const std::int64_t dim = rows.words->dim, block = std::max<std::int64_t>(1, (std::int64_t{64} << 20) / (4 * dim));
-      format::NpyWriter out(dir + "/feat.npy", format::DType::kFloat32, {dim});
-      std::vector<float> buffer;
-      for (std::int64_t begin = 0; begin < n; begin += block) {
-        const std::int64_t count = std::min(block, n - begin);
-        buffer.assign(static_cast<std::size_t>(count * dim), 0.0F);
-        for (std::int64_t v = begin; v < begin + count; ++v)
-          for (std::int64_t k = words.indptr[v]; k < words.indptr[v + 1]; ++k)
-            buffer[(v - begin) * dim + words.indices[k]] = 1.0F;
-        out.append(buffer.data(), count);
-      }
-      out.finish();
-    }
-  }
+  const std::int64_t words_nnz =
+      rows.words ? write_words(*rows.words, n, dir, write.words_layout, write.feat_dtype) : 0;
   for (const auto& [name, ids] : rows.splits) format::write_npy(dir + "/" + name + "_idx.npy", ids);
 
   StoreMeta m;

@@ -66,7 +66,8 @@ struct BagOfWords {
   std::int64_t dim = 0, words = 0, classes = 1;
   std::span<const std::int64_t> label;
   core::Rng rng;
-  SparseRows draw(std::int64_t n) const;
+  // Row v's columns, increasing, into `row`.
+  void draw_row(std::int64_t v, std::vector<std::int32_t>& row) const;
 };
 
 // Stores `edges` in `data` as a symmetric CSR with duplicates and self-loops removed (the
