@@ -1,8 +1,9 @@
 // The sparse feature layout end to end (issue 60): `loom import --feature-layout sparse|auto`
 // and `loom generate sbm --words` write the rows as CSR (no values file for binary rows), `loom info` and `loom check`
 // describe and verify it, `loom partition` keeps it in every part, and `loom train` on a sparse and a dense store of
-// the same graph gives the same losses; a row whose columns are out of range or out of order is named by `check` and
-// refused by `train`.
+// the same graph gives the same losses (within 1e-4 relative: the sparse first layer sums in another order); a row
+// whose columns are out of range or out of order is named by `check` and refused by `train`.
+#include <cmath>
 #include <filesystem>
 #include <sstream>
 #include <vector>
@@ -64,6 +65,12 @@ std::vector<double> losses(const std::string& metrics) {
   return out;
 }
 
+// The same losses within 1e-4 relative (the sparse first layer sums in another order).
+void expect_same_losses(const std::vector<double>& sparse, const std::vector<double>& dense) {
+  ASSERT_EQ(sparse.size(), dense.size());
+  for (std::size_t k = 0; k < dense.size(); ++k) EXPECT_NEAR(sparse[k], dense[k], 1e-4 * std::abs(dense[k])) << k;
+}
+
 const std::string kTrain = " --epochs 2 --layers 2 --fanouts 5,5 --hidden 16 --batch-size 64 --threads 1 --quiet";
 
 TEST(CliSparseFeatures, ImportInfoCheckAndTrainAsTheDenseStore) {
@@ -90,7 +97,7 @@ TEST(CliSparseFeatures, ImportInfoCheckAndTrainAsTheDenseStore) {
     ASSERT_EQ(test::run_loom("train " + s / store + kTrain + " --metrics " + s / (store + ".jsonl")).status, 0);
   const auto dense = losses(s / "dense.jsonl"), sparse = losses(s / "sparse.jsonl");
   ASSERT_EQ(dense.size(), 2u);
-  EXPECT_EQ(sparse, dense);
+  expect_same_losses(sparse, dense);
 }
 
 TEST(CliSparseFeatures, ValuedRowsKeepTheirValuesAndPartsKeepTheLayout) {
@@ -125,7 +132,7 @@ TEST(CliSparseFeatures, GeneratedBagOfWordsRows) {
   EXPECT_EQ(test::run_loom("check " + s / "sparse").status, 0);
   for (const std::string store : {"dense", "sparse"})
     ASSERT_EQ(test::run_loom("train " + s / store + kTrain + " --metrics " + s / (store + ".jsonl")).status, 0);
-  EXPECT_EQ(losses(s / "sparse.jsonl"), losses(s / "dense.jsonl"));
+  expect_same_losses(losses(s / "sparse.jsonl"), losses(s / "dense.jsonl"));
   const auto bad =
       test::run_loom("generate sbm --nodes 50 --classes 2 --avg-degree 4 --feat-dim 10 --words 11 -o " + s / "bad");
   EXPECT_EQ(bad.status, 1);

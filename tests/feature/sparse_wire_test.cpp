@@ -49,6 +49,21 @@ TEST(SparseWire, RowsComeBackDenseAtTheirPositions) {
   EXPECT_EQ(ones.size(), 16u);
 }
 
+TEST(SparseWire, RowsAppendToACsrNeverWidened) {
+  const RowTable table = sparse_table_of({0, 2, 0, 0, 0, 0, 1, 1}, 4);  // rows of 1, 0 and 2 entries (binary: 1, 1)
+  std::vector<std::byte> wire;
+  encode_sparse_rows<format::Half>(table, std::array<std::int64_t, 2>{1, 0}, wire);
+  graph::SparseRows out;
+  out.indptr = {0, 1};  // a row already there
+  out.indices = {3};
+  out.values = {5};
+  decode_sparse_rows_into<format::Half>(wire, 4, 2, out);
+  EXPECT_EQ(out.indptr, (std::vector<std::int64_t>{0, 1, 3, 4}));
+  EXPECT_EQ(out.indices, (std::vector<std::int32_t>{3, 2, 3, 1}));
+  EXPECT_EQ(out.values, (std::vector<float>{5, 1, 1, 2})) << "binary rows get their ones stored";
+  EXPECT_THROW(decode_sparse_rows_into<format::Half>(wire, 4, 3, out), Error);
+}
+
 TEST(SparseWire, AMalformedReplyIsAnError) {
   const RowTable table = sparse_table_of({0, 2, 0, 1.5F}, 2);
   std::vector<std::byte> wire;

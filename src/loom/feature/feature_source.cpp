@@ -14,7 +14,21 @@ namespace loom::feature {
 
 namespace {
 
-constexpr std::int64_t kOwn = -1, kRemote = -2;  // gather_rows' kinds of rows beside cache rows (>= 0)
+constexpr std::int64_t kOwn = -1, kRemote = -2;  // row_slots' kinds of rows beside cache rows (>= 0)
+
+std::vector<std::int64_t> positions_of(std::span<const std::int64_t> slot, std::int64_t kind) {
+  std::vector<std::int64_t> positions;
+  for (std::size_t i = 0; i < slot.size(); ++i)
+    if (slot[i] == kind) positions.push_back(static_cast<std::int64_t>(i));
+  return positions;
+}
+
+void count_served(std::span<const std::int64_t> slot, FetchStats& stats) {
+  for (const std::int64_t s : slot) {
+    stats.cached_rows += s >= 0;
+    stats.local_rows += s == kOwn;
+  }
+}
 
 // Splits a batch's rows between the device tier (`tier`, may be empty), the own rows the device
 // reads in place (all other own rows, where `mapped`) and the host (`staged_ids`), each in batch
@@ -98,21 +112,8 @@ FetchStats FeatureSource::gather_rows(std::span<const std::int64_t> ids, Out* ou
   core::Timer timer;
   const auto n = static_cast<std::int64_t>(ids.size());
   const partition::IdRange mine = fetcher_->book().range(fetcher_->rank());
-  std::vector<std::int64_t> slot(n);  // cache row, kOwn or kRemote
-  core::parallel_for(
-      n,
-      [&](std::int64_t i) {
-        if (mine.contains(ids[i])) {
-          slot[i] = kOwn;
-        } else {
-          const std::int64_t row = cached ? cache_->find(ids[i]) : -1;
-          slot[i] = row >= 0 ? row : kRemote;
-        }
-      },
-      4096);
-  std::vector<std::int64_t> remote_positions;
-  for (std::int64_t i = 0; i < n; ++i)
-    if (slot[i] == kRemote) remote_positions.push_back(i);
+  const std::vector<std::int64_t> slot = row_slots(ids);
+  std::vector<std::int64_t> remote_positions = positions_of(slot, kRemote);
   const std::int64_t dim = fetcher_->dim();
   const auto prefetch = [&](std::int64_t i) {
     if (slot[i] >= 0)
@@ -141,10 +142,65 @@ FetchStats FeatureSource::gather_rows(std::span<const std::int64_t> ids, Out* ou
     }
   }
   if (buffer_ == nullptr) stats = fetcher_->fetch_remote(ids, remote_positions, out);
-  for (std::int64_t i = 0; i < n; ++i) {
-    stats.cached_rows += slot[i] >= 0;
-    stats.local_rows += slot[i] == kOwn;
-  }
+  count_served(slot, stats);
+  stats.seconds = timer.seconds();
+  return stats;
+}
+
+std::vector<std::int64_t> FeatureSource::row_slots(std::span<const std::int64_t> ids) const {
+  const bool cached = cache_ != nullptr && !cache_->empty();
+  const partition::IdRange mine = fetcher_->book().range(fetcher_->rank());
+  std::vector<std::int64_t> slot(ids.size());
+  core::parallel_for(
+      static_cast<std::int64_t>(ids.size()),
+      [&](std::int64_t i) {
+        if (mine.contains(ids[i])) {
+          slot[i] = kOwn;
+        } else {
+          const std::int64_t row = cached ? cache_->find(ids[i]) : -1;
+          slot[i] = row >= 0 ? row : kRemote;
+        }
+      },
+      4096);
+  return slot;
+}
+
+FetchStats FeatureSource::gather_sparse(std::span<const std::int64_t> ids, graph::SparseRows& out) const {
+  LOOM_CHECK(buffer_ == nullptr && fetcher_->local().is_sparse(),
+             "FeatureSource: sparse rows are gathered from a sparse store without a prefetch buffer");
+  core::Timer timer;
+  const auto n = static_cast<std::int64_t>(ids.size());
+  const partition::IdRange mine = fetcher_->book().range(fetcher_->rank());
+  std::vector<std::int64_t> slot = row_slots(ids);
+  const std::vector<std::int64_t> remote_positions = positions_of(slot, kRemote);
+  graph::SparseRows remote;
+  FetchStats stats = fetcher_->fetch_remote_sparse(ids, remote_positions, remote);
+  count_served(slot, stats);
+  // Remote rows' slots become their rows in `remote` (below kRemote, so they stay apart).
+  for (std::size_t k = 0; k < remote_positions.size(); ++k)
+    slot[remote_positions[k]] = kRemote - 1 - static_cast<std::int64_t>(k);
+  const auto entries = [&](std::int64_t i) {
+    if (slot[i] == kOwn) return fetcher_->local().sparse_entries(ids[i] - mine.begin);
+    if (slot[i] >= 0) return cache_->rows().sparse_entries(slot[i]);
+    const std::int64_t k = kRemote - 1 - slot[i], begin = remote.indptr[k];
+    return RowTable::SparseEntries{
+        .columns = {remote.indices.data() + begin, static_cast<std::size_t>(remote.indptr[k + 1] - begin)},
+        .values = remote.values.data() + begin};
+  };
+  out.indptr.assign(static_cast<std::size_t>(n) + 1, 0);
+  core::parallel_for(
+      n, [&](std::int64_t i) { out.indptr[i + 1] = static_cast<std::int64_t>(entries(i).columns.size()); }, 4096);
+  for (std::int64_t i = 0; i < n; ++i) out.indptr[i + 1] += out.indptr[i];
+  out.indices.resize(static_cast<std::size_t>(out.indptr[n]));
+  out.values.resize(static_cast<std::size_t>(out.indptr[n]));
+  core::parallel_for(
+      n,
+      [&](std::int64_t i) {
+        const RowTable::SparseEntries e = entries(i);
+        std::copy(e.columns.begin(), e.columns.end(), out.indices.begin() + out.indptr[i]);
+        e.values_as_floats({out.values.data() + out.indptr[i], e.columns.size()});
+      },
+      1024);
   stats.seconds = timer.seconds();
   return stats;
 }

@@ -61,25 +61,68 @@ FetchStats RemoteFetcher::fetch_as(std::span<const std::int64_t> ids, Out* out) 
   return stats;
 }
 
-template <class Out>
-FetchStats RemoteFetcher::fetch_remote_as(std::span<const std::int64_t> ids,
-                                          std::span<const std::int64_t> remote_positions, Out* out,
-                                          const OwnRows* own) const {
-  core::Timer timer;
-  const int parts = book_.num_parts();
-  std::vector<std::vector<std::int64_t>> request_ids(parts), positions(parts);
+void RemoteFetcher::requests_by_owner(std::span<const std::int64_t> ids, std::span<const std::int64_t> remote_positions,
+                                      std::vector<std::vector<std::int64_t>>& request_ids,
+                                      std::vector<std::vector<std::int64_t>>& positions) const {
+  request_ids.assign(book_.num_parts(), {});
+  positions.assign(book_.num_parts(), {});
   for (const std::int64_t pos : remote_positions) {
     const int owner = book_.owner(ids[pos]);
     LOOM_CHECK(owner != rank_, "fetch_remote: id {} is owned by this rank", ids[pos]);
     request_ids[owner].push_back(ids[pos]);
     positions[owner].push_back(pos);
   }
+}
+
+template <class Out>
+FetchStats RemoteFetcher::fetch_remote_as(std::span<const std::int64_t> ids,
+                                          std::span<const std::int64_t> remote_positions, Out* out,
+                                          const OwnRows* own) const {
+  core::Timer timer;
+  std::vector<std::vector<std::int64_t>> request_ids, positions;
+  requests_by_owner(ids, remote_positions, request_ids, positions);
   FetchStats stats;
   stats.remote_rows = static_cast<std::int64_t>(remote_positions.size());
   if (wire_ == WireDType::kFloat16)
     exchange_rows<format::Half, Out>(request_ids, positions, own, out, stats);
   else
     exchange_rows<float, Out>(request_ids, positions, own, out, stats);
+  stats.seconds = timer.seconds();
+  return stats;
+}
+
+FetchStats RemoteFetcher::fetch_remote_sparse(std::span<const std::int64_t> ids,
+                                              std::span<const std::int64_t> remote_positions,
+                                              graph::SparseRows& out) const {
+  LOOM_CHECK(local_.is_sparse(), "fetch_remote_sparse: this rank's rows are dense");
+  core::Timer timer;
+  std::vector<std::vector<std::int64_t>> request_ids, positions;
+  requests_by_owner(ids, remote_positions, request_ids, positions);
+  const auto replies = wire_ == WireDType::kFloat16 ? exchange_sparse_replies<format::Half>(request_ids)
+                                                    : exchange_sparse_replies<float>(request_ids);
+  FetchStats stats;
+  stats.remote_rows = static_cast<std::int64_t>(remote_positions.size());
+  const int parts = book_.num_parts();
+  std::vector<graph::SparseRows> part_rows(parts);
+  for (int p = 0; p < parts; ++p) {
+    if (p == rank_ || positions[p].empty()) continue;
+    const auto count = static_cast<std::int64_t>(positions[p].size());
+    if (wire_ == WireDType::kFloat16)
+      decode_sparse_rows_into<format::Half>(replies[p], dim(), count, part_rows[p]);
+    else
+      decode_sparse_rows_into<float>(replies[p], dim(), count, part_rows[p]);
+    stats.bytes += static_cast<std::int64_t>(replies[p].size());
+  }
+  // Back into the order of remote_positions: each owner answered its requests in order.
+  std::vector<std::int64_t> next(parts, 0);
+  for (const std::int64_t pos : remote_positions) {
+    const int p = book_.owner(ids[pos]);
+    const graph::SparseRows& from = part_rows[p];
+    const std::int64_t k = next[p]++, begin = from.indptr[k], end = from.indptr[k + 1];
+    out.indices.insert(out.indices.end(), from.indices.begin() + begin, from.indices.begin() + end);
+    out.values.insert(out.values.end(), from.values.begin() + begin, from.values.begin() + end);
+    out.indptr.push_back(out.nnz());
+  }
   stats.seconds = timer.seconds();
   return stats;
 }
@@ -132,10 +175,9 @@ void RemoteFetcher::gather_served_and_own(std::span<const std::int64_t> wanted, 
     local_.for_each_row(n, row_of, read);
 }
 
-template <class Wire, class Out>
-void RemoteFetcher::exchange_sparse_rows(const std::vector<std::vector<std::int64_t>>& request_ids,
-                                         const std::vector<std::vector<std::int64_t>>& positions, const OwnRows* own,
-                                         Out* out, FetchStats& stats) const {
+template <class Wire>
+std::vector<std::vector<std::byte>> RemoteFetcher::exchange_sparse_replies(
+    const std::vector<std::vector<std::int64_t>>& request_ids) const {
   const int parts = book_.num_parts();
   const auto requested = comm_->alltoallv(request_ids, comm::Channel::features);
   std::vector<std::vector<std::byte>> replies(parts);
@@ -150,13 +192,20 @@ void RemoteFetcher::exchange_sparse_rows(const std::vector<std::vector<std::int6
     }
     encode_sparse_rows<Wire>(local_, wanted, replies[p]);
   }
+  return comm_->alltoallv(replies, comm::Channel::features);
+}
+
+template <class Wire, class Out>
+void RemoteFetcher::exchange_sparse_rows(const std::vector<std::vector<std::int64_t>>& request_ids,
+                                         const std::vector<std::vector<std::int64_t>>& positions, const OwnRows* own,
+                                         Out* out, FetchStats& stats) const {
   const std::int64_t dim = local_.dim();
   if (own != nullptr)
     core::parallel_for(
         static_cast<std::int64_t>(own->rows.size()),
         [&](std::int64_t i) { local_.row(own->rows[i], out + own->positions[i] * dim); }, 256);
-  const auto rows = comm_->alltoallv(replies, comm::Channel::features);
-  for (int p = 0; p < parts; ++p) {
+  const auto rows = exchange_sparse_replies<Wire>(request_ids);
+  for (int p = 0; p < book_.num_parts(); ++p) {
     if (p == rank_ || positions[p].empty()) continue;
     decode_sparse_rows<Wire, Out>(rows[p], dim, positions[p], out);
     stats.bytes += static_cast<std::int64_t>(rows[p].size());

@@ -67,6 +67,11 @@ class RemoteFetcher {
     return fetch_remote_as(ids, remote_positions, out, nullptr);
   }
 
+  // Collective, a sparse table's only. The rows of ids at `remote_positions` (all owned by other
+  // ranks) appended to `out` as sparse rows, in the order of remote_positions, never widened.
+  FetchStats fetch_remote_sparse(std::span<const std::int64_t> ids, std::span<const std::int64_t> remote_positions,
+                                 graph::SparseRows& out) const;
+
   // Collective. The rows of `ids` (all owned by other ranks), in order, as a new buffer of
   // ids.size() * dim() floats; `stats` (optional) receives the fetch statistics.
   std::vector<float> fetch_rows(std::span<const std::int64_t> ids, FetchStats* stats = nullptr) const;
@@ -90,7 +95,15 @@ class RemoteFetcher {
   void exchange_rows(const std::vector<std::vector<std::int64_t>>& request_ids,
                      const std::vector<std::vector<std::int64_t>>& positions, const OwnRows* own, Out* out,
                      FetchStats& stats) const;
-  // exchange_rows() for a sparse table: the rows travel as their entries (sparse_wire.hpp).
+  // The ids at `remote_positions` grouped by their owner: the requests, and their positions.
+  void requests_by_owner(std::span<const std::int64_t> ids, std::span<const std::int64_t> remote_positions,
+                         std::vector<std::vector<std::int64_t>>& request_ids,
+                         std::vector<std::vector<std::int64_t>>& positions) const;
+  // The rows each rank asks for sent as their entries (sparse_wire.hpp); the replies received.
+  template <class Wire>
+  std::vector<std::vector<std::byte>> exchange_sparse_replies(
+      const std::vector<std::vector<std::int64_t>>& request_ids) const;
+  // exchange_rows() for a sparse table: the rows travel as their entries, decoded densely.
   template <class Wire, class Out>
   void exchange_sparse_rows(const std::vector<std::vector<std::int64_t>>& request_ids,
                             const std::vector<std::vector<std::int64_t>>& positions, const OwnRows* own, Out* out,

@@ -55,6 +55,20 @@ RowTable RowTable::sparse_view(const graph::SparseFeatureArrays& arrays, std::in
   return t;
 }
 
+RowTable RowTable::owned(graph::SparseRows rows, std::int64_t dim) {
+  RowTable t;
+  auto held = std::make_shared<graph::SparseRows>(std::move(rows));
+  SparseRowsView v;
+  v.indptr = held->indptr.data();
+  v.indices = held->indices.data();
+  if (!held->values.empty()) v.values = held->values.data();
+  t.sparse_ = std::make_shared<const SparseRowsView>(v);
+  t.rows_ = t.array_rows_ = static_cast<std::int64_t>(held->indptr.size()) - 1;
+  t.dim_ = dim;
+  t.keep_alive_ = std::move(held);
+  return t;
+}
+
 std::int64_t RowTable::sparse_bytes() const {
   const std::int64_t nnz = sparse_->indptr[rows_];
   const std::int64_t value_bytes =
@@ -69,6 +83,13 @@ float RowTable::SparseEntries::value(std::size_t k) const {
   format::widen_floats(static_cast<const char*>(values) + k * format::dtype_size(values_dtype), values_dtype,
                        {&widened, 1});
   return widened;
+}
+
+void RowTable::SparseEntries::values_as_floats(std::span<float> out) const {
+  if (values == nullptr)
+    std::fill(out.begin(), out.end(), 1.0F);
+  else
+    format::widen_floats(values, values_dtype, out);
 }
 
 RowTable::SparseEntries RowTable::sparse_entries(std::int64_t r) const {

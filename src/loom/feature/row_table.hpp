@@ -33,6 +33,8 @@ class RowTable {
   static RowTable sparse_view(const graph::SparseFeatureArrays& arrays, std::int64_t dim);
   static RowTable owned(std::vector<float> data, std::int64_t dim);
   static RowTable owned(std::vector<format::Half> data, std::int64_t dim);
+  // Sparse rows of `dim` columns held by the table (a cache's rows of a sparse store).
+  static RowTable owned(graph::SparseRows rows, std::int64_t dim);
   // Rows at `data` (float32 or float16), valid while `keep_alive` is held.
   static RowTable adopt(const void* data, std::int64_t rows, std::int64_t dim, format::DType dtype,
                         std::shared_ptr<const void> keep_alive);
@@ -47,6 +49,8 @@ class RowTable {
     const void* values = nullptr;
     format::DType values_dtype = format::DType::kFloat32;
     float value(std::size_t k) const;
+    // Every value as float32 into `out` (columns.size() of them).
+    void values_as_floats(std::span<float> out) const;
   };
   SparseEntries sparse_entries(std::int64_t r) const;
   // Whether row r is at data() + r * dim (no index, dense); contiguous() gives such a table (a copy

@@ -44,9 +44,12 @@ void encode_sparse_rows(const RowTable& table, std::span<const std::int64_t> loc
   }
 }
 
-template <class Wire, class Out>
-void decode_sparse_rows(std::span<const std::byte> wire, std::int64_t dim, std::span<const std::int64_t> positions,
-                        Out* out) {
+namespace {
+
+// Calls fn(k, columns, values) for each of `count` rows of `wire` in turn (values: float32, empty
+// where every value of the row is 1); Error unless `wire` holds exactly that many well-formed rows.
+template <class Wire, class Fn>
+void for_each_wire_row(std::span<const std::byte> wire, std::int64_t dim, std::int64_t count, Fn&& fn) {
   std::size_t at = 0;
   const auto take = [&](void* into, std::size_t bytes) {
     LOOM_CHECK(at + bytes <= wire.size(), "sparse feature rows: the reply ends inside a row ({} bytes)", wire.size());
@@ -54,8 +57,9 @@ void decode_sparse_rows(std::span<const std::byte> wire, std::int64_t dim, std::
     at += bytes;
   };
   std::vector<std::int32_t> columns;
-  std::vector<Wire> values;
-  for (const std::int64_t position : positions) {
+  std::vector<Wire> wire_values;
+  std::vector<float> values;
+  for (std::int64_t k = 0; k < count; ++k) {
     std::uint32_t header = 0;
     take(&header, sizeof(header));
     const std::uint32_t nnz = header & ~kValuesFollow;
@@ -63,27 +67,54 @@ void decode_sparse_rows(std::span<const std::byte> wire, std::int64_t dim, std::
                dim);
     columns.resize(nnz);
     take(columns.data(), nnz * sizeof(std::int32_t));
-    values.resize(nnz);
-    if (header & kValuesFollow) take(values.data(), nnz * sizeof(Wire));
-    Out* row = out + position * dim;
-    std::fill(row, row + dim, Out{});
-    for (std::uint32_t k = 0; k < nnz; ++k) {
-      LOOM_CHECK(columns[k] >= 0 && columns[k] < dim, "sparse feature rows: column {} outside [0, {})", columns[k],
-                 dim);
-      float v = 1.0F;
-      if (header & kValuesFollow) {
+    for (const std::int32_t c : columns)
+      LOOM_CHECK(c >= 0 && c < dim, "sparse feature rows: column {} outside [0, {})", c, dim);
+    values.clear();
+    if (header & kValuesFollow) {
+      wire_values.resize(nnz);
+      take(wire_values.data(), nnz * sizeof(Wire));
+      for (const Wire v : wire_values) {
         if constexpr (std::is_same_v<Wire, float>)
-          v = values[k];
+          values.push_back(v);
         else
-          v = format::half_to_float(values[k]);
+          values.push_back(format::half_to_float(v));
       }
-      if constexpr (std::is_same_v<Out, float>)
-        row[columns[k]] = v;
-      else
-        row[columns[k]] = format::float_to_half(v);
     }
+    fn(k, std::span<const std::int32_t>(columns), std::span<const float>(values));
   }
-  LOOM_CHECK(at == wire.size(), "sparse feature rows: {} bytes left after {} rows", wire.size() - at, positions.size());
+  LOOM_CHECK(at == wire.size(), "sparse feature rows: {} bytes left after {} rows", wire.size() - at, count);
+}
+
+}  // namespace
+
+template <class Wire, class Out>
+void decode_sparse_rows(std::span<const std::byte> wire, std::int64_t dim, std::span<const std::int64_t> positions,
+                        Out* out) {
+  const auto count = static_cast<std::int64_t>(positions.size());
+  for_each_wire_row<Wire>(wire, dim, count, [&](std::int64_t k, auto columns, auto values) {
+    Out* row = out + positions[k] * dim;
+    std::fill(row, row + dim, Out{});
+    for (std::size_t e = 0; e < columns.size(); ++e) {
+      const float v = values.empty() ? 1.0F : values[e];
+      if constexpr (std::is_same_v<Out, float>)
+        row[columns[e]] = v;
+      else
+        row[columns[e]] = format::float_to_half(v);
+    }
+  });
+}
+
+template <class Wire>
+void decode_sparse_rows_into(std::span<const std::byte> wire, std::int64_t dim, std::int64_t count,
+                             graph::SparseRows& out) {
+  for_each_wire_row<Wire>(wire, dim, count, [&](std::int64_t, auto columns, auto values) {
+    out.indices.insert(out.indices.end(), columns.begin(), columns.end());
+    if (values.empty())
+      out.values.insert(out.values.end(), columns.size(), 1.0F);
+    else
+      out.values.insert(out.values.end(), values.begin(), values.end());
+    out.indptr.push_back(out.nnz());
+  });
 }
 
 template void encode_sparse_rows<float>(const RowTable&, std::span<const std::int64_t>, std::vector<std::byte>&);
@@ -96,5 +127,10 @@ template void decode_sparse_rows<format::Half, float>(std::span<const std::byte>
                                                       std::span<const std::int64_t>, float*);
 template void decode_sparse_rows<format::Half, format::Half>(std::span<const std::byte>, std::int64_t,
                                                              std::span<const std::int64_t>, format::Half*);
+
+template void decode_sparse_rows_into<float>(std::span<const std::byte>, std::int64_t, std::int64_t,
+                                             graph::SparseRows&);
+template void decode_sparse_rows_into<format::Half>(std::span<const std::byte>, std::int64_t, std::int64_t,
+                                                    graph::SparseRows&);
 
 }  // namespace loom::feature

@@ -1,5 +1,6 @@
 #include "loom/feature/static_cache.hpp"
 
+#include <numeric>
 #include <string>
 
 #include <fmt/format.h>
@@ -18,30 +19,51 @@ void check_fits_in_memory(std::int64_t bytes, const std::string& what, const std
                                                    core::human_bytes(static_cast<double>(available))));
 }
 
+namespace {
+
+// The bytes a cache of `rows` rows will hold while it fills: dense, float32 rows while they are
+// converted to `storage`; sparse, the CSR of rows as full as this rank's own on average.
+std::int64_t fill_bytes(const RowTable& local, std::int64_t rows, format::DType storage) {
+  if (local.is_sparse()) {
+    const double entries_per_row = local.rows() == 0 ? 0 : static_cast<double>(local.bytes()) / local.rows();
+    return static_cast<std::int64_t>(entries_per_row * static_cast<double>(rows)) * 2;  // values widened to float32
+  }
+  return rows * local.dim() * (4 + (storage == format::DType::kFloat16 ? 2 : 0));
+}
+
+}  // namespace
+
 StaticCache StaticCache::fill(const RemoteFetcher& fetcher, std::vector<std::int64_t> ids, format::DType storage) {
   const std::int64_t dim = fetcher.dim();
   const auto rows = static_cast<std::int64_t>(ids.size());
-  const std::int64_t value_bytes = storage == format::DType::kFloat16 ? 2 : 4;
   std::exception_ptr too_big;
   try {
-    // The fill holds float32 rows while it converts, so it needs room for both.
-    check_fits_in_memory(rows * dim * (4 + (value_bytes == 2 ? 2 : 0)),
+    check_fits_in_memory(fill_bytes(fetcher.local(), rows, storage),
                          fmt::format("a cache of {} rows x {} features", rows, dim), "--alpha");
   } catch (...) {
     too_big = std::current_exception();
     ids.clear();  // still take part in the collective exchange, with nothing to fetch
   }
   StaticCache cache;
-  std::vector<float> values = fetcher.fetch_rows(ids, &cache.fill_stats_);
-  if (too_big) std::rethrow_exception(too_big);
-  if (storage == format::DType::kFloat16) {
-    std::vector<format::Half> half(values.size());
-    core::parallel_for(
-        static_cast<std::int64_t>(values.size()), [&](std::int64_t i) { half[i] = format::float_to_half(values[i]); },
-        1 << 16);
-    cache.rows_ = RowTable::owned(std::move(half), dim);
+  if (fetcher.local().is_sparse()) {
+    std::vector<std::int64_t> positions(ids.size());
+    std::iota(positions.begin(), positions.end(), 0);
+    graph::SparseRows sparse;
+    cache.fill_stats_ = fetcher.fetch_remote_sparse(ids, positions, sparse);
+    if (too_big) std::rethrow_exception(too_big);
+    cache.rows_ = RowTable::owned(std::move(sparse), dim);
   } else {
-    cache.rows_ = RowTable::owned(std::move(values), dim);
+    std::vector<float> values = fetcher.fetch_rows(ids, &cache.fill_stats_);
+    if (too_big) std::rethrow_exception(too_big);
+    if (storage == format::DType::kFloat16) {
+      std::vector<format::Half> half(values.size());
+      core::parallel_for(
+          static_cast<std::int64_t>(values.size()), [&](std::int64_t i) { half[i] = format::float_to_half(values[i]); },
+          1 << 16);
+      cache.rows_ = RowTable::owned(std::move(half), dim);
+    } else {
+      cache.rows_ = RowTable::owned(std::move(values), dim);
+    }
   }
   cache.slot_.reserve(ids.size());
   for (std::int64_t i = 0; i < rows; ++i) cache.slot_.emplace(ids[i], i);

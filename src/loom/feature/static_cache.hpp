@@ -1,8 +1,8 @@
 // StaticCache: the rows of remote vertices a rank keeps for the whole run (SALIENT++), chosen
 // once by a CachePolicy and filled by one collective all-to-all exchange through the
 // RemoteFetcher (so the fill is counted on comm::Channel::features like every other fetch).
-// Rows are stored as float32 or float16. find() maps a global id to its cache row, or -1.
-// Immutable after fill(); safe to read from several threads.
+// Rows are stored as float32 or float16, or, from a sparse store, as their entries (never widened). find() maps a
+// global id to its cache row, or -1. Immutable after fill(); safe to read from several threads.
 #pragma once
 
 #include <cstdint>

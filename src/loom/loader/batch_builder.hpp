@@ -34,7 +34,7 @@ namespace loom::loader {
 struct PreparedBatch {
   sample::SampledBatch sampled;
   std::vector<nn::MessageGraph> graphs;  // one per layer, input layer first
-  torch::Tensor x;                       // [input nodes, feat_dim] float32, on the device
+  torch::Tensor x;                       // [input nodes, feat_dim] float32 (sparse CSR: sparse_rows()), on the device
   torch::Tensor y;                       // int64 [seeds] or float [seeds, classes]
   feature::FetchStats fetch;
   double sample_seconds = 0;
@@ -77,6 +77,9 @@ class BatchBuilder {
   void fetch_group(std::span<PreparedBatch> batches) const;
   // A batch of fetch_group(), ready as fetch() leaves one: x its float32 rows, copies queued.
   void finish_grouped(PreparedBatch& batch) const;
+  // Whether batches carry x as a sparse CSR tensor (int32 indices): from a sparse store, without
+  // a prefetch buffer, a device tier or own rows read in place; otherwise x is dense.
+  bool sparse_rows() const;
   // Labels of seeds owned by this rank (empty with SeedLabels::kNone).
   torch::Tensor labels(std::span<const std::int64_t> seeds) const;
 

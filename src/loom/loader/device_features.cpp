@@ -74,7 +74,8 @@ torch::Tensor DeviceFeatures::host_buffer(std::int64_t rows, std::int64_t dim) c
 
 torch::Tensor DeviceFeatures::to_device(const torch::Tensor& host) const {
   if (counter_ != nullptr) return nn::to_device(host, device_, *counter_);
-  return host.to(device_, /*non_blocking=*/host.is_pinned());
+  return nn::with_parts_moved(
+      host, [&](const torch::Tensor& part) { return part.to(device_, /*non_blocking=*/part.is_pinned()); });
 }
 
 nn::MessageGraph DeviceFeatures::to_device(const nn::MessageGraph& host) const {

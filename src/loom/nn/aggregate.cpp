@@ -1,11 +1,10 @@
 #include "loom/nn/aggregate.hpp"
 
 #include <ATen/Parallel.h>
-#include <c10/util/Exception.h>
 #include <torch/autograd.h>
-#include <torch/version.h>
 
 #include "loom/core/error.hpp"
+#include "loom/nn/quiet_warnings.hpp"
 #include "loom/nn/tensor_util.hpp"
 
 namespace loom::nn {
@@ -78,31 +77,6 @@ torch::Tensor run_kernel(const torch::Tensor& ptr, const torch::Tensor& idx, con
   });
   return out;
 }
-
-// Drops the warnings raised on this thread while it lives (LibTorch keeps a warning handler per
-// thread). LibTorch warns, once per process, that sparse CSR tensors are in beta, which is not
-// something a Loom user can act on. The handler's API changed in LibTorch 2.
-class QuietWarnings : public c10::WarningHandler {
- public:
-  QuietWarnings() : previous_(current()) { install(this); }
-  ~QuietWarnings() override { install(previous_); }
-  QuietWarnings(const QuietWarnings&) = delete;
-  QuietWarnings& operator=(const QuietWarnings&) = delete;
-#if TORCH_VERSION_MAJOR >= 2
-  void process(const c10::Warning&) override {}
-
- private:
-  static c10::WarningHandler* current() { return c10::WarningUtils::get_warning_handler(); }
-  static void install(c10::WarningHandler* h) { c10::WarningUtils::set_warning_handler(h); }
-#else
-  void process(const c10::SourceLocation&, const std::string&, bool) override {}
-
- private:
-  static c10::WarningHandler* current() { return c10::Warning::get_warning_handler(); }
-  static void install(c10::WarningHandler* h) { c10::Warning::set_warning_handler(h); }
-#endif
-  c10::WarningHandler* previous_;
-};
 
 // The same product in torch ops on any device: the scales as row-wise multiplications around one
 // sparse CSR x dense product with unit weights (cuSPARSE's SpMM on a GPU: no message tensor of

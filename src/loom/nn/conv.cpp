@@ -8,6 +8,7 @@
 #include "loom/core/error.hpp"
 #include "loom/nn/aggregate.hpp"
 #include "loom/nn/gat_aggregate.hpp"
+#include "loom/nn/sparse_linear.hpp"
 #include "loom/nn/tensor_util.hpp"
 
 namespace loom::nn {
@@ -50,6 +51,10 @@ SageConv::SageConv(std::int64_t in, std::int64_t out) : in_(in), out_(out) {
 
 torch::Tensor SageConv::forward(const MessageGraph& graph, const torch::Tensor& x) {
   check_input(graph, x, in_, "SageConv");
+  if (x.layout() == torch::kSparseCsr) {
+    const torch::Tensor neigh = aggregate(graph, sparse_linear(x, weight_l_, graph.num_src()), Aggregation::kMean);
+    return neigh + sparse_linear(x, weight_r_, graph.num_dst()) + bias_;
+  }
   const auto x_dst = x.slice(0, 0, graph.num_dst());
   torch::Tensor neigh;
   if (aggregate_first(graph, in_, out_)) {
@@ -68,6 +73,8 @@ GcnConv::GcnConv(std::int64_t in, std::int64_t out) : in_(in), out_(out) {
 
 torch::Tensor GcnConv::forward(const MessageGraph& graph, const torch::Tensor& x) {
   check_input(graph, x, in_, "GcnConv");
+  if (x.layout() == torch::kSparseCsr)
+    return aggregate(graph, sparse_linear(x, weight_, graph.num_src()), Aggregation::kGcn) + bias_;
   if (aggregate_first(graph, in_, out_)) {
     return torch::addmm(bias_, aggregate(graph, x, Aggregation::kGcn), weight_.t());
   }
@@ -92,7 +99,9 @@ GatConv::GatConv(std::int64_t in, std::int64_t out, std::int64_t heads, bool con
 
 torch::Tensor GatConv::forward(const MessageGraph& graph, const torch::Tensor& x) {
   check_input(graph, x, in_, "GatConv");
-  const auto h = torch::mm(x, weight_.t()).view({graph.num_src(), heads_, out_});
+  const auto h =
+      (x.layout() == torch::kSparseCsr ? sparse_linear(x, weight_, graph.num_src()) : torch::mm(x, weight_.t()))
+          .view({graph.num_src(), heads_, out_});
   const auto a_src = (h * att_src_).sum(-1);
   const auto a_dst = (h.slice(0, 0, graph.num_dst()) * att_dst_).sum(-1);
   const auto out =

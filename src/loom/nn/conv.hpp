@@ -7,6 +7,8 @@
 //   GatConv:  multi-head attention (Velickovic et al.), self-loops, LeakyReLU 0.2; heads are
 //             concatenated ([num_dst, heads*out]) or averaged ([num_dst, out]); in training, the
 //             attention coefficients drop out with probability attention_dropout.
+// x may be a sparse CSR matrix (torch::kSparseCsr: a first layer's bag-of-words rows): the layer
+// then multiplies it by its weights first (sparse_linear.hpp) and aggregates the products.
 // Linear maps commute with the (linear) SAGE and GCN aggregations, so those layers transform
 // before or after aggregating, whichever costs fewer flops for the graph at hand.
 #pragma once

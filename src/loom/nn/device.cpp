@@ -9,6 +9,7 @@
 #endif
 
 #include "loom/core/error.hpp"
+#include "loom/nn/quiet_warnings.hpp"
 
 namespace loom::nn {
 
@@ -118,8 +119,23 @@ torch::Tensor to_host(const torch::Tensor& t, const comm::Communicator& counter)
   return t.to(torch::kCPU);
 }
 
+std::vector<torch::Tensor> storage_parts(const torch::Tensor& t) {
+  if (t.defined() && t.layout() == torch::kSparseCsr) return {t.crow_indices(), t.col_indices(), t.values()};
+  return {t};
+}
+
+torch::Tensor with_parts_moved(const torch::Tensor& t, const std::function<torch::Tensor(const torch::Tensor&)>& move) {
+  if (!t.defined() || t.layout() != torch::kSparseCsr) return move(t);
+  const torch::Tensor values = move(t.values());
+  const QuietWarnings quiet;
+  return at::_sparse_csr_tensor_unsafe(move(t.crow_indices()), move(t.col_indices()), values, t.sizes(),
+                                       values.options().layout(torch::kSparseCsr));
+}
+
 torch::Tensor to_device(const torch::Tensor& t, torch::Device device, const comm::Communicator& counter) {
   if (!t.defined() || t.device() == device) return t;
+  if (t.layout() == torch::kSparseCsr)
+    return with_parts_moved(t, [&](const torch::Tensor& part) { return to_device(part, device, counter); });
   if (!device.is_cpu())
     counter.count_device(static_cast<std::uint64_t>(t.numel() * t.element_size()), /*to_device=*/true);
   return t.to(device, /*non_blocking=*/t.is_pinned());

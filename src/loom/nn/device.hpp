@@ -7,9 +7,11 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
+#include <vector>
 
 #include <torch/types.h>
 
@@ -45,7 +47,14 @@ std::optional<DeviceMemory> device_memory(torch::Device device);
 // `t` in host memory (itself when it is there), the copy counted on `counter`'s Channel::device.
 torch::Tensor to_host(const torch::Tensor& t, const comm::Communicator& counter);
 // `t` on `device` (itself when it is there; non-blocking from pinned memory), counted likewise.
+// A sparse CSR tensor travels as its three arrays.
 torch::Tensor to_device(const torch::Tensor& t, torch::Device device, const comm::Communicator& counter);
+
+// What holds a tensor's memory: a sparse CSR tensor's three arrays (row offsets, columns,
+// values), any other tensor itself.
+std::vector<torch::Tensor> storage_parts(const torch::Tensor& t);
+// `t` with each storage part replaced by move(part) (a sparse CSR tensor rebuilt around them).
+torch::Tensor with_parts_moved(const torch::Tensor& t, const std::function<torch::Tensor(const torch::Tensor&)>& move);
 
 // `values` as a tensor on `device`: under CUDA through pinned memory, copied without blocking the
 // host (a copy from pageable memory waits for the stream's queued work first).

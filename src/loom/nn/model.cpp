@@ -4,6 +4,7 @@
 
 #include "loom/core/error.hpp"
 #include "loom/nn/relu_dropout.hpp"
+#include "loom/nn/sparse_linear.hpp"
 
 namespace loom::nn {
 
@@ -62,8 +63,11 @@ GnnModel::GnnModel(const ModelOptions& options) : options_(options) {
 torch::Tensor GnnModel::forward_layer(int layer, const MessageGraph& graph, const torch::Tensor& x) {
   LOOM_CHECK_ARG(layer >= 0 && layer < num_layers(), "layer", "layer {} outside [0, {})", layer, num_layers());
   const bool training = is_training();
-  const torch::Tensor input =
-      layer == 0 && options_.input_dropout > 0 ? nn::dropout(x, options_.input_dropout, training) : x;
+  torch::Tensor input = x;
+  if (layer == 0 && options_.input_dropout > 0) {
+    input = x.layout() == torch::kSparseCsr ? sparse_rows_dropout(x, options_.input_dropout, training)
+                                            : nn::dropout(x, options_.input_dropout, training);
+  }
   torch::Tensor h = layers_[layer]->forward(graph, input);
   if (layer + 1 == num_layers()) return h;
   if (options_.activation == Activation::kRelu) return relu_dropout(h, options_.dropout, training);

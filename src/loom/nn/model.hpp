@@ -64,7 +64,8 @@ class GnnModel : public torch::nn::Module {
   // Throws loom::Error naming the bad option (layers, hidden, heads, dropout, features, classes).
   explicit GnnModel(const ModelOptions& options);
 
-  // x: [blocks.front().num_src(), in_features]; returns [blocks.back().num_dst(), num_classes].
+  // x: [blocks.front().num_src(), in_features], dense or sparse CSR (the first layer multiplies
+  // sparse rows without widening them: sparse_linear.hpp); returns [blocks.back().num_dst(), num_classes].
   torch::Tensor forward(const torch::Tensor& x, const std::vector<MessageGraph>& blocks);
   torch::Tensor forward_layer(int layer, const MessageGraph& graph, const torch::Tensor& x);
 
