@@ -113,8 +113,7 @@ TEST_P(SparseModelKinds, SparseRowsGiveTheDenseRowsLogitsAndGradients) {
     EXPECT_TRUE(torch::allclose(sparse_grads[k], dense_grads[k], 1e-4, 1e-5)) << k;
 }
 
-INSTANTIATE_TEST_SUITE_P(Kinds, SparseModelKinds,
-                         ::testing::Values(ModelKind::kSage, ModelKind::kGcn, ModelKind::kGat),
+INSTANTIATE_TEST_SUITE_P(Kinds, SparseModelKinds, ::testing::Values(ModelKind::kSage, ModelKind::kGcn, ModelKind::kGat),
                          [](const auto& info) { return model_kind_name(info.param); });
 
 }  // namespace

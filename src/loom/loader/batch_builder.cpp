@@ -1,14 +1,13 @@
 #include "loom/loader/batch_builder.hpp"
 
 #include <algorithm>
-#include <limits>
 
 #include "loom/format/float_rows.hpp"
 #include "loom/format/half.hpp"
 #include "loom/core/parallel.hpp"
 #include "loom/core/timer.hpp"
 #include "loom/nn/device.hpp"
-#include "loom/nn/quiet_warnings.hpp"
+#include "loom/loader/sparse_batch.hpp"
 #include "loom/sample/dropped_pairs.hpp"
 
 namespace loom::loader {
@@ -65,37 +64,6 @@ PreparedBatch BatchBuilder::sample(std::span<const std::int64_t> seeds, std::uin
   b.sample_seconds = timer.seconds();
   return b;
 }
-
-namespace {
-
-// Gathered sparse rows as a [rows.size, dim] float32 sparse CSR tensor with int32 indices
-// (cuSPARSE's), in pinned memory where asked (copied there), else holding `rows`' arrays.
-torch::Tensor csr_tensor(graph::SparseRows rows, std::int64_t dim, bool pinned) {
-  LOOM_CHECK(rows.nnz() < std::numeric_limits<std::int32_t>::max(), "a batch of {} feature entries (at most 2^31)",
-             rows.nnz());
-  const auto n = static_cast<std::int64_t>(rows.indptr.size()) - 1, nnz = rows.nnz();
-  const auto host = torch::TensorOptions().pinned_memory(pinned);
-  torch::Tensor crow = torch::empty({n + 1}, host.dtype(torch::kInt32));
-  std::copy(rows.indptr.begin(), rows.indptr.end(), crow.data_ptr<std::int32_t>());
-  torch::Tensor columns, values;
-  if (pinned) {
-    columns = torch::empty({nnz}, host.dtype(torch::kInt32));
-    values = torch::empty({nnz}, host.dtype(torch::kFloat32));
-    std::copy(rows.indices.begin(), rows.indices.end(), columns.data_ptr<std::int32_t>());
-    std::copy(rows.values.begin(), rows.values.end(), values.data_ptr<float>());
-  } else {
-    auto held = std::make_shared<graph::SparseRows>(std::move(rows));
-    columns = torch::from_blob(
-        held->indices.data(), {nnz}, [held](void*) {}, torch::kInt32);
-    values = torch::from_blob(
-        held->values.data(), {nnz}, [held](void*) {}, torch::kFloat32);
-  }
-  const nn::QuietWarnings quiet;
-  return at::_sparse_csr_tensor_unsafe(crow, columns, values, {n, dim},
-                                       torch::TensorOptions().dtype(torch::kFloat32).layout(torch::kSparseCsr));
-}
-
-}  // namespace
 
 bool BatchBuilder::sparse_rows() const {
   return features_->gathers_sparse() && (device_ == nullptr || (device_->tier().empty() && !device_->maps_own_rows()));

@@ -118,16 +118,15 @@ void check_sparse_input(const torch::Tensor& x, const torch::Tensor& weight, std
 torch::Tensor sparse_linear(const torch::Tensor& x, const torch::Tensor& weight, std::int64_t rows) {
   check_sparse_input(x, weight, rows);
   if (!x.is_cpu()) return torch::mm(head_rows(x, rows), weight.t());
-  const torch::Tensor csr = at::_sparse_csr_tensor_unsafe(x.crow_indices().contiguous(),
-                                                          x.col_indices().contiguous(), x.values().contiguous(),
-                                                          x.sizes(), x.options());
+  const torch::Tensor csr = at::_sparse_csr_tensor_unsafe(x.crow_indices().contiguous(), x.col_indices().contiguous(),
+                                                          x.values().contiguous(), x.sizes(), x.options());
   return SparseLinearFunction::apply(weight.contiguous(), csr, rows);
 }
 
 torch::Tensor sparse_rows_dropout(const torch::Tensor& x, double p, bool training) {
   if (!training || p == 0) return x;
-  return at::_sparse_csr_tensor_unsafe(x.crow_indices(), x.col_indices(), nn::dropout(x.values(), p, training), x.sizes(),
-                                       x.options());
+  return at::_sparse_csr_tensor_unsafe(x.crow_indices(), x.col_indices(), nn::dropout(x.values(), p, training),
+                                       x.sizes(), x.options());
 }
 
 }  // namespace loom::nn

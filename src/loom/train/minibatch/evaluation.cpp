@@ -3,12 +3,27 @@
 #include <algorithm>
 
 #include "loom/core/rng.hpp"
+#include "loom/feature/feature_source.hpp"
+#include "loom/loader/sparse_batch.hpp"
+#include "loom/nn/device.hpp"
 
 namespace loom::train {
 
 namespace {
 
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+
+// Collective: the rows of `ids` as the layer takes them (sparse rows of a sparse table kept sparse).
+torch::Tensor input_rows(const feature::RemoteFetcher& fetcher, std::span<const std::int64_t> ids) {
+  if (fetcher.local().is_sparse()) {
+    graph::SparseRows rows;
+    feature::FeatureSource(fetcher).gather_sparse(ids, rows);
+    return loader::csr_tensor(std::move(rows), fetcher.dim());
+  }
+  auto x = torch::empty({static_cast<std::int64_t>(ids.size()), fetcher.dim()}, torch::kFloat32);
+  fetcher.fetch(ids, x.data_ptr<float>());
+  return x;
+}
 
 }  // namespace
 
@@ -56,13 +71,14 @@ ExactInference exact_inference(nn::GnnModel& model, const loader::TrainingData& 
       for (std::int64_t i = begin; i < end; ++i) dst[i - begin] = data.offset + i;
       sample::SampledBatch block;
       if (!dst.empty()) block = one_hop.sample(dst, 0);
-      const auto rows = static_cast<std::int64_t>(block.input_nodes.size());
-      auto x = torch::empty({rows, current.dim()}, torch::kFloat32);
-      fetcher.fetch(block.input_nodes, x.data_ptr<float>());
+      const torch::Tensor x = input_rows(fetcher, block.input_nodes);
       if (dst.empty()) continue;
       auto graph = nn::MessageGraph::from_block(block.blocks.front());
       if (gcn) graph = graph.with_gcn_norm(nn::global_gcn_norm(csr, block.input_nodes, dst));
-      out.slice(0, begin, end).copy_(model.forward_layer(layer, graph.to(device), x.to(device)));
+      out.slice(0, begin, end)
+          .copy_(model.forward_layer(layer, graph.to(device), nn::with_parts_moved(x, [&](const torch::Tensor& part) {
+                                       return part.to(device);
+                                     })));
     }
     if (layer + 1 == model.num_layers()) {
       result.logits = out;
