@@ -187,20 +187,7 @@ FetchStats FeatureSource::gather_sparse(std::span<const std::int64_t> ids, graph
         .columns = {remote.indices.data() + begin, static_cast<std::size_t>(remote.indptr[k + 1] - begin)},
         .values = remote.values.data() + begin};
   };
-  out.indptr.assign(static_cast<std::size_t>(n) + 1, 0);
-  core::parallel_for(
-      n, [&](std::int64_t i) { out.indptr[i + 1] = static_cast<std::int64_t>(entries(i).columns.size()); }, 4096);
-  for (std::int64_t i = 0; i < n; ++i) out.indptr[i + 1] += out.indptr[i];
-  out.indices.resize(static_cast<std::size_t>(out.indptr[n]));
-  out.values.resize(static_cast<std::size_t>(out.indptr[n]));
-  core::parallel_for(
-      n,
-      [&](std::int64_t i) {
-        const RowTable::SparseEntries e = entries(i);
-        std::copy(e.columns.begin(), e.columns.end(), out.indices.begin() + out.indptr[i]);
-        e.values_as_floats({out.values.data() + out.indptr[i], e.columns.size()});
-      },
-      1024);
+  assemble_sparse_rows(n, entries, out);
   stats.seconds = timer.seconds();
   return stats;
 }

@@ -92,6 +92,12 @@ void RowTable::SparseEntries::values_as_floats(std::span<float> out) const {
     format::widen_floats(values, values_dtype, out);
 }
 
+void RowTable::gather_sparse(std::span<const std::int64_t> local_rows, graph::SparseRows& out) const {
+  LOOM_CHECK(is_sparse(), "RowTable::gather_sparse: the rows are dense");
+  assemble_sparse_rows(
+      static_cast<std::int64_t>(local_rows.size()), [&](std::int64_t i) { return sparse_entries(local_rows[i]); }, out);
+}
+
 RowTable::SparseEntries RowTable::sparse_entries(std::int64_t r) const {
   const SparseRowsView& s = *sparse_;
   const std::int64_t begin = s.indptr[r], end = s.indptr[r + 1];

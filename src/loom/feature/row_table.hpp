@@ -67,6 +67,8 @@ class RowTable {
 
   // out[i*dim .. (i+1)*dim) = row local_rows[i] as float32.
   void gather(std::span<const std::int64_t> local_rows, float* out) const;
+  // A sparse table's rows local_rows as sparse rows into `out` (replaced; every value stored).
+  void gather_sparse(std::span<const std::int64_t> local_rows, graph::SparseRows& out) const;
   // out[positions[i]*dim ..) = row local_rows[i] as float32.
   void gather_at(std::span<const std::int64_t> local_rows, std::span<const std::int64_t> positions, float* out) const;
   // Whether gathers read their rows in the order they lie in the file (view() of an array larger
@@ -165,6 +167,26 @@ void RowTable::for_each_row_by_window(std::int64_t n, std::int64_t windows, RowO
     k = end;
     after(w);
   }
+}
+
+// out (replaced) = n sparse rows, row i's entries entries_of(i) (a RowTable::SparseEntries), every
+// value stored as float32; rows counted, then copied, in parallel.
+template <class EntriesOf>
+void assemble_sparse_rows(std::int64_t n, EntriesOf&& entries_of, graph::SparseRows& out) {
+  out.indptr.assign(static_cast<std::size_t>(n) + 1, 0);
+  core::parallel_for(
+      n, [&](std::int64_t i) { out.indptr[i + 1] = static_cast<std::int64_t>(entries_of(i).columns.size()); }, 4096);
+  for (std::int64_t i = 0; i < n; ++i) out.indptr[i + 1] += out.indptr[i];
+  out.indices.resize(static_cast<std::size_t>(out.indptr[n]));
+  out.values.resize(static_cast<std::size_t>(out.indptr[n]));
+  core::parallel_for(
+      n,
+      [&](std::int64_t i) {
+        const RowTable::SparseEntries e = entries_of(i);
+        std::copy(e.columns.begin(), e.columns.end(), out.indices.begin() + out.indptr[i]);
+        e.values_as_floats({out.values.data() + out.indptr[i], e.columns.size()});
+      },
+      1024);
 }
 
 // Encodes rows of `table` as wire elements (float or format::Half).

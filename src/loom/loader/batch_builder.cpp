@@ -7,7 +7,7 @@
 #include "loom/core/parallel.hpp"
 #include "loom/core/timer.hpp"
 #include "loom/nn/device.hpp"
-#include "loom/loader/sparse_batch.hpp"
+#include "loom/nn/csr_rows.hpp"
 #include "loom/sample/dropped_pairs.hpp"
 
 namespace loom::loader {
@@ -75,7 +75,7 @@ void BatchBuilder::fetch(PreparedBatch& b, std::span<const std::span<const std::
   if (sparse_rows()) {
     graph::SparseRows gathered;
     b.fetch = features_->gather_sparse(b.sampled.input_nodes, gathered);
-    const torch::Tensor host = csr_tensor(std::move(gathered), features_->dim(), pinned());
+    const torch::Tensor host = nn::csr_tensor(std::move(gathered), features_->dim(), pinned());
     if (device_ == nullptr) {
       b.x = host;
       b.y = labels(seeds);

@@ -8,6 +8,7 @@
 #include "loom/nn/aggregate.hpp"
 #include "loom/nn/conv.hpp"
 #include "loom/nn/relu_dropout.hpp"
+#include "loom/nn/sparse_linear.hpp"
 
 namespace loom::nn {
 
@@ -88,6 +89,10 @@ DeepGnn::DeepGnn(const DeepModelOptions& options) : options_(options) {
 }
 
 torch::Tensor DeepGnn::input(const torch::Tensor& features) {
+  if (features.layout() == torch::kSparseCsr) {
+    const torch::Tensor x = sparse_rows_dropout(features, options_.dropout, is_training());
+    return torch::relu(sparse_linear(x, w_in_, x.size(0)) + b_in_);
+  }
   return torch::relu(torch::addmm(b_in_, nn::dropout(features, options_.dropout, is_training()), w_in_.t()));
 }
 

@@ -5,6 +5,7 @@
 #include <torch/torch.h>
 
 #include "loom/core/error.hpp"
+#include "loom/nn/quiet_warnings.hpp"
 #include "loom/nn/relu_dropout.hpp"
 #include "loom/nn/tensor_util.hpp"
 
@@ -55,6 +56,7 @@ torch::Tensor head_rows(const torch::Tensor& x, std::int64_t rows) {
   if (rows == x.size(0)) return x;
   const torch::Tensor crow = x.crow_indices().slice(0, 0, rows + 1);
   const std::int64_t nnz = crow[rows].item<std::int64_t>();
+  const QuietWarnings quiet;
   return at::_sparse_csr_tensor_unsafe(crow, x.col_indices().slice(0, 0, nnz), x.values().slice(0, 0, nnz),
                                        {rows, x.size(1)}, x.options());
 }
@@ -118,6 +120,7 @@ void check_sparse_input(const torch::Tensor& x, const torch::Tensor& weight, std
 torch::Tensor sparse_linear(const torch::Tensor& x, const torch::Tensor& weight, std::int64_t rows) {
   check_sparse_input(x, weight, rows);
   if (!x.is_cpu()) return torch::mm(head_rows(x, rows), weight.t());
+  const QuietWarnings quiet;
   const torch::Tensor csr = at::_sparse_csr_tensor_unsafe(x.crow_indices().contiguous(), x.col_indices().contiguous(),
                                                           x.values().contiguous(), x.sizes(), x.options());
   return SparseLinearFunction::apply(weight.contiguous(), csr, rows);
@@ -125,6 +128,7 @@ torch::Tensor sparse_linear(const torch::Tensor& x, const torch::Tensor& weight,
 
 torch::Tensor sparse_rows_dropout(const torch::Tensor& x, double p, bool training) {
   if (!training || p == 0) return x;
+  const QuietWarnings quiet;
   return at::_sparse_csr_tensor_unsafe(x.crow_indices(), x.col_indices(), nn::dropout(x.values(), p, training),
                                        x.sizes(), x.options());
 }

@@ -7,6 +7,8 @@
 #include "loom/core/error.hpp"
 #include "loom/graph/store_invariants.hpp"
 #include "loom/feature/row_table.hpp"
+#include "loom/nn/csr_rows.hpp"
+#include "loom/nn/device.hpp"
 #include "loom/train/fullgraph/index_tensor.hpp"
 
 namespace loom::train {
@@ -53,8 +55,15 @@ FullGraphData load_fullgraph_data(const partition::PartitionedStore& store, cons
     if (load_features) {
       std::vector<std::int64_t> all(static_cast<std::size_t>(rows.num_nodes()));
       std::iota(all.begin(), all.end(), 0);
-      chunk.features = torch::empty({rows.num_nodes(), d.feat_dim}, torch::kFloat32);
-      feature::RowTable::of_store(rows).gather(all, chunk.features.data_ptr<float>());
+      const feature::RowTable table = feature::RowTable::of_store(rows);
+      if (table.is_sparse()) {  // kept sparse for the model's sparse input layer
+        graph::SparseRows sparse;
+        table.gather_sparse(all, sparse);
+        chunk.features = nn::csr_tensor(std::move(sparse), d.feat_dim);
+      } else {
+        chunk.features = torch::empty({rows.num_nodes(), d.feat_dim}, torch::kFloat32);
+        table.gather(all, chunk.features.data_ptr<float>());
+      }
     }
     if (load_labels) {
       chunk.labels = labels_of(rows, d.scoring, d.num_classes);
@@ -74,7 +83,7 @@ FullGraphData load_fullgraph_data(const partition::PartitionedStore& store, cons
 void move_to(FullGraphData& data, torch::Device device) {
   for (ChunkRows& chunk : data.chunks)
     for (torch::Tensor* t : {&chunk.features, &chunk.labels, &chunk.train, &chunk.valid, &chunk.test})
-      if (t->defined()) *t = t->to(device);
+      if (t->defined()) *t = nn::with_parts_moved(*t, [&](const torch::Tensor& part) { return part.to(device); });
 }
 
 }  // namespace loom::train

@@ -18,7 +18,7 @@
 namespace loom::train {
 
 struct ChunkRows {
-  torch::Tensor features;                   // float32 [n, F] (undefined unless loaded)
+  torch::Tensor features;                   // float32 [n, F], sparse CSR from a sparse store (undefined unless loaded)
   torch::Tensor labels;                     // int64 [n] or float [n, C] (undefined unless loaded)
   torch::Tensor train, valid, test;         // int64 local rows of each split
   std::vector<std::int64_t> original_ids;   // the user's id of each row (with labels; empty for names)

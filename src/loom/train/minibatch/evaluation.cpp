@@ -4,7 +4,7 @@
 
 #include "loom/core/rng.hpp"
 #include "loom/feature/feature_source.hpp"
-#include "loom/loader/sparse_batch.hpp"
+#include "loom/nn/csr_rows.hpp"
 #include "loom/nn/device.hpp"
 
 namespace loom::train {
@@ -18,7 +18,7 @@ torch::Tensor input_rows(const feature::RemoteFetcher& fetcher, std::span<const 
   if (fetcher.local().is_sparse()) {
     graph::SparseRows rows;
     feature::FeatureSource(fetcher).gather_sparse(ids, rows);
-    return loader::csr_tensor(std::move(rows), fetcher.dim());
+    return nn::csr_tensor(std::move(rows), fetcher.dim());
   }
   auto x = torch::empty({static_cast<std::int64_t>(ids.size()), fetcher.dim()}, torch::kFloat32);
   fetcher.fetch(ids, x.data_ptr<float>());

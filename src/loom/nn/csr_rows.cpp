@@ -1,4 +1,4 @@
-#include "loom/loader/sparse_batch.hpp"
+#include "loom/nn/csr_rows.hpp"
 
 #include <limits>
 #include <memory>
@@ -6,7 +6,7 @@
 #include "loom/core/error.hpp"
 #include "loom/nn/quiet_warnings.hpp"
 
-namespace loom::loader {
+namespace loom::nn {
 
 torch::Tensor csr_tensor(graph::SparseRows rows, std::int64_t dim, bool pinned) {
   LOOM_CHECK(rows.nnz() < std::numeric_limits<std::int32_t>::max(), "a batch of {} feature entries (at most 2^31)",
@@ -28,10 +28,10 @@ torch::Tensor csr_tensor(graph::SparseRows rows, std::int64_t dim, bool pinned) 
     values = torch::from_blob(
         held->values.data(), {nnz}, [held](void*) {}, torch::kFloat32);
   }
-  const nn::QuietWarnings quiet;
+  const QuietWarnings quiet;
   return at::_sparse_csr_tensor_unsafe(crow, columns, values, {n, dim},
                                        torch::TensorOptions().dtype(torch::kFloat32).layout(torch::kSparseCsr));
 }
 
 
-}  // namespace loom::loader
+}  // namespace loom::nn
