@@ -206,3 +206,5 @@ class ops:  # submodule loom.ops
     def gat_aggregate(block: Block, x: torch.Tensor, a_src: torch.Tensor, a_dst: torch.Tensor, negative_slope: float = 0.2, self_loops: bool = True, attention_dropout: float = 0.0, training: bool = False) -> torch.Tensor: ...  # GAT's fused edge softmax and weighted sum: x [num_src, H, F], a_src [num_src, H], a_dst [num_dst, H] -> [num_dst, H, F]
     @staticmethod
     def relu_dropout(x: torch.Tensor, p: float, training: bool) -> torch.Tensor: ...
+    @staticmethod
+    def sparse_linear(x: torch.Tensor, weight: torch.Tensor, rows: int) -> torch.Tensor: ...  # x[:rows] @ weight.t() for a torch.sparse_csr x [n, in] (a sparse Batch.x) and a dense weight [out, in], never widening x: a threaded CPU kernel (cuSPARSE on a GPU); the gradient flows to the weight only

@@ -1,7 +1,10 @@
 """Loom's GNN layers as torch.nn.Modules over Loom Blocks, with Loom's aggregation kernels (hand-
 written CSR forward and backward) doing the message passing: the same math and initialisation as
 `loom train --model sage|gcn|gat`. Each layer maps the features of a block's sources
-x [num_src, in] to its destinations [num_dst, out]; a destination's own row is x[:num_dst].
+x [num_src, in] to its destinations [num_dst, out]; a destination's own row is x[:num_dst]. x may
+be a torch.sparse_csr tensor (a Batch's x from a store in the sparse layout): the layer then
+multiplies it by its weights without widening it (loom.ops.sparse_linear) and aggregates the
+products, as `loom train` does.
 """
 import math
 
@@ -11,6 +14,11 @@ from torch import nn
 from . import _loom
 
 _aggregate = _loom.ops.aggregate
+_sparse_linear = _loom.ops.sparse_linear
+
+
+def _is_sparse(x):
+    return x.layout == torch.sparse_csr
 
 
 def _kaiming(out_features, in_features):
@@ -45,6 +53,9 @@ class SAGEConv(nn.Module):
         self.weight_r = nn.Parameter(_kaiming(out_features, in_features))
 
     def forward(self, block, x):
+        if _is_sparse(x):
+            neigh = _aggregate(block, _sparse_linear(x, self.weight_l, block.num_src), "mean")
+            return neigh + _sparse_linear(x, self.weight_r, block.num_dst) + self.bias
         if _aggregate_first(block, self.in_features, self.out_features):
             neigh = torch.addmm(self.bias, _aggregate(block, x, "mean"), self.weight_l.t())
         else:
@@ -63,6 +74,8 @@ class GCNConv(nn.Module):
         self.bias = nn.Parameter(torch.zeros(out_features))
 
     def forward(self, block, x):
+        if _is_sparse(x):
+            return _aggregate(block, _sparse_linear(x, self.weight, block.num_src), "gcn") + self.bias
         if _aggregate_first(block, self.in_features, self.out_features):
             return torch.addmm(self.bias, _aggregate(block, x, "gcn"), self.weight.t())
         return _aggregate(block, x @ self.weight.t(), "gcn") + self.bias
@@ -82,7 +95,8 @@ class GATConv(nn.Module):
         self.bias = nn.Parameter(torch.zeros(heads * out_features if concat else out_features))
 
     def forward(self, block, x):
-        h = (x @ self.weight.t()).view(block.num_src, self.heads, self.out_features)
+        h = _sparse_linear(x, self.weight, block.num_src) if _is_sparse(x) else x @ self.weight.t()
+        h = h.view(block.num_src, self.heads, self.out_features)
         a_src = (h * self.att_src).sum(-1)
         a_dst = (h[: block.num_dst] * self.att_dst).sum(-1)
         out = _loom.ops.gat_aggregate(

@@ -58,7 +58,7 @@ struct Batch {
 
   Batch to(const torch::Device& device) const {
     Batch b = *this;
-    b.x = x.to(device);
+    b.x = nn::with_parts_moved(x, [&](const torch::Tensor& part) { return part.to(device); });
     b.y = y.to(device);
     b.seeds = seeds.to(device);
     b.input_nodes = input_nodes.to(device);

@@ -11,6 +11,7 @@
 #include "loom/nn/gat_aggregate.hpp"
 #include "loom/nn/message_graph.hpp"
 #include "loom/nn/relu_dropout.hpp"
+#include "loom/nn/sparse_linear.hpp"
 
 namespace loom::python {
 
@@ -62,6 +63,9 @@ void bind_ops(py::module_& m) {
       py::arg("block"), py::arg("x"), py::arg("kind"),
       "x [num_src, F] -> [num_dst, F]: 'sum', 'mean' or 'gcn' (D^-1/2 (A + I) D^-1/2 with the block's "
       "GCN norms: the whole graph's degrees for blocks a Loader built)");
+  ops.def("sparse_linear", &nn::sparse_linear, py::arg("x"), py::arg("weight"), py::arg("rows"),
+          "x[:rows] @ weight.t() for a torch.sparse_csr x [n, in] (a sparse Batch.x) and a dense weight [out, in], "
+          "never widening x: a threaded CPU kernel (cuSPARSE on a GPU); the gradient flows to the weight only");
   ops.def("relu_dropout", &nn::relu_dropout, py::arg("x"), py::arg("p"), py::arg("training"),
           "dropout(relu(x), p) fused in one pass, keeping a 1-byte mask for backward (torch's random stream)");
   ops.def("dropout", &nn::dropout, py::arg("x"), py::arg("p"), py::arg("training"),

@@ -111,7 +111,9 @@ def test_sparse_features_from_pyg_and_back(tmp_path):
     loader = loom.Loader(tmp_path / "sparse", fanouts=[3], batch_size=8, input_nodes=torch.ones(n, dtype=torch.bool))
     loader.set_epoch(0)
     batch = next(iter(loader))
-    assert torch.equal(batch.x, dense[batch.input_nodes])  # a Loader reads the rows the store stands for
+    # Batches carry the rows sparse (never widened), standing for the dense rows.
+    assert batch.x.layout == torch.sparse_csr
+    assert torch.equal(batch.x.to_dense(), dense[batch.input_nodes])
 
 
 def test_from_pyg_keeps_edge_weights(tmp_path):

@@ -115,3 +115,28 @@ def test_a_pyg_layer_consumes_a_block_edge_index(sbm):
         theirs.lin_r.weight.copy_(ours.weight_r)
     expected = theirs((batch.x, batch.x[: block.num_dst]), block.edge_index(), size=(block.num_src, block.num_dst))
     assert torch.allclose(ours(block, batch.x), expected, atol=1e-5)
+
+
+@pytest.mark.parametrize("layer", ["sage", "gcn", "gat"])
+def test_layers_take_sparse_rows_as_the_dense_rows_they_stand_for(layer):
+    block = random_block(num_src=40, num_dst=10, seed=3)
+    g = torch.Generator().manual_seed(5)
+    x = torch.rand(40, 60, generator=g) * (torch.rand(40, 60, generator=g) < 0.1)
+    torch.manual_seed(0)
+    conv = {"sage": lambda: loom.nn.SAGEConv(60, 8), "gcn": lambda: loom.nn.GCNConv(60, 8),
+            "gat": lambda: loom.nn.GATConv(60, 4, heads=2)}[layer]()
+    outs, grads = [], []
+    for rows in (x, x.to_sparse_csr()):
+        conv.zero_grad()
+        out = conv(block, rows)
+        out.pow(2).sum().backward()
+        outs.append(out.detach())
+        grads.append([p.grad.clone() for p in conv.parameters()])
+    assert torch.allclose(outs[0], outs[1], rtol=1e-4, atol=1e-5)
+    for dense_grad, sparse_grad in zip(*grads):
+        assert torch.allclose(dense_grad, sparse_grad, rtol=1e-4, atol=1e-5)
+
+
+def test_sparse_linear_names_a_dense_x():
+    with pytest.raises(loom.Error, match="x"):
+        loom.ops.sparse_linear(torch.rand(3, 4), torch.rand(2, 4), 3)
