@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # Sparse feature layout against the dense one (issue 60), same sitting, same seeds: Cora and PubMed
 # (LOOM_DATA) and a generated SBM graph with binary bag-of-words rows (SPARSE_NODES nodes, default
-# 20000; SPARSE_DIM columns, default 5000; SPARSE_WORDS words a row, default 15). For each graph and
+# 200000; SPARSE_DIM columns, default 5000; SPARSE_WORDS words a row, default 15). For each graph and
 # layout: the store's feature bytes, a 3-layer SAGE run in one process on 2 threads (epoch time:
-# median after the first; test accuracy of exact inference; 3 seeds on the real graphs), and the
-# remote feature bytes an epoch on 4 METIS parts (4 ranks). Writes bench/results/sparse.md.
-# Env: LOOM, LOOM_DATA, LOOM_PYTHON (bench/lib.sh); EPOCHS (default 5).
+# median after the first; test accuracy of exact inference; 3 seeds on the real graphs; the run's
+# peak memory, resident and private, from its memory_peak record), the same recipe in PyG 2.4
+# (NeighborLoader + SAGEConv on the dense rows, bench/peers/pyg_neighbor_sage.py; skipped with a
+# message where ../shared/peers/pyg is absent), and the remote feature bytes an epoch on 4 METIS
+# parts (4 ranks). Writes bench/results/sparse.md.
+# Env: LOOM, LOOM_DATA, LOOM_PYTHON (bench/lib.sh); EPOCHS (default 5); LOOM_PYG (default
+# ../shared/peers/pyg).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 work=bench/work/sparse
@@ -13,12 +17,16 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 require_loom || exit 1
 mkdir -p "$work" bench/results
 epochs=${EPOCHS:-5}
-nodes=${SPARSE_NODES:-20000} dim=${SPARSE_DIM:-5000} words=${SPARSE_WORDS:-15}
+pyg=${LOOM_PYG:-../shared/peers/pyg}
+have_pyg=1
+[ -d "$pyg/torch_geometric" ] || { have_pyg=0; echo "bench_sparse: no PyG at $pyg (LOOM_PYG): its columns are left out"; }
+nodes=${SPARSE_NODES:-200000} dim=${SPARSE_DIM:-5000} words=${SPARSE_WORDS:-15}
 mpirun=(mpirun -np 4 --oversubscribe --bind-to none -q)
-train=(--model sage --layers 3 --hidden 256 --fanouts 15,10,5 --batch-size 1024 --lr 0.003 --quiet)
+train=(--model sage --layers 3 --hidden 256 --fanouts 15,10,5 --batch-size 1024 --lr 0.003 --eval-every 0 --quiet)
 
 feature_bytes() { du -cb "$1"/feat*.npy | tail -1 | cut -f1; }
-# summary FILE: median epoch seconds after the first, exact test accuracy, the last epoch's remote feature bytes
+# summary FILE: median epoch seconds after the first, exact test accuracy, the last epoch's remote
+# feature bytes, the last loss, the peak resident and private MiB
 summary() {
   "$python" - "$1" << 'PY'
 import json, statistics, sys
@@ -26,9 +34,22 @@ recs = [json.loads(l) for l in open(sys.argv[1])]
 ep = [r for r in recs if "loss" in r]
 seconds = statistics.median(r["epoch_seconds"] for r in (ep[1:] or ep))
 acc = next((r.get("test_accuracy") for r in recs if r.get("event") == "exact_eval"), float("nan"))
-print(f"{seconds:.3f} {acc:.4f} {ep[-1].get('feature_bytes', 0)} {ep[-1]['loss']:.6f}")
+peak = next((r for r in recs if r.get("event") == "memory_peak"), {})
+mib = lambda b: b / 2**20
+print(f"{seconds:.3f} {acc:.4f} {ep[-1].get('feature_bytes', 0)} {ep[-1]['loss']:.6f} "
+      f"{mib(peak.get('peak_bytes', 0)):.0f} {mib(max(peak.get('private_peak_bytes_per_rank', [0]))):.0f}")
 PY
 }
+# pyg_run STORE SEED: PyG's epoch seconds and test accuracy on the dense rows ("- -" without PyG)
+pyg_run() {
+  if ((have_pyg)); then
+    PYTHONPATH="$pyg" "$python" bench/peers/pyg_neighbor_sage.py "$1" --epochs "$epochs" --seed "$2" --threads 2 |
+      "$python" -c "import json,sys; r=json.loads(sys.stdin.readlines()[-1]); print(f\"{r['epoch_seconds']:.3f} {r['test_accuracy']:.4f}\")"
+  else
+    echo "- -"
+  fi
+}
+ratio() { "$python" -c "import sys; a, b = sys.argv[1:]; print('-' if '-' in (a, b) else f'{float(a) / max(float(b), 1e-9):.2f}')" "$1" "$2"; }
 
 rows=()
 run_graph() {  # NAME SOURCE-STORE-MAKER...: NAME's dense and sparse stores exist in $work
@@ -41,28 +62,35 @@ run_graph() {  # NAME SOURCE-STORE-MAKER...: NAME's dense and sparse stores exis
   for layout in dense sparse; do
     row+=" | $(feature_bytes "$work/$name-$layout")"
   done
+  local pyg_seconds=() pyg_accs=()
   for seed in $(seq 1 "$seeds"); do
     for layout in dense sparse; do
       "$loom" --log-level warn train "$work/$name-$layout" "${train[@]}" --epochs "$epochs" --threads 2 --seed "$seed" \
         --metrics "$work/$name-$layout-$seed.jsonl" --overwrite
     done
+    read -r p a <<< "$(pyg_run "$work/$name-dense" "$seed")"
+    pyg_seconds+=("$p") pyg_accs+=("$a")
   done
   for layout in dense sparse; do
     "${mpirun[@]}" "$loom" --log-level warn train "$work/$name-$layout-4" "${train[@]}" --threads 1 --epochs 1 \
       --metrics "$work/$name-$layout-4.jsonl" --overwrite
   done
-  local d s ds ss
-  read -r ds _ _ _ <<< "$(summary "$work/$name-dense-1.jsonl")"
-  read -r ss _ _ _ <<< "$(summary "$work/$name-sparse-1.jsonl")"
+  local d s ds ss dpeak dprivate speak sprivate
+  read -r ds _ _ _ dpeak dprivate <<< "$(summary "$work/$name-dense-1.jsonl")"
+  read -r ss _ _ _ speak sprivate <<< "$(summary "$work/$name-sparse-1.jsonl")"
+  local ps=${pyg_seconds[0]}
   local accs=""
   for layout in dense sparse; do
     local a=()
     for seed in $(seq 1 "$seeds"); do a+=("$(summary "$work/$name-$layout-$seed.jsonl" | cut -d' ' -f2)"); done
     accs+=" | ${a[*]}"
   done
+  accs+=" | ${pyg_accs[*]}"
   read -r _ _ d _ <<< "$(summary "$work/$name-dense-4.jsonl")"
   read -r _ _ s _ <<< "$(summary "$work/$name-sparse-4.jsonl")"
-  row+=" | $ds | $ss | $("$python" -c "print(f'{$ds / $ss:.2f}')")$accs | $d | $s | $("$python" -c "print(f'{$d / max(1, $s):.1f}')") |"
+  row+=" | $ds | $ss | $ps | $(ratio "$ds" "$ss") | $(ratio "$ps" "$ss")$accs"
+  row+=" | $dpeak / $dprivate | $speak / $sprivate | $(ratio "$dpeak" "$speak") / $(ratio "$dprivate" "$sprivate")"
+  row+=" | $d | $s | $(ratio "$d" "$s") |"
   rows+=("$row")
 }
 
@@ -85,10 +113,10 @@ run_graph "$gen" 1
 {
   echo "# Sparse feature layout against dense (bench/bench_sparse.sh)"
   echo
-  echo "3-layer SAGE (hidden 256, fanouts 15,10,5, batch 1024), $epochs epochs in one process on 2 threads; epoch time the median after the first; test accuracy of exact inference, one value per seed; remote feature bytes of one epoch on 4 METIS parts (4 ranks). Feature bytes: the store's feature files."
+  echo "3-layer SAGE (hidden 256, fanouts 15,10,5, batch 1024, lr 0.003), $epochs epochs in one process on 2 threads; epoch time the median after the first (PyG: seed 1's); test accuracy of exact (layer-wise) inference after the last epoch, one value per seed; PyG 2.4: NeighborLoader + SAGEConv with the same recipe on the dense rows (bench/peers/pyg_neighbor_sage.py); peak memory of seed 1's run in MiB, resident (mapped store pages included) / private; remote feature bytes of one epoch on 4 METIS parts (4 ranks). Feature bytes: the store's feature files."
   echo
-  echo "| graph | feature bytes dense | sparse | s/epoch dense | sparse | dense/sparse | test acc dense (seeds) | sparse (seeds) | remote bytes dense | sparse | dense/sparse |"
-  echo "|---|---|---|---|---|---|---|---|---|---|---|"
+  echo "| graph | feature bytes dense | sparse | s/epoch dense | sparse | PyG | dense/sparse | PyG/sparse | test acc dense (seeds) | sparse (seeds) | PyG (seeds) | peak MiB dense | sparse | dense/sparse | remote bytes dense | sparse | dense/sparse |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
   printf '%s\n' "${rows[@]}"
 } > bench/results/sparse.md
 cat bench/results/sparse.md

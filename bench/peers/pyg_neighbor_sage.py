@@ -1,0 +1,100 @@
+"""PyG peer of `loom train` with Loom's mini-batch recipe (3-layer SAGE, hidden 256, fanouts
+15,10,5, batch 1024, Adam lr 0.003, dropout 0.5) on a Loom graph store with dense rows (feat.npy):
+PyG's NeighborLoader and SAGEConv as PyG's own examples write them, the rows dense as PyG holds a
+bag of words. Test accuracy by PyG's layer-wise inference (every neighbour, layer by layer, as
+its reddit example's `inference`). Prints one JSON line: the epoch seconds (median after the
+first), the test accuracy after the last epoch, the final training loss.
+
+Usage (Debian's python3, PyG from ../shared/peers/pyg):
+  PYTHONPATH=../shared/peers/pyg /usr/bin/python3 bench/peers/pyg_neighbor_sage.py STORE \
+      --epochs 5 --seed 1 --threads 2
+"""
+import argparse
+import json
+import os
+import statistics
+import time
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+from torch_geometric.data import Data
+from torch_geometric.loader import NeighborLoader
+from torch_geometric.nn import SAGEConv
+
+
+def load_store(path):
+    arr = lambda name: np.load(os.path.join(path, name), mmap_mode="r")
+    indptr, indices = np.asarray(arr("indptr.npy")), np.asarray(arr("indices.npy")).astype(np.int64)
+    rows = np.repeat(np.arange(len(indptr) - 1), np.diff(indptr))
+    # Loom's CSR row i lists the neighbours j whose messages i aggregates: edges j -> i.
+    edge_index = torch.from_numpy(np.stack([indices, rows]))
+    x = torch.from_numpy(np.array(arr("feat.npy"), dtype=np.float32))
+    y = torch.from_numpy(np.array(arr("label.npy"), dtype=np.int64))
+    split = {k: torch.from_numpy(np.array(arr(f"{k}_idx.npy"), dtype=np.int64)) for k in ("train", "test")}
+    return Data(x=x, edge_index=edge_index, y=y, num_nodes=len(indptr) - 1), split
+
+
+class SAGE(torch.nn.Module):
+    def __init__(self, widths):
+        super().__init__()
+        self.convs = torch.nn.ModuleList(SAGEConv(a, b) for a, b in zip(widths[:-1], widths[1:]))
+
+    def forward(self, x, edge_index):
+        for i, conv in enumerate(self.convs):
+            x = conv(x, edge_index)
+            if i + 1 < len(self.convs):
+                x = F.dropout(x.relu(), p=0.5, training=self.training)
+        return x
+
+    @torch.no_grad()
+    def inference(self, x_all, loader):
+        for i, conv in enumerate(self.convs):
+            out = []
+            for batch in loader:
+                h = conv(x_all[batch.n_id], batch.edge_index)[: batch.batch_size]
+                out.append(h.relu() if i + 1 < len(self.convs) else h)
+            x_all = torch.cat(out)
+        return x_all
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("store")
+    parser.add_argument("--epochs", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--threads", type=int, default=2)
+    args = parser.parse_args()
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    data, split = load_store(args.store)
+    classes = int(data.y.max()) + 1
+    train_loader = NeighborLoader(
+        data, input_nodes=split["train"], num_neighbors=[15, 10, 5], batch_size=1024, shuffle=True
+    )
+    model = SAGE([data.num_features, 256, 256, classes])
+    optimizer = torch.optim.Adam(model.parameters(), lr=0.003)
+    seconds, loss = [], float("nan")
+    for _ in range(args.epochs):
+        model.train()
+        start = time.perf_counter()
+        for batch in train_loader:
+            optimizer.zero_grad()
+            out = model(batch.x, batch.edge_index)[: batch.batch_size]
+            step_loss = F.cross_entropy(out, batch.y[: batch.batch_size])
+            step_loss.backward()
+            optimizer.step()
+            loss = float(step_loss)
+        seconds.append(time.perf_counter() - start)
+    model.eval()
+    every = NeighborLoader(data.clone(), num_neighbors=[-1], batch_size=4096, shuffle=False)
+    every.data.n_id = torch.arange(data.num_nodes)
+    predicted = model.inference(data.x, every).argmax(-1)
+    test = split["test"]
+    accuracy = float((predicted[test] == data.y[test]).float().mean())
+    print(json.dumps({"epoch_seconds": statistics.median(seconds[1:] or seconds), "test_accuracy": accuracy,
+                      "loss": loss}))
+
+
+if __name__ == "__main__":
+    main()
