@@ -123,8 +123,11 @@ def test_layers_take_sparse_rows_as_the_dense_rows_they_stand_for(layer):
     g = torch.Generator().manual_seed(5)
     x = torch.rand(40, 60, generator=g) * (torch.rand(40, 60, generator=g) < 0.1)
     torch.manual_seed(0)
-    conv = {"sage": lambda: loom.nn.SAGEConv(60, 8), "gcn": lambda: loom.nn.GCNConv(60, 8),
-            "gat": lambda: loom.nn.GATConv(60, 4, heads=2)}[layer]()
+    conv = {
+        "sage": lambda: loom.nn.SAGEConv(60, 8),
+        "gcn": lambda: loom.nn.GCNConv(60, 8),
+        "gat": lambda: loom.nn.GATConv(60, 4, heads=2),
+    }[layer]()
     outs, grads = [], []
     for rows in (x, x.to_sparse_csr()):
         conv.zero_grad()

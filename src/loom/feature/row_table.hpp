@@ -43,6 +43,8 @@ class RowTable {
     return sparse_ ? sparse_bytes() : rows_ * dim_ * static_cast<std::int64_t>(format::dtype_size(dtype_));
   }
   bool is_sparse() const { return sparse_ != nullptr; }
+  // A sparse table's entries (all its rows'); 0 for a dense one.
+  std::int64_t nnz() const { return sparse_ ? sparse_->indptr[rows_] : 0; }
   // A sparse table's row r: its columns and their values (null: every value is 1).
   struct SparseEntries {
     std::span<const std::int32_t> columns;

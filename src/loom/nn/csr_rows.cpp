@@ -33,5 +33,4 @@ torch::Tensor csr_tensor(graph::SparseRows rows, std::int64_t dim, bool pinned) 
                                        torch::TensorOptions().dtype(torch::kFloat32).layout(torch::kSparseCsr));
 }
 
-
 }  // namespace loom::nn

@@ -33,10 +33,33 @@ BatchShape shape_of(const sample::SampledBatch& b) {
   return s;
 }
 
+// How a batch holds its input rows: dense float32 rows of `dim` values, or, from a sparse store
+// without a prefetch buffer or a device tier (loader::BatchBuilder::sparse_rows), as a CSR of the
+// store's mean entries a row (int32 offsets and columns, float32 values), which the first layer
+// multiplies without widening.
+struct InputRows {
+  std::int64_t dim = 0;
+  bool sparse = false;
+  std::int64_t row_bytes = 0;  // in a batch
+};
+
+InputRows input_rows_of(const loader::TrainingData& data, bool dense_batches = false) {
+  const feature::RowTable& rows = data.features;
+  if (!rows.is_sparse() || dense_batches) return {data.feat_dim, false, data.feat_dim * kFloat};
+  const std::int64_t entries = (rows.nnz() + rows.rows() - 1) / std::max<std::int64_t>(1, rows.rows());
+  return {data.feat_dim, true, 4 + entries * 8};
+}
+
+// A training or evaluation batch's rows (exact inference reads sparse rows sparse whatever the options).
+InputRows batch_rows_of(const MinibatchOptions& o, const loader::TrainingData& data) {
+  return input_rows_of(data, o.prefetch.controller.kind != control::ControllerKind::kNone ||
+                                 o.data_path.device_rows > 0 || o.data_path.host_reads == loader::HostReads::kMapped);
+}
+
 // A prepared batch: input rows and ids, blocks (indptr, indices) and their message graphs (two
 // int64 ids per edge), labels.
-std::int64_t batch_bytes(const BatchShape& s, std::int64_t dim) {
-  std::int64_t bytes = s.input_nodes * (dim * kFloat + 8) + s.seeds * 8;
+std::int64_t batch_bytes(const BatchShape& s, const InputRows& rows) {
+  std::int64_t bytes = s.input_nodes * (rows.row_bytes + 8) + s.seeds * 8;
   for (std::size_t l = 0; l < s.dst.size(); ++l) bytes += (s.dst[l] + 1) * 8 + s.edges[l] * (4 + 16);
   return bytes;
 }
@@ -45,25 +68,30 @@ std::int64_t batch_bytes(const BatchShape& s, std::int64_t dim) {
 // n_dst x out tensors (two linear outputs, their sum, activation, dropout); GAT adds attention
 // values per edge and head. Backward frees them layer by layer while it holds one layer's
 // gradients (n_dst x (in + 2 out)) at a time. Without gradients (evaluation): one layer at a time.
-std::int64_t activation_bytes(const BatchShape& s, const nn::GnnModel& model, std::int64_t dim, bool backward) {
+// A sparse first layer keeps its product of every input row (n_src x out) in place of the
+// aggregated input, and its gradient is the weights' (in x out, twice: transposed and not).
+std::int64_t activation_bytes(const BatchShape& s, const nn::GnnModel& model, const InputRows& rows, bool backward) {
   const std::int64_t heads =
       model.options().kind == nn::ModelKind::kGat ? std::max<std::int64_t>(1, model.options().heads) : 0;
-  std::int64_t saved = 0, widest_layer = 0, widest_gradient = 0, in = dim;
+  std::int64_t saved = 0, widest_layer = 0, widest_gradient = 0, in = rows.dim;
   for (std::size_t l = 0; l < s.dst.size(); ++l) {
     const std::int64_t out = model.layer_out_features(static_cast<int>(l));
-    const std::int64_t layer = kFloat * (s.dst[l] * (in + 5 * out) + s.edges[l] * heads * 3);
+    const bool sparse = l == 0 && rows.sparse;
+    const std::int64_t kept = sparse ? s.input_nodes * out : s.dst[l] * in;
+    const std::int64_t layer = kFloat * (kept + s.dst[l] * 5 * out + s.edges[l] * heads * 3);
     saved += layer;
     widest_layer = std::max(widest_layer, layer);
-    widest_gradient = std::max(widest_gradient, kFloat * s.dst[l] * (in + 2 * out));
+    widest_gradient =
+        std::max(widest_gradient, kFloat * (sparse ? 2 * in * out + s.dst[l] * 2 * out : s.dst[l] * (in + 2 * out)));
     in = out;
   }
   return backward ? saved + widest_gradient : widest_layer;
 }
 
-BatchShape largest(const std::vector<BatchShape>& shapes, std::int64_t dim) {
+BatchShape largest(const std::vector<BatchShape>& shapes, const InputRows& rows) {
   BatchShape best;
   for (const auto& s : shapes)
-    if (batch_bytes(s, dim) > batch_bytes(best, dim)) best = s;
+    if (batch_bytes(s, rows) > batch_bytes(best, rows)) best = s;
   return best;
 }
 
@@ -72,7 +100,8 @@ BatchShape largest(const std::vector<BatchShape>& shapes, std::int64_t dim) {
 std::int64_t superbatch_bytes(const MinibatchOptions& o, const BatchShape& s, const loader::TrainingData& data) {
   if (o.data_path.superbatch <= 1) return 0;
   const std::int64_t held = loader::grouped_value_bytes(data.features.dtype());
-  return o.data_path.superbatch * (batch_bytes(s, data.feat_dim) - s.input_nodes * data.feat_dim * (kFloat - held));
+  const InputRows dense{data.feat_dim, false, data.feat_dim * kFloat};  // a superbatch's rows are dense
+  return o.data_path.superbatch * (batch_bytes(s, dense) - s.input_nodes * data.feat_dim * (kFloat - held));
 }
 
 // A few of the run's first training batches, sampled as training will sample them.
@@ -86,7 +115,7 @@ BatchShape probe_training_batch(const CheckedMinibatchOptions& checked, const lo
                                        o.run.seed, 0, data.rank);
   std::vector<BatchShape> shapes;
   for (const auto& step : plan) shapes.push_back(shape_of(sampler.sample(step.seeds, step.sample_seed)));
-  return largest(shapes, data.feat_dim);
+  return largest(shapes, batch_rows_of(o, data));
 }
 
 // A sampled evaluation batch (--eval-fanouts, --eval-batch-size) of this rank's validation nodes.
@@ -100,9 +129,10 @@ BatchShape probe_sampled_eval_batch(const CheckedMinibatchOptions& checked, cons
 }
 
 // Exact layer-wise inference (evaluation.cpp): an output and an input copy of this rank's rows per
-// layer, the logits and embeddings kept, and one chunk of destinations with their neighbours.
+// layer, the logits and embeddings kept, and one chunk of destinations with their neighbours
+// (sparse first-layer rows: never widened).
 std::int64_t exact_inference_bytes(const loader::TrainingData& data, const nn::GnnModel& model) {
-  std::int64_t widest = data.feat_dim, last = 0;
+  std::int64_t widest = input_rows_of(data).sparse ? 0 : data.feat_dim, last = 0;
   for (int l = 0; l < model.num_layers(); ++l) widest = std::max(widest, model.layer_out_features(l));
   if (model.num_layers() > 1) last = model.layer_out_features(model.num_layers() - 2);
   std::int64_t chunk_inputs = 0, chunk_edges = 0;
@@ -115,8 +145,8 @@ std::int64_t exact_inference_bytes(const loader::TrainingData& data, const nn::G
     chunk_edges = block.num_sampled_edges;
   }
   const std::int64_t rows = data.num_local * kFloat * (2 * widest + last + data.num_classes);
-  const std::int64_t chunk = chunk_inputs * (widest * kFloat * 3 + 8) + chunk_edges * 20 +
-                             std::min(data.num_local, kExactChunk) * widest * kFloat * 5;
+  const std::int64_t chunk = chunk_inputs * (std::max(widest * kFloat, input_rows_of(data).row_bytes) * 3 + 8) +
+                             chunk_edges * 20 + std::min(data.num_local, kExactChunk) * widest * kFloat * 5;
   return rows + chunk;
 }
 
@@ -131,7 +161,10 @@ std::int64_t model_bytes(const MinibatchOptions& o, const nn::GnnModel& model, i
 std::int64_t cache_bytes(const MinibatchOptions& o, const loader::TrainingData& data) {
   if (o.cache.policy == feature::CachePolicy::kNone || o.cache.alpha <= 0 || data.book.num_parts() == 1) return 0;
   const std::int64_t rows = feature::cache_capacity(o.cache.alpha, data.book, data.rank);
-  return rows * (data.feat_dim * static_cast<std::int64_t>(format::dtype_size(o.cache.dtype)) + 8 + 16);
+  const InputRows input = input_rows_of(data);  // a sparse store's cache holds its rows' entries
+  const std::int64_t row_bytes =
+      input.sparse ? input.row_bytes + 4 : data.feat_dim * static_cast<std::int64_t>(format::dtype_size(o.cache.dtype));
+  return rows * (row_bytes + 8 + 16);
 }
 
 std::int64_t prefetch_bytes(const MinibatchOptions& o, const loader::TrainingData& data) {
@@ -165,12 +198,13 @@ MemoryPlan plan_minibatch_memory(const CheckedMinibatchOptions& checked, const l
   // Queued batches, one being prepared and the one training; with no pipeline the last is released
   // before the next is prepared.
   const std::int64_t batches = o.data_path.pipeline_depth == 0 ? 1 : o.data_path.pipeline_depth + 2;
-  const std::int64_t in_flight = batches * batch_bytes(train, data.feat_dim) + superbatch_bytes(o, train, data);
-  const std::int64_t step = activation_bytes(train, model, data.feat_dim, true);
+  const InputRows rows = batch_rows_of(o, data);
+  const std::int64_t in_flight = batches * batch_bytes(train, rows) + superbatch_bytes(o, train, data);
+  const std::int64_t step = activation_bytes(train, model, rows, true);
   std::int64_t evaluation = 0;
   if (!o.run.eval.never() && o.evaluation.mode == EvalMode::kSampled) {
     const BatchShape eval = probe_sampled_eval_batch(checked, data);
-    evaluation = batch_bytes(eval, data.feat_dim) + activation_bytes(eval, model, data.feat_dim, false);
+    evaluation = batch_bytes(eval, rows) + activation_bytes(eval, model, rows, false);
   }
   if (o.evaluation.exact || !o.output.dir.empty() || (!o.run.eval.never() && o.evaluation.mode == EvalMode::kExact))
     evaluation = std::max(evaluation, exact_inference_bytes(data, model));
