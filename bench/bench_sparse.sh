@@ -28,7 +28,7 @@ have_pyg=1
 [ -d "$pyg/torch_geometric" ] || { have_pyg=0; echo "bench_sparse: no PyG at $pyg (LOOM_PYG): its columns are left out"; }
 nodes=${SPARSE_NODES:-200000} dim=${SPARSE_DIM:-5000} words=${SPARSE_WORDS:-15}
 mpirun=(mpirun -np 4 --oversubscribe --bind-to none -q)
-train=(--model sage --layers 3 --hidden 256 --fanouts 15,10,5 --batch-size 1024 --lr 0.003 --eval-every 0 --pipeline-depth 1 --quiet)
+train=(--model sage --layers 3 --hidden 256 --fanouts 15,10,5 --lr 0.003 --eval-every 0 --quiet)
 
 feature_bytes() { du -cb "$1"/feat*.npy | tail -1 | cut -f1; }
 # summary FILE: median epoch seconds after the first, exact test accuracy, the last epoch's remote
@@ -50,7 +50,7 @@ PY
 pyg_run() {
   if ((have_pyg)); then
     PYTHONPATH="$pyg" "$python" bench/peers/pyg_neighbor_sage.py "$1" --epochs "$3" --max-steps "$4" --seed "$2" \
-      --threads 2 |
+      --threads 2 | tee "$work/pyg-$(basename "$1")-$2.json" |
       "$python" -c "import json,sys; r=json.loads(sys.stdin.readlines()[-1]); print(f\"{r['epoch_seconds']:.3f} {r['test_accuracy']:.4f}\")"
   else
     echo "- -"
@@ -73,7 +73,8 @@ run_graph() {  # NAME SEEDS EPOCHS MAX_STEPS PARTS-OPTIONS...: NAME's dense and 
   local pyg_seconds=() pyg_accs=()
   for seed in $(seq 1 "$seeds"); do
     for layout in dense sparse; do
-      "$loom" --log-level warn train "$work/$name-$layout" "${train[@]}" --epochs "$run_epochs" --threads 2 \
+      "$loom" --log-level warn train "$work/$name-$layout" "${train[@]}" --batch-size 1024 --pipeline-depth 1 \
+        --epochs "$run_epochs" --threads 2 \
         --max-steps "$max_steps" --seed "$seed" --metrics "$work/$name-$layout-$seed.jsonl" --overwrite
     done
     read -r p a <<< "$(pyg_run "$work/$name-dense" "$seed" "$run_epochs" "$max_steps")"
@@ -108,7 +109,7 @@ for name in cora pubmed; do
       [ -d "$work/$name-$layout" ] ||
         "$loom" --log-level warn import ogb "$data/graphs/$name" -o "$work/$name-$layout" --feature-layout "$layout"
     done
-    run_graph "$name" 3 "$epochs" 0
+    run_graph "$name" 3 "$epochs" 0 --batch-size 1024 --pipeline-depth 1
   fi
 done
 gen="sbm-${nodes}-${dim}-${words}"

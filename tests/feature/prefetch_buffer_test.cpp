@@ -134,5 +134,58 @@ TEST(PrefetchBuffer, LookaheadKeepsTheFetchedRowsUsedSoonest) {
   EXPECT_THROW(PrefetchBuffer({0, 5}, 50, 2, kDim, o), Error);
 }
 
+// A sparse buffer's rows: id v's row holds column v % 7 with value v (and column 6 with value 1
+// for odd v), as its entries.
+graph::SparseRows sparse_rows_of(const std::vector<std::int64_t>& ids) {
+  graph::SparseRows rows;
+  for (const auto id : ids) {
+    rows.indices.push_back(static_cast<std::int32_t>(id % 6));
+    rows.values.push_back(static_cast<float>(id));
+    if (id % 2 == 1) {
+      rows.indices.push_back(6);
+      rows.values.push_back(1);
+    }
+    rows.indptr.push_back(rows.nnz());
+  }
+  return rows;
+}
+
+TEST(PrefetchBuffer, SparseRowsAreHeldAsTheirEntriesAndServedBySlot) {
+  PrefetchOptions o;
+  o.initial = PrefetchStart::kEmpty;
+  o.lookahead = 1;
+  PrefetchBuffer b({0, 5}, 50, 2, /*dim=*/7, o, /*sparse_rows=*/true);
+  EXPECT_TRUE(b.sparse_rows());
+  const std::vector<std::int64_t> ids{31, 40};
+  const std::vector<std::int64_t> positions{0, 1};
+  std::vector<std::int64_t> hit_positions, hit_slots;
+  EXPECT_EQ(b.lookup_slots(ids, positions, hit_positions, hit_slots), positions);
+  b.request_eviction();
+  const auto wanted = b.replacements();
+  ASSERT_EQ(wanted, (std::vector<std::int64_t>{31, 40}));
+  const graph::SparseRows fetched = sparse_rows_of(wanted);
+  b.install(wanted, [&](std::int64_t i) { return entries_of(fetched, i); });
+  EXPECT_EQ(b.row_bytes(), 3 * 8);  // three entries of 4 + 4 bytes
+  b.end_step();
+  EXPECT_TRUE(b.lookup_slots(ids, positions, hit_positions, hit_slots).empty());
+  ASSERT_EQ(hit_slots.size(), 2u);
+  const RowTable::SparseEntries first = b.slot_entries(hit_slots[0]);
+  EXPECT_EQ(std::vector<std::int32_t>(first.columns.begin(), first.columns.end()), (std::vector<std::int32_t>{1, 6}));
+  EXPECT_EQ(first.value(0), 31.0f);
+  EXPECT_EQ(first.value(1), 1.0f);
+  EXPECT_THROW(b.lookup(ids, positions, nullptr), Error) << "sparse rows are not copied out dense";
+  // Lookahead: 45, fetched now and used next, takes a slot (40 and 31 go out of sight).
+  const std::vector<std::int64_t> next{45};
+  const std::vector<std::span<const std::int64_t>> ahead{std::span<const std::int64_t>(next)};
+  b.see_ahead(ahead);
+  const std::vector<std::int64_t> batch{45};
+  const graph::SparseRows row45 = sparse_rows_of(batch);
+  b.admit(batch, std::vector<std::int64_t>{0}, [&](std::int64_t) { return entries_of(row45, 0); });
+  EXPECT_EQ(b.rows_admitted(), 1);
+  hit_positions.clear(), hit_slots.clear();
+  EXPECT_TRUE(b.lookup_slots(batch, std::vector<std::int64_t>{0}, hit_positions, hit_slots).empty());
+  EXPECT_EQ(b.slot_entries(hit_slots[0]).value(0), 45.0f);
+}
+
 }  // namespace
 }  // namespace loom::feature

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The sparse feature layout under mpirun: MPIRUN NP LOOM. A graph with binary bag-of-words rows
-# imported dense and sparse, each partitioned NP ways: `loom train` (pipeline, VIP cache) and
+# imported dense and sparse, each partitioned NP ways: `loom train` (pipeline, VIP cache; and
+# Rudder's prefetch buffer with lookahead admission) and
 # `loom fullgraph` give the same losses on both (within 1e-4 relative: the sparse first layer sums
 # its products in another order than the dense one), and
 # the remote rows of the sparse store cross the features channel as their entries: at most a
@@ -34,6 +35,8 @@ for layout in dense sparse; do
   "$loom" --log-level warn partition "$dir/$layout" -k "$np" --method metis -o "$dir/$layout-parts" > /dev/null
   "${run[@]}" train "$dir/$layout-parts" --layers 2 --fanouts 10,5 --batch-size 64 --hidden 16 --epochs 2 --threads 1 \
     --pipeline-depth 2 --cache vip --alpha 0.2 --eval-every 0 --quiet --metrics "$dir/train-$layout.jsonl"
+  "${run[@]}" train "$dir/$layout-parts" --layers 2 --fanouts 10,5 --batch-size 64 --hidden 16 --epochs 2 --threads 1 \
+    --pipeline-depth 2 --controller lookahead --eval-every 0 --quiet --metrics "$dir/prefetch-$layout.jsonl"
   # No dropout here: dropout on sparse rows draws a mask for the stored values only (the same
   # distribution as on the dense rows, not the same draws).
   "${run[@]}" fullgraph "$dir/$layout-parts" --mode graph --model gcnii --layers 4 --hidden 16 --epochs 3 --threads 1 \
@@ -41,7 +44,7 @@ for layout in dense sparse; do
 done
 grep -q '"feat_layout": "sparse"' "$dir/sparse-parts/part-0/meta.json" || { echo "part 0 is not sparse" >&2; exit 1; }
 losses() { python3 -c "import json,sys; print([json.loads(l)['loss'] for l in open(sys.argv[1]) if '\"loss\"' in l])" "$1"; }
-for run in train full; do
+for run in train prefetch full; do
   python3 - "$dir/$run-dense.jsonl" "$dir/$run-sparse.jsonl" "$run" << 'PY' || exit 1
 import json, sys
 dense, sparse = ([json.loads(l)["loss"] for l in open(f) if '"loss"' in l] for f in sys.argv[1:3])

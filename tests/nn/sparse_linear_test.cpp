@@ -42,6 +42,15 @@ TEST_P(SparseLinearIndex, EqualsTheDenseProductAndItsWeightGradient) {
   }
 }
 
+TEST_P(SparseLinearIndex, WeightGradientByRowsEqualsByColumns) {
+  const auto x = csr_of(bag_of_words(300, 80, 6, 5), GetParam());
+  const auto grad = torch::randn({250, 16});
+  const auto by_rows = detail::sparse_weight_gradient(x, 250, grad, true);
+  const auto by_columns = detail::sparse_weight_gradient(x, 250, grad, false);
+  EXPECT_TRUE(torch::allclose(by_rows, by_columns, 1e-5, 1e-5));
+  EXPECT_TRUE(torch::allclose(by_rows, torch::mm(x.to_dense().slice(0, 0, 250).t(), grad), 1e-4, 1e-4));
+}
+
 INSTANTIATE_TEST_SUITE_P(Indices, SparseLinearIndex, ::testing::Values(torch::kInt, torch::kLong));
 
 TEST(SparseLinear, RejectsADenseXAndMismatchedWidthsNamingTheArgument) {

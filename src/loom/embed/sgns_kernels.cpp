@@ -3,16 +3,10 @@
 #include <algorithm>
 #include <cmath>
 
-// The kernels are compiled three times, for AVX-512, for AVX2+FMA and for baseline x86-64, and the
-// loader picks the clone the CPU supports (GCC function multi-versioning): one portable binary.
-// Not under ThreadSanitizer, whose instrumentation of the clone resolver runs before TSan starts.
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_THREAD__)
-#define LOOM_EMBED_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
-#else
-#define LOOM_EMBED_CLONES
-#endif
-// Helpers are always inlined into the kernels, so they run in the kernel's clone (instruction set).
-#define LOOM_EMBED_INLINE inline __attribute__((always_inline))
+#include "loom/core/cpu_clones.hpp"
+
+// The kernels are cloned per instruction set (core/cpu_clones.hpp); helpers are always inlined
+// into them, so they run in the kernel's clone.
 // Lanes values never cross a non-inlined call, so the ABI note on 64-byte vectors does not apply.
 #pragma GCC diagnostic ignored "-Wpsabi"
 
@@ -43,7 +37,7 @@ const SigmoidTables kTables;
 
 // (label - sigmoid(f)) * alpha with word2vec.c's clipping; adds the prediction's loss.
 template <typename Sum>
-LOOM_EMBED_INLINE float gradient(float f, bool positive, float alpha, Sum& loss) {
+LOOM_ALWAYS_INLINE float gradient(float f, bool positive, float alpha, Sum& loss) {
   if (f > kMaxExp) {
     if (!positive) loss += f;
     return positive ? 0.0f : -alpha;
@@ -61,7 +55,7 @@ LOOM_EMBED_INLINE float gradient(float f, bool positive, float alpha, Sum& loss)
 // Lanes is a GCC vector of kLanes floats: each clone lowers it to its widest registers.
 typedef float Lanes __attribute__((vector_size(kLanes * sizeof(float))));
 
-LOOM_EMBED_INLINE Lanes load_lanes(const float* p) {
+LOOM_ALWAYS_INLINE Lanes load_lanes(const float* p) {
   Lanes v;
   __builtin_memcpy(&v, p, sizeof v);
   return v;
@@ -71,7 +65,7 @@ LOOM_EMBED_INLINE Lanes load_lanes(const float* p) {
 static_assert(kLanes == 16, "sum_lanes folds 16 lanes");
 typedef float Lanes8 __attribute__((vector_size(8 * sizeof(float))));
 typedef float Lanes4 __attribute__((vector_size(4 * sizeof(float))));
-LOOM_EMBED_INLINE float sum_lanes(Lanes v) {
+LOOM_ALWAYS_INLINE float sum_lanes(Lanes v) {
   const Lanes8 v8 = __builtin_shufflevector(v, v, 0, 1, 2, 3, 4, 5, 6, 7) +
                     __builtin_shufflevector(v, v, 8, 9, 10, 11, 12, 13, 14, 15);
   const Lanes4 v4 = __builtin_shufflevector(v8, v8, 0, 1, 2, 3) + __builtin_shufflevector(v8, v8, 4, 5, 6, 7);
@@ -79,7 +73,7 @@ LOOM_EMBED_INLINE float sum_lanes(Lanes v) {
 }
 
 template <int N>
-LOOM_EMBED_INLINE void dot_block(const float* __restrict x, float* const* rows, std::int64_t n, float* out) {
+LOOM_ALWAYS_INLINE void dot_block(const float* __restrict x, float* const* rows, std::int64_t n, float* out) {
   Lanes acc[N] = {};
   for (std::int64_t d = 0; d < n; d += kLanes) {
     const Lanes xv = load_lanes(x + d);
@@ -88,13 +82,13 @@ LOOM_EMBED_INLINE void dot_block(const float* __restrict x, float* const* rows, 
   for (int r = 0; r < N; ++r) out[r] = sum_lanes(acc[r]);
 }
 
-LOOM_EMBED_INLINE float dot(const float* x, float* row, std::int64_t n) {
+LOOM_ALWAYS_INLINE float dot(const float* x, float* row, std::int64_t n) {
   float out;
   dot_block<1>(x, &row, n, &out);
   return out;
 }
 
-LOOM_EMBED_INLINE void dot_many(const float* x, float* const* rows, int count, std::int64_t n, float* out) {
+LOOM_ALWAYS_INLINE void dot_many(const float* x, float* const* rows, int count, std::int64_t n, float* out) {
   int t = 0;
   for (; t + 4 <= count; t += 4) dot_block<4>(x, rows + t, n, out + t);
   if (t + 2 <= count) {
@@ -107,8 +101,8 @@ LOOM_EMBED_INLINE void dot_many(const float* x, float* const* rows, int count, s
 // y = (accumulate ? y : 0) + sum over r < count of coeff[r] rows[r], on n floats (a multiple of
 // kLanes), V vectors of lanes at a time so that V accumulator chains overlap.
 template <int V>
-LOOM_EMBED_INLINE void combine_block(float* y, bool accumulate, const float* coeff, const float* const* rows, int count,
-                                     std::int64_t d) {
+LOOM_ALWAYS_INLINE void combine_block(float* y, bool accumulate, const float* coeff, const float* const* rows,
+                                      int count, std::int64_t d) {
   Lanes acc[V] = {};
   if (accumulate)
     for (int v = 0; v < V; ++v) acc[v] = load_lanes(y + d + v * kLanes);
@@ -119,8 +113,8 @@ LOOM_EMBED_INLINE void combine_block(float* y, bool accumulate, const float* coe
   __builtin_memcpy(y + d, acc, sizeof acc);
 }
 
-LOOM_EMBED_INLINE void combine_rows(float* y, bool accumulate, const float* coeff, const float* const* rows, int count,
-                                    std::int64_t n) {
+LOOM_ALWAYS_INLINE void combine_rows(float* y, bool accumulate, const float* coeff, const float* const* rows, int count,
+                                     std::int64_t n) {
   std::int64_t d = 0;
   for (; d + 4 * kLanes <= n; d += 4 * kLanes) combine_block<4>(y, accumulate, coeff, rows, count, d);
   for (; d < n; d += kLanes) combine_block<1>(y, accumulate, coeff, rows, count, d);
@@ -130,7 +124,7 @@ LOOM_EMBED_INLINE void combine_rows(float* y, bool accumulate, const float* coef
 // rows[t] += g[t] x (in order, so a repeated row sees its earlier update) and x += sum g[t] rows[t]
 // (the rows as they were before their update).
 template <int V>
-LOOM_EMBED_INLINE void update_block(float* x, const float* g, float* const* rows, int count, std::int64_t d) {
+LOOM_ALWAYS_INLINE void update_block(float* x, const float* g, float* const* rows, int count, std::int64_t d) {
   Lanes xv[V], acc[V] = {};
   for (int v = 0; v < V; ++v) xv[v] = load_lanes(x + d + v * kLanes);
   for (int r = 0; r < count; ++r) {
@@ -147,13 +141,13 @@ LOOM_EMBED_INLINE void update_block(float* x, const float* g, float* const* rows
   __builtin_memcpy(x + d, xv, sizeof xv);
 }
 
-LOOM_EMBED_INLINE void update_rows(float* x, const float* g, float* const* rows, int count, std::int64_t n) {
+LOOM_ALWAYS_INLINE void update_rows(float* x, const float* g, float* const* rows, int count, std::int64_t n) {
   std::int64_t d = 0;
   for (; d + 4 * kLanes <= n; d += 4 * kLanes) update_block<4>(x, g, rows, count, d);
   for (; d < n; d += kLanes) update_block<1>(x, g, rows, count, d);
 }
 
-LOOM_EMBED_INLINE void axpy(float g, const float* __restrict x, float* __restrict y, std::int64_t n) {
+LOOM_ALWAYS_INLINE void axpy(float g, const float* __restrict x, float* __restrict y, std::int64_t n) {
   for (std::int64_t d = 0; d < n; ++d) y[d] += g * x[d];
 }
 
@@ -194,7 +188,7 @@ KernelScratch::KernelScratch(int window, int negative, std::int64_t stride)
       rows_(2 * window, stride),
       vecs_(2, stride) {}
 
-LOOM_EMBED_CLONES
+LOOM_CPU_CLONES
 double sg_hogwild(const KernelParams& p, std::span<const std::int32_t> sentence, float alpha, core::Rng& rng,
                   KernelScratch& scratch, std::int64_t& predictions) {
   const std::int64_t ld = p.stride;
@@ -222,7 +216,7 @@ double sg_hogwild(const KernelParams& p, std::span<const std::int32_t> sentence,
   return loss;
 }
 
-LOOM_EMBED_CLONES
+LOOM_CPU_CLONES
 double sg_batched(const KernelParams& p, std::span<const std::int32_t> sentence, float alpha, core::Rng& rng,
                   KernelScratch& scratch, std::int64_t& predictions) {
   const std::int64_t ld = p.stride;
@@ -265,7 +259,7 @@ double sg_batched(const KernelParams& p, std::span<const std::int32_t> sentence,
   return loss;
 }
 
-LOOM_EMBED_CLONES
+LOOM_CPU_CLONES
 double sg_shared(const KernelParams& p, std::span<const std::int32_t> sentence, float alpha, core::Rng& rng,
                  KernelScratch& scratch, std::int64_t& predictions) {
   const std::int64_t ld = p.stride;
@@ -293,7 +287,7 @@ double sg_shared(const KernelParams& p, std::span<const std::int32_t> sentence, 
   return loss;
 }
 
-LOOM_EMBED_CLONES
+LOOM_CPU_CLONES
 double cbow(const KernelParams& p, std::span<const std::int32_t> sentence, float alpha, core::Rng& rng,
             KernelScratch& scratch, std::int64_t& predictions) {
   const std::int64_t ld = p.stride;

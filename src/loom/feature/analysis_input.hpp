@@ -18,6 +18,13 @@ struct AnalysisInput {
   partition::PartitionBook book;
   std::vector<std::vector<std::int64_t>> train_ids;  // per part, global ids
   std::vector<std::int64_t> halo_sizes;              // per part: remote neighbours of its nodes
+  // The bytes a vertex's row crosses the network as (the float32 wire): dim * 4 for dense rows;
+  // in a sparse store, 4 + 4 per entry, + 4 per entry unless every value of the row is 1.
+  std::int64_t dense_row_bytes = 0;
+  std::vector<std::int32_t> sparse_row_bytes;  // per global vertex (sparse stores only)
+  double row_bytes(std::int64_t v) const {
+    return sparse_row_bytes.empty() ? static_cast<double>(dense_row_bytes) : sparse_row_bytes[v];
+  }
 
   // Steps per epoch of the modelled run: every rank takes as many as the largest part needs.
   std::int64_t steps_per_epoch(std::int64_t batch_size) const;

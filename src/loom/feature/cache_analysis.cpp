@@ -6,6 +6,7 @@
 
 #include "loom/core/error.hpp"
 #include "loom/core/log.hpp"
+#include "loom/core/memory.hpp"
 #include "loom/core/timer.hpp"
 #include "loom/feature/analysis_input.hpp"
 #include "loom/feature/cache_policy.hpp"
@@ -24,10 +25,12 @@ void check(const CacheAnalysisOptions& o) {
   LOOM_CHECK_ARG(o.batch_size > 0, "--batch-size", "must be positive, got {}", o.batch_size);
 }
 
-// Each policy's ranking for part k, and the remote rows per epoch it leaves at each alpha, given
-// the part's measured inclusion counts (`remote_total`: their sum over remote vertices).
+// Each policy's ranking for part k, and the remote rows (and their bytes) per epoch it leaves at
+// each alpha, given the part's measured inclusion counts (`remote_total`, `remote_bytes`: their
+// sums over remote vertices).
 void score_policies(const CacheAnalysisOptions& options, const AnalysisInput& in, const CacheContext& context,
-                    const std::vector<std::int32_t>& counts, double remote_total, CacheAnalysis& result) {
+                    const std::vector<std::int32_t>& counts, double remote_total, double remote_bytes,
+                    CacheAnalysis& result) {
   const int k = context.rank;
   std::int64_t most = 0;
   for (const double a : options.alphas) most = std::max(most, cache_capacity(a, in.book, k));
@@ -39,11 +42,16 @@ void score_policies(const CacheAnalysisOptions& options, const AnalysisInput& in
                                            : cache_scores(policy.policy, context);
     const auto cached = select_cache(scores, in.book, k, most);
     policy.seconds += timer.seconds();
-    std::vector<double> saved(cached.size() + 1, 0.0);  // saved[m] = counts of the m hottest cached
-    for (std::size_t i = 0; i < cached.size(); ++i) saved[i + 1] = saved[i] + counts[cached[i]];
+    // saved[m], saved_bytes[m]: the counts of the m hottest cached rows, and their bytes.
+    std::vector<double> saved(cached.size() + 1, 0.0), saved_bytes(cached.size() + 1, 0.0);
+    for (std::size_t i = 0; i < cached.size(); ++i) {
+      saved[i + 1] = saved[i] + counts[cached[i]];
+      saved_bytes[i + 1] = saved_bytes[i] + counts[cached[i]] * in.row_bytes(cached[i]);
+    }
     for (std::size_t a = 0; a < options.alphas.size(); ++a) {
       const auto m = std::min<std::size_t>(cached.size(), cache_capacity(options.alphas[a], in.book, k));
       policy.remote_rows[a] += (remote_total - saved[m]) / options.epochs;
+      policy.remote_bytes[a] += (remote_bytes - saved_bytes[m]) / options.epochs;
     }
   }
 }
@@ -66,7 +74,8 @@ CacheAnalysis analyze_cache(const CacheAnalysisOptions& options) {
   result.alphas = options.alphas;
   for (const double a : options.alphas) result.cache_rows.push_back(cache_capacity(a, in.book, 0));
   for (const auto& p : options.policies)
-    result.results.push_back({p, std::vector<double>(options.alphas.size(), 0.0), 0});
+    result.results.push_back(
+        {p, std::vector<double>(options.alphas.size(), 0.0), std::vector<double>(options.alphas.size(), 0.0), 0});
   const double epochs = options.epochs;
 
   for (int k = 0; k < parts; ++k) {
@@ -85,13 +94,17 @@ CacheAnalysis analyze_cache(const CacheAnalysisOptions& options) {
     const auto counts = count_inclusions(sampler, context.train_ids, steps, options.batch_size, k, context.measured);
     result.sampling_seconds += sampling.seconds();
     const partition::IdRange mine = in.book.range(k);
-    double remote_total = 0;
+    double remote_total = 0, remote_bytes = 0;
     for (std::int64_t v = 0; v < static_cast<std::int64_t>(counts.size()); ++v) {
       result.input_rows += counts[v] / epochs;
-      if (!mine.contains(v)) remote_total += counts[v];
+      if (!mine.contains(v)) {
+        remote_total += counts[v];
+        remote_bytes += counts[v] * in.row_bytes(v);
+      }
     }
     result.no_cache_remote_rows += remote_total / epochs;
-    score_policies(options, in, context, counts, remote_total, result);
+    result.no_cache_remote_bytes += remote_bytes / epochs;
+    score_policies(options, in, context, counts, remote_total, remote_bytes, result);
     spdlog::info("cache analysis: part {}/{} done", k + 1, parts);
   }
   return result;
@@ -105,9 +118,11 @@ nlohmann::json CacheAnalysis::to_json() const {
                       {"cache_rows_per_rank", cache_rows},
                       {"input_rows_per_epoch", input_rows},
                       {"remote_rows_per_epoch_no_cache", no_cache_remote_rows},
+                      {"remote_bytes_per_epoch_no_cache", no_cache_remote_bytes},
                       {"sampling_seconds", sampling_seconds}};
   for (const auto& r : results)
     j["policies"][core::enum_name(kCachePolicyNames, r.policy)] = {{"remote_rows_per_epoch", r.remote_rows},
+                                                                   {"remote_bytes_per_epoch", r.remote_bytes},
                                                                    {"ranking_seconds", r.seconds}};
   return j;
 }
@@ -115,17 +130,23 @@ nlohmann::json CacheAnalysis::to_json() const {
 std::string CacheAnalysis::table() const {
   std::string out = fmt::format(
       "{}: {} parts, {} nodes; input rows per epoch {:.4g}, remote rows per epoch without a "
-      "cache {:.4g}\nremote rows per epoch (all ranks) by policy and alpha "
-      "(cache rows per rank = alpha * N / K)\n",
-      store, parts, nodes, input_rows, no_cache_remote_rows);
-  out += fmt::format("{:<12}", "policy");
-  for (const double a : alphas) out += fmt::format(" {:>10}", fmt::format("a={:g}", a));
-  out += "\n";
-  for (const auto& r : results) {
-    out += fmt::format("{:<12}", core::enum_name(kCachePolicyNames, r.policy));
-    for (const double rows : r.remote_rows) out += fmt::format(" {:>10.4g}", rows);
+      "cache {:.4g} ({})\n",
+      store, parts, nodes, input_rows, no_cache_remote_rows, core::human_bytes(no_cache_remote_bytes));
+  const auto block = [&](const std::string& title, auto value_of) {
+    out += title + " by policy and alpha (cache rows per rank = alpha * N / K)\n";
+    out += fmt::format("{:<12}", "policy");
+    for (const double a : alphas) out += fmt::format(" {:>10}", fmt::format("a={:g}", a));
     out += "\n";
-  }
+    for (const auto& r : results) {
+      out += fmt::format("{:<12}", core::enum_name(kCachePolicyNames, r.policy));
+      for (std::size_t a = 0; a < alphas.size(); ++a) out += fmt::format(" {:>10}", value_of(r, a));
+      out += "\n";
+    }
+  };
+  block("remote rows per epoch (all ranks)",
+        [](const PolicyResult& r, std::size_t a) { return fmt::format("{:.4g}", r.remote_rows[a]); });
+  block("remote bytes per epoch (all ranks, float32 wire)",
+        [](const PolicyResult& r, std::size_t a) { return core::human_bytes(r.remote_bytes[a]); });
   return out;
 }
 

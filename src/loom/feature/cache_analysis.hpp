@@ -2,7 +2,8 @@
 // training. For every part k of a partitioned store it samples the `epochs` epochs a trainer on
 // rank k would run (same plan, same seeds), counts how often each vertex is an input node, ranks
 // the vertices by each policy and, for each alpha, sums the counts of the remote vertices the
-// cache of alpha * N / K rows leaves out. Results are remote rows per epoch summed over parts.
+// cache of alpha * N / K rows leaves out. Results are remote rows per epoch summed over parts,
+// and the bytes they cross the network as (dense rows: dim x 4; sparse rows: their entries).
 // The oracle ranks by these very counts, so it is the bound for any static cache.
 #pragma once
 
@@ -31,8 +32,9 @@ struct CacheAnalysisOptions {
 
 struct PolicyResult {
   CachePolicy policy = CachePolicy::kNone;
-  std::vector<double> remote_rows;  // per epoch, summed over parts, one per alpha
-  double seconds = 0;               // time to rank the vertices (all parts)
+  std::vector<double> remote_rows;   // per epoch, summed over parts, one per alpha
+  std::vector<double> remote_bytes;  // their bytes on the float32 wire (a sparse row: its entries)
+  double seconds = 0;                // time to rank the vertices (all parts)
 };
 
 struct CacheAnalysis {
@@ -43,6 +45,7 @@ struct CacheAnalysis {
   std::vector<std::int64_t> cache_rows;  // per rank, one per alpha (rank 0's capacity)
   double input_rows = 0;                 // input rows per epoch, all parts (local + remote)
   double no_cache_remote_rows = 0;       // remote rows per epoch without a cache
+  double no_cache_remote_bytes = 0;      // and their bytes
   double sampling_seconds = 0;           // sampling the measured epochs
   std::vector<PolicyResult> results;
 

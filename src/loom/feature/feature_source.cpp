@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <numeric>
 #include <type_traits>
 
 #include <absl/container/flat_hash_map.h>
@@ -165,29 +166,57 @@ std::vector<std::int64_t> FeatureSource::row_slots(std::span<const std::int64_t>
   return slot;
 }
 
-FetchStats FeatureSource::gather_sparse(std::span<const std::int64_t> ids, graph::SparseRows& out) const {
-  LOOM_CHECK(buffer_ == nullptr && fetcher_->local().is_sparse(),
-             "FeatureSource: sparse rows are gathered from a sparse store without a prefetch buffer");
+FetchStats FeatureSource::gather_sparse(std::span<const std::int64_t> ids, graph::SparseRows& out,
+                                        std::span<const std::span<const std::int64_t>> upcoming) const {
+  LOOM_CHECK(gathers_sparse(), "FeatureSource: sparse rows are gathered from a sparse store");
   core::Timer timer;
   const auto n = static_cast<std::int64_t>(ids.size());
   const partition::IdRange mine = fetcher_->book().range(fetcher_->rank());
   std::vector<std::int64_t> slot = row_slots(ids);
-  const std::vector<std::int64_t> remote_positions = positions_of(slot, kRemote);
+  std::vector<std::int64_t> remote_positions = positions_of(slot, kRemote);
+  std::vector<std::int64_t> hit_positions, hit_slots, extra;
+  const std::int64_t hits_before = buffer_ == nullptr ? 0 : buffer_->hits();
+  if (buffer_ != nullptr) {
+    buffer_->see_ahead(upcoming);
+    remote_positions = buffer_->lookup_slots(ids, remote_positions, hit_positions, hit_slots);
+    extra = buffer_->replacements();
+  }
+  // One request: the batch's misses, then the replacement rows the batch does not fetch anyway.
+  std::vector<std::int64_t> request;
+  absl::flat_hash_map<std::int64_t, std::int64_t> row_of_id;
+  for (const std::int64_t p : remote_positions) {
+    row_of_id.emplace(ids[p], static_cast<std::int64_t>(request.size()));
+    request.push_back(ids[p]);
+  }
+  const auto batch_rows = static_cast<std::int64_t>(request.size());
+  for (const std::int64_t id : extra)
+    if (row_of_id.emplace(id, static_cast<std::int64_t>(request.size())).second) request.push_back(id);
+  std::vector<std::int64_t> all(request.size());
+  std::iota(all.begin(), all.end(), 0);
   graph::SparseRows remote;
-  FetchStats stats = fetcher_->fetch_remote_sparse(ids, remote_positions, remote);
+  FetchStats stats = fetcher_->fetch_remote_sparse(request, all, remote);
+  stats.prefetch_rows = static_cast<std::int64_t>(request.size()) - batch_rows;
   count_served(slot, stats);
-  // Remote rows' slots become their rows in `remote` (below kRemote, so they stay apart).
-  for (std::size_t k = 0; k < remote_positions.size(); ++k)
-    slot[remote_positions[k]] = kRemote - 1 - static_cast<std::int64_t>(k);
+  if (buffer_ != nullptr)
+    buffer_->install(extra, [&](std::int64_t i) { return entries_of(remote, row_of_id.at(extra[i])); });
+  // Fetched rows' slots become their rows in `remote`, then buffered rows' their hits (all below
+  // kRemote, so they stay apart from own and cached rows).
+  const auto fetched = static_cast<std::int64_t>(request.size());
+  for (std::int64_t k = 0; k < batch_rows; ++k) slot[remote_positions[k]] = kRemote - 1 - k;
+  for (std::size_t j = 0; j < hit_positions.size(); ++j)
+    slot[hit_positions[j]] = kRemote - 1 - fetched - static_cast<std::int64_t>(j);
   const auto entries = [&](std::int64_t i) {
     if (slot[i] == kOwn) return fetcher_->local().sparse_entries(ids[i] - mine.begin);
     if (slot[i] >= 0) return cache_->rows().sparse_entries(slot[i]);
-    const std::int64_t k = kRemote - 1 - slot[i], begin = remote.indptr[k];
-    return RowTable::SparseEntries{
-        .columns = {remote.indices.data() + begin, static_cast<std::size_t>(remote.indptr[k + 1] - begin)},
-        .values = remote.values.data() + begin};
+    const std::int64_t k = kRemote - 1 - slot[i];
+    return k < fetched ? entries_of(remote, k) : buffer_->slot_entries(hit_slots[k - fetched]);
   };
   assemble_sparse_rows(n, entries, out);
+  if (buffer_ != nullptr) {  // after the batch is assembled: admissions may take the slots it read
+    buffer_->admit(ids, remote_positions, [&](std::int64_t p) { return entries_of(remote, kRemote - 1 - slot[p]); });
+    stats.prefetch_hits = buffer_->hits() - hits_before;
+    buffer_->end_step();
+  }
   stats.seconds = timer.seconds();
   return stats;
 }

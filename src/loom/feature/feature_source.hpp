@@ -43,12 +43,15 @@ class FeatureSource {
   // Collective. Every row as float16 (rounded as RowTable::row does), from the own rows, the
   // static cache and other ranks; not with a prefetch buffer (whose rows are float32).
   FetchStats gather(std::span<const std::int64_t> ids, format::Half* out) const;
-  // Collective, from a sparse store without a prefetch buffer: the rows of ids as sparse rows
-  // into `out` (replaced; every value stored), from the own rows, the static cache and other
-  // ranks, never widened.
-  FetchStats gather_sparse(std::span<const std::int64_t> ids, graph::SparseRows& out) const;
+  // Collective, from a sparse store: the rows of ids as sparse rows into `out` (replaced; every
+  // value stored), from the own rows, the static cache, the prefetch buffer (a sparse one,
+  // told `upcoming` as gather() tells it) and other ranks, never widened.
+  FetchStats gather_sparse(std::span<const std::int64_t> ids, graph::SparseRows& out,
+                           std::span<const std::span<const std::int64_t>> upcoming = {}) const;
   // Whether batches of this source's rows can be gathered sparse (gather_sparse()).
-  bool gathers_sparse() const { return fetcher_->local().is_sparse() && buffer_ == nullptr; }
+  bool gathers_sparse() const {
+    return fetcher_->local().is_sparse() && (buffer_ == nullptr || buffer_->sparse_rows());
+  }
 
  private:
   // Each id's row: its cache slot (>= 0), an own row or a remote one.

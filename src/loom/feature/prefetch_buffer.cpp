@@ -18,8 +18,8 @@ void check(const PrefetchOptions& o) {
 }
 
 PrefetchBuffer::PrefetchBuffer(partition::IdRange own, std::int64_t num_nodes, std::int64_t capacity, std::int64_t dim,
-                               const PrefetchOptions& options)
-    : own_(own), dim_(dim), options_(options) {
+                               const PrefetchOptions& options, bool sparse_rows)
+    : own_(own), dim_(dim), options_(options), sparse_(sparse_rows) {
   check(options_);
   LOOM_CHECK(own.begin >= 0 && own.end <= num_nodes && own.begin <= own.end,
              "prefetch buffer: own range [{}, {}) "
@@ -37,7 +37,19 @@ PrefetchBuffer::PrefetchBuffer(partition::IdRange own, std::int64_t num_nodes, s
   }
   slot_vertex_.assign(static_cast<std::size_t>(capacity), -1);
   last_hit_.assign(static_cast<std::size_t>(capacity), 0);
-  rows_.assign(static_cast<std::size_t>(capacity * dim_), 0.0f);
+  if (sparse_) {
+    slot_columns_.resize(static_cast<std::size_t>(capacity));
+    slot_values_.resize(static_cast<std::size_t>(capacity));
+  } else {
+    rows_.assign(static_cast<std::size_t>(capacity * dim_), 0.0f);
+  }
+}
+
+std::int64_t PrefetchBuffer::row_bytes() const {
+  if (!sparse_) return static_cast<std::int64_t>(rows_.size() * sizeof(float));
+  std::int64_t entries = 0;
+  for (const auto& columns : slot_columns_) entries += static_cast<std::int64_t>(columns.size());
+  return entries * 8;
 }
 
 std::int64_t PrefetchBuffer::capacity_for(std::int64_t halo_size, const PrefetchOptions& options) {
@@ -58,24 +70,49 @@ FetchStats PrefetchBuffer::fill(const RemoteFetcher& fetcher, std::span<const do
     std::partial_sort(order.begin(), order.begin() + keep, order.end(), hotter);
     for (std::int64_t i = 0; i < keep; ++i) chosen.push_back(remote_id(order[i]));
   }
-  FetchStats stats;
-  const std::vector<float> rows = fetcher.fetch_rows(chosen, &stats);  // collective, even when empty
   pending_slots_.resize(chosen.size());
   std::iota(pending_slots_.begin(), pending_slots_.end(), 0);
-  install(chosen, rows.data());
+  FetchStats stats;
+  if (sparse_) {
+    std::vector<std::int64_t> positions(chosen.size());
+    std::iota(positions.begin(), positions.end(), 0);
+    graph::SparseRows rows;
+    stats = fetcher.fetch_remote_sparse(chosen, positions, rows);  // collective, even when empty
+    install(chosen, [&](std::int64_t i) { return entries_of(rows, i); });
+  } else {
+    const std::vector<float> rows = fetcher.fetch_rows(chosen, &stats);  // collective, even when empty
+    install(chosen, rows.data());
+  }
   rows_replaced_ = 0;
   return stats;
 }
 
 std::vector<std::int64_t> PrefetchBuffer::lookup(std::span<const std::int64_t> ids,
                                                  std::span<const std::int64_t> positions, float* out) {
+  LOOM_CHECK(!sparse_, "prefetch buffer: sparse rows are served by slot (lookup_slots)");
+  std::vector<std::int64_t> hit_positions, hit_slots;
+  std::vector<std::int64_t> missing = lookup_slots(ids, positions, hit_positions, hit_slots);
+  for (std::size_t k = 0; k < hit_positions.size(); ++k)
+    std::memcpy(out + hit_positions[k] * dim_, rows_.data() + hit_slots[k] * dim_, sizeof(float) * dim_);
+  return missing;
+}
+
+RowTable::SparseEntries PrefetchBuffer::slot_entries(std::int64_t slot) const {
+  return {.columns = slot_columns_[slot], .values = slot_values_[slot].data()};
+}
+
+std::vector<std::int64_t> PrefetchBuffer::lookup_slots(std::span<const std::int64_t> ids,
+                                                       std::span<const std::int64_t> positions,
+                                                       std::vector<std::int64_t>& hit_positions,
+                                                       std::vector<std::int64_t>& hit_slots) {
   std::vector<std::int64_t> missing;
   for (const std::int64_t pos : positions) {
     const std::int64_t r = remote_index(ids[pos]);
     const std::int32_t slot = vertex_slot_[r];
     if (!uses_.empty()) ++uses_[r];
     if (slot >= 0) {
-      std::memcpy(out + pos * dim_, rows_.data() + slot * dim_, sizeof(float) * dim_);
+      hit_positions.push_back(pos);
+      hit_slots.push_back(slot);
       last_hit_[slot] = clock_;
       ++hits_;
     } else {
@@ -153,8 +190,33 @@ void PrefetchBuffer::install(std::span<const std::int64_t> ids, const float* row
   pending_slots_.clear();
 }
 
+void PrefetchBuffer::install(std::span<const std::int64_t> ids, const EntriesOf& entries_of) {
+  LOOM_CHECK(ids.size() == pending_slots_.size(), "prefetch buffer: {} rows for {} reserved slots", ids.size(),
+             pending_slots_.size());
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    LOOM_CHECK(!own_.contains(ids[i]), "prefetch buffer: id {} is this rank's own", ids[i]);
+    place(pending_slots_[i], remote_index(ids[i]), entries_of(static_cast<std::int64_t>(i)));
+    ++occupied_;
+  }
+  rows_replaced_ += static_cast<std::int64_t>(ids.size());
+  pending_slots_.clear();
+}
+
 void PrefetchBuffer::place(std::int64_t slot, std::int64_t r, const float* row) {
+  LOOM_CHECK(!sparse_, "prefetch buffer: a dense row for a buffer of sparse rows");
   std::memcpy(rows_.data() + slot * dim_, row, sizeof(float) * dim_);
+  assign(slot, r);
+}
+
+void PrefetchBuffer::place(std::int64_t slot, std::int64_t r, const RowTable::SparseEntries& row) {
+  LOOM_CHECK(sparse_, "prefetch buffer: sparse rows for a buffer of dense rows");
+  slot_columns_[slot].assign(row.columns.begin(), row.columns.end());
+  slot_values_[slot].resize(row.columns.size());
+  row.values_as_floats(slot_values_[slot]);
+  assign(slot, r);
+}
+
+void PrefetchBuffer::assign(std::int64_t slot, std::int64_t r) {
   slot_vertex_[slot] = r;
   vertex_slot_[r] = static_cast<std::int32_t>(slot);
   last_hit_[slot] = clock_;
@@ -169,7 +231,18 @@ void PrefetchBuffer::see_ahead(std::span<const std::span<const std::int64_t>> id
 }
 
 void PrefetchBuffer::admit(std::span<const std::int64_t> ids, std::span<const std::int64_t> fetched, const float* out) {
-  if (sight_.empty() || capacity() == 0) return;
+  for (const auto& [pos, slot] : admissions(ids, fetched)) place(slot, remote_index(ids[pos]), out + pos * dim_);
+}
+
+void PrefetchBuffer::admit(std::span<const std::int64_t> ids, std::span<const std::int64_t> fetched,
+                           const EntriesOf& entries_of) {
+  for (const auto& [pos, slot] : admissions(ids, fetched)) place(slot, remote_index(ids[pos]), entries_of(pos));
+}
+
+std::vector<std::pair<std::int64_t, std::int64_t>> PrefetchBuffer::admissions(std::span<const std::int64_t> ids,
+                                                                              std::span<const std::int64_t> fetched) {
+  std::vector<std::pair<std::int64_t, std::int64_t>> placed;
+  if (sight_.empty() || capacity() == 0) return placed;
   const auto in_sight = [&](std::int64_t r) { return sight_[r] > clock_; };
   // Fetched rows in sight, soonest use first.
   std::vector<std::int64_t> wanted;
@@ -177,7 +250,7 @@ void PrefetchBuffer::admit(std::span<const std::int64_t> ids, std::span<const st
     const std::int64_t r = remote_index(ids[pos]);
     if (in_sight(r) && vertex_slot_[r] < 0) wanted.push_back(pos);
   }
-  if (wanted.empty()) return;
+  if (wanted.empty()) return placed;
   std::sort(wanted.begin(), wanted.end(), [&](std::int64_t a, std::int64_t b) {
     return sight_[remote_index(ids[a])] < sight_[remote_index(ids[b])];
   });
@@ -210,9 +283,11 @@ void PrefetchBuffer::admit(std::span<const std::int64_t> ids, std::span<const st
     } else {
       ++occupied_;
     }
-    place(slot, r, out + pos * dim_);
+    vertex_slot_[r] = static_cast<std::int32_t>(slot);  // taken: placed by the caller
+    placed.emplace_back(pos, slot);
     ++rows_admitted_;
   }
+  return placed;
 }
 
 }  // namespace loom::feature

@@ -10,13 +10,17 @@
 // (FeatureSource does the fetch, then install()). Lookahead admission (`lookahead` K > 0): a pipeline that samples K
 // minibatches ahead of their fetch tells the buffer their ids (see_ahead()); after each minibatch's fetch, admit()
 // keeps the fetched rows those minibatches use, soonest first, in place of rows out of sight (used least often first)
-// or used later. Rows already fetched move nothing more; decisions need no controller. Not thread-safe: one thread (the
-// pipeline's producer) uses it.
+// or used later. Rows already fetched move nothing more; decisions need no controller. With sparse rows (a sparse
+// store's) each slot holds its row's entries, not dim floats: lookup_slots() names the slots that serve a batch and
+// slot_entries() their entries, and install() / admit() take the fetched rows' entries. Not thread-safe: one thread
+// (the pipeline's producer) uses it.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "loom/core/enum_names.hpp"
@@ -44,14 +48,18 @@ void check(const PrefetchOptions& options);
 
 class PrefetchBuffer {
  public:
-  // The rank owns the ids `own` of [0, num_nodes); the buffer holds up to `capacity` other rows.
+  // The rank owns the ids `own` of [0, num_nodes); the buffer holds up to `capacity` other rows,
+  // as their entries where `sparse_rows`.
   PrefetchBuffer(partition::IdRange own, std::int64_t num_nodes, std::int64_t capacity, std::int64_t dim,
-                 const PrefetchOptions& options);
+                 const PrefetchOptions& options, bool sparse_rows = false);
   // Capacity for a rank whose halo has `halo_size` vertices: floor(fraction * halo_size).
   static std::int64_t capacity_for(std::int64_t halo_size, const PrefetchOptions& options);
 
   std::int64_t capacity() const { return static_cast<std::int64_t>(slot_vertex_.size()); }
   std::int64_t occupancy() const { return occupied_; }
+  bool sparse_rows() const { return sparse_; }
+  // Bytes the buffered rows take (dense: capacity x dim floats; sparse: the entries held).
+  std::int64_t row_bytes() const;
   const PrefetchOptions& options() const { return options_; }
 
   // Collective: fills the buffer with the `capacity` remote vertices scoring highest (scores
@@ -62,6 +70,13 @@ class PrefetchBuffer {
   // and returns the positions it could not serve. Counts hits and misses.
   std::vector<std::int64_t> lookup(std::span<const std::int64_t> ids, std::span<const std::int64_t> positions,
                                    float* out);
+  // lookup() without the copy: the positions served and their slots (whose rows stay in place
+  // until the next admit()) into `hit_positions` / `hit_slots`; returns the positions missed.
+  std::vector<std::int64_t> lookup_slots(std::span<const std::int64_t> ids, std::span<const std::int64_t> positions,
+                                         std::vector<std::int64_t>& hit_positions,
+                                         std::vector<std::int64_t>& hit_slots);
+  // A sparse buffer's row in `slot` (float32 values).
+  RowTable::SparseEntries slot_entries(std::int64_t slot) const;
 
   // Asks for an eviction at the next replacements() call.
   void request_eviction() { eviction_requested_ = true; }
@@ -70,11 +85,16 @@ class PrefetchBuffer {
   std::vector<std::int64_t> replacements();
   // Stores the fetched rows of the ids replacements() returned (rows[i] = ids[i]).
   void install(std::span<const std::int64_t> ids, const float* rows);
+  // Sparse: the same with ids[i]'s row entries_of(i).
+  using EntriesOf = std::function<RowTable::SparseEntries(std::int64_t)>;
+  void install(std::span<const std::int64_t> ids, const EntriesOf& entries_of);
   // Lookahead: ids[j] are the input ids of the (j+1)-th minibatch after the current one.
   void see_ahead(std::span<const std::span<const std::int64_t>> ids);
   // Lookahead: after the current minibatch's fetch, where ids[p] for p in `fetched` was fetched
   // into out (dim floats per row), keeps those the minibatches in sight use (see the top).
   void admit(std::span<const std::int64_t> ids, std::span<const std::int64_t> fetched, const float* out);
+  // Sparse: the same with ids[p]'s fetched row entries_of(p).
+  void admit(std::span<const std::int64_t> ids, std::span<const std::int64_t> fetched, const EntriesOf& entries_of);
   // Ends a minibatch: advances the decay clock.
   void end_step() { ++clock_; }
 
@@ -95,17 +115,26 @@ class PrefetchBuffer {
   std::int64_t remote_id(std::int64_t index) const { return index < own_.begin ? index : index + own_.size(); }
   // Stores remote vertex r's row in `slot` (occupancy is the caller's to count).
   void place(std::int64_t slot, std::int64_t r, const float* row);
+  void place(std::int64_t slot, std::int64_t r, const RowTable::SparseEntries& row);
+  // Marks `slot` as remote vertex r's, just hit.
+  void assign(std::int64_t slot, std::int64_t r);
+  // Lookahead: the fetched positions to keep and the slots they take, evictions done (see admit()).
+  std::vector<std::pair<std::int64_t, std::int64_t>> admissions(std::span<const std::int64_t> ids,
+                                                                std::span<const std::int64_t> fetched);
   partition::IdRange own_;
   std::int64_t dim_;
   PrefetchOptions options_;
-  std::vector<std::int32_t> vertex_slot_;    // per remote vertex: its slot, or -1
-  std::vector<std::int32_t> misses_;         // per remote vertex: misses while not buffered
-  std::vector<std::int32_t> uses_;           // per remote vertex: lookups (lookahead only)
-  std::vector<std::int64_t> sight_;          // per remote vertex: clock of its next use in sight (lookahead)
-  std::vector<std::int64_t> slot_vertex_;    // per slot: remote index, or -1 (empty)
-  std::vector<std::int64_t> last_hit_;       // per slot: clock of the last hit (or install)
-  std::vector<float> rows_;                  // capacity x dim
-  std::vector<std::int64_t> pending_slots_;  // slots reserved for the ids replacements() returned
+  std::vector<std::int32_t> vertex_slot_;  // per remote vertex: its slot, or -1
+  std::vector<std::int32_t> misses_;       // per remote vertex: misses while not buffered
+  std::vector<std::int32_t> uses_;         // per remote vertex: lookups (lookahead only)
+  std::vector<std::int64_t> sight_;        // per remote vertex: clock of its next use in sight (lookahead)
+  std::vector<std::int64_t> slot_vertex_;  // per slot: remote index, or -1 (empty)
+  std::vector<std::int64_t> last_hit_;     // per slot: clock of the last hit (or install)
+  bool sparse_;
+  std::vector<float> rows_;                              // capacity x dim (dense rows)
+  std::vector<std::vector<std::int32_t>> slot_columns_;  // per slot (sparse rows): its row's columns
+  std::vector<std::vector<float>> slot_values_;          // and their values
+  std::vector<std::int64_t> pending_slots_;              // slots reserved for the ids replacements() returned
   std::int64_t occupied_ = 0, clock_ = 0;
   std::int64_t hits_ = 0, misses_total_ = 0, evictions_ = 0, rows_replaced_ = 0, rows_admitted_ = 0;
   bool eviction_requested_ = false;

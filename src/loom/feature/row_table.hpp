@@ -171,6 +171,13 @@ void RowTable::for_each_row_by_window(std::int64_t n, std::int64_t windows, RowO
   }
 }
 
+// Row i of sparse rows held as a graph::SparseRows (values float32, or none: every value is 1).
+inline RowTable::SparseEntries entries_of(const graph::SparseRows& rows, std::int64_t i) {
+  const std::int64_t begin = rows.indptr[i];
+  return {.columns = {rows.indices.data() + begin, static_cast<std::size_t>(rows.indptr[i + 1] - begin)},
+          .values = rows.values.empty() ? nullptr : rows.values.data() + begin};
+}
+
 // out (replaced) = n sparse rows, row i's entries entries_of(i) (a RowTable::SparseEntries), every
 // value stored as float32; rows counted, then copied, in parallel.
 template <class EntriesOf>

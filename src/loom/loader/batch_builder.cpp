@@ -74,7 +74,7 @@ void BatchBuilder::fetch(PreparedBatch& b, std::span<const std::span<const std::
   const auto& seeds = b.sampled.seeds;
   if (sparse_rows()) {
     graph::SparseRows gathered;
-    b.fetch = features_->gather_sparse(b.sampled.input_nodes, gathered);
+    b.fetch = features_->gather_sparse(b.sampled.input_nodes, gathered, upcoming);
     const torch::Tensor host = nn::csr_tensor(std::move(gathered), features_->dim(), pinned());
     if (device_ == nullptr) {
       b.x = host;

@@ -78,7 +78,7 @@ class BatchBuilder {
   // A batch of fetch_group(), ready as fetch() leaves one: x its float32 rows, copies queued.
   void finish_grouped(PreparedBatch& batch) const;
   // Whether batches carry x as a sparse CSR tensor (int32 indices): from a sparse store, without
-  // a prefetch buffer, a device tier or own rows read in place; otherwise x is dense.
+  // a device tier or own rows read in place; otherwise x is dense.
   bool sparse_rows() const;
   // Labels of seeds owned by this rank (empty with SeedLabels::kNone).
   torch::Tensor labels(std::span<const std::int64_t> seeds) const;

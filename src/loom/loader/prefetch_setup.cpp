@@ -55,7 +55,7 @@ PrefetchSetup build_prefetch(const PrefetchSetupOptions& options, const Training
     setup.buffer = std::make_unique<feature::PrefetchBuffer>(
         data.book.range(world.rank()), data.num_nodes(),
         feature::PrefetchBuffer::capacity_for(static_cast<std::int64_t>(data.halo_ids.size()), buffer_options),
-        data.feat_dim, buffer_options);
+        data.feat_dim, buffer_options, /*sparse_rows=*/data.features.is_sparse());
     scores = initial_scores(options.buffer.initial, batches, data, world.rank());
   });
   feature::FetchStats fill;

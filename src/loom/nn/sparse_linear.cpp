@@ -1,9 +1,13 @@
 #include "loom/nn/sparse_linear.hpp"
 
+#include <algorithm>
+#include <type_traits>
+
 #include <ATen/Parallel.h>
 #include <torch/autograd.h>
 #include <torch/torch.h>
 
+#include "loom/core/cpu_clones.hpp"
 #include "loom/core/error.hpp"
 #include "loom/nn/quiet_warnings.hpp"
 #include "loom/nn/relu_dropout.hpp"
@@ -13,21 +17,71 @@ namespace loom::nn {
 
 namespace {
 
-// out[r] = sum_{e in row r} val[e] * in[idx[e]] for r in [0, rows): in is [*, width] row-major.
+// out[r] = sum_{e in row r} val[e] * in[idx[e]] for r in [begin, end): in is [*, width] row-major.
+template <class T, class IdT>
+LOOM_ALWAYS_INLINE void spmm_rows(const IdT* ptr, const IdT* idx, const T* val, std::int64_t begin, std::int64_t end,
+                                  const T* in, std::int64_t width, T* out) {
+  for (std::int64_t r = begin; r < end; ++r) {
+    T* __restrict__ o = out + r * width;
+    for (std::int64_t f = 0; f < width; ++f) o[f] = T(0);
+    for (std::int64_t e = ptr[r]; e < ptr[r + 1]; ++e) {
+      if (e + 2 < ptr[r + 1]) __builtin_prefetch(in + static_cast<std::int64_t>(idx[e + 2]) * width);
+      const T v = val[e];
+      const T* __restrict__ w = in + static_cast<std::int64_t>(idx[e]) * width;
+      for (std::int64_t f = 0; f < width; ++f) o[f] += v * w[f];
+    }
+  }
+}
+
+// spmm_rows on float32 rows, cloned per instruction set (the product's inner loop is most of a
+// sparse first layer's time).
+LOOM_CPU_CLONES void spmm_rows_float_i32(const std::int32_t* ptr, const std::int32_t* idx, const float* val,
+                                         std::int64_t begin, std::int64_t end, const float* in, std::int64_t width,
+                                         float* out) {
+  spmm_rows(ptr, idx, val, begin, end, in, width, out);
+}
+LOOM_CPU_CLONES void spmm_rows_float_i64(const std::int64_t* ptr, const std::int64_t* idx, const float* val,
+                                         std::int64_t begin, std::int64_t end, const float* in, std::int64_t width,
+                                         float* out) {
+  spmm_rows(ptr, idx, val, begin, end, in, width, out);
+}
+
+// acc[idx[e]] += val[e] * grad[r] for the entries e of rows r in [begin, end): the weight
+// gradient's rows (acc: [columns, width]) from x's rows and the output's gradient, each read once.
+template <class T, class IdT>
+LOOM_ALWAYS_INLINE void scatter_rows(const IdT* ptr, const IdT* idx, const T* val, std::int64_t begin, std::int64_t end,
+                                     const T* grad, std::int64_t width, T* acc) {
+  for (std::int64_t r = begin; r < end; ++r) {
+    const T* __restrict__ g = grad + r * width;
+    for (std::int64_t e = ptr[r]; e < ptr[r + 1]; ++e) {
+      const T v = val[e];
+      T* __restrict__ a = acc + static_cast<std::int64_t>(idx[e]) * width;
+      for (std::int64_t f = 0; f < width; ++f) a[f] += v * g[f];
+    }
+  }
+}
+LOOM_CPU_CLONES void scatter_rows_float_i32(const std::int32_t* ptr, const std::int32_t* idx, const float* val,
+                                            std::int64_t begin, std::int64_t end, const float* grad, std::int64_t width,
+                                            float* acc) {
+  scatter_rows(ptr, idx, val, begin, end, grad, width, acc);
+}
+LOOM_CPU_CLONES void scatter_rows_float_i64(const std::int64_t* ptr, const std::int64_t* idx, const float* val,
+                                            std::int64_t begin, std::int64_t end, const float* grad, std::int64_t width,
+                                            float* acc) {
+  scatter_rows(ptr, idx, val, begin, end, grad, width, acc);
+}
+
+// spmm_rows over [0, rows), in parallel.
 template <class T, class IdT>
 void weighted_spmm(const IdT* ptr, const IdT* idx, const T* val, std::int64_t rows, const T* in, std::int64_t width,
                    T* out) {
   at::parallel_for(0, rows, 32, [&](std::int64_t begin, std::int64_t end) {
-    for (std::int64_t r = begin; r < end; ++r) {
-      T* __restrict__ o = out + r * width;
-      for (std::int64_t f = 0; f < width; ++f) o[f] = T(0);
-      for (std::int64_t e = ptr[r]; e < ptr[r + 1]; ++e) {
-        if (e + 2 < ptr[r + 1]) __builtin_prefetch(in + static_cast<std::int64_t>(idx[e + 2]) * width);
-        const T v = val[e];
-        const T* __restrict__ w = in + static_cast<std::int64_t>(idx[e]) * width;
-        for (std::int64_t f = 0; f < width; ++f) o[f] += v * w[f];
-      }
-    }
+    if constexpr (std::is_same_v<T, float> && std::is_same_v<IdT, std::int32_t>)
+      spmm_rows_float_i32(ptr, idx, val, begin, end, in, width, out);
+    else if constexpr (std::is_same_v<T, float>)
+      spmm_rows_float_i64(ptr, idx, val, begin, end, in, width, out);
+    else
+      spmm_rows(ptr, idx, val, begin, end, in, width, out);
   });
 }
 
@@ -61,6 +115,55 @@ torch::Tensor head_rows(const torch::Tensor& x, std::int64_t rows) {
                                        {rows, x.size(1)}, x.options());
 }
 
+// The weight gradient (transposed: [columns, width]) where every thread's private copy fits in
+// kScatterBytes: each thread adds its rows' products into its copy (x's rows and the output's
+// gradient read once each), then the copies are summed. Larger weights take the transposed CSR
+// (a gather per column, no private copies).
+constexpr std::int64_t kScatterBytes = std::int64_t{256} << 20;
+
+// The weight gradient gathered per column over x's transposed CSR.
+torch::Tensor weight_gradient_by_columns(const torch::Tensor& x, std::int64_t rows, const torch::Tensor& grad_out) {
+  const std::int64_t columns = x.size(1);
+  auto grad_weight_t = torch::empty({columns, grad_out.size(1)}, grad_out.options());
+  AT_DISPATCH_FLOATING_TYPES(grad_out.scalar_type(), "loom_sparse_linear_backward", [&] {
+    detail::visit_index_type(x.col_indices(), [&](auto id_type) {
+      using IdT = decltype(id_type);
+      std::vector<std::int64_t> t_ptr, t_row;
+      std::vector<scalar_t> t_val;
+      transpose_csr<scalar_t, IdT>(x.crow_indices().data_ptr<IdT>(), x.col_indices().data_ptr<IdT>(),
+                                   x.values().data_ptr<scalar_t>(), rows, columns, t_ptr, t_row, t_val);
+      weighted_spmm<scalar_t, std::int64_t>(t_ptr.data(), t_row.data(), t_val.data(), columns,
+                                            grad_out.data_ptr<scalar_t>(), grad_out.size(1),
+                                            grad_weight_t.data_ptr<scalar_t>());
+    });
+  });
+  return grad_weight_t;
+}
+
+torch::Tensor weight_gradient_by_rows(const torch::Tensor& x, std::int64_t rows, const torch::Tensor& grad_out) {
+  const std::int64_t width = grad_out.size(1), threads = at::get_num_threads();
+  auto partial = torch::zeros({threads, x.size(1), width}, grad_out.options());
+  AT_DISPATCH_FLOATING_TYPES(grad_out.scalar_type(), "loom_sparse_linear_scatter", [&] {
+    detail::visit_index_type(x.col_indices(), [&](auto id_type) {
+      using IdT = decltype(id_type);
+      const IdT* ptr = x.crow_indices().data_ptr<IdT>();
+      const IdT* idx = x.col_indices().data_ptr<IdT>();
+      const scalar_t* val = x.values().data_ptr<scalar_t>();
+      const scalar_t* grad = grad_out.data_ptr<scalar_t>();
+      at::parallel_for(0, rows, std::max<std::int64_t>(1, rows / threads), [&](std::int64_t begin, std::int64_t end) {
+        scalar_t* acc = partial.data_ptr<scalar_t>() + at::get_thread_num() * x.size(1) * width;
+        if constexpr (std::is_same_v<scalar_t, float> && std::is_same_v<IdT, std::int32_t>)
+          scatter_rows_float_i32(ptr, idx, val, begin, end, grad, width, acc);
+        else if constexpr (std::is_same_v<scalar_t, float>)
+          scatter_rows_float_i64(ptr, idx, val, begin, end, grad, width, acc);
+        else
+          scatter_rows(ptr, idx, val, begin, end, grad, width, acc);
+      });
+    });
+  });
+  return threads == 1 ? partial[0] : partial.sum(0);
+}
+
 class SparseLinearFunction : public torch::autograd::Function<SparseLinearFunction> {
  public:
   static torch::Tensor forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& weight,
@@ -85,21 +188,9 @@ class SparseLinearFunction : public torch::autograd::Function<SparseLinearFuncti
     const torch::Tensor grad_out = grads[0].contiguous();
     const torch::Tensor x = ctx->saved_data["x"].toTensor();
     const std::int64_t rows = ctx->saved_data["rows"].toInt();
-    const std::int64_t columns = x.size(1);
-    auto grad_weight_t = torch::empty({columns, grad_out.size(1)}, grad_out.options());
-    AT_DISPATCH_FLOATING_TYPES(grad_out.scalar_type(), "loom_sparse_linear_backward", [&] {
-      detail::visit_index_type(x.col_indices(), [&](auto id_type) {
-        using IdT = decltype(id_type);
-        std::vector<std::int64_t> t_ptr, t_row;
-        std::vector<scalar_t> t_val;
-        transpose_csr<scalar_t, IdT>(x.crow_indices().data_ptr<IdT>(), x.col_indices().data_ptr<IdT>(),
-                                     x.values().data_ptr<scalar_t>(), rows, columns, t_ptr, t_row, t_val);
-        weighted_spmm<scalar_t, std::int64_t>(t_ptr.data(), t_row.data(), t_val.data(), columns,
-                                              grad_out.data_ptr<scalar_t>(), grad_out.size(1),
-                                              grad_weight_t.data_ptr<scalar_t>());
-      });
-    });
-    return {grad_weight_t.t(), torch::Tensor(), torch::Tensor()};
+    const bool by_rows =
+        at::get_num_threads() * x.size(1) * grad_out.size(1) * grad_out.element_size() <= kScatterBytes;
+    return {detail::sparse_weight_gradient(x, rows, grad_out, by_rows).t(), torch::Tensor(), torch::Tensor()};
   }
 };
 
@@ -116,6 +207,15 @@ void check_sparse_input(const torch::Tensor& x, const torch::Tensor& weight, std
 }
 
 }  // namespace
+
+namespace detail {
+
+torch::Tensor sparse_weight_gradient(const torch::Tensor& x, std::int64_t rows, const torch::Tensor& grad_out,
+                                     bool by_rows) {
+  return by_rows ? weight_gradient_by_rows(x, rows, grad_out) : weight_gradient_by_columns(x, rows, grad_out);
+}
+
+}  // namespace detail
 
 torch::Tensor sparse_linear(const torch::Tensor& x, const torch::Tensor& weight, std::int64_t rows) {
   check_sparse_input(x, weight, rows);

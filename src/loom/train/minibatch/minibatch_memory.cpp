@@ -34,7 +34,7 @@ BatchShape shape_of(const sample::SampledBatch& b) {
 }
 
 // How a batch holds its input rows: dense float32 rows of `dim` values, or, from a sparse store
-// without a prefetch buffer or a device tier (loader::BatchBuilder::sparse_rows), as a CSR of the
+// without a device tier (loader::BatchBuilder::sparse_rows), as a CSR of the
 // store's mean entries a row (int32 offsets and columns, float32 values), which the first layer
 // multiplies without widening.
 struct InputRows {
@@ -52,8 +52,7 @@ InputRows input_rows_of(const loader::TrainingData& data, bool dense_batches = f
 
 // A training or evaluation batch's rows (exact inference reads sparse rows sparse whatever the options).
 InputRows batch_rows_of(const MinibatchOptions& o, const loader::TrainingData& data) {
-  return input_rows_of(data, o.prefetch.controller.kind != control::ControllerKind::kNone ||
-                                 o.data_path.device_rows > 0 || o.data_path.host_reads == loader::HostReads::kMapped);
+  return input_rows_of(data, o.data_path.device_rows > 0 || o.data_path.host_reads == loader::HostReads::kMapped);
 }
 
 // A prepared batch: input rows and ids, blocks (indptr, indices) and their message graphs (two
@@ -172,7 +171,8 @@ std::int64_t prefetch_bytes(const MinibatchOptions& o, const loader::TrainingDat
   const std::int64_t capacity = feature::PrefetchBuffer::capacity_for(static_cast<std::int64_t>(data.halo_ids.size()),
                                                                       loader::effective_prefetch_options(o.prefetch));
   const std::int64_t remote = data.num_nodes() - data.num_local;
-  return capacity * (data.feat_dim * kFloat + 16) + remote * 20;
+  const InputRows input = input_rows_of(data);  // a sparse store's buffer holds its rows' entries
+  return capacity * ((input.sparse ? input.row_bytes + 48 : data.feat_dim * kFloat) + 16) + remote * 20;
 }
 
 // Own rows stay mapped from the part's store unless they are normalised (a copy) or pinned for
