@@ -50,6 +50,24 @@ def _array(value, name):
     return value.detach().cpu().contiguous().numpy()
 
 
+def _save_sparse_rows(x, path):
+    """A sparse torch x (COO or CSR, 2-D) as SciPy's save_npz writes a csr_matrix: what `loom import
+    npy` reads as feat.npz, row by row, without widening it."""
+    if x.dim() != 2:
+        raise _loom.Error(f"from_pyg: a sparse data.x must be 2-D, got shape {list(x.shape)}")
+    csr = x.detach().cpu().coalesce().to_sparse_csr() if x.layout == torch.sparse_coo else x.detach().cpu()
+    if csr.layout != torch.sparse_csr:
+        csr = csr.to_dense().to_sparse_csr()  # other layouts (CSC, BSR): through dense, as torch offers
+    np.savez(
+        path,
+        indptr=csr.crow_indices().numpy().astype(np.int64),
+        indices=csr.col_indices().numpy().astype(np.int64),
+        data=csr.values().numpy().astype(np.float32),
+        shape=np.array(csr.shape, dtype=np.int64),
+        format=np.array("csr"),
+    )
+
+
 def from_pyg(data, path, directed=False, overwrite=False, **options):
     """Writes `data` as the store `path` and returns its GraphStore. edge_index [2, E] is read as
     source -> target pairs; undirected graphs (directed=False, PyG's usual form, both directions
@@ -82,15 +100,18 @@ def from_pyg(data, path, directed=False, overwrite=False, **options):
             np.save(os.path.join(arrays, "weight.npy"), weight.astype(np.float32))
         if getattr(data, "x", None) is not None:
             x = data.x
-            if isinstance(x, torch.Tensor) and x.layout != torch.strided:  # sparse x: a sparse store
-                options.setdefault("feature_layout", "sparse")
-                x = x.to_dense()
-            x = _array(x, "x")
-            if x.dtype == np.float16:
-                options.setdefault("feat_dtype", "float16")  # kept as it is, not widened
-            np.save(
-                os.path.join(arrays, "feat.npy"), x if x.dtype in (np.float16, np.float32) else x.astype(np.float32)
-            )
+            if isinstance(x, torch.Tensor) and x.layout != torch.strided:  # sparse x: a sparse store, never widened
+                _save_sparse_rows(x, os.path.join(arrays, "feat.npz"))
+                if x.dtype == torch.float16:
+                    options.setdefault("feat_dtype", "float16")
+            else:
+                x = _array(x, "x")
+                if x.dtype == np.float16:
+                    options.setdefault("feat_dtype", "float16")  # kept as it is, not widened
+                np.save(
+                    os.path.join(arrays, "feat.npy"),
+                    x if x.dtype in (np.float16, np.float32) else x.astype(np.float32),
+                )
         if getattr(data, "y", None) is not None:
             y = _array(data.y, "y")
             np.save(os.path.join(arrays, "label.npy"), y.reshape(-1) if y.ndim == 2 and y.shape[1] == 1 else y)

@@ -138,3 +138,82 @@ def test_from_pyg_keeps_edge_weights(tmp_path):
     data.edge_weight = torch.ones(n + 1)
     with pytest.raises(loom.Error, match="edge_weight must hold one value per edge"):
         loom.from_pyg(data, tmp_path / "bad")
+
+
+def _sparse_feature_arrays(path, indptr, indices, data, shape, **extra):
+    """A directory import npy reads: a 4-node ring and feat.npz as SciPy's save_npz writes it."""
+    path.mkdir()
+    ring = np.arange(4)
+    np.save(path / "src.npy", ring)
+    np.save(path / "dst.npy", (ring + 1) % 4)
+    np.save(path / "label.npy", ring % 2)
+    np.savez(
+        path / "feat.npz",
+        indptr=np.array(indptr),
+        indices=np.array(indices),
+        data=np.array(data, np.float32),
+        shape=np.array(shape),
+        format=np.array("csr"),
+        **extra,
+    )
+    return path
+
+
+def test_scipy_sparse_features_are_imported_sparse(tmp_path):
+    # Row 1's columns out of order with a duplicate (summed, as SciPy reads it) and an explicit zero (dropped).
+    arrays = _sparse_feature_arrays(
+        tmp_path / "arrays", [0, 1, 5, 5, 6], [2, 4, 0, 4, 3, 1], [1.0, 0.5, 2.0, 0.25, 0.0, 3.0], [4, 6]
+    )
+    expected = torch.zeros(4, 6)
+    expected[0, 2], expected[1, 0], expected[1, 4], expected[3, 1] = 1.0, 2.0, 0.75, 3.0
+    store = loom.import_graph("npy", str(arrays), str(tmp_path / "sparse"))
+    assert store.features.layout == torch.sparse_csr  # a sparse source stays sparse unless asked dense
+    assert torch.equal(store.features.to_dense(), expected)
+    assert store.features.values().numel() == 4
+    dense = loom.import_graph("npy", str(arrays), str(tmp_path / "dense"), feature_layout="dense")
+    assert dense.features.layout == torch.strided and torch.equal(dense.features, expected)
+
+
+@pytest.mark.parametrize(
+    "indptr, indices, shape, extra, message",
+    [
+        ([0, 1, 1, 1, 1], [9], [4, 6], {}, "column 9, outside"),
+        ([0, 1, 1, 1], [0], [4, 6], {}, "4 offsets for 4 rows"),
+        ([0, 1, 1, 1, 1], [0], [5, 6], {}, "5 offsets for 5 rows"),
+    ],
+)
+def test_bad_scipy_sparse_features_are_named(tmp_path, indptr, indices, shape, extra, message):
+    arrays = _sparse_feature_arrays(tmp_path / "arrays", indptr, indices, [1.0] * len(indices), shape, **extra)
+    with pytest.raises(loom.Error, match="feat.npz") as error:
+        loom.import_graph("npy", str(arrays), str(tmp_path / "out"))
+    assert message in str(error.value)
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_coo_feat_npz_is_named(tmp_path):
+    arrays = tmp_path / "arrays"
+    arrays.mkdir()
+    np.save(arrays / "src.npy", np.arange(3))
+    np.save(arrays / "dst.npy", np.array([1, 2, 0]))
+    np.savez(
+        arrays / "feat.npz",
+        row=np.array([0]),
+        col=np.array([1]),
+        data=np.array([1.0]),
+        shape=np.array([3, 2]),
+        format=np.array("coo"),
+    )
+    with pytest.raises(loom.Error, match="not a SciPy CSR matrix"):
+        loom.import_graph("npy", str(arrays), str(tmp_path / "out"))
+
+
+def test_scipy_save_npz_is_read_as_written(tmp_path):
+    sparse = pytest.importorskip("scipy.sparse")
+    matrix = sparse.random(30, 40, density=0.1, format="csr", dtype=np.float32, random_state=3)
+    arrays = tmp_path / "arrays"
+    arrays.mkdir()
+    np.save(arrays / "src.npy", np.arange(30))
+    np.save(arrays / "dst.npy", (np.arange(30) + 1) % 30)
+    sparse.save_npz(arrays / "feat.npz", matrix)
+    store = loom.import_graph("npy", str(arrays), str(tmp_path / "store"))
+    assert torch.allclose(store.features.to_dense(), torch.from_numpy(matrix.toarray()))

@@ -37,8 +37,9 @@ struct CommonImportOptions {
   graph::SelfLoopPolicy self_loops = graph::SelfLoopPolicy::kRemove;
   format::DType feat_dtype = format::DType::kFloat32;
   graph::FeatureLayoutChoice feature_layout = graph::FeatureLayoutChoice::kDense;
-  std::string features;              // embeddings file whose vectors become the node features
-  std::vector<double> random_split;  // {train, valid} fractions of the labelled nodes; empty = keep
+  bool feature_layout_given = false;  // on the command line (else a sparse source, feat.npz, stays sparse)
+  std::string features;               // embeddings file whose vectors become the node features
+  std::vector<double> random_split;   // {train, valid} fractions of the labelled nodes; empty = keep
   std::uint64_t split_seed = 0;
   graph::FeatureNorm normalize = graph::FeatureNorm::kNone;
   std::int64_t build_memory = graph::default_build_memory();
@@ -66,7 +67,8 @@ void add_common_options(CLI::App* sub, CommonImportOptions& c, const std::string
   add_enum_option(*sub, "--feat-dtype", c.feat_dtype, format::kFeatDTypeNames, "Stored feature type");
   add_enum_option(*sub, "--feature-layout", c.feature_layout, graph::kFeatureLayoutChoiceNames,
                   fmt::format("Stored feature rows: dense, sparse (CSR: column indices and values, none where "
-                              "every value is 1) or auto (sparse where at most {:g}% of the values are nonzero)",
+                              "every value is 1) or auto (sparse where at most {:g}% of the values are nonzero); "
+                              "unless given, a sparse source (import npy's feat.npz) is stored sparse",
                               100 * graph::kAutoSparseDensity));
   if (embedding_features)
     sub->add_option("--features", c.features,
@@ -104,6 +106,7 @@ void derive_features_and_split(const CommonImportOptions& c, graph::io::Imported
   graph::GraphData& data = g.nodes;
   if (!c.features.empty()) {
     const auto attached = embed::eval::attach_embedding_features(data, embed::read_embeddings(c.features), c.features);
+    data.sparse_feat.reset();  // the embeddings are the features now
     graph::NonFinitePolicy non_finite{c.nan_as};
     graph::enforce_finite(data.feat, data.feat_dim, c.features, "embedding", non_finite);
     if (c.nan_as) data.provenance["non_finite_embeddings"] = non_finite.to_json();
@@ -117,16 +120,17 @@ void derive_features_and_split(const CommonImportOptions& c, graph::io::Imported
     spdlog::info("random split of the labelled nodes: {} train, {} valid, {} test", data.splits["train"].size(),
                  data.splits["valid"].size(), data.splits["test"].size());
   }
-  LOOM_CHECK_ARG(c.normalize == graph::FeatureNorm::kNone || g.streamed_features.dim == 0 || !data.feat.empty(),
+  const bool held = !data.feat.empty() || data.sparse_feat;  // features held in memory
+  LOOM_CHECK_ARG(c.normalize == graph::FeatureNorm::kNone || g.streamed_features.dim == 0 || held,
                  "--normalize-features",
                  "this layout's features are streamed into the store, not held in memory, and are stored as "
                  "they are; normalise them in the model (or import the small CSV layout)");
   graph::normalize_features(data, c.normalize);
-  LOOM_CHECK_ARG(
-      c.feature_layout == graph::FeatureLayoutChoice::kDense || g.streamed_features.dim == 0 || !data.feat.empty(),
-      "--feature-layout",
-      "this layout's features are streamed into the store, not held in memory, and are stored dense");
-  data.feat_layout = c.feature_layout;
+  LOOM_CHECK_ARG(c.feature_layout == graph::FeatureLayoutChoice::kDense || g.streamed_features.dim == 0 || held,
+                 "--feature-layout",
+                 "this layout's features are streamed into the store, not held in memory, and are stored dense");
+  data.feat_layout =
+      data.sparse_feat && !c.feature_layout_given ? graph::FeatureLayoutChoice::kSparse : c.feature_layout;
 }
 
 // `read(spill_dir)` parses the input; its edges are spilled into the output's temporary folder
@@ -211,10 +215,13 @@ void add_import_npy(CLI::App& import_cmd, Action& action) {
   auto c = std::make_shared<CommonImportOptions>();
   auto num_nodes = std::make_shared<std::int64_t>(-1);
   auto* sub = import_cmd.add_subcommand(
-      "npy", "Import a directory of .npy arrays (src/dst or indptr/indices, feat, label, splits)");
+      "npy",
+      "Import a directory of .npy arrays (src/dst or indptr/indices, feat (or a SciPy sparse feat.npz), label, "
+      "splits)");
   add_common_options(sub, *c, "Directory of .npy arrays");
   sub->add_option("--num-nodes", *num_nodes, "Node count (default: from the arrays)")->check(CLI::PositiveNumber);
-  sub->callback([&action, c, num_nodes] {
+  sub->callback([&action, c, num_nodes, sub] {
+    c->feature_layout_given = sub->count("--feature-layout") > 0;
     action = [c, num_nodes] {
       return run_import(*c, [&](const std::string&) {
         graph::io::NpyImportOptions o;

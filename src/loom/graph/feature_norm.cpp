@@ -56,10 +56,26 @@ void standardize_columns(std::span<float> rows, std::int64_t dim, const ColumnMo
   });
 }
 
+void normalize_sparse_rows(SparseRows& rows) {
+  if (rows.values.empty()) rows.values.assign(rows.indices.size(), 1.0F);
+  for (std::size_t r = 0; r + 1 < rows.indptr.size(); ++r) {
+    double norm = 0;
+    for (std::int64_t e = rows.indptr[r]; e < rows.indptr[r + 1]; ++e) norm += std::fabs(rows.values[e]);
+    if (norm == 0) continue;
+    const auto inv = static_cast<float>(1.0 / norm);
+    for (std::int64_t e = rows.indptr[r]; e < rows.indptr[r + 1]; ++e) rows.values[e] *= inv;
+  }
+}
+
 void normalize_features(GraphData& data, FeatureNorm norm) {
   if (norm == FeatureNorm::kNone) return;
   LOOM_CHECK_ARG(data.feat_dim > 0, "--normalize-features", "the graph has no features to normalise");
-  if (norm == FeatureNorm::kRow) {
+  if (data.sparse_feat) {  // sparse rows: each by its L1 norm; centring would fill them in
+    LOOM_CHECK_ARG(norm == FeatureNorm::kRow, "--normalize-features",
+                   "standard would make the sparse rows dense (it centres every column); use row, or store the "
+                   "rows dense (--feature-layout dense) and standardise them in the model");
+    normalize_sparse_rows(*data.sparse_feat);
+  } else if (norm == FeatureNorm::kRow) {
     normalize_rows(data.feat, data.feat_dim);
   } else {
     std::vector<std::int64_t> fit_rows;

@@ -25,6 +25,8 @@ inline constexpr core::EnumNames<FeatureNorm, 3> kFeatureNormNames{
 
 // Rows [rows, dim] row-major, in place.
 void normalize_rows(std::span<float> rows, std::int64_t dim);
+// Sparse rows, each by its L1 norm, in place (binary rows get their values stored).
+void normalize_sparse_rows(SparseRows& rows);
 
 struct ColumnMoments {
   std::vector<double> sum, sum_squares;  // per column
@@ -36,7 +38,8 @@ ColumnMoments column_moments(std::span<const float> rows, std::int64_t dim, std:
 void standardize_columns(std::span<float> rows, std::int64_t dim, const ColumnMoments& moments);
 
 // Normalises data.feat in place (standard: fitted on data.splits["train"], or on every row when
-// there is no training split). Records the normalisation in data.provenance.
+// there is no training split; sparse rows take row only). Records the normalisation in
+// data.provenance.
 void normalize_features(GraphData& data, FeatureNorm norm);
 
 }  // namespace loom::graph

@@ -154,4 +154,31 @@ void check_sparse_features(const SparseFeatureArrays& a, std::int64_t dim) {
   }
 }
 
+void check_sparse_rows(const SparseRows& sparse, std::int64_t rows, std::int64_t dim, const std::string& source) {
+  LOOM_CHECK(static_cast<std::int64_t>(sparse.indptr.size()) == rows + 1 && sparse.indptr.front() == 0 &&
+                 sparse.indptr.back() == sparse.nnz(),
+             "{}: row offsets of {} entries for {} rows and {} entries", source, sparse.indptr.size(), rows,
+             sparse.nnz());
+  LOOM_CHECK(sparse.values.empty() || static_cast<std::int64_t>(sparse.values.size()) == sparse.nnz(),
+             "{}: {} values for {} entries", source, sparse.values.size(), sparse.nnz());
+  for (std::int64_t r = 0; r < rows; ++r) {
+    LOOM_CHECK(sparse.indptr[r] <= sparse.indptr[r + 1], "{}: row offsets decrease at row {}", source, r);
+    for (std::int64_t e = sparse.indptr[r]; e < sparse.indptr[r + 1]; ++e) {
+      const std::int32_t c = sparse.indices[e];
+      LOOM_CHECK(c >= 0 && c < dim, "{}: entry {} (row {}): column {} outside [0, {})", source, e, r, c, dim);
+      LOOM_CHECK(e == sparse.indptr[r] || sparse.indices[e - 1] < c,
+                 "{}: entry {} (row {}): columns not strictly increasing within the row", source, e, r);
+    }
+  }
+}
+
+std::vector<float> dense_rows_of(const SparseRows& sparse, std::int64_t dim) {
+  const auto rows = static_cast<std::int64_t>(sparse.indptr.size()) - 1;
+  std::vector<float> dense(static_cast<std::size_t>(rows * dim), 0.0F);
+  for (std::int64_t r = 0; r < rows; ++r)
+    for (std::int64_t e = sparse.indptr[r]; e < sparse.indptr[r + 1]; ++e)
+      dense[r * dim + sparse.indices[e]] = sparse.values.empty() ? 1.0F : sparse.values[e];
+  return dense;
+}
+
 }  // namespace loom::graph

@@ -74,6 +74,12 @@ class SparseRowsWriter {
 std::int64_t write_sparse_rows_of(std::span<const float> dense, std::int64_t dim, const std::string& dir,
                                   format::DType dtype);
 
+// `rows` rows of `dim` columns: indptr from 0 to nnz, non-decreasing; each row's columns strictly
+// increasing in [0, dim); values empty or one per entry. Error naming `source` and the entry.
+void check_sparse_rows(const SparseRows& sparse, std::int64_t rows, std::int64_t dim, const std::string& source);
+// The rows dense, row-major (rows x dim values).
+std::vector<float> dense_rows_of(const SparseRows& sparse, std::int64_t dim);
+
 // A store's sparse rows, mapped (values empty where absent).
 struct SparseFeatureArrays {
   format::NpyArray indptr, indices, values;

@@ -131,7 +131,9 @@ void validate_graph_data(const GraphData& d) {
   for (const auto v : d.indices) LOOM_CHECK(v >= 0 && v < cols, "graph: neighbour id {} outside [0, {})", v, cols);
   LOOM_CHECK(d.edge_weight.empty() || d.edge_weight.size() == d.indices.size(), "graph: {} edge weights for {} edges",
              d.edge_weight.size(), d.indices.size());
-  if (d.feat_dim > 0)
+  if (d.feat_dim > 0 && d.sparse_feat)
+    check_sparse_rows(*d.sparse_feat, rows, d.feat_dim, d.feat_source.empty() ? "graph: features" : d.feat_source);
+  else if (d.feat_dim > 0)
     LOOM_CHECK(static_cast<std::int64_t>(d.feat.size()) == rows * d.feat_dim,
                "graph: feature matrix has {} values, expected {} nodes x {} dims", d.feat.size(), rows, d.feat_dim);
   if (!d.label.empty()) {
@@ -195,7 +197,7 @@ StoreMeta store_meta(const GraphData& d, std::int64_t rows, std::int64_t edges, 
   m.feat_dtype = feat_dtype;
   if (d.feat_dim > 0 && stored_feature_layout(d) == FeatureLayout::kSparse) {
     m.feat_layout = FeatureLayout::kSparse;
-    m.feat_nnz = count_nonzero(d.feat);
+    m.feat_nnz = d.sparse_feat ? d.sparse_feat->nnz() : count_nonzero(d.feat);
   }
   m.num_classes = (d.label.empty() && d.multi_label.empty()) ? 0 : d.num_classes;
   m.multi_label = !d.multi_label.empty();
@@ -209,21 +211,54 @@ StoreMeta store_meta(const GraphData& d, std::int64_t rows, std::int64_t edges, 
 
 FeatureLayout stored_feature_layout(const GraphData& d) {
   if (d.feat_layout == FeatureLayoutChoice::kDense) return FeatureLayout::kDense;  // no pass over the values
+  if (d.sparse_feat) return resolve_feature_layout(d.feat_layout, d.sparse_feat->nnz(), d.num_rows() * d.feat_dim);
   return resolve_feature_layout(d.feat_layout, count_nonzero(d.feat), static_cast<std::int64_t>(d.feat.size()));
 }
 
+namespace {
+
+// Dense rows into feat.npy, narrowed to `feat_dtype` (checked to fit).
+void write_dense_rows(std::span<const float> feat, std::int64_t rows, std::int64_t dim, const std::string& source,
+                      const std::string& dir, format::DType feat_dtype) {
+  if (feat_dtype == format::DType::kFloat32) {
+    format::write_npy(dir + "/feat.npy", feat, {rows, dim});
+    return;
+  }
+  check_fits_dtype(feat, dim, feat_dtype, source);
+  const std::vector<char> narrow = format::narrowed(feat, feat_dtype);
+  format::write_npy(dir + "/feat.npy", feat_dtype, {rows, dim}, narrow.data());
+}
+
+// Sparse rows into the sparse layout's files as they are, values narrowed to `feat_dtype`.
+void write_sparse_rows(const SparseRows& sparse, const std::string& source, const std::string& dir,
+                       format::DType feat_dtype) {
+  if (feat_dtype != format::DType::kFloat32 && !sparse.values.empty())
+    check_fits_dtype(sparse.values, 1, feat_dtype, source);
+  SparseRowsWriter writer(dir, feat_dtype);
+  for (std::size_t r = 0; r + 1 < sparse.indptr.size(); ++r) {
+    const auto begin = static_cast<std::size_t>(sparse.indptr[r]), end = static_cast<std::size_t>(sparse.indptr[r + 1]);
+    const std::span<const std::int32_t> columns(sparse.indices.data() + begin, end - begin);
+    writer.add_row(columns, sparse.values.empty() ? std::span<const float>{}
+                                                  : std::span<const float>(sparse.values.data() + begin, end - begin));
+  }
+  writer.finish();
+}
+
+}  // namespace
+
 void write_feature_array(const GraphData& d, const std::string& dir, format::DType feat_dtype) {
   const std::int64_t rows = d.num_rows();
-  if (stored_feature_layout(d) == FeatureLayout::kSparse) {
-    if (feat_dtype != format::DType::kFloat32)
-      check_fits_dtype(d.feat, d.feat_dim, feat_dtype, d.feat_source.empty() ? "the features" : d.feat_source);
+  const std::string source = d.feat_source.empty() ? "the features" : d.feat_source;
+  const bool sparse = stored_feature_layout(d) == FeatureLayout::kSparse;
+  if (d.sparse_feat && sparse) {
+    write_sparse_rows(*d.sparse_feat, source, dir, feat_dtype);
+  } else if (d.sparse_feat) {  // stored dense, as asked
+    write_dense_rows(dense_rows_of(*d.sparse_feat, d.feat_dim), rows, d.feat_dim, source, dir, feat_dtype);
+  } else if (sparse) {
+    if (feat_dtype != format::DType::kFloat32) check_fits_dtype(d.feat, d.feat_dim, feat_dtype, source);
     write_sparse_rows_of(d.feat, d.feat_dim, dir, feat_dtype);
-  } else if (feat_dtype == format::DType::kFloat32) {
-    format::write_npy(dir + "/feat.npy", d.feat, {rows, d.feat_dim});
   } else {
-    check_fits_dtype(d.feat, d.feat_dim, feat_dtype, d.feat_source.empty() ? "the features" : d.feat_source);
-    const std::vector<char> narrow = format::narrowed(d.feat, feat_dtype);
-    format::write_npy(dir + "/feat.npy", feat_dtype, {rows, d.feat_dim}, narrow.data());
+    write_dense_rows(d.feat, rows, d.feat_dim, source, dir, feat_dtype);
   }
 }
 

@@ -105,6 +105,9 @@ struct GraphData {
   bool directed = false;
   std::vector<float> feat;  // rows * feat_dim, row-major
   std::int64_t feat_dim = 0;
+  // The rows as sparse rows instead (then `feat` is empty): a sparse source read as it is (a
+  // SciPy .npz matrix, a sparse PyG x), never widened unless stored dense.
+  std::optional<SparseRows> sparse_feat;
   FeatureLayoutChoice feat_layout = FeatureLayoutChoice::kDense;  // how `feat` is stored (--feature-layout)
   std::string feat_source;                // the file `feat` was read from, for messages ("" = unknown)
   std::vector<std::int64_t> label;        // single-label: rows entries, -1 unlabeled

@@ -137,9 +137,10 @@ void write_imported_store(ImportedGraph& g, const std::string& dir, format::DTyp
                 d.provenance);
   d.directed = g.policy.directed;
   const StreamedFeatures& streamed = g.streamed_features;
-  const bool in_memory = !d.feat.empty() || streamed.dim == 0;  // --features replaces streamed ones
+  // --features replaces streamed ones
+  const bool in_memory = !d.feat.empty() || d.sparse_feat || streamed.dim == 0;
   if (in_memory && d.feat_dim > 0) {
-    LOOM_CHECK(static_cast<std::int64_t>(d.feat.size()) == rows * d.feat_dim,
+    LOOM_CHECK(d.sparse_feat || static_cast<std::int64_t>(d.feat.size()) == rows * d.feat_dim,
                "import: feature matrix has {} values, expected {} nodes x {} dims", d.feat.size(), rows, d.feat_dim);
     write_feature_array(d, dir, feat_dtype);
   } else if (!in_memory) {

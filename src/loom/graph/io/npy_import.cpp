@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <filesystem>
+#include <limits>
 #include <optional>
 #include <span>
 
@@ -13,6 +14,8 @@
 #include "loom/core/error.hpp"
 #include "loom/core/log.hpp"
 #include "loom/format/npy.hpp"
+#include "loom/format/npz_array.hpp"
+#include "loom/format/zip_archive.hpp"
 #include "loom/core/parallel.hpp"
 #include "loom/graph/finite_values.hpp"
 
@@ -244,11 +247,76 @@ EdgeArrays open_edge_arrays(const NpyImportOptions& o, NodeCount& count) {
   return e;
 }
 
-// feat.npy, label.npy and orig_id.npy where DIR has them, each agreeing on the node count;
-// feature values that are not finite are an error or replaced by `nan_as`.
+// A SciPy sparse matrix saved by scipy.sparse.save_npz (a csr_matrix: indptr, indices, data,
+// shape) as sparse rows, never widened: columns sorted within each row, duplicates summed (as
+// SciPy reads them), explicit zeros dropped; values that are not finite an error or replaced.
+void read_sparse_features(const std::string& path, NonFinitePolicy& non_finite, NodeCount& count, GraphData& data) {
+  const auto archive = format::ZipArchive::open(path);
+  const std::vector<std::string> keys = format::npz_keys(archive);
+  for (const char* key : {"indptr", "indices", "data", "shape"})
+    if (std::find(keys.begin(), keys.end(), key) == keys.end())
+      throw Error::in_file(path, 0,
+                           fmt::format("not a SciPy CSR matrix (scipy.sparse.save_npz of a csr_matrix holds indptr, "
+                                       "indices, data and shape); it holds {}",
+                                       fmt::join(keys, ", ")));
+  const auto shape = format::NpzArrayReader(archive, "shape").read_rest_as<std::int64_t>();
+  if (shape.size() != 2 || shape[0] < 0 || shape[1] <= 0 || shape[1] > std::numeric_limits<std::int32_t>::max())
+    throw Error::in_file(path, 0, "shape: expected [rows, columns] with 1 to 2^31 - 1 columns");
+  const auto indptr = format::NpzArrayReader(archive, "indptr").read_rest_as<std::int64_t>();
+  const auto indices = format::NpzArrayReader(archive, "indices").read_rest_as<std::int64_t>();
+  auto values = format::NpzArrayReader(archive, "data").read_rest_as<float>();
+  if (static_cast<std::int64_t>(indptr.size()) != shape[0] + 1)
+    throw Error::in_file(
+        path, 0,
+        fmt::format("indptr: {} offsets for {} rows (a csc_matrix? save its tocsr())", indptr.size(), shape[0]));
+  if (indices.size() != values.size() || indptr.front() != 0 ||
+      indptr.back() != static_cast<std::int64_t>(indices.size()))
+    throw Error::in_file(
+        path, 0,
+        fmt::format("indptr ends at {}, for {} indices and {} values", indptr.back(), indices.size(), values.size()));
+  enforce_finite(values, 1, path + " (data)", "feature", non_finite);
+  SparseRows rows;
+  rows.indptr.reserve(indptr.size());
+  std::vector<std::pair<std::int64_t, float>> row;
+  for (std::int64_t r = 0; r < shape[0]; ++r) {
+    if (indptr[r] > indptr[r + 1]) throw Error::in_file(path, 0, fmt::format("indptr: decreases at row {}", r));
+    row.clear();
+    for (std::int64_t e = indptr[r]; e < indptr[r + 1]; ++e) {
+      if (indices[e] < 0 || indices[e] >= shape[1])
+        throw Error::in_file(
+            path, 0,
+            fmt::format("indices: entry {} (row {}) is column {}, outside [0, {})", e, r, indices[e], shape[1]));
+      row.emplace_back(indices[e], values[e]);
+    }
+    std::sort(row.begin(), row.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (std::size_t k = 0; k < row.size(); ++k) {
+      float v = row[k].second;
+      while (k + 1 < row.size() && row[k + 1].first == row[k].first) v += row[++k].second;
+      if (v == 0.0F) continue;
+      rows.indices.push_back(static_cast<std::int32_t>(row[k].first));
+      rows.values.push_back(v);
+    }
+    rows.indptr.push_back(rows.nnz());
+  }
+  count.agree(shape[0], path);
+  data.feat_dim = shape[1];
+  data.feat_source = path;
+  data.sparse_feat = std::move(rows);
+}
+
+// feat.npy (or a SciPy sparse feat.npz), label.npy and orig_id.npy where DIR has them, each
+// agreeing on the node count; feature values that are not finite are an error or replaced by
+// `nan_as`.
 void read_node_arrays(const std::string& dir, std::optional<float> nan_as, NodeCount& count, GraphData& data) {
   const std::string feat = dir + "/feat.npy", label = dir + "/label.npy", orig_id = dir + "/orig_id.npy";
-  if (fs::is_regular_file(feat)) {
+  const std::string sparse_feat = dir + "/feat.npz";
+  if (fs::is_regular_file(sparse_feat)) {
+    if (fs::is_regular_file(feat))
+      throw Error::in_argument("SRC", "'" + dir + "' holds both feat.npy and feat.npz; keep one");
+    NonFinitePolicy non_finite{nan_as};
+    read_sparse_features(sparse_feat, non_finite, count, data);
+    if (nan_as) data.provenance["non_finite"] = non_finite.to_json();
+  } else if (fs::is_regular_file(feat)) {
     const auto a = format::NpyArray::map(feat);
     if (a.ndim() != 2 || !format::is_floating(a.dtype()))
       throw Error::in_file(

@@ -1,6 +1,8 @@
 // `loom import npy`: a directory of NumPy arrays into a GraphData.
 //   src.npy + dst.npy (integer edge end points)  or  indptr.npy + indices.npy (a CSR)
 //   feat.npy       optional, 2-D float16/float32/float64 [nodes, dim]
+//   feat.npz       or the features as a SciPy sparse matrix (scipy.sparse.save_npz of a
+//                  csr_matrix), kept sparse: stored in the sparse layout unless asked dense
 //   label.npy      optional, 1-D class ids (-1 or NaN = unlabeled) or 2-D 0/1 matrix (multi-label)
 //   train_idx.npy / valid_idx.npy (or PyG's val_idx.npy) / test_idx.npy   optional 1-D integer node ids
 //   (any other .npy file in the directory is named in a warning: it is not read)
