@@ -15,7 +15,8 @@
 # batches fit in this machine's memory (the remote bytes a row costs do not depend on the batch).
 # Every run keeps --pipeline-depth 1 (a dense batch of the generated graph is 3.7 GiB).
 # Env: LOOM, LOOM_DATA, LOOM_PYTHON (bench/lib.sh); EPOCHS (default 5); LOOM_PYG (default
-# ../shared/peers/pyg); GEN_EPOCHS, GEN_MAX_STEPS.
+# ../shared/peers/pyg); GEN_EPOCHS, GEN_MAX_STEPS; BENCH_REUSE=1 keeps every run whose record is
+# already in bench/work/sparse (to finish a sitting that stopped part way).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 work=bench/work/sparse
@@ -58,6 +59,9 @@ pyg_run() {
 }
 ratio() { "$python" -c "import sys; a, b = sys.argv[1:]; print('-' if '-' in (a, b) else f'{float(a) / max(float(b), 1e-9):.2f}')" "$1" "$2"; }
 
+# reused FILE: whether BENCH_REUSE=1 and FILE holds a run's record already
+reused() { [[ ${BENCH_REUSE:-0} == 1 && -s "$1" ]]; }
+
 rows=()
 run_graph() {  # NAME SEEDS EPOCHS MAX_STEPS PARTS-OPTIONS...: NAME's dense and sparse stores exist in $work
   local name=$1 seeds=$2 run_epochs=$3 max_steps=$4
@@ -73,14 +77,20 @@ run_graph() {  # NAME SEEDS EPOCHS MAX_STEPS PARTS-OPTIONS...: NAME's dense and 
   local pyg_seconds=() pyg_accs=()
   for seed in $(seq 1 "$seeds"); do
     for layout in dense sparse; do
+      reused "$work/$name-$layout-$seed.jsonl" && continue
       "$loom" --log-level warn train "$work/$name-$layout" "${train[@]}" --batch-size 1024 --pipeline-depth 1 \
         --epochs "$run_epochs" --threads 2 \
         --max-steps "$max_steps" --seed "$seed" --metrics "$work/$name-$layout-$seed.jsonl" --overwrite
     done
-    read -r p a <<< "$(pyg_run "$work/$name-dense" "$seed" "$run_epochs" "$max_steps")"
+    if reused "$work/pyg-$name-dense-$seed.json"; then
+      read -r p a <<< "$("$python" -c "import json,sys; r=json.load(open(sys.argv[1])); print(f\"{r['epoch_seconds']:.3f} {r['test_accuracy']:.4f}\")" "$work/pyg-$name-dense-$seed.json")"
+    else
+      read -r p a <<< "$(pyg_run "$work/$name-dense" "$seed" "$run_epochs" "$max_steps")"
+    fi
     pyg_seconds+=("$p") pyg_accs+=("$a")
   done
   for layout in dense sparse; do
+    reused "$work/$name-$layout-4.jsonl" && continue
     "${mpirun[@]}" "$loom" --log-level warn train "$work/$name-$layout-4" "${train[@]}" "${parts_options[@]}" \
       --threads 1 --epochs 1 --metrics "$work/$name-$layout-4.jsonl" --overwrite
   done
@@ -117,7 +127,8 @@ gen="sbm-${nodes}-${dim}-${words}"
   --feat-dim "$dim" --words "$words" --seed 1 -o "$work/$gen-sparse" > /dev/null
 [ -d "$work/$gen-dense" ] || "$loom" --log-level warn generate sbm --nodes "$nodes" --classes 20 --avg-degree 15 \
   --feat-dim "$dim" --words "$words" --words-layout dense --seed 1 -o "$work/$gen-dense" > /dev/null
-run_graph "$gen" 1 "${GEN_EPOCHS:-2}" "${GEN_MAX_STEPS:-4}" --batch-size "${GEN_PARTS_BATCH:-128}" --pipeline-depth 0
+run_graph "$gen" 1 "${GEN_EPOCHS:-2}" "${GEN_MAX_STEPS:-4}" --batch-size "${GEN_PARTS_BATCH:-128}" --pipeline-depth 0 \
+  --no-exact-eval
 
 {
   echo "# Sparse feature layout against dense (bench/bench_sparse.sh)"
