@@ -33,19 +33,6 @@ LOOM_ALWAYS_INLINE void spmm_rows(const IdT* ptr, const IdT* idx, const T* val, 
   }
 }
 
-// spmm_rows on float32 rows, cloned per instruction set (the product's inner loop is most of a
-// sparse first layer's time).
-LOOM_CPU_CLONES void spmm_rows_float_i32(const std::int32_t* ptr, const std::int32_t* idx, const float* val,
-                                         std::int64_t begin, std::int64_t end, const float* in, std::int64_t width,
-                                         float* out) {
-  spmm_rows(ptr, idx, val, begin, end, in, width, out);
-}
-LOOM_CPU_CLONES void spmm_rows_float_i64(const std::int64_t* ptr, const std::int64_t* idx, const float* val,
-                                         std::int64_t begin, std::int64_t end, const float* in, std::int64_t width,
-                                         float* out) {
-  spmm_rows(ptr, idx, val, begin, end, in, width, out);
-}
-
 // acc[idx[e]] += val[e] * grad[r] for the entries e of rows r in [begin, end): the weight
 // gradient's rows (acc: [columns, width]) from x's rows and the output's gradient, each read once.
 template <class T, class IdT>
@@ -60,15 +47,42 @@ LOOM_ALWAYS_INLINE void scatter_rows(const IdT* ptr, const IdT* idx, const T* va
     }
   }
 }
-LOOM_CPU_CLONES void scatter_rows_float_i32(const std::int32_t* ptr, const std::int32_t* idx, const float* val,
-                                            std::int64_t begin, std::int64_t end, const float* grad, std::int64_t width,
-                                            float* acc) {
-  scatter_rows(ptr, idx, val, begin, end, grad, width, acc);
+
+// Which row kernel: the product (spmm_rows) or the weight gradient's scatter (scatter_rows).
+enum class RowKernel { kProduct, kScatter };
+
+template <class T, class IdT>
+LOOM_ALWAYS_INLINE void run_rows(RowKernel kernel, const IdT* ptr, const IdT* idx, const T* val, std::int64_t begin,
+                                 std::int64_t end, const T* rows_in, std::int64_t width, T* out) {
+  if (kernel == RowKernel::kProduct)
+    spmm_rows(ptr, idx, val, begin, end, rows_in, width, out);
+  else
+    scatter_rows(ptr, idx, val, begin, end, rows_in, width, out);
 }
-LOOM_CPU_CLONES void scatter_rows_float_i64(const std::int64_t* ptr, const std::int64_t* idx, const float* val,
-                                            std::int64_t begin, std::int64_t end, const float* grad, std::int64_t width,
-                                            float* acc) {
-  scatter_rows(ptr, idx, val, begin, end, grad, width, acc);
+
+// The kernels on float32 rows, cloned per instruction set (their inner loops are most of a
+// sparse first layer's time), for int32 and int64 indices.
+LOOM_CPU_CLONES void run_rows_float_i32(RowKernel kernel, const std::int32_t* ptr, const std::int32_t* idx,
+                                        const float* val, std::int64_t begin, std::int64_t end, const float* rows_in,
+                                        std::int64_t width, float* out) {
+  run_rows(kernel, ptr, idx, val, begin, end, rows_in, width, out);
+}
+LOOM_CPU_CLONES void run_rows_float_i64(RowKernel kernel, const std::int64_t* ptr, const std::int64_t* idx,
+                                        const float* val, std::int64_t begin, std::int64_t end, const float* rows_in,
+                                        std::int64_t width, float* out) {
+  run_rows(kernel, ptr, idx, val, begin, end, rows_in, width, out);
+}
+
+// run_rows through the float32 clones where there is one.
+template <class T, class IdT>
+void row_kernel(RowKernel kernel, const IdT* ptr, const IdT* idx, const T* val, std::int64_t begin, std::int64_t end,
+                const T* rows_in, std::int64_t width, T* out) {
+  if constexpr (std::is_same_v<T, float> && std::is_same_v<IdT, std::int32_t>)
+    run_rows_float_i32(kernel, ptr, idx, val, begin, end, rows_in, width, out);
+  else if constexpr (std::is_same_v<T, float>)
+    run_rows_float_i64(kernel, ptr, idx, val, begin, end, rows_in, width, out);
+  else
+    run_rows(kernel, ptr, idx, val, begin, end, rows_in, width, out);
 }
 
 // spmm_rows over [0, rows), in parallel.
@@ -76,12 +90,7 @@ template <class T, class IdT>
 void weighted_spmm(const IdT* ptr, const IdT* idx, const T* val, std::int64_t rows, const T* in, std::int64_t width,
                    T* out) {
   at::parallel_for(0, rows, 32, [&](std::int64_t begin, std::int64_t end) {
-    if constexpr (std::is_same_v<T, float> && std::is_same_v<IdT, std::int32_t>)
-      spmm_rows_float_i32(ptr, idx, val, begin, end, in, width, out);
-    else if constexpr (std::is_same_v<T, float>)
-      spmm_rows_float_i64(ptr, idx, val, begin, end, in, width, out);
-    else
-      spmm_rows(ptr, idx, val, begin, end, in, width, out);
+    row_kernel(RowKernel::kProduct, ptr, idx, val, begin, end, in, width, out);
   });
 }
 
@@ -152,12 +161,7 @@ torch::Tensor weight_gradient_by_rows(const torch::Tensor& x, std::int64_t rows,
       const scalar_t* grad = grad_out.data_ptr<scalar_t>();
       at::parallel_for(0, rows, std::max<std::int64_t>(1, rows / threads), [&](std::int64_t begin, std::int64_t end) {
         scalar_t* acc = partial.data_ptr<scalar_t>() + at::get_thread_num() * x.size(1) * width;
-        if constexpr (std::is_same_v<scalar_t, float> && std::is_same_v<IdT, std::int32_t>)
-          scatter_rows_float_i32(ptr, idx, val, begin, end, grad, width, acc);
-        else if constexpr (std::is_same_v<scalar_t, float>)
-          scatter_rows_float_i64(ptr, idx, val, begin, end, grad, width, acc);
-        else
-          scatter_rows(ptr, idx, val, begin, end, grad, width, acc);
+        row_kernel(RowKernel::kScatter, ptr, idx, val, begin, end, grad, width, acc);
       });
     });
   });
