@@ -1,5 +1,7 @@
 // Static cache policies: what a rank may cache, how much, in which order, and how the
 // analysis ranks policies (the oracle bounds every static cache; VIP beats the heuristics).
+#include <cmath>
+
 #include <gtest/gtest.h>
 
 #include "loom/core/error.hpp"
@@ -115,8 +117,16 @@ TEST_F(CacheAnalysisTest, OracleBoundsEveryPolicyAndVipBeatsTheHeuristics) {
     EXPECT_LT(rows("vip", i), rows("random", i)) << "alpha " << o.alphas[i];
     EXPECT_LT(rows("vip", i), rows("none", i)) << "alpha " << o.alphas[i];
   }
+  // Dense rows: every remote row costs dim x 4 bytes on the float32 wire.
+  const double row_bytes = a.no_cache_remote_bytes / a.no_cache_remote_rows;
+  EXPECT_EQ(std::fmod(row_bytes, 4.0), 0.0);
+  for (const auto& r : a.results)
+    for (std::size_t i = 0; i < o.alphas.size(); ++i)
+      EXPECT_NEAR(r.remote_bytes[i], r.remote_rows[i] * row_bytes, 1e-6 * a.no_cache_remote_bytes);
   const std::string table = a.table();
   EXPECT_NE(table.find("simulation"), std::string::npos);
+  EXPECT_NE(table.find("remote bytes per epoch"), std::string::npos);
+  EXPECT_EQ(a.to_json()["policies"]["vip"]["remote_bytes_per_epoch"].size(), o.alphas.size());
   EXPECT_EQ(a.to_json()["policies"]["vip"]["remote_rows_per_epoch"].size(), o.alphas.size());
 }
 

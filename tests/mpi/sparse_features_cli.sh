@@ -57,4 +57,18 @@ dense_bytes=$(bytes "$dir/train-dense.jsonl") sparse_bytes=$(bytes "$dir/train-s
 (( dense_bytes > 0 && sparse_bytes * 20 <= dense_bytes )) ||
   { echo "remote feature bytes: sparse $sparse_bytes, dense $dense_bytes (want at most 1/20)" >&2; exit 1; }
 echo "remote feature bytes: sparse $sparse_bytes, dense $dense_bytes"
+# The cache analysis counts the same rows on both layouts and their bytes as they travel.
+for layout in dense sparse; do
+  "$loom" --log-level warn analyze cache "$dir/$layout-parts" --fanouts 10,5 --batch-size 64 --epochs 1 \
+    --json "$dir/analysis-$layout.json" > /dev/null
+done
+python3 - "$dir/analysis-dense.json" "$dir/analysis-sparse.json" << 'PY' || exit 1
+import json, sys
+dense, sparse = (json.load(open(f)) for f in sys.argv[1:3])
+if dense["remote_rows_per_epoch_no_cache"] != sparse["remote_rows_per_epoch_no_cache"]:
+    sys.exit("analyze cache: the layouts count different remote rows")
+if not 0 < sparse["remote_bytes_per_epoch_no_cache"] * 20 <= dense["remote_bytes_per_epoch_no_cache"]:
+    sys.exit(f"analyze cache: remote bytes sparse {sparse['remote_bytes_per_epoch_no_cache']}, "
+             f"dense {dense['remote_bytes_per_epoch_no_cache']} (want at most 1/20)")
+PY
 echo "sparse and dense stores train to the same losses on $np ranks: $(losses "$dir/train-sparse.jsonl")"
