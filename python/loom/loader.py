@@ -17,7 +17,7 @@ _INT, _FLOAT, _STR, _BOOL = "an int", "a float", "a str", "a bool"
 _ARGUMENT_TYPES = {
     "batch_size": _INT, "seed": _INT, "threads": _INT, "pipeline_depth": _INT, "lookahead": _INT, "superbatch": _INT,
     "alpha": _FLOAT, "prefetch": _FLOAT,
-    "cache": _STR, "cache_dtype": _STR, "controller": _STR, "wire_dtype": _STR, "net_bandwidth": _STR,
+    "cache": _STR, "cache_dtype": _STR, "cache_memory": _STR, "controller": _STR, "wire_dtype": _STR, "net_bandwidth": _STR,
     "net_latency": _STR, "net_host_bandwidth": _STR, "net_host_latency": _STR, "normalize_features": _STR,
     "gcn_norm": _BOOL, "shuffle": _BOOL,
 }  # fmt: skip
@@ -26,7 +26,7 @@ _GROUPS = {
     "sampling": ("batch_size", "seed", "threads", "shuffle", "eval_fanouts", "device"),
     "data_path": ("pipeline_depth", "superbatch", "wire_dtype", "normalize_features", "gcn_norm", "net_bandwidth",
                   "net_latency", "net_host_bandwidth", "net_host_latency"),
-    "cache": ("cache", "alpha", "cache_dtype"),
+    "cache": ("cache", "alpha", "cache_memory", "cache_dtype"),
     "prefetch": ("controller", "prefetch", "lookahead"),
     "link": ("task", "edge_label_index", "edge_label", "neg_sampling_ratio", "neg_sampling", "drop_target_edges"),
 }  # fmt: skip
@@ -145,7 +145,7 @@ class Loader(_loom.Loader):
     batch holds batch_size seeds, the last filled up from the first (as `loom train` does).
     The other keywords are `loom train`'s options: store (str or os.PathLike), fanouts (PyG order:
     the seeds' hop first; no default), batch_size, seed, threads, pipeline_depth, cache ("none", "vip", "simulation", "degree", "halo", "random", "oracle")
-    and alpha, cache_dtype, controller and prefetch / lookahead (remote-row prefetching),
+    and alpha (or cache_memory="512M"), cache_dtype, controller and prefetch / lookahead (remote-row prefetching),
     wire_dtype, net_bandwidth / net_latency (link emulation), normalize_features, gcn_norm,
     device, eval_fanouts (-1: exact inference), superbatch (batches whose rows are fetched in one
     gather: features on disk read in one sweep for that many steps). Batches: x, y (the seeds'), seeds, input_nodes

@@ -8,6 +8,7 @@
 
 #include "loom/comm/link_model.hpp"
 #include "loom/core/enum_names.hpp"
+#include "loom/core/memory.hpp"
 #include "loom/core/parallel.hpp"
 #include "loom/nn/device.hpp"
 
@@ -93,6 +94,9 @@ void read_cache(const py::dict& values, loader::StaticCacheOptions& o) {
   KeywordGroup g(values, "cache");
   g.read_choice("cache", feature::kCachePolicyNames, o.policy);
   g.read("alpha", o.alpha);
+  std::string memory;
+  g.read("cache_memory", memory);
+  if (!memory.empty()) o.memory_bytes = core::parse_memory_size(memory, "cache_memory");
   g.read_choice("cache_dtype", format::kFloatDTypeNames, o.dtype);
   g.done();
 }

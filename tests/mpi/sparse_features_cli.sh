@@ -44,8 +44,8 @@ for layout in dense sparse; do
 done
 grep -q '"feat_layout": "sparse"' "$dir/sparse-parts/part-0/meta.json" || { echo "part 0 is not sparse" >&2; exit 1; }
 losses() { python3 -c "import json,sys; print([json.loads(l)['loss'] for l in open(sys.argv[1]) if '\"loss\"' in l])" "$1"; }
-for run in train prefetch full; do
-  python3 - "$dir/$run-dense.jsonl" "$dir/$run-sparse.jsonl" "$run" << 'PY' || exit 1
+for kind in train prefetch full; do
+  python3 - "$dir/$kind-dense.jsonl" "$dir/$kind-sparse.jsonl" "$kind" << 'PY' || exit 1
 import json, sys
 dense, sparse = ([json.loads(l)["loss"] for l in open(f) if '"loss"' in l] for f in sys.argv[1:3])
 if len(dense) != len(sparse) or not dense or any(abs(a - b) > 1e-4 * abs(a) for a, b in zip(dense, sparse)):
@@ -57,6 +57,21 @@ dense_bytes=$(bytes "$dir/train-dense.jsonl") sparse_bytes=$(bytes "$dir/train-s
 (( dense_bytes > 0 && sparse_bytes * 20 <= dense_bytes )) ||
   { echo "remote feature bytes: sparse $sparse_bytes, dense $dense_bytes (want at most 1/20)" >&2; exit 1; }
 echo "remote feature bytes: sparse $sparse_bytes, dense $dense_bytes"
+# One cache budget in bytes holds on both layouts: the sparse store's cache keeps more rows in it.
+for layout in dense sparse; do
+  "${run[@]}" train "$dir/$layout-parts" --layers 2 --fanouts 10,5 --batch-size 64 --hidden 16 --epochs 1 --threads 1 \
+    --cache vip --cache-memory 24K --eval-every 0 --quiet --metrics "$dir/budget-$layout.jsonl"
+done
+python3 - "$dir/budget-dense.jsonl" "$dir/budget-sparse.jsonl" "$np" << 'PY' || exit 1
+import json, sys
+dense, sparse = (next(json.loads(l) for l in open(f) if '"event":"cache"' in l.replace(" ", "")) for f in sys.argv[1:3])
+budget = 24 * 1024 * int(sys.argv[3])
+for name, record in (("dense", dense), ("sparse", sparse)):
+    if not 0 < record["bytes"] <= budget:
+        sys.exit(f"--cache-memory: the {name} cache holds {record['bytes']} bytes for a budget of {budget}")
+if sparse["rows"] <= 4 * dense["rows"]:
+    sys.exit(f"--cache-memory: the sparse cache holds {sparse['rows']} rows, the dense one {dense['rows']}")
+PY
 # The cache analysis counts the same rows on both layouts and their bytes as they travel.
 for layout in dense sparse; do
   "$loom" --log-level warn analyze cache "$dir/$layout-parts" --fanouts 10,5 --batch-size 64 --epochs 1 \

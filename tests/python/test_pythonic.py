@@ -54,3 +54,10 @@ def test_the_type_stubs_are_current(tmp_path):
     assert (tmp_path / "_loom.pyi").read_text() == (
         root / "python" / "loom" / "_loom.pyi"
     ).read_text(), "python/loom/_loom.pyi is stale: run scripts/python_stubs.py"
+
+
+def test_cache_memory_is_a_size_named_when_bad(sbm):
+    with pytest.raises(loom.Error, match="cache_memory"):
+        loom.Loader(sbm, fanouts=[2], batch_size=8, cache="vip", cache_memory="lots")
+    with pytest.raises(loom.Error, match="cache_memory: sizes the cache in bytes where alpha"):
+        loom.Loader(sbm, fanouts=[2], batch_size=8, cache="vip", alpha=0.1, cache_memory="8K")

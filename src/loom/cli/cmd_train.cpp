@@ -115,6 +115,13 @@ void add_data_path_options(CLI::App& app, loader::DataPathOptions& data_path) {
 void add_cache_options(CLI::App& app, loader::StaticCacheOptions& cache) {
   add_enum_option(app, "--cache", cache.policy, feature::kCachePolicyNames, "Static cache of remote rows");
   app.add_option("--alpha", cache.alpha, "Cache rows per rank = alpha * N / K")->capture_default_str();
+  add_parsed_option(
+      app, "--cache-memory", cache.memory_bytes,
+      [](const std::string& text) { return core::parse_memory_size(text, "--cache-memory"); },
+      "Instead of --alpha: as many cache rows per rank as fit in SIZE, e.g. 512M (a row's bytes in the cache's "
+      "storage: dense, its width in --cache-dtype; sparse, its entries, by the rank's own rows' mean), so that "
+      "one budget holds whatever the feature layout")
+      ->option_text("SIZE");
   app.add_option("--cache-epochs", cache.simulation_epochs, "Epochs the simulation cache policy samples")
       ->capture_default_str();
   add_enum_option(app, "--cache-dtype", cache.dtype, format::kFloatDTypeNames, "Cache rows stored as");

@@ -18,6 +18,19 @@ feature::CacheContext cache_context(const TrainingBatches& batches, const Traini
   return context;
 }
 
+std::int64_t cache_row_bytes(const feature::RowTable& own, format::DType storage) {
+  constexpr std::int64_t kSlotBytes = 24;  // the id -> row map's entry
+  if (!own.is_sparse()) return own.dim() * static_cast<std::int64_t>(format::dtype_size(storage)) + kSlotBytes;
+  const std::int64_t entries = (own.nnz() + own.rows() - 1) / std::max<std::int64_t>(1, own.rows());
+  return 8 + entries * 8 + kSlotBytes;
+}
+
+std::int64_t cache_rows(const StaticCacheOptions& options, const TrainingData& data, int rank) {
+  if (options.memory_bytes == 0) return feature::cache_capacity(options.alpha, data.book, rank);
+  const std::int64_t remote = data.book.num_nodes() - data.book.range(rank).size();
+  return std::min(remote, options.memory_bytes / cache_row_bytes(data.features, options.dtype));
+}
+
 feature::StaticCache build_static_cache(const StaticCacheOptions& options, const TrainingBatches& batches,
                                         const TrainingData& data, std::int64_t steps, int start_epoch, int epochs,
                                         const feature::RemoteFetcher& fetcher, comm::Communicator& world,
@@ -36,8 +49,7 @@ feature::StaticCache build_static_cache(const StaticCacheOptions& options, const
     context.measured = {batches.seed, start_epoch, epochs - start_epoch};
     context.simulation_epochs = options.simulation_epochs;
     const auto scores = feature::cache_scores(options.policy, context);
-    ids = feature::select_cache(scores, data.book, world.rank(),
-                                feature::cache_capacity(options.alpha, data.book, world.rank()));
+    ids = feature::select_cache(scores, data.book, world.rank(), cache_rows(options, data, world.rank()));
   });
   const double ranking_seconds = ranking.seconds();
   feature::StaticCache cache;
@@ -47,15 +59,18 @@ feature::StaticCache build_static_cache(const StaticCacheOptions& options, const
   record = {{"event", "cache"},
             {"policy", policy},
             {"alpha", options.alpha},
+            {"memory_bytes", options.memory_bytes},
             {"rows", rows},
             {"bytes", bytes},
             {"fill_bytes_received", fill_bytes},
             {"ranking_seconds", ranking_seconds},
             {"fill_seconds", cache.fill_stats().seconds}};
   if (world.rank() == 0)
-    spdlog::info("static cache '{}' alpha {}: {} rows over {} ranks ({}), ranked in {:.2f}s, filled in {:.2f}s", policy,
-                 options.alpha, rows, world.size(), core::human_bytes(static_cast<double>(bytes)), ranking_seconds,
-                 cache.fill_stats().seconds);
+    spdlog::info(
+        "static cache '{}' {}: {} rows over {} ranks ({}), ranked in {:.2f}s, filled in {:.2f}s", policy,
+        options.memory_bytes > 0 ? "of " + core::human_bytes(static_cast<double>(options.memory_bytes)) + " a rank"
+                                 : fmt::format("alpha {}", options.alpha),
+        rows, world.size(), core::human_bytes(static_cast<double>(bytes)), ranking_seconds, cache.fill_stats().seconds);
   return cache;
 }
 

@@ -1,6 +1,7 @@
 // The static feature cache of `loom train --cache NAME --alpha A` (SALIENT++): each rank ranks
 // vertices by the policy for its own training nodes and the run's fanouts, batch size and
-// seeds, keeps the alpha * N / K best it does not own, and fills them in one collective
+// seeds, keeps the alpha * N / K best it does not own (or as many as fit in --cache-memory
+// bytes), and fills them in one collective
 // exchange. Collective over `world` and the fetcher's communicator; errors (unknown policy, a
 // cache too big for memory) are raised on every rank together. `record` receives a JSON summary
 // (policy, alpha, rows and bytes over all ranks, ranking and fill seconds).
@@ -32,6 +33,14 @@ struct TrainingBatches {
 feature::CacheContext cache_context(const TrainingBatches& batches, const TrainingData& data, int rank);
 
 // `steps` per epoch; the run's epochs from `start_epoch` to `epochs` are what the oracle measures.
+// The bytes one cached row takes: dense, its width in `storage`; from a sparse store, its entries
+// (8 bytes each as the cache holds them, and its offset) by `own`'s mean; plus its slot in the
+// cache's map.
+std::int64_t cache_row_bytes(const feature::RowTable& own, format::DType storage);
+// Cache rows for `rank`: alpha * N / K, or as many as fit in memory_bytes (--cache-memory), at most
+// the rows the rank does not own.
+std::int64_t cache_rows(const StaticCacheOptions& options, const TrainingData& data, int rank);
+
 feature::StaticCache build_static_cache(const StaticCacheOptions& options, const TrainingBatches& batches,
                                         const TrainingData& data, std::int64_t steps, int start_epoch, int epochs,
                                         const feature::RemoteFetcher& fetcher, comm::Communicator& world,

@@ -22,6 +22,9 @@ void check_data_path(const LoaderOptions& o) {
 
 void check_remote_rows(const LoaderOptions& o) {
   LOOM_CHECK_ARG(o.cache.alpha >= 0, "--alpha", "must be >= 0, got {}", o.cache.alpha);
+  LOOM_CHECK_ARG(o.cache.memory_bytes >= 0, "--cache-memory", "must be >= 0, got {}", o.cache.memory_bytes);
+  LOOM_CHECK_ARG(o.cache.memory_bytes == 0 || o.cache.alpha == 0, "--cache-memory",
+                 "sizes the cache in bytes where --alpha sizes it in rows: give one of them");
   LOOM_CHECK_ARG(o.cache.simulation_epochs > 0, "--cache-epochs", "must be positive, got {}",
                  o.cache.simulation_epochs);
   LOOM_CHECK_ARG(o.cache.dtype == format::DType::kFloat32 || o.cache.dtype == format::DType::kFloat16, "--cache-dtype",

@@ -48,10 +48,12 @@ struct DataPathOptions {
   bool whole_graph_gcn_norm = false;
 };
 
-// The static cache of remote rows (SALIENT++): --cache, --alpha, --cache-epochs, --cache-dtype.
+// The static cache of remote rows (SALIENT++): --cache, --alpha or --cache-memory, --cache-epochs,
+// --cache-dtype.
 struct StaticCacheOptions {
   feature::CachePolicy policy = feature::CachePolicy::kNone;
   double alpha = 0;                               // cache rows per rank = alpha * N / K
+  std::int64_t memory_bytes = 0;                  // or: as many rows per rank as fit in these bytes
   int simulation_epochs = 2;                      // epochs sampled by the `simulation` policy
   format::DType dtype = format::DType::kFloat32;  // rows stored as float32 | float16
 };

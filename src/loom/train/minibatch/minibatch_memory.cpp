@@ -7,6 +7,7 @@
 #include "loom/feature/prefetch_buffer.hpp"
 #include "loom/sample/epoch_plan.hpp"
 #include "loom/sample/neighbor_sampler.hpp"
+#include "loom/loader/cache_setup.hpp"
 #include "loom/loader/minibatch_data_path.hpp"
 #include "loom/loader/prefetch_setup.hpp"
 
@@ -158,12 +159,8 @@ std::int64_t model_bytes(const MinibatchOptions& o, const nn::GnnModel& model, i
 }
 
 std::int64_t cache_bytes(const MinibatchOptions& o, const loader::TrainingData& data) {
-  if (o.cache.policy == feature::CachePolicy::kNone || o.cache.alpha <= 0 || data.book.num_parts() == 1) return 0;
-  const std::int64_t rows = feature::cache_capacity(o.cache.alpha, data.book, data.rank);
-  const InputRows input = input_rows_of(data);  // a sparse store's cache holds its rows' entries
-  const std::int64_t row_bytes =
-      input.sparse ? input.row_bytes + 4 : data.feat_dim * static_cast<std::int64_t>(format::dtype_size(o.cache.dtype));
-  return rows * (row_bytes + 8 + 16);
+  if (o.cache.policy == feature::CachePolicy::kNone || data.book.num_parts() == 1) return 0;
+  return loader::cache_rows(o.cache, data, data.rank) * loader::cache_row_bytes(data.features, o.cache.dtype);
 }
 
 std::int64_t prefetch_bytes(const MinibatchOptions& o, const loader::TrainingData& data) {
@@ -216,7 +213,7 @@ MemoryPlan plan_minibatch_memory(const CheckedMinibatchOptions& checked, const l
       {"runtime", held_bytes, ""},
       {"topology", topology_bytes(data), "", Residence::kMappedShared},
       {"own rows", data.features.bytes() + static_cast<std::int64_t>(data.labels.nbytes()), "", own_rows_residence(o)},
-      {"static cache", cache_bytes(o, data), "--alpha, --cache-dtype float16"},
+      {"static cache", cache_bytes(o, data), "--alpha or --cache-memory, --cache-dtype float16"},
       {"prefetch buffer", prefetch_bytes(o, data), "--prefetch"},
       {"model and optimizer", model_bytes(o, model, ranks), "--hidden, --layers", Residence::kResident, true},
       {"batches in flight", training_peaks ? in_flight : 0, "--batch-size, --fanouts, --pipeline-depth, --superbatch",
