@@ -13,11 +13,9 @@ Usage (Debian's python3, PyG from ../shared/peers/pyg):
 """
 import argparse
 import json
-import os
 import statistics
 import time
 
-import numpy as np
 import torch
 import torch.nn.functional as F
 import torch_geometric.transforms as T
@@ -25,17 +23,7 @@ from torch_geometric.data import Data
 from torch_geometric.loader import NeighborLoader
 from torch_geometric.nn import SAGEConv
 
-
-def load_store(path):
-    arr = lambda name: np.load(os.path.join(path, name), mmap_mode="r")
-    indptr, indices = np.asarray(arr("indptr.npy")), np.asarray(arr("indices.npy")).astype(np.int64)
-    rows = np.repeat(np.arange(len(indptr) - 1), np.diff(indptr))
-    # Loom's CSR row i lists the neighbours j whose messages i aggregates: edges j -> i.
-    edge_index = torch.from_numpy(np.stack([indices, rows]))
-    x = torch.from_numpy(np.array(arr("feat.npy"), dtype=np.float32))
-    y = torch.from_numpy(np.array(arr("label.npy"), dtype=np.int64))
-    split = {k: torch.from_numpy(np.array(arr(f"{k}_idx.npy"), dtype=np.int64)) for k in ("train", "test")}
-    return Data(x=x, edge_index=edge_index, y=y, num_nodes=len(indptr) - 1), split
+from pyg_recipe import load_store  # the same arrays, read the same way (this script's folder)
 
 
 class SAGE(torch.nn.Module):
@@ -71,7 +59,8 @@ def main():
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
-    data, split = load_store(args.store)
+    edge_index, x, y, split = load_store(args.store)
+    data = Data(x=x, edge_index=edge_index, y=y, num_nodes=x.size(0))
     classes = int(data.y.max()) + 1
     train_loader = NeighborLoader(
         data,

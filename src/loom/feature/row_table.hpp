@@ -45,6 +45,8 @@ class RowTable {
   bool is_sparse() const { return sparse_ != nullptr; }
   // A sparse table's entries (all its rows'); 0 for a dense one.
   std::int64_t nnz() const { return sparse_ ? sparse_->indptr[rows_] : 0; }
+  // A sparse table's mean entries a row, rounded up (what sizes its rows held elsewhere).
+  std::int64_t entries_per_row() const { return rows_ == 0 ? 0 : (nnz() + rows_ - 1) / rows_; }
   // A sparse table's row r: its columns and their values (null: every value is 1).
   struct SparseEntries {
     std::span<const std::int32_t> columns;

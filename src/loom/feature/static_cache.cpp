@@ -25,8 +25,7 @@ namespace {
 // converted to `storage`; sparse, the CSR of rows as full as this rank's own on average.
 std::int64_t fill_bytes(const RowTable& local, std::int64_t rows, format::DType storage) {
   if (local.is_sparse()) {
-    const double entries_per_row = local.rows() == 0 ? 0 : static_cast<double>(local.bytes()) / local.rows();
-    return static_cast<std::int64_t>(entries_per_row * static_cast<double>(rows)) * 2;  // values widened to float32
+    return rows * (8 + local.entries_per_row() * 8);  // offsets, columns and float32 values
   }
   return rows * local.dim() * (4 + (storage == format::DType::kFloat16 ? 2 : 0));
 }

@@ -21,8 +21,7 @@ feature::CacheContext cache_context(const TrainingBatches& batches, const Traini
 std::int64_t cache_row_bytes(const feature::RowTable& own, format::DType storage) {
   constexpr std::int64_t kSlotBytes = 24;  // the id -> row map's entry
   if (!own.is_sparse()) return own.dim() * static_cast<std::int64_t>(format::dtype_size(storage)) + kSlotBytes;
-  const std::int64_t entries = (own.nnz() + own.rows() - 1) / std::max<std::int64_t>(1, own.rows());
-  return 8 + entries * 8 + kSlotBytes;
+  return 8 + own.entries_per_row() * 8 + kSlotBytes;
 }
 
 std::int64_t cache_rows(const StaticCacheOptions& options, const TrainingData& data, int rank) {

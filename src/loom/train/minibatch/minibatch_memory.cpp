@@ -47,8 +47,7 @@ struct InputRows {
 InputRows input_rows_of(const loader::TrainingData& data, bool dense_batches = false) {
   const feature::RowTable& rows = data.features;
   if (!rows.is_sparse() || dense_batches) return {data.feat_dim, false, data.feat_dim * kFloat};
-  const std::int64_t entries = (rows.nnz() + rows.rows() - 1) / std::max<std::int64_t>(1, rows.rows());
-  return {data.feat_dim, true, 4 + entries * 8};
+  return {data.feat_dim, true, 4 + rows.entries_per_row() * 8};
 }
 
 // A training or evaluation batch's rows (exact inference reads sparse rows sparse whatever the options).
